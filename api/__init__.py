@@ -1,0 +1,1 @@
+"""HTTP API of the Galileo Galilei game service (FastAPI)."""

@@ -1,0 +1,1 @@
+"""Benchmarks run by `make bench` (not part of the distribution)."""

@@ -1,0 +1,1 @@
+"""Galileo Galilei rules engine: pure, deterministic, no I/O."""

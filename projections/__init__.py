@@ -1,0 +1,1 @@
+"""Read models built from the game events: board views, lobby, timelines, statistics."""

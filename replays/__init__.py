@@ -1,0 +1,1 @@
+"""Replay, fork, export/import, verification, dispute reports and analysis of games."""
