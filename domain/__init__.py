@@ -1,1 +1,47 @@
-"""Galileo Galilei rules engine: pure, deterministic, no I/O."""
+"""Galileo Galilei rules engine: pure, deterministic, no I/O (design.md, "domain/").
+
+The decider: `start`/`initial_state` from a `Setup`, `legal_moves(state)`, `decide(state, command)`
+(events or `IllegalMove`), `evolve(state, event)`; plus the JSON forms of states, events and commands.
+"""
+
+from domain.commands import Command, command_from_dict, command_to_dict, parse_command
+from domain.engine import decide, fold, initial_state, legal_moves, play, play_through, start, to_act
+from domain.errors import IllegalMove
+from domain.events import EVENT_TYPES, Event, event_from_dict, event_to_dict, redact_event
+from domain.evolve import evolve
+from domain.options import Options
+from domain.serialize import dump_state, load_state, public_state
+from domain.setup import ENGINE_VERSION, SeatSpec, Setup, redeal, start_game
+from domain.state import GameState
+
+__all__ = [
+    "ENGINE_VERSION",
+    "EVENT_TYPES",
+    "Command",
+    "Event",
+    "GameState",
+    "IllegalMove",
+    "Options",
+    "SeatSpec",
+    "Setup",
+    "command_from_dict",
+    "command_to_dict",
+    "decide",
+    "dump_state",
+    "event_from_dict",
+    "event_to_dict",
+    "evolve",
+    "fold",
+    "initial_state",
+    "legal_moves",
+    "load_state",
+    "parse_command",
+    "play",
+    "play_through",
+    "public_state",
+    "redact_event",
+    "redeal",
+    "start",
+    "start_game",
+    "to_act",
+]

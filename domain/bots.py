@@ -1,0 +1,102 @@
+"""Bots that play through the public protocol only (`legal_moves`, `play_through`), like OpenSpiel.
+
+Both are deterministic given their seed: ties and random picks come from a SeededRandom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from domain import commands as c
+from domain.engine import legal_moves, play_through
+from domain.rng import SeededRandom
+from domain.state import GameState, PlayerState
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: GameState, moves: Sequence[c.Command]) -> c.Command: ...
+
+
+class RandomBot:
+    """Uniform choice among the legal moves."""
+
+    name = "random"
+
+    def __init__(self, seed: str) -> None:
+        self._rng = SeededRandom(seed, "random-bot")
+
+    def choose(self, state: GameState, moves: Sequence[c.Command]) -> c.Command:
+        return self._rng.choice(moves)
+
+
+def evaluate(p: PlayerState, state: GameState) -> float:
+    """Score plus simple heuristics for resources that turn into points later."""
+    cellar_risk = sum(v * n for v, n in zip(state.catalog.cellar_bottom, p.cellar, strict=True))
+    return (
+        p.score
+        + 0.35 * sum(v for _, v in p.dice)
+        + 1.2 * len(p.dice)
+        + 0.7 * p.quadrants
+        + 1.5 * sum(p.university)
+        + 0.8 * sum(p.books)
+        + 0.6 * p.comets_off
+        + 0.6 * p.tokens_used
+        + 1.0 * len(p.upgraded)
+        + 0.5 * p.reputation
+        + 0.5 * cellar_risk
+        + 1.0 * p.major_objects
+    )
+
+
+def _prune(moves: Sequence[c.Command]) -> list[c.Command]:
+    """Keep, per observation target, only the payments that waste the least."""
+    best: dict[str, tuple[int, c.Observe]] = {}
+    out: list[c.Command] = []
+    for m in moves:
+        if isinstance(m, c.Observe):
+            waste = sum(v for _, v in m.dice) + m.comets1 + 2 * m.comets2
+            if m.target not in best or waste < best[m.target][0]:
+                best[m.target] = (waste, m)
+        else:
+            out.append(m)
+    return out + [m for _, m in best.values()]
+
+
+class GreedyBot:
+    """One-ply lookahead: play each candidate to the next decision and keep the best evaluation."""
+
+    name = "greedy"
+
+    def __init__(self, seed: str) -> None:
+        self._rng = SeededRandom(seed, "greedy-bot")
+
+    def choose(self, state: GameState, moves: Sequence[c.Command]) -> c.Command:
+        seat = state.turn.seat
+        best: list[c.Command] = []
+        best_value = float("-inf")
+        for move in _prune(moves):
+            after, _ = play_through(state, move)
+            value = evaluate(after.players[seat], after)
+            if isinstance(move, c.EndActions | c.StopWriting | c.StopObserving | c.DeclineDie):
+                value -= 0.25  # prefer doing something useful when it is worth as much
+            if value > best_value + 1e-9:
+                best, best_value = [move], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(move)
+        return self._rng.choice(best)
+
+
+def make_bot(kind: str, seed: str) -> Bot:
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "greedy":
+        return GreedyBot(seed)
+    raise ValueError(f"unknown bot {kind!r}: use random or greedy")
+
+
+def next_move(state: GameState, bots: Sequence[Bot]) -> c.Command:
+    """The move of the bot whose seat must act."""
+    return bots[state.turn.seat].choose(state, legal_moves(state))

@@ -1,0 +1,432 @@
+"""Commands: what a seat asks to do, with a short text notation that parses back (like UCI).
+
+Notation: `@<seat> <verb> [args]`, e.g. `@0 move 2`, `@1 observe MO:D1-03 R4+B3 c1=0 c2=1`,
+`@2 persuade C1`, `@0 die Y swap R3`, `@0 page blue-2`. `parse_command(str(cmd)) == cmd` and
+`repr(cmd)` is an expression that rebuilds it. The grammar is documented in docs/notation.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from domain.state import COLOURS, Die
+
+ROWS = ("R1", "R2", "R3", "R4")
+
+
+def die_text(die: Die) -> str:
+    return f"{die[0]}{die[1]}"
+
+
+def parse_die(text: str) -> Die:
+    if len(text) < 2 or text[0] not in COLOURS or not text[1:].isdigit():
+        raise ValueError(f"bad die {text!r}: expected a colour R/Y/B and a value, e.g. R3")
+    return (text[0], int(text[1:]))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    seat: int
+    VERB: ClassVar[str] = ""
+
+    def args(self) -> list[str]:
+        return []
+
+    def __str__(self) -> str:
+        return " ".join([f"@{self.seat}", self.VERB, *self.args()])
+
+    def __repr__(self) -> str:
+        return f"parse_command({str(self)!r})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move(Command):
+    """MOV-1: move the telescope 1-3 steps."""
+
+    steps: int
+    VERB: ClassVar[str] = "move"
+
+    def args(self) -> list[str]:
+        return [str(self.steps)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Observe(Command):
+    """OBS-1..35: observe `MO:<card>` or `C:<card>:<index>`, paying dice and comets."""
+
+    target: str
+    dice: tuple[Die, ...]
+    comets1: int = 0  # "1" comets (above the cards) applied
+    comets2: int = 0  # "2" comets (below the cards) applied
+    VERB: ClassVar[str] = "observe"
+
+    def args(self) -> list[str]:
+        return [
+            self.target,
+            "+".join(die_text(d) for d in self.dice),
+            f"c1={self.comets1}",
+            f"c2={self.comets2}",
+        ]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StopObserving(Command):
+    VERB: ClassVar[str] = "stop"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakeFixed(Command):
+    """ACT-1: the fixed action of the space (die, lecture, spot, upgrade; observe is `observe`)."""
+
+    action: str
+    VERB: ClassVar[str] = "fixed"
+
+    def args(self) -> list[str]:
+        return [self.action]
+
+
+@dataclass(frozen=True, kw_only=True)
+class UseTile(Command):
+    """ACT-5: the moving action, option 1 or 2 of the tile; option 0 is the Quadrant at U (UPG-2)."""
+
+    option: int
+    VERB: ClassVar[str] = "tile"
+
+    def args(self) -> list[str]:
+        return [str(self.option)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BuyFree(Command):
+    """FREE-1: recolour | raise (1 Q), die | write (2 Q), persuade (3 Q), spot (4 Q)."""
+
+    action: str
+    VERB: ClassVar[str] = "free"
+
+    def args(self) -> list[str]:
+        return [self.action]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndActions(Command):
+    VERB: ClassVar[str] = "end"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndFreeActions(Command):
+    """Close the Cleanup free-action window (freeActionsInAllPhases, AMB-24 / S001)."""
+
+    VERB: ClassVar[str] = "done"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Persuade(Command):
+    space: int  # cellar index 0..3 of the Inquisitor moved
+    grand: bool = False
+    VERB: ClassVar[str] = "persuade"
+
+    def args(self) -> list[str]:
+        return [f"{'G' if self.grand else 'C'}{self.space + 1}"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GainDie(Command):
+    colour: str
+    returned: Die | None = None  # DIE-5 exchange
+    VERB: ClassVar[str] = "die"
+
+    def args(self) -> list[str]:
+        return [self.colour] + (["swap", die_text(self.returned)] if self.returned else [])
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclineDie(Command):
+    VERB: ClassVar[str] = "nodie"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lecture(Command):
+    tile: int  # Scale tile slot 0..3
+    VERB: ClassVar[str] = "lecture"
+
+    def args(self) -> list[str]:
+        return [str(self.tile + 1)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RaiseDie(Command):
+    die: Die
+    VERB: ClassVar[str] = "raise"
+
+    def args(self) -> list[str]:
+        return [die_text(self.die)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recolour(Command):
+    die: Die
+    colour: str
+    VERB: ClassVar[str] = "recolour"
+
+    def args(self) -> list[str]:
+        return [die_text(self.die), self.colour]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Farewell(Command):
+    accept: bool
+    VERB: ClassVar[str] = "farewell"
+
+    def args(self) -> list[str]:
+        return ["yes" if self.accept else "no"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class WriteStep(Command):
+    row: int
+    VERB: ClassVar[str] = "write"
+
+    def args(self) -> list[str]:
+        return [ROWS[self.row]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StopWriting(Command):
+    VERB: ClassVar[str] = "stopwriting"
+
+
+@dataclass(frozen=True, kw_only=True)
+class WriteComplete(Command):
+    row: int
+    VERB: ClassVar[str] = "complete"
+
+    def args(self) -> list[str]:
+        return [ROWS[self.row]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Upgrade(Command):
+    tile: str
+    VERB: ClassVar[str] = "upgrade"
+
+    def args(self) -> list[str]:
+        return [self.tile]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceComet(Command):
+    page: str
+    VERB: ClassVar[str] = "page"
+
+    def args(self) -> list[str]:
+        return [self.page]
+
+
+COMMAND_TYPES: Mapping[str, type[Command]] = {
+    cls.__name__: cls
+    for cls in (
+        Move,
+        Observe,
+        StopObserving,
+        TakeFixed,
+        UseTile,
+        BuyFree,
+        EndActions,
+        EndFreeActions,
+        Persuade,
+        GainDie,
+        DeclineDie,
+        Lecture,
+        RaiseDie,
+        Recolour,
+        Farewell,
+        WriteStep,
+        StopWriting,
+        WriteComplete,
+        Upgrade,
+        PlaceComet,
+    )
+}
+_BY_VERB: Mapping[str, type[Command]] = {cls.VERB: cls for cls in COMMAND_TYPES.values()}
+
+
+def _row(text: str) -> int:
+    if text not in ROWS:
+        raise ValueError(f"bad library row {text!r}: expected R1..R4")
+    return ROWS.index(text)
+
+
+def parse_command(text: str) -> Command:
+    """Parse the text notation; raises ValueError with what is wrong."""
+    parts = text.split()
+    if len(parts) < 2 or not parts[0].startswith("@") or not parts[0][1:].isdigit():
+        raise ValueError(f"bad command {text!r}: expected '@<seat> <verb> [args]'")
+    seat, verb, args = int(parts[0][1:]), parts[1], parts[2:]
+    cls = _BY_VERB.get(verb)
+    if cls is None:
+        raise ValueError(f"unknown verb {verb!r}; known: {', '.join(sorted(_BY_VERB))}")
+    try:
+        return _build(cls, seat, args)
+    except (IndexError, ValueError) as exc:
+        raise ValueError(f"bad arguments for {verb!r} in {text!r}: {exc}") from None
+
+
+def _int(text: str) -> int:
+    if not text.lstrip("-").isdigit():
+        raise ValueError(f"expected a number, got {text!r}")
+    return int(text)
+
+
+def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
+    def need(n: int) -> None:
+        if len(args) != n:
+            raise ValueError(f"expected {n} argument(s), got {len(args)}")
+
+    if cls in (StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting):
+        need(0)
+        return cls(seat=seat)
+    if cls is Move:
+        need(1)
+        return Move(seat=seat, steps=_int(args[0]))
+    if cls is Observe:
+        need(4)
+        dice = tuple(parse_die(d) for d in args[1].split("+")) if args[1] else ()
+        if not (args[2].startswith("c1=") and args[3].startswith("c2=")):
+            raise ValueError("expected c1=<n> c2=<n>")
+        return Observe(
+            seat=seat, target=args[0], dice=dice, comets1=_int(args[2][3:]), comets2=_int(args[3][3:])
+        )
+    if cls is TakeFixed:
+        need(1)
+        return TakeFixed(seat=seat, action=args[0])
+    if cls is UseTile:
+        need(1)
+        return UseTile(seat=seat, option=_int(args[0]))
+    if cls is BuyFree:
+        need(1)
+        return BuyFree(seat=seat, action=args[0])
+    if cls is Persuade:
+        need(1)
+        if len(args[0]) < 2 or args[0][0] not in "CG":
+            raise ValueError(f"bad cellar space {args[0]!r}: expected C1..C4 or G1..G4")
+        return Persuade(seat=seat, space=_int(args[0][1:]) - 1, grand=args[0][0] == "G")
+    if cls is GainDie:
+        if len(args) == 1:
+            return GainDie(seat=seat, colour=args[0])
+        need(3)
+        if args[1] != "swap":
+            raise ValueError("expected 'swap <die>'")
+        return GainDie(seat=seat, colour=args[0], returned=parse_die(args[2]))
+    if cls is Lecture:
+        need(1)
+        return Lecture(seat=seat, tile=_int(args[0]) - 1)
+    if cls is RaiseDie:
+        need(1)
+        return RaiseDie(seat=seat, die=parse_die(args[0]))
+    if cls is Recolour:
+        need(2)
+        return Recolour(seat=seat, die=parse_die(args[0]), colour=args[1])
+    if cls is Farewell:
+        need(1)
+        if args[0] not in ("yes", "no"):
+            raise ValueError("expected yes or no")
+        return Farewell(seat=seat, accept=args[0] == "yes")
+    if cls in (WriteStep, WriteComplete):
+        need(1)
+        return cls(seat=seat, row=_row(args[0]))
+    if cls is Upgrade:
+        need(1)
+        return Upgrade(seat=seat, tile=args[0])
+    if cls is PlaceComet:
+        need(1)
+        return PlaceComet(seat=seat, page=args[0])
+    raise ValueError(f"no parser for {cls.__name__}")  # pragma: no cover - every verb is handled
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def command_to_dict(cmd: Command) -> dict[str, Any]:
+    """JSON form: {"type": name, "seat": n, ...fields}; also carries the text notation."""
+    out: dict[str, Any] = {"type": type(cmd).__name__}
+    for f in fields(cmd):
+        out[f.name] = _plain(getattr(cmd, f.name))
+    out["text"] = str(cmd)
+    return out
+
+
+def command_from_dict(data: Mapping[str, Any]) -> Command:
+    """Inverse of `command_to_dict` (the "text" key is optional and must agree if present)."""
+    name = data.get("type")
+    cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        if isinstance(data.get("text"), str) and name is None:
+            return parse_command(data["text"])
+        raise ValueError(f"unknown command type {name!r}; known: {', '.join(sorted(COMMAND_TYPES))}")
+    spec = {f.name: f for f in fields(cls)}
+    extra = set(data) - set(spec) - {"type", "text"}
+    if extra:
+        raise ValueError(f"{name}: unknown field(s) {', '.join(sorted(extra))}")
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("type", "text"):
+            continue
+        if key in ("dice",):
+            if not isinstance(value, list | tuple):
+                raise ValueError(f"{name}.{key} must be a list of [colour, value] pairs")
+            value = tuple(_die(v, f"{name}.{key}") for v in value)
+        elif key in ("die", "returned") and value is not None:
+            value = _die(value, f"{name}.{key}")
+        kwargs[key] = value
+    try:
+        cmd = cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    for f in fields(cmd):
+        _check_type(cmd, f.name, getattr(cmd, f.name))
+    text = data.get("text")
+    if text is not None and text != str(cmd):
+        raise ValueError(f"{name}: text {text!r} does not match the fields ({str(cmd)!r})")
+    return cmd
+
+
+def _die(value: Any, where: str) -> Die:
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and value[0] in COLOURS
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    ):
+        return (value[0], value[1])
+    raise ValueError(f'{where} must be a [colour, value] pair such as ["R", 3]')
+
+
+def _check_type(cmd: Command, name: str, value: Any) -> None:
+    expected = {
+        "seat": int,
+        "steps": int,
+        "comets1": int,
+        "comets2": int,
+        "option": int,
+        "space": int,
+        "tile": (int if isinstance(cmd, Lecture) else str),
+        "row": int,
+        "grand": bool,
+        "accept": bool,
+        "target": str,
+        "action": str,
+        "colour": str,
+        "page": str,
+    }.get(name)
+    if expected is None:
+        return
+    if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"{type(cmd).__name__}.{name} must be an integer")
+    if not isinstance(value, expected):
+        raise ValueError(f"{type(cmd).__name__}.{name} must be a {expected.__name__}")

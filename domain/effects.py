@@ -1,0 +1,46 @@
+"""Reward codes of the catalog (digest §9.2) turned into agenda tasks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from domain.state import Task
+
+_CODE = re.compile(
+    r"^(?:(?P<vp>\d+)VP|(?P<q>\d*)Q|PER(?:x(?P<per>\d+))?|DIE|LEC|INC(?P<inc2>2?):(?P<colour>[RYB])"
+    r"|1D\+(?P<raise>\d)|INQ|FW|CARD|W(?P<write>\d+)|WC|UPG|SPOT)$"
+)
+
+
+def tasks_for(code: str, source: str) -> list[Task]:
+    """The tasks one reward code stands for, in resolution order (INQ-12: PERxn = n persuades)."""
+    m = _CODE.match(code)
+    if m is None:
+        raise ValueError(f"unknown reward code {code!r}")
+    if m["vp"]:
+        return [Task("VP", int(m["vp"]), "", source)]
+    if m["q"] is not None and code.endswith("Q"):
+        return [Task("Q", int(m["q"] or 1), "", source)]
+    if code.startswith("PER"):
+        return [Task("PER", 1, "", source)] * int(m["per"] or 1)
+    if code.startswith("INC"):
+        return [Task("INC", 2 if m["inc2"] else 1, m["colour"], source)]
+    if code.startswith("1D+"):
+        return [Task("RAISE", int(m["raise"]), "", source)]
+    if m["write"]:
+        return [Task("WRITE", int(m["write"]), "", source)]
+    return [Task(code, 1, "", source)]
+
+
+def reward_tasks(codes: Iterable[str], source: str) -> list[Task]:
+    """RES-5: multi-icon rewards resolve in printed order."""
+    out: list[Task] = []
+    for code in codes:
+        out.extend(tasks_for(code, source))
+    return out
+
+
+def push(agenda: tuple[Task, ...], tasks: list[Task]) -> tuple[Task, ...]:
+    """Put tasks on the agenda so that the first one is resolved first (the top is the end)."""
+    return agenda + tuple(reversed(tasks))

@@ -1,0 +1,444 @@
+"""Domain events: immutable facts with past-tense names (design.md, "domain/").
+
+Every event names the seat it concerns (`None` for the game itself) and, where a rule decided the
+outcome, the rule ID from rules-digest.md. Points change only through `VictoryPointsScored`, whose
+`source` says why. Fields listed in `HIDDEN` are secret until the game ends (hidden information).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from domain.state import Die
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    seat: int | None
+    HIDDEN: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def type(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerEvent(Event):
+    """An event about one seat."""
+
+    seat: int
+
+
+# -- setup and the game as a whole ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStarted(Event):
+    """SET-1..27: the whole setup, with the hidden deal committed (design.md, "Audit and fairness")."""
+
+    seats: tuple[tuple[str, str], ...]  # (name, character) per seat
+    first_seat: int
+    options: Mapping[str, Any]
+    catalog_edition: str
+    catalog_hash: str
+    engine_version: str
+    display: tuple[str, ...]
+    scale: tuple[str, ...]
+    subjects: tuple[str, ...]
+    objectives: tuple[str, ...]
+    queues: tuple[tuple[str, ...], ...]
+    supply: tuple[int, ...]
+    deck_size: int
+    commitment: str
+    deck: tuple[str, ...]
+    box: tuple[str, ...]
+    reserve: tuple[str, ...]
+    seed: str
+    salt: str
+    rule: str = "SET-3"
+    HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt")
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameForked(Event):
+    """A fork re-deals every card still unseen with a new seed and a new commitment."""
+
+    source_game: str
+    source_version: int
+    commitment: str
+    deck: tuple[str, ...]
+    box: tuple[str, ...]
+    reserve: tuple[str, ...]
+    seed: str
+    salt: str
+    HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt")
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndOfGameTriggered(PlayerEvent):
+    turn: int
+    last_turn: int
+    rule: str = "END-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnEnded(PlayerEvent):
+    turn: int
+    rule: str = "TURN-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEnded(Event):
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    tiebreak: tuple[tuple[int, int, int], ...]  # per seat: (score, dice total, quadrants) (TIE-1)
+    seed: str
+    salt: str
+    deck: tuple[str, ...]  # the deal behind the commitment, revealed (design.md)
+    box: tuple[str, ...]
+    reserve: tuple[str, ...]
+    rule: str = "TIE-1"
+
+
+# -- turn structure ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class TelescopeMoved(PlayerEvent):
+    start: int
+    end: int
+    steps: int
+    wrapped: bool
+    rule: str = "MOV-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FixedActionTaken(PlayerEvent):
+    action: str  # "die" | "lecture" | "spot" | "upgrade"
+    space: str
+    rule: str = "ACT-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MovingActionTaken(PlayerEvent):
+    tile: str  # "" for the Quadrant of the Upgrade space (UPG-2)
+    option: int
+    upgraded: bool
+    rule: str = "ACT-5"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FreeActionBought(PlayerEvent):
+    action: str
+    cost: int
+    rule: str = "FREE-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionPhaseEnded(PlayerEvent):
+    rule: str = "TURN-2"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FreeActionsClosed(PlayerEvent):
+    """The player ends the Cleanup free-action window (freeActionsInAllPhases)."""
+
+    rule: str = "FREE-3"
+
+
+# -- observing -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class MajorObjectObserved(PlayerEvent):
+    card: str
+    space: int
+    dice: tuple[Die, ...]
+    comets: tuple[int, ...]
+    cost: int
+    rule: str = "OBS-22"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConstellationObserved(PlayerEvent):
+    card: str
+    space: int
+    index: int
+    dice: tuple[Die, ...]
+    comets: tuple[int, ...]
+    cost: int
+    slot: int
+    rule: str = "OBS-21"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObservationEnded(PlayerEvent):
+    rule: str = "OBS-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardDealt(PlayerEvent):
+    space: int
+    card: str
+    from_reserve: bool
+    rule: str = "OBS-43"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardDrawnFaceDown(PlayerEvent):
+    card: str
+    from_reserve: bool
+    rule: str = "OBS-52"
+
+
+# -- reward primitives -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class VictoryPointsScored(PlayerEvent):
+    points: int
+    source: str
+    rule: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuadrantsGained(PlayerEvent):
+    amount: int
+    rule: str = "ICON-3"
+
+
+@dataclass(frozen=True, kw_only=True)
+class DieGained(PlayerEvent):
+    colour: str
+    value: int
+    returned: Die | None
+    rule: str = "GAIN-2"
+
+
+@dataclass(frozen=True, kw_only=True)
+class DieGainDeclined(PlayerEvent):
+    rule: str = "DIE-5"
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceRaised(PlayerEvent):
+    colour: str
+    amount: int
+    rule: str = "ICON-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class DieRaised(PlayerEvent):
+    die: Die
+    amount: int
+    rule: str = "ICON-5"
+
+
+@dataclass(frozen=True, kw_only=True)
+class DieRecoloured(PlayerEvent):
+    die: Die
+    colour: str
+    rule: str = "DIE-11"
+
+
+@dataclass(frozen=True, kw_only=True)
+class InquisitorGained(PlayerEvent):
+    rule: str = "INQ-2"
+
+
+@dataclass(frozen=True, kw_only=True)
+class InquisitorPersuaded(PlayerEvent):
+    start: int
+    end: int
+    grand: bool = False
+    rule: str = "INQ-10"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FarewellTaken(PlayerEvent):
+    rule: str = "INQ-15"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FarewellDeclined(PlayerEvent):
+    rule: str = "INQ-17"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LectureGiven(PlayerEvent):
+    tile: int
+    height: int
+    rule: str = "LEC-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CometSpotted(PlayerEvent):
+    comet: int
+    rule: str = "SPOT-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TileUpgraded(PlayerEvent):
+    tile: str
+    rule: str = "UPG-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BookTokenMoved(PlayerEvent):
+    row: int
+    start: int
+    end: int
+    rule: str = "WRT-4"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CompleteWritingStarted(PlayerEvent):
+    row: int
+    target: int
+    rule: str = "WRT-2"
+
+
+@dataclass(frozen=True, kw_only=True)
+class WritingStopped(PlayerEvent):
+    unused: int
+    rule: str = "WRT-3"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EffectLost(PlayerEvent):
+    """RES-4: an effect (or part) that cannot be carried out is lost."""
+
+    effect: str
+    reason: str
+    rule: str
+
+
+# -- cleanup -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionTilesRotated(PlayerEvent):
+    tile: str
+    queue: tuple[str, ...]
+    rule: str = "ROT-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CometPlacedInBook(PlayerEvent):
+    comet: int
+    page: str  # a page id, or "appendix"
+    rule: str = "BOC-2"
+
+
+@dataclass(frozen=True, kw_only=True)
+class InterrogationHeld(PlayerEvent):
+    total: int
+    start: int
+    end: int
+    overflow: int  # VP gained or lost at the end of the track (INQ-24)
+    rule: str = "INQ-21"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObjectiveAchieved(PlayerEvent):
+    objective: str
+    first: bool
+    rule: str = "OBJ-3"
+
+
+EVENT_TYPES: Mapping[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in (
+        GameStarted,
+        GameForked,
+        EndOfGameTriggered,
+        TurnEnded,
+        GameEnded,
+        TelescopeMoved,
+        FixedActionTaken,
+        MovingActionTaken,
+        FreeActionBought,
+        ActionPhaseEnded,
+        FreeActionsClosed,
+        MajorObjectObserved,
+        ConstellationObserved,
+        ObservationEnded,
+        CardDealt,
+        CardDrawnFaceDown,
+        VictoryPointsScored,
+        QuadrantsGained,
+        DieGained,
+        DieGainDeclined,
+        DiceRaised,
+        DieRaised,
+        DieRecoloured,
+        InquisitorGained,
+        InquisitorPersuaded,
+        FarewellTaken,
+        FarewellDeclined,
+        LectureGiven,
+        CometSpotted,
+        TileUpgraded,
+        BookTokenMoved,
+        CompleteWritingStarted,
+        WritingStopped,
+        EffectLost,
+        ActionTilesRotated,
+        CometPlacedInBook,
+        InterrogationHeld,
+        ObjectiveAchieved,
+    )
+}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, Mapping):
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """JSON-ready form: {"type": name, field: value...}; tuples become lists (docs/events.md)."""
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for f in fields(event):
+        out[f.name] = _plain(getattr(event, f.name))
+    return out
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """Inverse of `event_to_dict`; raises ValueError on an unknown type or bad fields."""
+    name = data.get("type")
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event type {name!r}")
+    names = {f.name for f in fields(cls)}
+    given = set(data) - {"type"}
+    if given - names:
+        raise ValueError(f"{name}: unknown field(s) {', '.join(sorted(given - names))}")
+    kwargs = {k: _frozen(v) for k, v in data.items() if k != "type"}
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
+def redact_event(event: Event) -> dict[str, Any]:
+    """The event as a viewer who may not see hidden information sees it: hidden fields removed."""
+    out = event_to_dict(event)
+    for name in event.HIDDEN:
+        out.pop(name, None)
+    if event.HIDDEN:
+        out["redacted"] = list(event.HIDDEN)
+    return out

@@ -1,0 +1,330 @@
+"""Turning a legal command, or an automatic step, into events (the body of `decide`)."""
+
+from __future__ import annotations
+
+from domain import commands as c
+from domain import events as ev
+from domain.evolve import evolve
+from domain.moves import FREE_COSTS, cleanup_step, free_comets, library_end, options, tile_to_rotate
+from domain.scoring import (
+    cellar_points,
+    claimable_objective,
+    interrogation,
+    reputation_points,
+    tiebreak_key,
+    university_points,
+    winners,
+)
+from domain.state import SKY, UPGRADE, GameState, Task
+
+POINT_RULES = {
+    "observation": "OBS-40",
+    "constellation": "OBS-51",
+    "constellation-slot": "OBS-51",
+    "library": "WRT-4",
+    "action-tile": "ICON-1",
+    "lecture": "LEC-1",
+    "book": "BOC-2",
+    "objective": "OBJ-3",
+    "inquisition": "INQ-24",
+    "university": "SCO-2",
+    "cellar": "SCO-3",
+    "reputation": "SCO-4",
+}
+
+LOST_REASONS = {  # RES-4: why a choice effect with no option is lost
+    "PER": ("no Inquisitor in the cellar can be persuaded", "INQ-11"),
+    "DIE": ("no die can be gained from the supply within the limits", "DIE-7"),
+    "LEC": ("every University token is on the top row", "LEC-2"),
+    "RAISE": ("no die to raise", "RES-4"),
+    "RECOLOUR": ("no die can change colour within the limits", "DIE-6"),
+    "FW": ("no Inquisitor on the rightmost cellar space", "INQ-16"),
+    "WRITE": ("no Book token can move further", "WRT-6"),
+    "WC": ("every Book token is at the end of its row", "AMB-9"),
+    "UPG": ("every Action tile is already upgraded", "UPG-4"),
+}
+
+
+class Run:
+    """Collects the events of one `decide` call, evolving a working state as it goes."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[ev.Event] = []
+
+    def emit(self, event: ev.Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+def advance(run: Run) -> None:
+    """Take automatic steps, and commands that are the only legal one, until a player must choose."""
+    while True:
+        opts = options(run.state)
+        if opts is None:
+            auto_step(run)
+        elif len(opts) == 1:
+            apply_command(run, opts[0])
+        else:
+            return
+
+
+def _trigger_end(run: Run, rule: str) -> None:
+    """END-1/END-3: finish this round, then one more full round from the first player."""
+    s = run.state
+    if s.last_turn is not None:
+        return
+    n = len(s.players)
+    last = (s.turn.number // n + 2) * n - 1
+    run.emit(ev.EndOfGameTriggered(seat=s.turn.seat, turn=s.turn.number, last_turn=last, rule=rule))
+
+
+def _draw(run: Run, task: Task) -> None:
+    """A board refill (OBS-43) or a face-down gain (OBS-52); END-1, END-4, AMB-10."""
+    s = run.state
+    seat = s.turn.seat
+    refill = task.kind == "REFILL"
+    if s.deck:
+        card, from_reserve = s.deck[0], False
+    elif s.reserve:
+        card, from_reserve = s.reserve[0], True
+    else:
+        what = "board refill" if refill else "face-down card"
+        run.emit(
+            ev.EffectLost(seat=seat, effect=task.kind, reason=f"no card left for the {what}", rule="END-4")
+        )
+        return
+    if refill:
+        run.emit(
+            ev.CardDealt(
+                seat=seat,
+                space=task.n,
+                card=card,
+                from_reserve=from_reserve,
+                rule="END-4" if from_reserve else "OBS-43",
+            )
+        )
+    else:
+        run.emit(
+            ev.CardDrawnFaceDown(
+                seat=seat, card=card, from_reserve=from_reserve, rule="END-4" if from_reserve else "OBS-52"
+            )
+        )
+    emptied = not from_reserve and not run.state.deck
+    if emptied and (refill or s.options.end_trigger_on_face_down_draw):
+        _trigger_end(run, "END-1" if refill else "AMB-10")
+    elif from_reserve and refill:
+        _trigger_end(run, "END-1")  # endTriggerOnFaceDownDraw=false: the next refill triggers it
+
+
+def auto_task(run: Run, task: Task) -> None:
+    s = run.state
+    seat = s.turn.seat
+    p = s.players[seat]
+    kind = task.kind
+    if kind == "VP":
+        run.emit(
+            ev.VictoryPointsScored(
+                seat=seat, points=task.n, source=task.source, rule=POINT_RULES.get(task.source, "RES-3")
+            )
+        )
+    elif kind == "Q":
+        run.emit(ev.QuadrantsGained(seat=seat, amount=task.n))
+    elif kind == "INQ":
+        run.emit(ev.InquisitorGained(seat=seat))
+    elif kind == "INC":
+        if p.count(task.arg):
+            run.emit(
+                ev.DiceRaised(
+                    seat=seat, colour=task.arg, amount=task.n, rule="ICON-2" if task.n == 2 else "ICON-1"
+                )
+            )
+        else:
+            run.emit(
+                ev.EffectLost(seat=seat, effect=f"INC:{task.arg}", reason=f"no {task.arg} die", rule="RES-4")
+            )
+    elif kind in ("CARD", "REFILL"):
+        _draw(run, task)
+    elif kind == "SPOT":
+        if "slot" in p.comets:
+            run.emit(ev.CometSpotted(seat=seat, comet=p.comets.index("slot")))
+        else:
+            run.emit(ev.EffectLost(seat=seat, effect="SPOT", reason="no Comet token left", rule="SPOT-2"))
+    elif kind == "COMPLETE":
+        row = int(task.arg)
+        start = p.books[row]
+        run.emit(ev.BookTokenMoved(seat=seat, row=row, start=start, end=start + 1, rule="WRT-2"))
+    else:
+        reason, rule = LOST_REASONS[kind]
+        run.emit(ev.EffectLost(seat=seat, effect=kind, reason=reason, rule=rule))
+
+
+def auto_step(run: Run) -> None:
+    s = run.state
+    if s.turn.phase == "scoring":
+        final_scoring(run)
+        return
+    if s.agenda:
+        auto_task(run, s.agenda[-1])
+        return
+    seat = s.turn.seat
+    p = s.players[seat]
+    step = cleanup_step(s)
+    if step == "rotate":
+        tile = tile_to_rotate(s)
+        assert tile is not None
+        i = p.queue.index(tile)
+        queue = (p.queue[i], *p.queue[:i], *p.queue[i + 1 :])  # ROT-2
+        run.emit(ev.ActionTilesRotated(seat=seat, tile=tile, queue=queue))
+    elif step == "interrogate":
+        total, end, overflow = interrogation(s, p)
+        run.emit(
+            ev.InterrogationHeld(
+                seat=seat,
+                total=total,
+                start=p.reputation,
+                end=end,
+                overflow=overflow,
+                rule="INQ-24" if overflow else "INQ-21",
+            )
+        )
+    elif step == "objective":
+        objective = claimable_objective(s, p)
+        assert objective is not None
+        first = not s.claims[s.objectives.index(objective)]
+        run.emit(ev.ObjectiveAchieved(seat=seat, objective=objective, first=first))
+    elif step == "end":
+        run.emit(ev.TurnEnded(seat=seat, turn=s.turn.number))
+    else:  # pragma: no cover - "book" and "window" are player decisions
+        raise AssertionError(f"cleanup step {step} is not automatic")
+
+
+def final_scoring(run: Run) -> None:
+    """SCO-1: University, then the Inquisition (cellar, then reputation); then TIE-1."""
+    s = run.state
+    for p in s.players:
+        for _subject, vp in university_points(s, p):
+            if vp:
+                run.emit(ev.VictoryPointsScored(seat=p.seat, points=vp, source="university", rule="SCO-2"))
+        vp = cellar_points(s, p)
+        if vp:
+            run.emit(ev.VictoryPointsScored(seat=p.seat, points=vp, source="cellar", rule="SCO-3"))
+        vp = reputation_points(s, p)
+        if vp:
+            run.emit(ev.VictoryPointsScored(seat=p.seat, points=vp, source="reputation", rule="SCO-4"))
+    s = run.state
+    deck, box, reserve = s.dealt
+    run.emit(
+        ev.GameEnded(
+            seat=None,
+            scores=tuple(p.score for p in s.players),
+            winners=winners(s),
+            tiebreak=tuple(tiebreak_key(p) for p in s.players),
+            seed=s.seed,
+            salt=s.salt,
+            deck=deck,
+            box=box,
+            reserve=reserve,
+        )
+    )
+
+
+def apply_command(run: Run, cmd: c.Command) -> None:
+    """Emit the events of a command already known to be legal."""
+    s = run.state
+    seat = cmd.seat
+    p = s.players[seat]
+    task = s.agenda[-1] if s.agenda else None
+    if isinstance(cmd, c.Move):
+        pos, wrapped = p.telescope, False
+        for _ in range(cmd.steps):  # MOV-3, MOV-5
+            wrapped = wrapped or pos == UPGRADE
+            pos = 2 if pos in (1, UPGRADE) else pos + 1
+        run.emit(ev.TelescopeMoved(seat=seat, start=p.telescope, end=pos, steps=cmd.steps, wrapped=wrapped))
+    elif isinstance(cmd, c.Observe):
+        sky1, sky2 = free_comets(s, seat)
+        comets = tuple(sky1[: cmd.comets1] + sky2[: cmd.comets2])
+        parts = cmd.target.split(":")
+        space = s.display.index(parts[1])
+        card = s.catalog.cards[parts[1]]
+        if parts[0] == "MO":
+            run.emit(
+                ev.MajorObjectObserved(
+                    seat=seat, card=card.id, space=space, dice=cmd.dice, comets=comets, cost=card.major.cost
+                )
+            )
+        else:
+            index = int(parts[2])
+            run.emit(
+                ev.ConstellationObserved(
+                    seat=seat,
+                    card=card.id,
+                    space=space,
+                    index=index,
+                    dice=cmd.dice,
+                    comets=comets,
+                    cost=card.constellations[index].cost,
+                    slot=p.tokens_used,
+                )
+            )
+    elif isinstance(cmd, c.StopObserving):
+        run.emit(ev.ObservationEnded(seat=seat))
+    elif isinstance(cmd, c.TakeFixed):
+        run.emit(ev.FixedActionTaken(seat=seat, action=cmd.action, space=SKY[p.telescope]))
+    elif isinstance(cmd, c.UseTile):
+        if cmd.option == 0:
+            run.emit(ev.MovingActionTaken(seat=seat, tile="", option=0, upgraded=False, rule="UPG-2"))
+        else:
+            tile = p.queue[p.telescope]
+            run.emit(
+                ev.MovingActionTaken(seat=seat, tile=tile, option=cmd.option, upgraded=tile in p.upgraded)
+            )
+    elif isinstance(cmd, c.BuyFree):
+        run.emit(ev.FreeActionBought(seat=seat, action=cmd.action, cost=FREE_COSTS[cmd.action]))
+    elif isinstance(cmd, c.EndActions):
+        run.emit(ev.ActionPhaseEnded(seat=seat))
+    elif isinstance(cmd, c.EndFreeActions):
+        run.emit(ev.FreeActionsClosed(seat=seat))
+    elif isinstance(cmd, c.Persuade):
+        run.emit(ev.InquisitorPersuaded(seat=seat, start=cmd.space, end=cmd.space + 1, grand=cmd.grand))
+    elif isinstance(cmd, c.GainDie):
+        value = task.n if task is not None else 1
+        run.emit(
+            ev.DieGained(
+                seat=seat,
+                colour=cmd.colour,
+                value=value,
+                returned=cmd.returned,
+                rule="DIE-5" if cmd.returned else "GAIN-2",
+            )
+        )
+    elif isinstance(cmd, c.DeclineDie):
+        run.emit(ev.DieGainDeclined(seat=seat))
+    elif isinstance(cmd, c.Lecture):
+        run.emit(ev.LectureGiven(seat=seat, tile=cmd.tile, height=p.university[cmd.tile] + 1))
+    elif isinstance(cmd, c.RaiseDie):
+        run.emit(ev.DieRaised(seat=seat, die=cmd.die, amount=task.n if task is not None else 1))
+    elif isinstance(cmd, c.Recolour):
+        run.emit(ev.DieRecoloured(seat=seat, die=cmd.die, colour=cmd.colour))
+    elif isinstance(cmd, c.Farewell):
+        run.emit(ev.FarewellTaken(seat=seat) if cmd.accept else ev.FarewellDeclined(seat=seat))
+    elif isinstance(cmd, c.WriteStep):
+        start = p.books[cmd.row]
+        run.emit(ev.BookTokenMoved(seat=seat, row=cmd.row, start=start, end=start + 1, rule="WRT-3"))
+    elif isinstance(cmd, c.StopWriting):
+        run.emit(ev.WritingStopped(seat=seat, unused=task.n if task is not None else 0))
+    elif isinstance(cmd, c.WriteComplete):
+        run.emit(ev.CompleteWritingStarted(seat=seat, row=cmd.row, target=library_end(s, seat)))
+    elif isinstance(cmd, c.Upgrade):
+        run.emit(ev.TileUpgraded(seat=seat, tile=cmd.tile))
+    elif isinstance(cmd, c.PlaceComet):
+        comet = p.comets.index("pending")
+        run.emit(
+            ev.CometPlacedInBook(
+                seat=seat, comet=comet, page=cmd.page, rule="BOC-4" if cmd.page == "appendix" else "BOC-2"
+            )
+        )
+    else:  # pragma: no cover - every command type is handled
+        raise TypeError(f"unknown command {cmd!r}")

@@ -1,0 +1,94 @@
+"""Objective conditions (OBJ-6), subject counts (SUBJ-2) and final scoring (SCO-1..5, TIE-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.state import GameState, PlayerState
+
+TOP = 4  # the top row of a Scale tile (DER-6)
+
+
+def _tokens_off(p: PlayerState) -> int:
+    return p.tokens_used
+
+
+OBJECTIVES: dict[str, Callable[[GameState, PlayerState], bool]] = {
+    "OBJ-P1": lambda s, p: p.major_objects >= 2 and _tokens_off(p) >= 2 and p.comets_off >= 2,
+    "OBJ-P2": lambda s, p: sum(1 for h in p.university if h >= TOP) >= 2,
+    "OBJ-N1": lambda s, p: p.major_objects >= 4,
+    "OBJ-N2": lambda s, p: all(b >= 3 for b in p.books),  # AMB-17
+    "OBJ-N3": lambda s, p: (
+        (
+            max(p.inquisitors, s.turn.cellar_peak)
+            if s.options.inquisitor_objective_uses_turn_maximum and s.turn.seat == p.seat
+            else p.inquisitors
+        )
+        >= 6
+    ),  # AMB-16; Grand Inquisitors count (AMB-14)
+    "OBJ-N4": lambda s, p: len(p.upgraded) >= 5,
+    "OBJ-N5": lambda s, p: p.comets_off >= 5,
+    "OBJ-N6": lambda s, p: _tokens_off(p) >= 6,
+}
+
+SUBJECTS: dict[str, Callable[[PlayerState], int]] = {
+    "SUBJ-A1": lambda p: p.major_objects,
+    "SUBJ-A2": lambda p: min(p.books),
+    "SUBJ-A3": lambda p: p.inquisitors,
+    "SUBJ-A4": lambda p: len(p.upgraded),
+    "SUBJ-A5": lambda p: p.comets_off,
+    "SUBJ-A6": lambda p: _tokens_off(p),
+}
+
+
+def claimable_objective(s: GameState, p: PlayerState) -> str | None:
+    """OBJ-2/OBJ-4: the first objective in play that `p` meets and has not claimed yet."""
+    for objective, claimed in zip(s.objectives, s.claims, strict=True):
+        if p.seat not in claimed and OBJECTIVES[objective](s, p):
+            return objective
+    return None
+
+
+def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
+    """SCL-3/SCO-2: per Scale tile, multiplier of the token's row x count of the subject."""
+    out = []
+    for face_id, subject, height in zip(s.scale, s.subjects, p.university, strict=True):
+        multiplier = s.catalog.scale_face(face_id).rows[height - 1].multiplier if height else 0
+        out.append((subject, multiplier * SUBJECTS[subject](p)))
+    return out
+
+
+def cellar_points(s: GameState, p: PlayerState) -> int:
+    """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (not doubled, AMB-14)."""
+    bottom = s.catalog.cellar_bottom
+    return sum(v * (n + g) for v, n, g in zip(bottom, p.cellar, p.grand, strict=True))
+
+
+def reputation_points(s: GameState, p: PlayerState) -> int:
+    """SCO-4/REP-2."""
+    return s.catalog.reputation_vp[p.reputation]
+
+
+def interrogation(s: GameState, p: PlayerState) -> tuple[int, int, int]:
+    """INQ-21..24: (total, new position, overflow VP)."""
+    arch = s.catalog.cellar_arch
+    total = sum(v * (n + 2 * g) for v, n, g in zip(arch, p.cellar, p.grand, strict=True))  # LUNA-44
+    lo, hi = s.catalog.reputation_min, s.catalog.reputation_max
+    target = p.reputation + total
+    end = min(hi, max(lo, target))
+    overflow = 0
+    if target != end:
+        at_end_already = p.reputation == end
+        if s.options.reputation_overflow_partial or at_end_already:  # AMB-7
+            overflow = s.catalog.reputation_overflow_vp * (1 if target > end else -1)
+    return total, end, overflow
+
+
+def tiebreak_key(p: PlayerState) -> tuple[int, int, int]:
+    """TIE-1 (AMB-32): score, then total value of dice left, then Quadrants left."""
+    return (p.score, sum(v for _, v in p.dice), p.quadrants)
+
+
+def winners(s: GameState) -> tuple[int, ...]:
+    best = max(tiebreak_key(p) for p in s.players)
+    return tuple(p.seat for p in s.players if tiebreak_key(p) == best)

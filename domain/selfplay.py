@@ -1,0 +1,50 @@
+"""Complete games between bots: the loop used by self-play, property tests and benchmarks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from domain.bots import Bot, make_bot
+from domain.engine import legal_moves, play_through, start
+from domain.events import Event
+from domain.options import Options
+from domain.setup import BASE_CHARACTERS, SeatSpec, Setup
+from domain.state import GameState
+
+MAX_DECISIONS = 20_000  # a safety net: a game that does not end by then is a bug
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    setup: Setup
+    state: GameState
+    events: tuple[Event, ...]
+    decisions: int
+    turns: int
+
+
+def default_setup(players: int, seed: str, options: Options | None = None) -> Setup:
+    seats = tuple(SeatSpec(name=f"P{i + 1}", character=BASE_CHARACTERS[i]) for i in range(players))
+    return Setup(seats=seats, seed=seed, options=options or Options())
+
+
+def play_game(setup: Setup, bots: Sequence[Bot]) -> GameRecord:
+    """Play a game to its end with one bot per seat."""
+    state, events = start(setup)
+    decisions = 0
+    while not state.finished:
+        moves = legal_moves(state)
+        move = bots[state.turn.seat].choose(state, moves)
+        state, new = play_through(state, move)
+        events.extend(new)
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise RuntimeError(f"game {setup.seed!r} did not end after {MAX_DECISIONS} decisions")
+    return GameRecord(setup, state, tuple(events), decisions, state.turn.number + 1)
+
+
+def selfplay(players: int, seed: str, bot: str = "greedy", options: Options | None = None) -> GameRecord:
+    setup = default_setup(players, seed, options)
+    bots = [make_bot(bot, f"{seed}:{i}") for i in range(players)]
+    return play_game(setup, bots)

@@ -1,0 +1,178 @@
+"""Game setup (digest §1): seats, options, seed -> the `GameStarted` event, and fork re-deals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.catalog import Catalog, load_catalog
+from domain.errors import IllegalMove
+from domain.events import GameForked, GameStarted
+from domain.options import Options
+from domain.rng import SeededRandom, digest
+from domain.state import COLOURS, GameState
+
+ENGINE_VERSION = "0.1.0"
+BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    name: str
+    character: str
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Everything that decides a new game. `seed` is secret until the game ends."""
+
+    seats: tuple[SeatSpec, ...]
+    seed: str
+    first_seat: int | None = None  # SET-12: None = drawn from the seed
+    options: Options = field(default_factory=Options)
+    catalog_edition: str = "base"
+    tile_orders: tuple[tuple[str, ...], ...] | None = None  # SET-23 chosen orders (randomActionTiles false)
+
+
+def commitment_of(salt: str, deck: tuple[str, ...], box: tuple[str, ...], reserve: tuple[str, ...]) -> str:
+    """SHA-256 over the salt and every hidden order: published at setup, checkable at the end."""
+    return digest(salt, "deck:" + ",".join(deck), "box:" + ",".join(box), "reserve:" + ",".join(reserve))
+
+
+def _check_setup(setup: Setup, catalog: Catalog) -> None:
+    n = len(setup.seats)
+    if n == 1:
+        raise IllegalMove("solo-unsupported", "the solo mode (Tycho Brahe) is not available yet", "SOLO-1")
+    if not 2 <= n <= 4:
+        raise IllegalMove("player-count", f"a game has 2 to 4 players, not {n}", "COMP-11")
+    chars = [s.character for s in setup.seats]
+    for c in chars:
+        if c not in BASE_CHARACTERS:
+            raise IllegalMove(
+                "unknown-character",
+                f"unknown character {c!r}; choose one of {', '.join(BASE_CHARACTERS)}",
+                "SET-21",
+            )
+    if len(set(chars)) != n:
+        raise IllegalMove("duplicate-character", "each seat needs a different character board", "SET-21")
+    for s in setup.seats:
+        if not s.name.strip() or len(s.name) > 40:
+            raise IllegalMove("bad-name", "a seat name must have 1 to 40 characters", "SET-21")
+    if setup.first_seat is not None and not 0 <= setup.first_seat < n:
+        raise IllegalMove("bad-first-seat", f"first seat must be 0..{n - 1}", "SET-12")
+    if n not in catalog.deck_composition:
+        raise IllegalMove("player-count", f"the catalog has no deck for {n} players", "SET-6")
+    if not setup.seed:
+        raise IllegalMove("bad-seed", "a game needs a seed", "SET-3")
+    tile_ids = sorted(t.id for t in catalog.action_tiles)
+    if setup.tile_orders is not None:
+        if setup.options.random_action_tiles:
+            raise IllegalMove("tile-orders", "tile orders given but randomActionTiles is true", "SET-23")
+        if len(setup.tile_orders) != n or any(sorted(o) != tile_ids for o in setup.tile_orders):
+            raise IllegalMove(
+                "tile-orders",
+                f"each seat's tile order must be a permutation of {', '.join(tile_ids)}",
+                "SET-23",
+            )
+    elif not setup.options.random_action_tiles:
+        raise IllegalMove("tile-orders", "randomActionTiles is false: give each seat's tile order", "SET-23")
+
+
+def _deal(
+    catalog: Catalog, players: int, rng: SeededRandom, pools: dict[int, list[str]]
+) -> tuple[list[str], list[str], list[str]]:
+    """SET-3/SET-4: random cards of each tier, Tier III at the bottom, Tier I on top."""
+    counts = catalog.deck_composition[players]
+    deck: list[str] = []
+    box: list[str] = []
+    reserve: list[str] = []
+    for tier, count in zip((1, 2, 3), counts, strict=True):
+        shuffled = rng.shuffled(sorted(pools[tier]))
+        deck.extend(shuffled[:count])
+        (reserve if tier == 3 else box).extend(shuffled[count:])
+    return deck, sorted(box), reserve
+
+
+def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted]:
+    """Decide the setup: the first event of every game."""
+    catalog = catalog or load_catalog(setup.catalog_edition)
+    _check_setup(setup, catalog)
+    n = len(setup.seats)
+    rng = SeededRandom(setup.seed, "setup")
+    pools: dict[int, list[str]] = {1: [], 2: [], 3: []}
+    for card in catalog.cards.values():
+        pools[card.tier].append(card.id)
+    deck, box, reserve = _deal(catalog, n, rng, pools)
+    display, deck = deck[:6], deck[6:]  # SET-5
+    # SET-7, AMB-18: four Scale tiles in random order, each on a random face.
+    tiles = rng.shuffled(list(catalog.scale_tiles))[: catalog.scale_tiles_in_play]
+    scale = tuple(t.faces[rng.below(2)].id for t in tiles)
+    # SET-7/SET-8: four Subject tiles arch side up on the Scale tiles, two niche side up as objectives.
+    subjects = rng.shuffled(list(catalog.subject_tiles))
+    arch = tuple(s.arch for s in subjects[: len(scale)])
+    objectives = tuple(catalog.printed_objectives) + tuple(s.niche for s in subjects[len(scale) :])
+    tile_ids = [t.id for t in catalog.action_tiles]
+    if setup.tile_orders is not None:
+        queues = tuple(tuple(o) for o in setup.tile_orders)
+    else:
+        queues = tuple(tuple(rng.shuffled(tile_ids)) for _ in range(n))  # SET-23
+    first = setup.first_seat if setup.first_seat is not None else rng.below(n)
+    per_colour = setup.options.dice_supply_per_colour or catalog.dice_per_colour
+    supply = tuple(per_colour - n for _ in COLOURS)  # SET-22: one die of each colour per player
+    if min(supply) < 0:
+        raise IllegalMove("dice-supply", f"{per_colour} dice per colour are too few for {n} players", "AMB-2")
+    salt = digest("salt", setup.seed)
+    return [
+        GameStarted(
+            seat=None,
+            seats=tuple((s.name, s.character) for s in setup.seats),
+            first_seat=first,
+            options=setup.options.to_json(),
+            catalog_edition=catalog.edition,
+            catalog_hash=catalog.content_hash,
+            engine_version=ENGINE_VERSION,
+            display=tuple(display),
+            scale=scale,
+            subjects=arch,
+            objectives=objectives,
+            queues=queues,
+            supply=supply,
+            deck_size=len(deck),
+            commitment=commitment_of(salt, tuple(deck), tuple(box), tuple(reserve)),
+            deck=tuple(deck),
+            box=tuple(box),
+            reserve=tuple(reserve),
+            seed=setup.seed,
+            salt=salt,
+        )
+    ]
+
+
+def redeal(state: GameState, seed: str, source_game: str, source_version: int) -> GameForked:
+    """Fork an unfinished game: re-deal every unseen card with a new seed (design.md, "Hidden
+    information"). The deck keeps its size and tier layering; which cards it holds is drawn anew."""
+    catalog = state.catalog
+    tiers = [catalog.cards[c].tier for c in state.deck]
+    pools: dict[int, list[str]] = {1: [], 2: [], 3: []}
+    for card in (*state.deck, *state.box, *state.reserve):
+        pools[catalog.cards[card].tier].append(card)
+    rng = SeededRandom(seed, "fork")
+    deck: list[str] = []
+    box: list[str] = []
+    reserve: list[str] = []
+    for tier in (1, 2, 3):
+        need = tiers.count(tier)
+        shuffled = rng.shuffled(sorted(pools[tier]))
+        deck.extend(shuffled[:need])
+        (reserve if tier == 3 else box).extend(shuffled[need:])
+    salt = digest("salt", seed)
+    return GameForked(
+        seat=None,
+        source_game=source_game,
+        source_version=source_version,
+        commitment=commitment_of(salt, tuple(deck), tuple(sorted(box)), tuple(reserve)),
+        deck=tuple(deck),
+        box=tuple(sorted(box)),
+        reserve=tuple(reserve),
+        seed=seed,
+        salt=salt,
+    )

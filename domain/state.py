@@ -1,0 +1,140 @@
+"""The game state: immutable values, replaced (never mutated) by `evolve`.
+
+Positions and codes used throughout (digest §0.4):
+- starry sky index: 0 X1, 1 X2, 2 S1, 3 S2, 4 S3, 5 S4, 6 U; the Action-tile queue q0..q5 uses the
+  same indices 0..5 (SKY-3);
+- dice are `(colour, value)` pairs, kept sorted; colours "R", "Y", "B";
+- comet token states: "slot", "sky1", "sky2", "pending", "book" (SPOT-5);
+- cellar spaces C1..C4 are indices 0..3;
+- library rows R1..R4 are indices 0..3, Book-token position `p` as in LIB-3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.catalog import Catalog
+from domain.options import Options
+
+Die = tuple[str, int]
+COLOURS = ("R", "Y", "B")
+SKY = ("X1", "X2", "S1", "S2", "S3", "S4", "U")
+START, S1, S2, S3, S4, UPGRADE = 1, 2, 3, 4, 5, 6
+MAX_DICE = 4  # DIE-2
+MAX_PER_COLOUR = 3  # DIE-2
+TOKENS = 7  # comets and constellation tokens per player (COMP-8)
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One entry of the agenda: an effect still to resolve, or an open multi-step action (RES-2).
+
+    `kind` is an effect code (VP, Q, PER, DIE, LEC, INC, RAISE, INQ, FW, CARD, WRITE, WC, UPG, SPOT,
+    RECOLOUR, REFILL) or a step of an action (OBSERVE, COMPLETE, BOOK). `n` is its amount,
+    `arg` its parameter (a colour, a row, a space) and `source` where it came from: for VP it is
+    the points source reported by VictoryPointsScored.
+    """
+
+    kind: str
+    n: int = 1
+    arg: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    seat: int
+    name: str
+    character: str
+    telescope: int
+    queue: tuple[str, ...]
+    upgraded: frozenset[str]
+    dice: tuple[Die, ...]
+    quadrants: int
+    score: int
+    points: tuple[tuple[str, int], ...]  # points by source, sorted by source
+    books: tuple[int, ...]
+    library: tuple[tuple[str, bool], ...]  # (card id, dark side up) in acquisition order
+    comets: tuple[str, ...]
+    tokens_used: int  # Constellation tokens off the board; the leftmost left is index tokens_used
+    tokens_boxed: int  # of those, returned to the box with a taken card (OBS-42)
+    cellar: tuple[int, ...]  # ordinary Inquisitors per cellar space
+    grand: tuple[int, ...]  # Luna Grand Inquisitors per cellar space
+    reputation: int
+    university: tuple[int, ...]  # height per Scale tile slot (SCL-1)
+    achievements: tuple[str, ...]  # objectives claimed, in order
+    appendix: int = 0  # comets in the Book's Appendix (BOC-4)
+
+    @property
+    def major_objects(self) -> int:
+        """Dark-side cards in the library (LIB-5)."""
+        return sum(1 for _, dark in self.library if dark)
+
+    @property
+    def comets_off(self) -> int:
+        return sum(1 for c in self.comets if c != "slot")
+
+    @property
+    def inquisitors(self) -> int:
+        return sum(self.cellar) + sum(self.grand)
+
+    def count(self, colour: str) -> int:
+        return sum(1 for c, _ in self.dice if c == colour)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    seat: int
+    number: int  # turns played before this one (0-based); round = number // players
+    phase: str  # "movement" | "actions" | "cleanup" | "scoring" | "over"
+    fixed_done: bool = False
+    moving_done: bool = False
+    used_tile: str | None = None
+    rotated: bool = False
+    inquisitor_moved: bool = False
+    interrogated: bool = False
+    cellar_peak: int = 0  # most Inquisitors held at once this turn (AMB-16 option)
+    comets_used: frozenset[int] = frozenset()  # OBS-31
+    cleanup_done: bool = False  # the optional end-of-turn free-action window was closed (AMB-24 option)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    catalog: Catalog = field(compare=False, repr=False)
+    catalog_edition: str
+    catalog_hash: str
+    options: Options
+    players: tuple[PlayerState, ...]
+    first_seat: int
+    display: tuple[str | None, ...]  # the six Discovery spaces
+    covers: tuple[tuple[int, ...], ...]  # per display space, per constellation: covering seat or -1
+    deck: tuple[str, ...]  # hidden: top card first
+    box: tuple[str, ...]  # hidden: Tier I/II cards not in the deck
+    reserve: tuple[str, ...]  # hidden: Tier III cards not in the deck, in draw order (END-4)
+    supply: tuple[int, ...]  # dice per colour in the supply, in COLOURS order
+    scale: tuple[str, ...]  # Scale face ids in the University, left to right
+    subjects: tuple[str, ...]  # arch subject on each Scale tile (SUBJ-1)
+    objectives: tuple[str, ...]  # the four objectives in play (OBJ-1)
+    claims: tuple[tuple[int, ...], ...]  # per objective, the seats that claimed it, in order
+    pages: tuple[int, ...]  # per Book-of-Comets page (catalog order): covering seat or -1
+    turn: TurnState
+    agenda: tuple[Task, ...] = ()
+    last_turn: int | None = None  # END-3: number of the final turn once the end is triggered
+    winners: tuple[int, ...] = ()
+    seed: str = ""  # hidden until the end
+    salt: str = ""  # hidden until the end
+    commitment: str = ""
+    dealt: tuple[tuple[str, ...], ...] = ()  # hidden: (deck, box, reserve) as committed, for the reveal
+    forks: int = 0  # number of re-deals (GameForked) so far
+
+    @property
+    def current(self) -> PlayerState:
+        return self.players[self.turn.seat]
+
+    @property
+    def finished(self) -> bool:
+        return self.turn.phase == "over"
+
+    @property
+    def die_max(self) -> int:
+        return self.options.die_max or self.catalog.die_max
