@@ -5,10 +5,11 @@ The decider: `start`/`initial_state` from a `Setup`, `legal_moves(state)`, `deci
 """
 
 from domain.commands import Command, command_from_dict, command_to_dict, parse_command
-from domain.engine import decide, fold, initial_state, legal_moves, play, play_through, start, to_act
+from domain.engine import decide, fold, initial_state, legal_moves, play, play_through, settle, start, to_act
 from domain.errors import IllegalMove
 from domain.events import EVENT_TYPES, Event, event_from_dict, event_to_dict, redact_event
 from domain.evolve import evolve
+from domain.fork import fork_events
 from domain.options import Options
 from domain.serialize import dump_state, load_state, public_state
 from domain.setup import ENGINE_VERSION, SeatSpec, Setup, redeal, start_game
@@ -32,6 +33,7 @@ __all__ = [
     "event_to_dict",
     "evolve",
     "fold",
+    "fork_events",
     "initial_state",
     "legal_moves",
     "load_state",
@@ -41,6 +43,7 @@ __all__ = [
     "public_state",
     "redact_event",
     "redeal",
+    "settle",
     "start",
     "start_game",
     "to_act",

@@ -64,6 +64,13 @@ def initial_state(setup: Setup) -> GameState:
     return start(setup)[0]
 
 
+def settle(state: GameState) -> tuple[GameState, list[Event]]:
+    """Take the automatic steps from a state that is not at a decision point (e.g. after a fork)."""
+    run = Run(state)
+    advance(run)
+    return run.state, run.events
+
+
 def legal_moves(state: GameState) -> list[c.Command]:
     """Every command open at the current decision point (for the seat to act); [] when none."""
     return options(state) or []

@@ -1,0 +1,94 @@
+"""Forking a game at any event (design.md, "Hidden information"; store issue "Fork").
+
+A fork of an unfinished game must not carry over anything still hidden at the fork point: every
+card not yet seen is re-dealt with a new seed, and the copied `GameStarted` is rewritten so that its
+deal is the fork's own (the cards the prefix drew, in the order it drew them, then the re-deal).
+A finished game's order is public already, so its fork keeps the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from domain import events as ev
+from domain.engine import settle
+from domain.evolve import fold
+from domain.rng import digest
+from domain.setup import commitment_of, redeal
+
+
+def _drawn(prefix: Sequence[ev.Event]) -> tuple[list[str], list[str]]:
+    """Cards the prefix took from the deck and from the reserve, in order."""
+    deck: list[str] = []
+    reserve: list[str] = []
+    for e in prefix:
+        if isinstance(e, ev.CardDealt | ev.CardDrawnFaceDown):
+            (reserve if e.from_reserve else deck).append(e.card)
+    return deck, reserve
+
+
+def fork_events(source: Sequence[ev.Event], at: int, source_game: str, seed: str | None) -> list[ev.Event]:
+    """The events of a new game forked from the first `at` events of `source`.
+
+    `seed` is the new secret seed for the re-deal; None keeps the deal (only for a finished source).
+    The result is the (possibly rewritten) prefix, `GameForked`, and the automatic steps that follow.
+    """
+    if not 1 <= at <= len(source):
+        raise ValueError(f"a fork is taken at an event 1..{len(source)}, not {at}")
+    prefix = list(source[:at])
+    finished = any(isinstance(e, ev.GameEnded) for e in source)
+    if any(isinstance(e, ev.GameEnded) for e in prefix):
+        raise ValueError("cannot fork at or after the end of the game")
+    if seed is None and not finished:
+        raise ValueError("an unfinished game's fork needs a new seed (nothing hidden may carry over)")
+    state = fold(prefix)
+    if seed is None:
+        forked = ev.GameForked(
+            seat=None,
+            source_game=source_game,
+            source_version=at,
+            commitment=state.commitment,
+            deck=state.deck,
+            box=state.box,
+            reserve=state.reserve,
+            seed=state.seed,
+            salt=state.salt,
+        )
+    else:
+        forked = redeal(state, seed, source_game, at)
+        first = prefix[0]
+        assert isinstance(first, ev.GameStarted)
+        drawn_deck, drawn_reserve = _drawn(prefix)
+        deck = (*drawn_deck, *forked.deck)
+        reserve = (*drawn_reserve, *forked.reserve)
+        salt = digest("salt", seed, "start")
+        prefix[0] = replace(
+            first,
+            deck=deck,
+            box=forked.box,
+            reserve=reserve,
+            seed=seed,
+            salt=salt,
+            commitment=commitment_of(salt, deck, forked.box, reserve),
+        )
+        # Earlier re-deals in the copied prefix (a fork of a fork) are rewritten to the same new deal:
+        # the cards the prefix draws after them, then the re-deal.
+        for i, e in enumerate(prefix[1:], start=1):
+            if isinstance(e, ev.GameForked):
+                later_deck, later_reserve = _drawn(prefix[i + 1 :])
+                inner_deck = (*later_deck, *forked.deck)
+                inner_reserve = (*later_reserve, *forked.reserve)
+                prefix[i] = replace(
+                    e,
+                    deck=inner_deck,
+                    box=forked.box,
+                    reserve=inner_reserve,
+                    seed=seed,
+                    salt=salt,
+                    commitment=commitment_of(salt, inner_deck, forked.box, inner_reserve),
+                )
+        state = fold(prefix)
+    events: list[ev.Event] = [*prefix, forked]
+    _, settled = settle(fold([forked], state))
+    return events + settled
