@@ -37,8 +37,8 @@ def evaluate(p: PlayerState, state: GameState) -> float:
     cellar_risk = sum(v * n for v, n in zip(state.catalog.cellar_bottom, p.cellar, strict=True))
     return (
         p.score
-        + 0.35 * sum(v for _, v in p.dice)
-        + 1.2 * len(p.dice)
+        + 0.2 * sum(v for _, v in p.dice)
+        + 0.6 * len(p.dice)
         + 0.7 * p.quadrants
         + 1.5 * sum(p.university)
         + 0.8 * sum(p.books)
@@ -47,7 +47,7 @@ def evaluate(p: PlayerState, state: GameState) -> float:
         + 1.0 * len(p.upgraded)
         + 0.5 * p.reputation
         + 0.5 * cellar_risk
-        + 1.0 * p.major_objects
+        + 2.0 * p.major_objects
     )
 
 

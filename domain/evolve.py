@@ -486,7 +486,7 @@ def _complete_started(s: GameState, e: ev.CompleteWritingStarted) -> GameState:
 
 @_on(ev.WritingStopped)
 def _writing_stopped(s: GameState, e: ev.WritingStopped) -> GameState:
-    return replace(s, agenda=_pop(s, "WRITE"))
+    return replace(s, agenda=_pop(s, s.agenda[-1].kind if s.agenda else "WRITE"))
 
 
 @_on(ev.EffectLost)

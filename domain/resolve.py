@@ -155,7 +155,10 @@ def auto_task(run: Run, task: Task) -> None:
     elif kind == "COMPLETE":
         row = int(task.arg)
         start = p.books[row]
-        run.emit(ev.BookTokenMoved(seat=seat, row=row, start=start, end=start + 1, rule="WRT-2"))
+        if start >= task.n:  # a nested writing already moved this token to the end (WRT-6)
+            run.emit(ev.WritingStopped(seat=seat, unused=0, rule="WRT-6"))
+        else:
+            run.emit(ev.BookTokenMoved(seat=seat, row=row, start=start, end=start + 1, rule="WRT-2"))
     else:
         reason, rule = LOST_REASONS[kind]
         run.emit(ev.EffectLost(seat=seat, effect=kind, reason=reason, rule=rule))

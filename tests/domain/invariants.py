@@ -1,0 +1,63 @@
+"""Invariants that hold after every event of every game (engine issue, "Property runs")."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from domain import events as ev
+from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, GameState
+
+
+def check(state: GameState, vp_events: Counter[int]) -> None:
+    cat = state.catalog
+    per_colour = state.options.dice_supply_per_colour or cat.dice_per_colour
+    held: Counter[str] = Counter()
+    tile_ids = sorted(t.id for t in cat.action_tiles)
+    for p in state.players:
+        assert len(p.dice) <= MAX_DICE, f"seat {p.seat} holds {len(p.dice)} dice (DIE-2)"
+        counts = Counter(c for c, _ in p.dice)
+        assert max(counts.values(), default=0) <= MAX_PER_COLOUR, f"seat {p.seat}: {counts} (DIE-2)"
+        assert all(1 <= v <= state.die_max for _, v in p.dice), p.dice
+        held.update(counts)
+        assert len(p.comets) == TOKENS and set(p.comets) <= {"slot", "sky1", "sky2", "pending", "book"}
+        in_book = p.comets.count("book")
+        pages = sum(1 for owner in state.pages if owner == p.seat)
+        assert in_book == pages + p.appendix, (
+            f"seat {p.seat}: comets in book {in_book} != {pages}+{p.appendix}"
+        )
+        placed = sum(1 for row in state.covers for seat in row if seat == p.seat)
+        assert 0 <= p.tokens_used <= TOKENS
+        assert placed + p.tokens_boxed == p.tokens_used, "7 constellation tokens accounted for"
+        assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
+        assert p.score == sum(v for _, v in p.points), "score = sum of points by source"
+        assert p.score == vp_events[p.seat], "score = sum of VictoryPointsScored events"
+        assert cat.reputation_min <= p.reputation <= cat.reputation_max, "reputation within the track"
+        assert all(n >= 0 for n in p.cellar) and all(n >= 0 for n in p.grand)
+        assert all(0 <= h <= 4 for h in p.university)
+        assert all(0 <= b <= 1 + len(p.library) for b in p.books), (p.books, len(p.library))
+        assert p.quadrants >= 0
+        assert set(p.upgraded) <= set(p.queue)
+    for i, colour in enumerate(COLOURS):
+        assert state.supply[i] >= 0
+        assert state.supply[i] + held[colour] == per_colour, f"{colour} dice conserved"
+    seen = [c for c in state.display if c is not None]
+    libraries = [card for p in state.players for card, _ in p.library]
+    everything = seen + libraries + list(state.deck) + list(state.box) + list(state.reserve)
+    assert len(everything) == len(set(everything)), "a card is in two places"
+    assert sorted(everything) == sorted(cat.cards), "every card accounted for"
+
+
+def check_all(events: Iterable[ev.Event]) -> GameState:
+    """Fold the events, checking the invariants after each one; returns the final state."""
+    from domain.evolve import evolve
+
+    state: GameState | None = None
+    vp: Counter[int] = Counter()
+    for e in events:
+        state = evolve(state, e)
+        if isinstance(e, ev.VictoryPointsScored):
+            vp[e.seat] += e.points
+        check(state, vp)
+    assert state is not None
+    return state
