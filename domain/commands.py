@@ -62,6 +62,10 @@ class Observe(Command):
     comets2: int = 0  # "2" comets (below the cards) applied
     VERB: ClassVar[str] = "observe"
 
+    def __post_init__(self) -> None:
+        # Dice of a payment are a multiset: keep them sorted so equal payments compare equal.
+        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+
     def args(self) -> list[str]:
         return [
             self.target,
