@@ -26,7 +26,7 @@ def parse_die(text: str) -> Die:
     return (text[0], int(text[1:]))
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Command:
     seat: int
     VERB: ClassVar[str] = ""
@@ -41,7 +41,7 @@ class Command:
         return f"parse_command({str(self)!r})"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Move(Command):
     """MOV-1: move the telescope 1-3 steps."""
 
@@ -52,7 +52,7 @@ class Move(Command):
         return [str(self.steps)]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Observe(Command):
     """OBS-1..35: observe `MO:<card>` or `C:<card>:<index>`, paying dice and comets."""
 
@@ -75,12 +75,12 @@ class Observe(Command):
         ]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class StopObserving(Command):
     VERB: ClassVar[str] = "stop"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class TakeFixed(Command):
     """ACT-1: the fixed action of the space (die, lecture, spot, upgrade; observe is `observe`)."""
 
@@ -91,7 +91,7 @@ class TakeFixed(Command):
         return [self.action]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class UseTile(Command):
     """ACT-5: the moving action, option 1 or 2 of the tile; option 0 is the Quadrant at U (UPG-2)."""
 
@@ -102,7 +102,7 @@ class UseTile(Command):
         return [str(self.option)]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class BuyFree(Command):
     """FREE-1: recolour | raise (1 Q), die | write (2 Q), persuade (3 Q), spot (4 Q)."""
 
@@ -113,19 +113,19 @@ class BuyFree(Command):
         return [self.action]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class EndActions(Command):
     VERB: ClassVar[str] = "end"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class EndFreeActions(Command):
     """Close the Cleanup free-action window (freeActionsInAllPhases, AMB-24 / S001)."""
 
     VERB: ClassVar[str] = "done"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Persuade(Command):
     space: int  # cellar index 0..3 of the Inquisitor moved
     grand: bool = False
@@ -135,7 +135,7 @@ class Persuade(Command):
         return [f"{'G' if self.grand else 'C'}{self.space + 1}"]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class GainDie(Command):
     colour: str
     returned: Die | None = None  # DIE-5 exchange
@@ -145,12 +145,12 @@ class GainDie(Command):
         return [self.colour] + (["swap", die_text(self.returned)] if self.returned else [])
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class DeclineDie(Command):
     VERB: ClassVar[str] = "nodie"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Lecture(Command):
     tile: int  # Scale tile slot 0..3
     VERB: ClassVar[str] = "lecture"
@@ -159,7 +159,7 @@ class Lecture(Command):
         return [str(self.tile + 1)]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class RaiseDie(Command):
     die: Die
     VERB: ClassVar[str] = "raise"
@@ -168,7 +168,7 @@ class RaiseDie(Command):
         return [die_text(self.die)]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Recolour(Command):
     die: Die
     colour: str
@@ -178,7 +178,7 @@ class Recolour(Command):
         return [die_text(self.die), self.colour]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Farewell(Command):
     accept: bool
     VERB: ClassVar[str] = "farewell"
@@ -187,7 +187,7 @@ class Farewell(Command):
         return ["yes" if self.accept else "no"]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class WriteStep(Command):
     row: int
     VERB: ClassVar[str] = "write"
@@ -196,12 +196,12 @@ class WriteStep(Command):
         return [ROWS[self.row]]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class StopWriting(Command):
     VERB: ClassVar[str] = "stopwriting"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class WriteComplete(Command):
     row: int
     VERB: ClassVar[str] = "complete"
@@ -210,7 +210,7 @@ class WriteComplete(Command):
         return [ROWS[self.row]]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Upgrade(Command):
     tile: str
     VERB: ClassVar[str] = "upgrade"
@@ -219,7 +219,7 @@ class Upgrade(Command):
         return [self.tile]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class PlaceComet(Command):
     page: str
     VERB: ClassVar[str] = "page"

@@ -14,7 +14,20 @@ from domain.moves import payments
 from domain.resolve import Run, advance
 from domain.scoring import cellar_points, interrogation, reputation_points, university_points, winners
 from domain.state import S1, S2, S3, S4, START, UPGRADE, Task
-from tests.domain.scenario import actions_at, finish_effects, fresh_turn, new_game, of_type, play, player, resolve, show, turn, types, with_agenda
+from tests.domain.scenario import (
+    actions_at,
+    finish_effects,
+    fresh_turn,
+    new_game,
+    of_type,
+    play,
+    player,
+    resolve,
+    show,
+    turn,
+    types,
+    with_agenda,
+)
 
 
 def test_EX_1_deck_setup_three_players() -> None:
@@ -95,13 +108,17 @@ def test_EX_5_observing_the_moon_major_object() -> None:
     s = dataclasses.replace(s, covers=tuple(covers))
     top = s.deck[0]
     s, events = play(s, "observe MO:D1-01 R4+Y4 c1=0 c2=0")
-    assert types(events)[:5] == [
-        "MajorObjectObserved",
-        "VictoryPointsScored",
-        "InquisitorGained",
-        "CardDealt",
-        "ActionPhaseEnded",
-    ][:4] + types(events)[4:5]
+    assert (
+        types(events)[:5]
+        == [
+            "MajorObjectObserved",
+            "VictoryPointsScored",
+            "InquisitorGained",
+            "CardDealt",
+            "ActionPhaseEnded",
+        ][:4]
+        + types(events)[4:5]
+    )
     assert s.players[0].score == 7 and s.players[0].cellar[0] == 1
     assert s.players[0].library == (("D1-01", True),)
     assert s.players[0].dice == ()
@@ -126,7 +143,7 @@ def test_EX_7_lecture_gives_the_row_reward() -> None:
 
     s = dataclasses.replace(new_game(), scale=("SC1-B", "SC2-A", "SC3-A", "SC4-A"))
     s = actions_at(s, S2)
-    s, events = play(s, "fixed lecture", "lecture 1")
+    s, _events = play(s, "fixed lecture", "lecture 1")
     assert s.players[0].university[0] == 1 and s.players[0].quadrants == 1
 
 
@@ -145,7 +162,7 @@ def test_EX_8_comet_life_cycle() -> None:
     s, _ = play(s, "observe C:D1-03:0 R2 c1=0 c2=1")
     assert s.players[0].comets[0] == "pending"
     s, _ = finish_effects(s)
-    s, events = play(s, "end")
+    s, _events = play(s, "end")
     assert {type(m).__name__ for m in legal_moves(s)} == {"PlaceComet"}
 
 
@@ -153,10 +170,10 @@ def test_EX_9_book_of_comets_in_cleanup() -> None:
     s = new_game()
     s = player(s, 0, comets=("pending", "pending", "slot", "slot", "slot", "slot", "slot"), dice=(("B", 1),))
     s = turn(s, phase="cleanup")
-    s, events = play(s, "page blue-6", "page blue-3")
+    s, _ = play(s, "page blue-6", "page blue-3")
     assert s.players[0].quadrants == 1
     assert {type(m).__name__ for m in legal_moves(s)} == {"GainDie"}
-    s, events = play(s, "die R")
+    s, _events = play(s, "die R")
     assert ("R", 1) in s.players[0].dice
     assert s.players[0].comets[:2] == ("book", "book")
 
@@ -236,7 +253,9 @@ def test_EX_11_farewell_offered_with_each_claim() -> None:
 def test_EX_12_subject_scoring_with_a_4x_tile() -> None:
     import dataclasses
 
-    s = dataclasses.replace(new_game(), scale=("SC2-A",) * 4, subjects=("SUBJ-A1", "SUBJ-A4", "SUBJ-A5", "SUBJ-A6"))
+    s = dataclasses.replace(
+        new_game(), scale=("SC2-A",) * 4, subjects=("SUBJ-A1", "SUBJ-A4", "SUBJ-A5", "SUBJ-A6")
+    )
     mos = tuple((c, True) for c in ("D1-01", "D1-02", "D1-03", "D1-04", "D1-05", "D1-06"))
     s = player(s, 0, university=(4, 0, 0, 0), library=mos[:4])
     s = player(s, 1, university=(2, 0, 0, 0), library=mos)
@@ -260,7 +279,9 @@ def test_EX_14_end_game_cellar_scoring() -> None:
 def test_EX_15_end_game_university_and_reputation() -> None:
     import dataclasses
 
-    s = dataclasses.replace(new_game(), scale=("SC2-A",) * 4, subjects=("SUBJ-A1", "SUBJ-A5", "SUBJ-A6", "SUBJ-A2"))
+    s = dataclasses.replace(
+        new_game(), scale=("SC2-A",) * 4, subjects=("SUBJ-A1", "SUBJ-A5", "SUBJ-A6", "SUBJ-A2")
+    )
     s = player(
         s,
         0,
@@ -314,7 +335,9 @@ def test_CT_1_comet_necessity() -> None:
     assert (1, 1) in {(n1, n2) for spent, n1, n2 in two if spent == (("R", 1), ("Y", 1))}
 
 
-@pytest.mark.parametrize(("start", "steps", "end", "wrapped"), [(S3, 3, S1, True), (UPGRADE, 2, S2, True), (S4, 1, UPGRADE, False)])
+@pytest.mark.parametrize(
+    ("start", "steps", "end", "wrapped"), [(S3, 3, S1, True), (UPGRADE, 2, S2, True), (S4, 1, UPGRADE, False)]
+)
 def test_CT_2_movement_cycle_and_wrap(start: int, steps: int, end: int, wrapped: bool) -> None:
     test_EX_2_movement_and_wrap(start, steps, end, wrapped)
 
@@ -325,10 +348,10 @@ def test_CT_3_rotation(space: int, after: str) -> None:
     ids = s.players[0].queue
     letters = dict(zip("ABCDEF", ids, strict=True))
     s = actions_at(s, space)
-    s, events = play(s, "tile 1")
+    s, _ = play(s, "tile 1")
     while legal_moves(s) and s.turn.phase == "actions" and s.agenda:
         s, _ = play(s, str(legal_moves(s)[0]))
-    s, events = play(s, "end")
+    s, _events = play(s, "end")
     assert s.players[0].queue == tuple(letters[x] for x in after)
 
 
