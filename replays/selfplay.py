@@ -1,0 +1,66 @@
+"""`galileo selfplay`: complete bot games with a progress bar, per-game results and totals."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from domain.events import GameEnded
+from domain.selfplay import GameRecord, selfplay
+
+
+def game_summary(index: int, record: GameRecord) -> dict[str, Any]:
+    """One game's result: seed, winners, scores with points by source, turns and events."""
+    state = record.state
+    ended = record.events[-1]
+    assert isinstance(ended, GameEnded)
+    return {
+        "game": index,
+        "seed": record.setup.seed,
+        "winners": [state.players[s].name for s in ended.winners],
+        "scores": {
+            p.name: {"character": p.character, "score": p.score, "by_source": dict(p.points)} for p in state.players
+        },
+        "turns": record.turns,
+        "rounds": record.turns // len(state.players),
+        "decisions": record.decisions,
+        "events": len(record.events),
+    }
+
+
+def totals(summaries: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    wins: dict[str, float] = {}
+    scores: list[int] = []
+    for g in summaries:
+        for name in g["winners"]:
+            wins[name] = wins.get(name, 0) + 1
+        scores += [s["score"] for s in g["scores"].values()]
+    return {
+        "games": len(summaries),
+        "wins_by_seat": dict(sorted(wins.items())),
+        "mean_score": round(statistics.mean(scores), 2) if scores else 0,
+        "mean_turns": round(statistics.mean(g["turns"] for g in summaries), 2) if summaries else 0,
+        "mean_events": round(statistics.mean(g["events"] for g in summaries), 2) if summaries else 0,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(len(summaries) / seconds, 2) if seconds else 0,
+    }
+
+
+def run_selfplay(
+    players: int,
+    games: int,
+    seed: str,
+    bot: str,
+    on_game: Callable[[int, GameRecord], None] | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Play `games` games with seeds `<seed>-<i>`; `on_game` sees each record (progress, storage)."""
+    summaries = []
+    began = time.perf_counter()
+    for i in range(games):
+        record = selfplay(players, f"{seed}-{i}", bot)
+        summaries.append(game_summary(i, record))
+        if on_game is not None:
+            on_game(i, record)
+    return summaries, totals(summaries, time.perf_counter() - began)
