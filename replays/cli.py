@@ -60,7 +60,9 @@ def selfplay(
             + " ".join(f"{k}={v}" for k, v in s["by_source"].items())
             for name, s in g["scores"].items()
         )
-        table.add_row(str(g["game"]), g["seed"], ", ".join(g["winners"]), scores, str(g["turns"]), str(g["events"]))
+        table.add_row(
+            str(g["game"]), g["seed"], ", ".join(g["winners"]), scores, str(g["turns"]), str(g["events"])
+        )
     console.print(table)
     console.print(
         f"[bold]totals[/bold]: {total['games']} games, wins {total['wins_by_seat']}, mean score "

@@ -21,7 +21,8 @@ def game_summary(index: int, record: GameRecord) -> dict[str, Any]:
         "seed": record.setup.seed,
         "winners": [state.players[s].name for s in ended.winners],
         "scores": {
-            p.name: {"character": p.character, "score": p.score, "by_source": dict(p.points)} for p in state.players
+            p.name: {"character": p.character, "score": p.score, "by_source": dict(p.points)}
+            for p in state.players
         },
         "turns": record.turns,
         "rounds": record.turns // len(state.players),

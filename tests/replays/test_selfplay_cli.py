@@ -10,7 +10,9 @@ from replays.cli import app
 
 
 def test_selfplay_json_reports_each_game_and_totals() -> None:
-    result = CliRunner().invoke(app, ["selfplay", "--players", "2", "--games", "2", "--seed", "cli", "--json"])
+    result = CliRunner().invoke(
+        app, ["selfplay", "--players", "2", "--games", "2", "--seed", "cli", "--json"]
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["totals"]["games"] == 2 and len(doc["games"]) == 2
