@@ -1,0 +1,64 @@
+"""Errors of the game service (the engine's own refusal, `IllegalMove`, passes through unchanged)."""
+
+from __future__ import annotations
+
+
+class GameServiceError(Exception):
+    """Base class of the service's errors."""
+
+
+class GameNotFound(GameServiceError, LookupError):
+    def __init__(self, game_id: object) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = str(game_id)
+
+
+class VersionConflict(GameServiceError):
+    """The command was made against a version that is no longer the game's current one."""
+
+    def __init__(self, current_version: int, expected_version: int | None = None) -> None:
+        seen = "" if expected_version is None else f" (the command expected version {expected_version})"
+        super().__init__(f"the game is at version {current_version}{seen}: reload and retry")
+        self.current_version = current_version
+        self.expected_version = expected_version
+
+
+class CommandIdReused(GameServiceError, ValueError):
+    """A command ID already used for a different command of the same game."""
+
+    def __init__(self, command_id: str, version: int) -> None:
+        super().__init__(
+            f"command ID {command_id!r} was already used for a different command (events from version "
+            f"{version}); use a new ID for a new command"
+        )
+        self.command_id = command_id
+        self.version = version
+
+
+class SeatMismatch(GameServiceError, PermissionError):
+    """A seat submitted a command for another seat."""
+
+    def __init__(self, actor: int, seat: int) -> None:
+        super().__init__(f"seat {actor} cannot submit a command for seat {seat}")
+        self.actor = actor
+        self.seat = seat
+
+
+class VersionOutOfRange(GameServiceError, ValueError):
+    def __init__(self, version: int, head: int) -> None:
+        super().__init__(f"version {version} is outside 0..{head}")
+        self.version = version
+        self.head = head
+
+
+class ForkRefused(GameServiceError, ValueError):
+    """A fork point the game does not allow (outside 1..head, or at or after its end)."""
+
+
+class ImportRejected(GameServiceError, ValueError):
+    """An export file that cannot be imported; nothing was written. `line` is 1-based (0: whole file)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message

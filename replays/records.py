@@ -1,0 +1,146 @@
+"""Values the service hands out, and the raw form of a stored event that verification reads."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from domain import EVENT_TYPES, Event
+from replays.audit import KINDS, hidden_fields, is_redacted
+
+HASH_PATTERN = re.compile(r"[0-9a-f]{64}")
+MAX_TEXT = 200  # characters of a command ID or an actor label
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An engine event as stored: its number in the game (1-based) and its audit metadata."""
+
+    version: int
+    event: Event
+    metadata: Mapping[str, Any]
+
+    @property
+    def hash(self) -> str:
+        return str(self.metadata["hash"])
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitResult:
+    """The game's version after a command, and the events the command caused."""
+
+    version: int
+    events: tuple[Event, ...]
+    replayed: bool = False  # True when a retried command ID returned the first result
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    game_id: str
+    created_at: str
+    seats: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A stored event as data, exactly as read from the store or a file, not yet trusted.
+
+    `event` lacks the hidden fields when redacted; `hidden_digest` then stands for them.
+    `line` is the line of an export file, `topic` the stored topic of a database row.
+    """
+
+    version: Any
+    event: Mapping[str, Any]
+    meta: Mapping[str, Any]
+    hidden_digest: str | None = None
+    line: int | None = None
+    topic: str | None = None
+
+    @property
+    def where(self) -> str:
+        return f"line {self.line}" if self.line is not None else f"event {self.version}"
+
+
+_META_TYPES: Mapping[str, tuple[type, ...]] = {
+    "kind": (str,),
+    "actor": (int, str),
+    "command_id": (str, type(None)),
+    "command": (dict,),
+    "batch": (int,),
+    "received_at": (str,),
+    "engine_version": (str,),
+    "catalog": (dict,),
+    "options": (dict,),
+    "prev_hash": (str,),
+    "hash": (str,),
+}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_record(record: Record) -> str | None:
+    """What is structurally wrong with a record (types, names, shapes), or None."""
+    if not _is_int(record.version) or record.version < 1:
+        return f"version must be a positive integer, not {record.version!r}"
+    problem = _check_event(record.event, record.hidden_digest)
+    if problem:
+        return problem
+    meta = record.meta
+    if not isinstance(meta, Mapping):
+        return "meta must be an object"
+    missing = [k for k in _META_TYPES if k not in meta]
+    if missing:
+        return f"meta lacks {', '.join(missing)}"
+    extra = sorted(set(meta) - set(_META_TYPES))
+    if extra:
+        return f"meta has unknown key(s) {', '.join(extra)}"
+    for key, types in _META_TYPES.items():
+        value = meta[key]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            return f"meta.{key} has the wrong type ({type(value).__name__})"
+    if meta["kind"] not in KINDS:
+        return f"meta.kind must be one of {', '.join(KINDS)}, not {meta['kind']!r}"
+    actor = meta["actor"]
+    if (isinstance(actor, int) and actor < 0) or (isinstance(actor, str) and not 0 < len(actor) <= MAX_TEXT):
+        return f"meta.actor must be a seat number or a short label, not {actor!r}"
+    if meta["kind"] == "command" and meta["command_id"] is None:
+        return "meta.command_id is required for a command"
+    if isinstance(meta["command_id"], str) and not 0 < len(meta["command_id"]) <= MAX_TEXT:
+        return f"meta.command_id must have 1 to {MAX_TEXT} characters"
+    for key in ("prev_hash", "hash"):
+        if not HASH_PATTERN.fullmatch(meta[key]):
+            return f"meta.{key} must be 64 lowercase hexadecimal digits"
+    if record.topic is not None and record.topic != f"galileo:{record.event['type']}":
+        return f"stored topic {record.topic!r} does not match the event type {record.event['type']!r}"
+    return None
+
+
+def _check_event(event: Any, digest: str | None) -> str | None:
+    if not isinstance(event, Mapping):
+        return "event must be an object"
+    name = event.get("type")
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        return f"unknown event type {name!r}"
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(event) - names - {"type"})
+    if unknown:
+        return f"{name} has unknown field(s) {', '.join(unknown)}"
+    hidden = hidden_fields(name)
+    public_missing = sorted(names - set(hidden) - set(event))
+    if public_missing:
+        return f"{name} lacks field(s) {', '.join(public_missing)}"
+    if is_redacted(event):
+        if digest is None or not HASH_PATTERN.fullmatch(str(digest)):
+            return f"redacted {name} needs a hidden_digest of 64 hexadecimal digits"
+    else:
+        partial = sorted(set(hidden) - set(event))
+        if partial:
+            return f"{name} lacks hidden field(s) {', '.join(partial)}"
+        if digest is not None:
+            return f"{name} carries its hidden fields, so it takes no hidden_digest"
+    return None

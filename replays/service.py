@@ -1,0 +1,392 @@
+"""The game service: the only way in to stored games (design.md, "Event store", "replays/").
+
+`Games` creates games, submits commands (optimistic concurrency on the version the client saw,
+idempotent on the client's command ID), replays them to any version, forks, exports, imports and
+verifies them. It contains no rules: it calls the engine, records what it decides, and audits it.
+
+A viewer is a seat index or None (a spectator); an actor is a seat index or a label such as
+"system". The API adds seat tokens on top (it maps a token to its seat before calling in).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from domain import (
+    Command,
+    GameState,
+    Setup,
+    command_to_dict,
+    decide,
+    event_from_dict,
+    event_to_dict,
+    evolve,
+    fork_events,
+    start,
+)
+from domain import Event as DomainEvent
+from domain.events import GameEnded, GameStarted
+from replays.audit import SYSTEM, ZERO_HASH, Actor, Cause, canonical, link, setup_command
+from replays.errors import (
+    CommandIdReused,
+    ForkRefused,
+    GameNotFound,
+    ImportRejected,
+    SeatMismatch,
+    VersionConflict,
+    VersionOutOfRange,
+)
+from replays.export import ExportFormatError, encode, header_problems, make_header, parse
+from replays.records import MAX_TEXT, GameInfo, Record, StoredEvent, SubmitResult
+from replays.store import DEFAULT_DATABASE_URL, TOPIC_PREFIX, Game, GameStore, store_env
+from replays.verify import Finding, VerifyReport, verify_records
+
+Viewer = int | None
+OPERATOR = "operator"  # the viewer named in a complete export of an unfinished game (backups)
+LIST_PAGE = 500
+
+
+def database_url() -> str:
+    """The configured store: GALILEO_DATABASE_URL, else a SQLite file under ./data/."""
+    return os.environ.get("GALILEO_DATABASE_URL") or DEFAULT_DATABASE_URL
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Games:
+    """The game service over one event store (`url`, default `database_url()`).
+
+    `clock` gives the time a request is received (injectable for tests); `new_seed` the secret seed
+    of a fork's re-deal.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        clock: Callable[[], datetime] = _utc_now,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
+    ) -> None:
+        self.url = url or database_url()
+        self.store = GameStore(env=store_env(self.url))
+        self._clock = clock
+        self._new_seed = new_seed
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Games:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    def create(self, setup: Setup, actor: Actor = SYSTEM) -> tuple[str, int]:
+        """Start a game: (its ID, its version). Raises IllegalMove for a setup the rules refuse."""
+        _check_actor(actor)
+        _, events = start(setup)
+        now = self._now()
+        first = events[0]
+        assert isinstance(first, GameStarted)
+        cause = _cause("setup", actor, setup_command(setup), None, now, first)
+        game_id = uuid4()
+        game = self._assemble(game_id, [(e, cause.metadata(1)) for e in events], now)
+        self.store.save(game)
+        return str(game_id), game.version
+
+    def submit(
+        self, game_id: str | UUID, command: Command, expected_version: int, command_id: str, actor: Actor
+    ) -> SubmitResult:
+        """Decide and store `command` as one batch of events.
+
+        A retry of `command_id` with the same command returns the first result and writes nothing;
+        with another command it raises CommandIdReused. A stale `expected_version` raises
+        VersionConflict; a refused command raises IllegalMove. Nothing is written on any error.
+        """
+        if not isinstance(command_id, str) or not 0 < len(command_id) <= MAX_TEXT:
+            raise ValueError(f"a command ID is a string of 1 to {MAX_TEXT} characters")
+        _check_actor(actor)
+        if isinstance(actor, int) and actor != command.seat:
+            raise SeatMismatch(actor, command.seat)
+        gid = _uuid(game_id)
+        game = self._load(gid)
+        first = self._first_result(gid, game, command, command_id)
+        if first is not None:
+            return first
+        if expected_version != game.version:
+            raise VersionConflict(game.version, expected_version)
+        assert game.state is not None
+        events = decide(game.state, command)
+        now = self._now()
+        cause = _cause("command", actor, command_to_dict(command), command_id, now, game.state)
+        self._append(game, [(e, cause.metadata(game.version + 1)) for e in events], now)
+        try:
+            self.store.save(game)
+        except IntegrityError:
+            # Another writer stored this version first: the same command ID retried concurrently
+            # gets that first result, anything else a conflict.
+            game = self._load(gid)
+            first = self._first_result(gid, game, command, command_id)
+            if first is not None:
+                return first
+            raise VersionConflict(game.version, expected_version) from None
+        return SubmitResult(game.version, tuple(events))
+
+    def fork(self, game_id: str | UUID, at_version: int, actor: Actor = SYSTEM) -> str:
+        """A new game from the first `at_version` events of this one, then `GameForked`.
+
+        An unfinished game's unseen cards are re-dealt with a new secret seed; a finished one keeps
+        its (revealed) deal. Command IDs of the copied events do not count against the new game."""
+        _check_actor(actor)
+        gid = _uuid(game_id)
+        source = self.events(gid)
+        events = [s.event for s in source]
+        finished = isinstance(events[-1], GameEnded)
+        try:
+            forked = fork_events(events, at_version, str(gid), None if finished else self._new_seed())
+        except ValueError as exc:
+            raise ForkRefused(str(exc)) from None
+        now = self._now()
+        first = forked[0]
+        assert isinstance(first, GameStarted)
+        request = {"type": "Fork", "source_game": str(gid), "at": at_version}
+        cause = _cause("fork", actor, request, None, now, first)
+        entries = [
+            (e, source[i].metadata if i < at_version else cause.metadata(at_version + 1))
+            for i, e in enumerate(forked)
+        ]
+        new_id = uuid4()
+        self.store.save(self._assemble(new_id, entries, now))
+        return str(new_id)
+
+    def import_(self, data: bytes) -> str:
+        """Store an export file as a new game, after checking everything; raises ImportRejected
+        (with the line) and writes nothing when the file is malformed, tampered or redacted."""
+        try:
+            log = parse(data)
+        except ExportFormatError as exc:
+            raise ImportRejected(exc.line, exc.message) from None
+        report = verify_records(log.records, "import", header=header_problems(log))
+        problem = report.first
+        if problem is not None:
+            raise ImportRejected(problem.line or 0, _explain(problem))
+        if not report.complete:
+            line = next(r.line for r in log.records if r.hidden_digest is not None)
+            raise ImportRejected(
+                line or 0,
+                "the export is redacted (the hidden deal is left out): only a complete export "
+                "(a finished game, or an operator's backup) can be imported",
+            )
+        if not report.ok:
+            raise ImportRejected(
+                0, "; ".join(f"{c.name}: {c.detail}" for c in report.checks if c.status != "ok")
+            )
+        entries = [(event_from_dict(r.event), r.meta) for r in log.records]
+        game_id = uuid4()
+        self.store.save(self._assemble(game_id, entries, self._now()))
+        return str(game_id)
+
+    def _assemble(
+        self, game_id: UUID, entries: Iterable[tuple[DomainEvent, Mapping[str, Any]]], now: datetime
+    ) -> Game:
+        """A new game aggregate holding `entries` (event, metadata), hash-linked from the start."""
+        items = iter(entries)
+        event, meta = next(items)
+        payload = event_to_dict(event)
+        game = Game._create(
+            Game.Created,
+            id=game_id,
+            payload=payload,
+            metadata=link(1, payload, meta, ZERO_HASH),
+            timestamp=now,
+        )
+        self._append(game, items, now)
+        return game
+
+    @staticmethod
+    def _append(game: Game, entries: Iterable[tuple[DomainEvent, Mapping[str, Any]]], now: datetime) -> None:
+        for event, meta in entries:
+            payload = event_to_dict(event)
+            game.record(event, payload, link(game.version + 1, payload, meta, game.last_hash), timestamp=now)
+
+    def _first_result(self, gid: UUID, game: Game, command: Command, command_id: str) -> SubmitResult | None:
+        span = game.commands.get(command_id)
+        if span is None:
+            return None
+        stored = self.events(gid, after=span[0] - 1, limit=span[1] - span[0] + 1)
+        if canonical(stored[0].metadata["command"]) != canonical(command_to_dict(command)):
+            raise CommandIdReused(command_id, span[0])
+        return SubmitResult(span[1], tuple(s.event for s in stored), replayed=True)
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def head(self, game_id: str | UUID) -> int:
+        """The game's current version (its number of events)."""
+        return self._load(_uuid(game_id)).version
+
+    def state(self, game_id: str | UUID, version: int | None = None) -> GameState | None:
+        """The state after `version` events (default: now). Version 0 is before the first event: None."""
+        gid = _uuid(game_id)
+        if version is None:
+            return self._load(gid).state
+        if version == 0:
+            self._load(gid)
+            return None
+        game = self._load(gid, version) if version > 0 else None
+        if game is None or game.version != version:
+            raise VersionOutOfRange(version, self.head(gid))
+        return game.state
+
+    def events(self, game_id: str | UUID, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Stored events after version `after` (at most `limit`), with their audit metadata."""
+        gid = _uuid(game_id)
+        found = [
+            StoredEvent(e.originator_version, event_from_dict(e.payload), e.metadata)
+            for e in self.store.events.get(gid, gt=after, limit=limit)
+        ]
+        if not found and not self.store.recorder.select_events(gid, limit=1):
+            raise GameNotFound(game_id)
+        return found
+
+    def steps(self, game_id: str | UUID) -> Iterator[tuple[int, DomainEvent, GameState]]:
+        """Step through a game: (version, event, state after it) for every event."""
+        state: GameState | None = None
+        for stored in self.events(game_id):
+            state = evolve(state, stored.event)
+            yield stored.version, stored.event, state
+
+    def list_games(self) -> list[GameInfo]:
+        """Every stored game, oldest first (from each game's first event)."""
+        out: list[GameInfo] = []
+        start_id: int | None = None
+        while True:
+            page = self.store.recorder.select_notifications(
+                start_id, LIST_PAGE, topics=[TOPIC_PREFIX + "GameStarted"], inclusive_of_start=False
+            )
+            for n in page:
+                data = self.store.mapper.transcoder.decode(n.state)
+                seats = tuple((str(name), str(char)) for name, char in data["payload"]["seats"])
+                out.append(GameInfo(str(n.originator_id), data["metadata"]["received_at"], seats))
+            if len(page) < LIST_PAGE:
+                return out
+            start_id = page[-1].id
+
+    # -- export and verification ---------------------------------------------------------------------
+
+    def export(self, game_id: str | UUID, viewer: Viewer = None, *, reveal: bool = False) -> bytes:
+        """The game as a JSON Lines file (docs/export.md): redacted for `viewer` unless the game is
+        finished. `reveal=True` is the operator's complete backup of an unfinished game: never serve
+        it to a player."""
+        gid = _uuid(game_id)
+        records = [Record(s.version, event_to_dict(s.event), s.metadata) for s in self.events(gid)]
+        seats = len(records[0].event["seats"])
+        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < seats):
+            raise ValueError(f"a viewer is a seat 0..{seats - 1} or None (a spectator)")
+        finished = records[-1].event["type"] == "GameEnded"
+        redact = not (finished or reveal)
+        named: int | str | None = OPERATOR if reveal and not finished else viewer
+        header = make_header(str(gid), records, self._now().isoformat(), named, complete=not redact)
+        return encode(header, records, redact)
+
+    def verify(self, game_id: str | UUID) -> VerifyReport:
+        """Check a stored game: format, hash chain, re-adjudication, fair deal (docs/audit.md).
+
+        Reads the raw rows, so a row edited in the database is reported, not raised."""
+        gid = _uuid(game_id)
+        rows = self.store.recorder.select_events(gid)
+        if not rows:
+            raise GameNotFound(game_id)
+        records: list[Record] = []
+        problems: list[Finding] = []
+        for row in rows:
+            try:
+                data = self.store.mapper.transcoder.decode(row.state)
+                records.append(
+                    Record(row.originator_version, data["payload"], data["metadata"], topic=row.topic)
+                )
+            except Exception as exc:
+                message = f"the stored row cannot be decoded ({type(exc).__name__}: {exc})"
+                problems.append(Finding("format", message, row.originator_version))
+        return verify_records(records, str(gid), problems)
+
+    def verify_file(self, data: bytes, source: str = "file") -> VerifyReport:
+        """Check an export file (it needs no store: a referee can check a file offline)."""
+        return verify_file(data, source)
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def _now(self) -> datetime:
+        now = self._clock()
+        if now.tzinfo is None:
+            raise ValueError("the service clock must give timezone-aware times")
+        return now
+
+    def _load(self, gid: UUID, version: int | None = None) -> Game:
+        try:
+            return self.store.load(gid, version)
+        except AggregateNotFoundError:
+            raise GameNotFound(gid) from None
+
+
+def verify_file(data: bytes, source: str = "file") -> VerifyReport:
+    """Check an export file: format, hash chain and, for a complete file, re-adjudication and deal."""
+    try:
+        log = parse(data)
+    except ExportFormatError as exc:
+        return verify_records([], source, [Finding("format", exc.message, line=exc.line or None)])
+    return verify_records(log.records, source, header=header_problems(log))
+
+
+def _uuid(game_id: str | UUID) -> UUID:
+    if isinstance(game_id, UUID):
+        return game_id
+    try:
+        return UUID(str(game_id))
+    except ValueError:
+        raise GameNotFound(game_id) from None
+
+
+def _check_actor(actor: Actor) -> None:
+    if isinstance(actor, bool) or not (
+        (isinstance(actor, int) and actor >= 0) or (isinstance(actor, str) and 0 < len(actor) <= MAX_TEXT)
+    ):
+        raise ValueError(f"an actor is a seat number or a label of 1 to {MAX_TEXT} characters, not {actor!r}")
+
+
+def _cause(
+    kind: str,
+    actor: Actor,
+    command: Mapping[str, Any],
+    command_id: str | None,
+    now: datetime,
+    rules: GameStarted | GameState,
+) -> Cause:
+    options = rules.options if isinstance(rules, GameStarted) else rules.options.to_json()
+    return Cause(
+        kind=kind,
+        actor=actor,
+        command=command,
+        command_id=command_id,
+        received_at=now.isoformat(),
+        catalog_edition=rules.catalog_edition,
+        catalog_hash=rules.catalog_hash,
+        options=options,
+    )
+
+
+def _explain(finding: Finding) -> str:
+    where = f"event {finding.version}: " if finding.version is not None else ""
+    rule = f" [{finding.rule}]" if finding.rule else ""
+    return f"{finding.check}: {where}{finding.message}{rule}"

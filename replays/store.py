@@ -1,0 +1,216 @@
+"""The event store: each game is one `Game` aggregate, saved by the `GameStore` application.
+
+A stored event is the engine's event as `event_to_dict` gives it (`payload`) plus its audit metadata
+(`metadata`, docs/audit.md). There is one stored-event class per engine event type, with the explicit,
+refactor-proof topic `galileo:<EventName>` (eventsourcing guide §1); loading an event gives back the
+exact engine event through `event_from_dict`. Encoding is orjson (guide §4); snapshots every
+`SNAPSHOT_INTERVAL` events carry the state in its documented JSON form (`dump_state`, guide §5).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from copy import copy
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import parse_qs, unquote, urlsplit
+from uuid import UUID
+
+import orjson
+from eventsourcing.application import Application, ProjectorFunction
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import JSONTranscoder, Transcoding
+from eventsourcing.utils import Environment, register_topic
+
+from domain import EVENT_TYPES, GameState, dump_state, event_from_dict, evolve, load_state
+from domain.events import Event as DomainEvent
+from domain.events import GameForked
+from replays.audit import ZERO_HASH
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
+SNAPSHOT_INTERVAL = 100  # events; a rebuild replays at most this many (bench/bench_store.py)
+CACHE_SIZE = 256  # games kept in memory between commands (fast-forwarded from the store on each read)
+TOPIC_PREFIX = "galileo:"
+
+
+class Game(Aggregate):
+    """One game: its state, the hash of its last event and the index of the command IDs it accepted."""
+
+    TOPIC = "galileo:Game"
+
+    class Event(Aggregate.Event):
+        payload: dict[str, Any]  # event_to_dict(engine event)
+        metadata: dict[str, Any]  # audit metadata, docs/audit.md
+
+        def apply(self, aggregate: Game) -> None:  # type: ignore[override]
+            aggregate.absorb(self.originator_version, self.payload, self.metadata)
+
+    class Created(Aggregate.Created):  # the stored GameStarted: every game begins with it
+        TOPIC = "galileo:GameStarted"
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.last_hash = ZERO_HASH
+        # command ID -> [version of the first, version of the last event of its batch]. A fork starts a
+        # fresh index: the IDs of the copied events belong to the source game.
+        self.commands: dict[str, list[int]] = {}
+
+    def absorb(self, version: int, payload: Mapping[str, Any], metadata: Mapping[str, Any]) -> None:
+        event = event_from_dict(payload)
+        self.state = evolve(self.state, event)
+        self.last_hash = metadata["hash"]
+        if isinstance(event, GameForked):
+            self.commands = {}
+        command_id = metadata.get("command_id")
+        if command_id is not None and metadata.get("kind") == "command":
+            self.commands.setdefault(command_id, [version, version])[1] = version
+
+    def record(
+        self, event: DomainEvent, payload: dict[str, Any], metadata: dict[str, Any], **kw: Any
+    ) -> None:
+        """Trigger the stored event of `event` (its payload and complete metadata given)."""
+        self.trigger_event(STORED_CLASSES[type(event).__name__], payload=payload, metadata=metadata, **kw)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # The state is immutable: a copy from the repository's cache only needs its own index and list
+        # of pending events (a real deep copy would also copy the whole component catalog).
+        clone = copy(self)
+        clone.commands = {k: list(v) for k, v in self.commands.items()}
+        clone._pending_events = []
+        return clone
+
+
+def _stored_class(name: str) -> type[Game.Event]:
+    if name == "GameStarted":
+        return Game.Created
+    cls = type(name, (Game.Event,), {"TOPIC": TOPIC_PREFIX + name, "__module__": __name__})
+    cls.__qualname__ = f"Game.{name}"
+    register_topic(cls.TOPIC, cls)
+    setattr(Game, name, cls)
+    return cls
+
+
+STORED_CLASSES: Mapping[str, type[Game.Event]] = {name: _stored_class(name) for name in EVENT_TYPES}
+
+
+def mutate_all(aggregate: Game | None, events: Iterable[Any]) -> Game | None:
+    """The projector: `project_aggregate` without its slow runtime Protocol check (guide §8)."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
+
+
+class OrjsonTranscoder(JSONTranscoder):
+    """orjson with the library's tagged format for custom types, so it reads what JSON wrote (guide §4)."""
+
+    OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+    def encode(self, obj: Any) -> bytes:
+        return orjson.dumps(obj, default=self._encode_obj, option=self.OPTIONS)
+
+    def decode(self, data: bytes) -> Any:
+        obj = orjson.loads(data)
+        if b'"_type_"' in data:
+            self._untag(obj)
+        return obj
+
+    def _untag(self, obj: Any) -> None:
+        items = obj.items() if type(obj) is dict else enumerate(obj)
+        for key, value in items:
+            if type(value) is dict:
+                self._untag(value)
+                if len(value) == 2 and "_type_" in value:
+                    obj[key] = self._decode_obj(value)
+            elif type(value) is list:
+                self._untag(value)
+
+
+class GameStateAsDict(Transcoding):
+    """A snapshot's state in its documented JSON form (docs: `dump_state`)."""
+
+    type = GameState
+    name = "galileo_state"  # stored in snapshots: never rename
+
+    def encode(self, obj: GameState) -> dict[str, Any]:
+        return dump_state(obj)
+
+    def decode(self, data: dict[str, Any]) -> GameState:
+        return load_state(data)
+
+
+class GameStore(Application[UUID]):
+    """The eventsourcing application that saves and loads games (used through `replays.service.Games`)."""
+
+    name = "Games"  # Postgres tables games_events and games_snapshots
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
+    snapshotting_projectors: ClassVar[dict[type[Any], ProjectorFunction[Any, Any]]] = {Game: mutate_all}
+
+    def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
+        # The store is configured by its URL only: the process environment is not consulted, so a
+        # stray POSTGRES_* or GAMES_* variable cannot redirect it.
+        values = dict(type(self).env)
+        if type(self).snapshotting_intervals:
+            values["IS_SNAPSHOTTING_ENABLED"] = "y"
+        values.update(env or {})
+        return Environment(name, values)
+
+    def construct_transcoder(self) -> OrjsonTranscoder:
+        transcoder = OrjsonTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        transcoder.register(GameStateAsDict())
+
+    def take_snapshot(self, aggregate_id: UUID, version: int | None = None, **kwargs: Any) -> None:
+        # Snapshots are taken after the events were committed: a failure must not make a stored
+        # move look failed. Reads fall back to the previous snapshot and the events.
+        try:
+            super().take_snapshot(aggregate_id, version, **kwargs)
+        except Exception:
+            logger.exception(
+                "snapshot of game %s at version %s failed (the events are stored)", aggregate_id, version
+            )
+
+    def load(self, game_id: UUID, version: int | None = None) -> Game:
+        game: Game = self.repository.get(game_id, version=version, projector_func=mutate_all)
+        return game
+
+
+def store_env(url: str) -> dict[str, str]:
+    """The eventsourcing environment of a database URL (`GALILEO_DATABASE_URL`).
+
+    `sqlite:///relative/path.db`, `sqlite:////absolute/path.db` (the folder is created), or
+    `postgresql://user[:password]@host[:port]/dbname[?schema=name]` (the schema must exist).
+    """
+    parts = urlsplit(url)
+    common = {"AGGREGATE_CACHE_MAXSIZE": str(CACHE_SIZE)}
+    if parts.scheme == "sqlite":
+        path = unquote(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else ""
+        if not path:
+            raise ValueError(f"bad SQLite URL {url!r}: expected sqlite:///path/to/file.db")
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return {**common, "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path}
+    if parts.scheme in ("postgresql", "postgres"):
+        dbname = unquote(parts.path.lstrip("/"))
+        if not parts.hostname or not dbname:
+            raise ValueError(f"bad PostgreSQL URL {url!r}: expected postgresql://user@host:port/dbname")
+        env = {
+            **common,
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": dbname,
+            "POSTGRES_HOST": parts.hostname,
+            "POSTGRES_PORT": str(parts.port or 5432),
+            "POSTGRES_USER": unquote(parts.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(parts.password or ""),
+        }
+        schema = parse_qs(parts.query).get("schema")
+        if schema:
+            env["POSTGRES_SCHEMA"] = schema[0]
+        return env
+    raise ValueError(f"unsupported database URL {url!r}: use sqlite:///path.db or postgresql://...")

@@ -1,0 +1,501 @@
+"""Verification of a game's log (docs/audit.md): format, hash chain, re-adjudication, fair deal.
+
+It reads records as data (from a database row or a file line, never trusted) and reports the first
+problem of each check with the event number (and file line), what the rules expected and what is
+stored, and the rule ID. Nothing here raises on hostile input: every failure becomes a `Finding`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from domain import (
+    ENGINE_VERSION,
+    IllegalMove,
+    command_from_dict,
+    decide,
+    event_from_dict,
+    event_to_dict,
+    evolve,
+    fork_events,
+    settle,
+    start,
+)
+from domain import Event as DomainEvent
+from domain.events import CardDealt, CardDrawnFaceDown, GameEnded, GameForked, GameStarted
+from domain.setup import commitment_of
+from domain.state import GameState
+from replays.audit import ZERO_HASH, canonical, event_hash, is_redacted, public_fields, setup_from_command
+from replays.records import Record, check_record
+
+CHECKS = ("format", "chain", "adjudication", "fairness")
+HASH_SEARCH = 1000  # how far around its place a moved event is looked for, to say where it came from
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem: which check found it, where, and what differs."""
+
+    check: str
+    message: str
+    version: int | None = None  # event number, 1-based
+    line: int | None = None  # line of an export file
+    rule: str | None = None
+    expected: Mapping[str, Any] | None = None
+    stored: Mapping[str, Any] | None = None
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, " if self.line is not None else ""
+        where += f"event {self.version}: " if self.version is not None else ""
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{self.check}: {where}{self.message}{rule}"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    name: str
+    status: str  # "ok" | "failed" | "skipped"
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    source: str  # a game ID or a file name
+    events: int
+    finished: bool
+    complete: bool  # False for a redacted export: re-adjudication and the deal cannot be checked
+    checks: tuple[CheckResult, ...]
+    findings: tuple[Finding, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Everything was checked and everything holds."""
+        return all(c.status == "ok" for c in self.checks)
+
+    @property
+    def first(self) -> Finding | None:
+        return self.findings[0] if self.findings else None
+
+    @property
+    def exit_code(self) -> int:
+        """0 all checked and sound, 1 a problem found, 2 sound as far as it could be checked."""
+        if self.findings or any(c.status == "failed" for c in self.checks):
+            return 1
+        return 0 if self.ok else 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "ok": self.ok,
+            "events": self.events,
+            "finished": self.finished,
+            "complete": self.complete,
+            "checks": [asdict(c) for c in self.checks],
+            "findings": [asdict(f) for f in self.findings],
+            "notes": list(self.notes),
+        }
+
+
+def verify_records(
+    records: Sequence[Record],
+    source: str,
+    problems: Sequence[Finding] = (),
+    header: Sequence[Finding] = (),
+) -> VerifyReport:
+    """Run every check that the records allow.
+
+    `problems` are format findings found while reading (they stop the other checks); `header` are
+    disagreements of a file's header with its events, reported after what the other checks find.
+    """
+    formats = list(problems)
+    for r in records:
+        message = check_record(r)
+        if message:
+            formats.append(Finding("format", message, _int(r.version), r.line))
+    if not records and not formats:
+        formats.append(Finding("format", "the log has no events"))
+    complete = not any(is_redacted(r.event) for r in records if isinstance(r.event, Mapping))
+    last = records[-1].event if records else None
+    finished = isinstance(last, Mapping) and last.get("type") == "GameEnded"
+    if formats:
+        checks = [CheckResult("format", "failed", str(formats[0]))]
+        checks += [CheckResult(name, "skipped", "the log is malformed") for name in CHECKS[1:]]
+        return VerifyReport(source, len(records), finished, complete, tuple(checks), tuple(formats[:1]))
+    checks = [_result("format", header[0] if header else None, f"{len(records)} events")]
+    chain = check_chain(records)
+    checks.append(_result("chain", chain, "every hash recomputed and linked"))
+    findings = [chain] if chain else []
+    notes: list[str] = []
+    if complete:
+        adjudicator = Adjudicator(records)
+        adjudication = adjudicator.run()
+        checks.append(_result("adjudication", adjudication, "the rules reproduce every batch"))
+        findings += [adjudication] if adjudication else []
+        if adjudicator.events:
+            fairness = adjudicator.fairness()
+            detail = "commitments, draws and reveal match" if finished else "commitments and draws match"
+            checks.append(_result("fairness", fairness, detail + ("" if finished else "; reveal pending")))
+            findings += [fairness] if fairness else []
+        else:
+            checks.append(CheckResult("fairness", "skipped", "the events cannot be read"))
+        notes += adjudicator.notes
+    else:
+        reason = "the hidden deal is redacted in this export"
+        checks += [CheckResult("adjudication", "skipped", reason), CheckResult("fairness", "skipped", reason)]
+    findings += header
+    if not finished:
+        findings = [_redacted(f) for f in findings]
+    return VerifyReport(
+        source, len(records), finished, complete, tuple(checks), tuple(findings), tuple(notes)
+    )
+
+
+def _result(name: str, finding: Finding | None, ok_detail: str) -> CheckResult:
+    return CheckResult(name, "failed", str(finding)) if finding else CheckResult(name, "ok", ok_detail)
+
+
+def _redacted(finding: Finding) -> Finding:
+    """Findings of an unfinished game show no hidden field."""
+    return Finding(
+        finding.check,
+        finding.message,
+        finding.version,
+        finding.line,
+        finding.rule,
+        public_fields(finding.expected) if finding.expected is not None else None,
+        public_fields(finding.stored) if finding.stored is not None else None,
+    )
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+# -- (1) the hash chain ----------------------------------------------------------------------------
+
+
+def check_chain(records: Sequence[Record]) -> Finding | None:
+    """The first event that is missing, out of place, altered or not linked to its predecessor."""
+    present = {r.version for r in records}
+    seen: dict[int, int] = {}
+    by_hash: dict[str, int] = {}
+    prev = ZERO_HASH
+    for position, r in enumerate(records, start=1):
+        if r.version != position:
+            if r.version in seen:
+                message = f"event {r.version} appears twice"
+            elif position in present:
+                message = f"event {r.version} is out of order: found where event {position} belongs"
+            else:
+                message = (
+                    f"event {position} is missing: the log goes from event {position - 1} to {r.version}"
+                )
+            return Finding("chain", message, position, r.line)
+        seen[r.version] = position
+        meta = r.meta
+        if event_hash(position, r.event, meta, r.hidden_digest) != meta["hash"]:
+            moved = _find_version(r, position)
+            message = (
+                f"this is event {moved}'s content: events were reordered, dropped or inserted"
+                if moved
+                else "altered: its content does not match its hash"
+            )
+            return Finding("chain", message, position, r.line, stored=dict(r.event))
+        if meta["prev_hash"] != prev:
+            origin = by_hash.get(meta["prev_hash"])
+            message = (
+                f"it follows event {origin} in the chain, not event {position - 1}: events were removed or "
+                "reordered"
+                if origin is not None
+                else f"it does not follow event {position - 1}: an event before it was inserted, removed "
+                "or re-hashed"
+            )
+            return Finding("chain", message, position, r.line)
+        prev = meta["hash"]
+        by_hash[prev] = position
+    return None
+
+
+def _find_version(r: Record, position: int) -> int | None:
+    """The version under which the record's content does verify, if near its position."""
+    for version in range(max(1, position - HASH_SEARCH), position + HASH_SEARCH):
+        if version != position and event_hash(version, r.event, r.meta, r.hidden_digest) == r.meta["hash"]:
+            return version
+    return None
+
+
+# -- (2) re-adjudication and (3) the fair deal -------------------------------------------------------
+
+
+def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    # Canonical bytes, not ==: in Python True == 1, in an audit they differ.
+    return canonical(a) == canonical(b)
+
+
+class Adjudicator:
+    """Re-runs a game batch by batch through the rules engine and compares with the log."""
+
+    def __init__(self, records: Sequence[Record]) -> None:
+        self.records = records
+        self.events: list[DomainEvent] = []
+        self.notes: list[str] = []
+
+    def run(self) -> Finding | None:
+        for r in self.records:
+            try:
+                self.events.append(event_from_dict(r.event))
+            except ValueError as exc:
+                self.events = []
+                return self._finding(r.version - 1, f"cannot be read: {exc}")
+        problem = self._check_shape()
+        if problem:
+            return problem
+        engines = sorted({str(r.meta["engine_version"]) for r in self.records} - {ENGINE_VERSION})
+        if engines:
+            self.notes.append(
+                f"recorded with engine {', '.join(engines)}, re-run with engine {ENGINE_VERSION}: a "
+                "divergence may come from a change of the rules engine"
+            )
+        return self._replay()
+
+    def _finding(self, index: int, message: str, **kw: Any) -> Finding:
+        r = self.records[index]
+        return Finding("adjudication", message, index + 1, r.line, **kw)
+
+    def _check_shape(self) -> Finding | None:
+        """Batches well formed; metadata that agrees with the game's rules (catalog and options)."""
+        first = self.events[0]
+        if not isinstance(first, GameStarted):
+            return self._finding(0, f"a game begins with GameStarted, not {type(first).__name__}")
+        catalog = {"edition": first.catalog_edition, "hash": first.catalog_hash}
+        self.batches: list[tuple[int, int]] = []
+        command_ids: dict[str, int] = {}  # since the last fork: a retry must never have been written twice
+        for i, (r, e) in enumerate(zip(self.records, self.events, strict=True)):
+            meta = r.meta
+            if meta["catalog"] != catalog or not _same(meta["options"], first.options):
+                return self._finding(i, "its metadata names other rules (catalog or options) than the game's")
+            opens = not self.batches or meta["batch"] != self.records[self.batches[-1][0]].meta["batch"]
+            if opens:
+                if meta["batch"] != i + 1:
+                    return self._finding(
+                        i, f"a batch must be numbered by its first event, not {meta['batch']}"
+                    )
+                self.batches.append((i, i + 1))
+                if isinstance(e, GameForked):
+                    command_ids = {}
+                command_id = meta["command_id"]
+                if meta["kind"] == "command" and command_id is not None:
+                    if command_id in command_ids:
+                        return self._finding(
+                            i,
+                            f"command ID {command_id!r} was already used by event {command_ids[command_id]}",
+                        )
+                    command_ids[command_id] = i + 1
+            else:
+                start_meta = self.records[self.batches[-1][0]].meta
+                for key in ("kind", "actor", "command_id", "command", "received_at"):
+                    if not _same({key: meta[key]}, {key: start_meta[key]}):
+                        return self._finding(i, f"its {key} differs from the rest of its batch")
+                self.batches[-1] = (self.batches[-1][0], i + 1)
+            kind = meta["kind"]
+            if isinstance(e, GameStarted) != (i == 0):
+                return self._finding(i, "GameStarted must be the first event and only the first")
+            if (kind == "setup") != (self.batches[-1][0] == 0):
+                return self._finding(i, "only the first batch is the setup")
+            if isinstance(e, GameForked) != (opens and kind == "fork"):
+                return self._finding(i, "a fork batch, and only a fork batch, begins with GameForked")
+        return None
+
+    def _redeals(self) -> list[int]:
+        """Indices of the forks that re-dealt (the others kept the deal of a finished game)."""
+        out: list[int] = []
+        deal: GameStarted | GameForked | None = None
+        for i, e in enumerate(self.events):
+            if isinstance(e, GameStarted | GameForked):
+                if (
+                    isinstance(e, GameForked)
+                    and deal is not None
+                    and (e.seed != deal.seed or e.commitment != deal.commitment)
+                ):
+                    out.append(i)
+                deal = e
+        return out
+
+    def _replay(self) -> Finding | None:
+        self.redeals = self._redeals()
+        state: GameState | None = None
+        n = len(self.events)
+        for start_index, end in self.batches:
+            meta = self.records[start_index].meta
+            stored = self.events[start_index:end]
+            try:
+                expected = self._expected(meta, start_index, state)
+            except IllegalMove as exc:
+                return self._finding(
+                    start_index,
+                    f"the rules refuse the recorded command {_text(meta['command'])}: {exc.message}",
+                    rule=exc.rule_id,
+                    stored=self.records[start_index].event,
+                )
+            except _Divergence as exc:
+                return exc.finding
+            except Exception as exc:  # hostile data can make the engine fail anywhere
+                return self._finding(start_index, f"the batch cannot be re-run: {type(exc).__name__}: {exc}")
+            cut = end < n and isinstance(self.events[end], GameForked)  # a fork may cut the last batch
+            problem = self._compare(start_index, end, expected, cut)
+            if problem:
+                return problem
+            try:
+                for e in stored:
+                    state = evolve(state, e)
+            except Exception as exc:
+                return self._finding(start_index, f"cannot be applied: {type(exc).__name__}: {exc}")
+        return None
+
+    def _expected(self, meta: Mapping[str, Any], i: int, state: GameState | None) -> list[DomainEvent]:
+        kind = meta["kind"]
+        if kind == "setup":
+            first = self.events[0]
+            assert isinstance(first, GameStarted)
+            if self.redeals:
+                # A re-dealing fork rewrote this start's deal; the fork batch checks that rewrite.
+                return [first, *settle(evolve(None, first))[1]]
+            return start(setup_from_command(meta["command"], first.seed))[1]
+        assert state is not None
+        if kind == "command":
+            command = command_from_dict(meta["command"])
+            actor = meta["actor"]
+            if isinstance(actor, int) and actor != command.seat:
+                raise _Divergence(
+                    self._finding(i, f"seat {actor} cannot have sent a command for seat {command.seat}")
+                )
+            return decide(state, command)
+        forked = self.events[i]
+        assert isinstance(forked, GameForked)
+        if forked.source_version != i:
+            raise _Divergence(
+                self._finding(
+                    i, f"the fork names source version {forked.source_version} but copies {i} events"
+                )
+            )
+        if i not in self.redeals:
+            kept = GameForked(
+                seat=None,
+                source_game=forked.source_game,
+                source_version=i,
+                commitment=state.commitment,
+                deck=state.deck,
+                box=state.box,
+                reserve=state.reserve,
+                seed=state.seed,
+                salt=state.salt,
+            )
+            return [kept, *settle(evolve(state, kept))[1]]
+        if i != self.redeals[-1]:
+            # An earlier re-deal, rewritten by the last one: its deal is checked by that rewrite.
+            return [forked, *settle(evolve(state, forked))[1]]
+        whole = fork_events(self.events[:i], i, forked.source_game, forked.seed)
+        for k in range(i):
+            if not _same(event_to_dict(whole[k]), self.records[k].event):
+                raise _Divergence(
+                    self._finding(
+                        k,
+                        f"the fork at event {i + 1} does not rewrite the copied deal this way",
+                        expected=event_to_dict(whole[k]),
+                        stored=self.records[k].event,
+                    )
+                )
+        return whole[i:]
+
+    def _compare(self, i: int, end: int, expected: Sequence[DomainEvent], cut: bool) -> Finding | None:
+        stored = self.records[i:end]
+        command = _text(self.records[i].meta["command"])
+        for k, (want, got) in enumerate(zip(expected, stored, strict=False)):
+            want_dict = event_to_dict(want)
+            if not _same(want_dict, got.event):
+                if want_dict.get("type") != got.event.get("type"):
+                    message = (
+                        f"the rules produce {want_dict['type']} here, the log has {got.event.get('type')}"
+                    )
+                else:
+                    fields = sorted(
+                        key
+                        for key in set(want_dict) | set(got.event)
+                        if not _same({"v": want_dict.get(key)}, {"v": got.event.get(key)})
+                    )
+                    message = (
+                        f"{want_dict['type']} differs from what the rules produce in {', '.join(fields)}"
+                    )
+                rule = want_dict.get("rule") or got.event.get("rule")
+                return self._finding(
+                    i + k, f"{message} (after {command})", rule=rule, expected=want_dict, stored=got.event
+                )
+        if len(stored) > len(expected):
+            extra = stored[len(expected)].event
+            return self._finding(
+                i + len(expected),
+                f"the rules produce no {extra.get('type')} here: {command} ends with the event before",
+                rule=extra.get("rule"),
+                stored=extra,
+            )
+        if len(stored) < len(expected) and not cut:
+            missing = event_to_dict(expected[len(stored)])
+            return self._finding(
+                i + len(stored) - 1,
+                f"the rules also produce {missing['type']} after this event ({command})",
+                rule=missing.get("rule"),
+                expected=missing,
+            )
+        return None
+
+    def fairness(self) -> Finding | None:
+        """(3) Every deal matches its commitment, every draw is the next card of the committed order,
+        and the end reveals the deal behind the last commitment."""
+        deal: GameStarted | GameForked | None = None
+        drawn = {False: 0, True: 0}
+        redeals = self._redeals()
+        for i, e in enumerate(self.events):
+            if isinstance(e, GameForked) and deal is not None and i not in redeals:
+                # A fork of a finished game keeps the deal: it must be what was left of it.
+                rest = (deal.seed, deal.salt, deal.commitment, deal.deck[drawn[False] :], deal.box)
+                if (e.seed, e.salt, e.commitment, e.deck, e.box) != rest or (
+                    e.reserve != deal.reserve[drawn[True] :]
+                ):
+                    return self._fair(i, "the fork keeps the deal but its cards are not what was left of it")
+                deal, drawn = e, {False: 0, True: 0}
+            elif isinstance(e, GameStarted | GameForked):
+                if commitment_of(e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve)) != e.commitment:
+                    return self._fair(i, "the commitment does not match the salt and the deal")
+                deal, drawn = e, {False: 0, True: 0}
+            elif isinstance(e, CardDealt | CardDrawnFaceDown) and deal is not None:
+                pile = deal.reserve if e.from_reserve else deal.deck
+                n = drawn[e.from_reserve]
+                name = "reserve" if e.from_reserve else "deck"
+                if n >= len(pile) or pile[n] != e.card:
+                    return self._fair(i, f"{e.card} is not card {n + 1} of the committed {name}")
+                drawn[e.from_reserve] = n + 1
+            elif isinstance(e, GameEnded) and deal is not None:
+                committed = (deal.seed, deal.salt, deal.deck, deal.box, deal.reserve)
+                if (e.seed, e.salt, e.deck, e.box, e.reserve) != committed:
+                    return self._fair(i, "the end reveals another seed or deal than the one committed")
+        return None
+
+    def _fair(self, index: int, message: str) -> Finding:
+        r = self.records[index]
+        return Finding("fairness", message, index + 1, r.line, stored=r.event)
+
+
+class _Divergence(Exception):
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+def _text(command: Mapping[str, Any]) -> str:
+    text = command.get("text")
+    if isinstance(text, str):
+        return repr(text)
+    return str(command.get("type", "command"))
