@@ -2,16 +2,55 @@
 
 from __future__ import annotations
 
+import json
+import secrets
 from importlib.metadata import version as package_version
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from replays.service import Games
 
 app = typer.Typer(
     help="Galileo Galilei game service: run the server, replay and verify games.", no_args_is_help=True
 )
 
 DATA_DIR = Path("data")
+GAME = typer.Argument(..., help="Game ID (see `galileo games`).")
+JSON = typer.Option(False, "--json", help="Print JSON instead of tables.")
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    db: str = typer.Option(
+        None,
+        "--db",
+        envvar="GALILEO_DATABASE_URL",
+        help="Event store: sqlite:///path.db or postgresql://user@host:port/db (default sqlite:///./data/galileo.db).",
+    ),
+) -> None:
+    """Galileo Galilei game service: run the server, replay and verify games."""
+    ctx.obj = db
+
+
+def _games(ctx: typer.Context) -> Games:
+    from replays.service import Games
+
+    return Games(ctx.obj)
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _echo_json(value: Any) -> None:
+    import orjson
+
+    typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
 
 
 @app.command()
@@ -28,11 +67,13 @@ def serve(
 
 @app.command()
 def selfplay(
+    ctx: typer.Context,
     players: int = typer.Option(3, "--players", "-p", min=2, max=4, help="Seats per game (2-4)."),
     games: int = typer.Option(1, "--games", "-n", min=1, help="How many games to play."),
     seed: str = typer.Option("selfplay", help="Base seed; game i uses '<seed>-<i>'."),
     bot: str = typer.Option("greedy", help="Bot for every seat: greedy or random."),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON document instead of tables."),
+    store: bool = typer.Option(False, "--store", help="Play through the event store and keep the games."),
 ) -> None:
     """Play complete bot games and print per-game results (points by source) and totals."""
     import orjson
@@ -47,28 +88,259 @@ def selfplay(
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:
         task = progress.add_task(f"{games} game(s), {players} {bot} bots", total=games)
-        summaries, total = run_selfplay(players, games, seed, bot, lambda i, r: progress.advance(task))
+        service = _games(ctx) if store else None
+        play = None
+        if service is not None:
+            from replays.playout import stored_selfplay
+
+            def play(n: int, game_seed: str, kind: str) -> tuple[str | None, Any]:
+                return stored_selfplay(service, n, game_seed, kind)
+
+        try:
+            summaries, total = run_selfplay(
+                players, games, seed, bot, lambda i, r: progress.advance(task), play=play
+            )
+        finally:
+            if service is not None:
+                service.close()
     if json_output:
         typer.echo(orjson.dumps({"games": summaries, "totals": total}, option=orjson.OPT_INDENT_2).decode())
         return
     table = Table(title=f"Self-play: {players} players, {bot} bots")
     for column in ("game", "seed", "winner", "scores (points by source)", "turns", "events"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for g in summaries:
         scores = "\n".join(
             f"{name} ({s['character']}): {s['score']}  "
             + " ".join(f"{k}={v}" for k, v in s["by_source"].items())
             for name, s in g["scores"].items()
         )
-        table.add_row(
-            str(g["game"]), g["seed"], ", ".join(g["winners"]), scores, str(g["turns"]), str(g["events"])
-        )
+        label = f"{g['game']}\n{g['game_id']}" if "game_id" in g else str(g["game"])
+        table.add_row(label, g["seed"], ", ".join(g["winners"]), scores, str(g["turns"]), str(g["events"]))
     console.print(table)
     console.print(
         f"[bold]totals[/bold]: {total['games']} games, wins {total['wins_by_seat']}, mean score "
         f"{total['mean_score']}, mean turns {total['mean_turns']}, mean events {total['mean_events']}, "
         f"{total['games_per_second']} games/s"
     )
+
+
+@app.command()
+def new(
+    ctx: typer.Context,
+    players: int = typer.Option(
+        2, "--players", "-p", min=2, max=4, help="Seats (2-4), named P1.. with the base characters."
+    ),
+    seat: Annotated[
+        list[str] | None,
+        typer.Option("--seat", help="NAME:CHARACTER for each seat, in order (overrides --players)."),
+    ] = None,
+    seed: str = typer.Option(None, help="Secret seed of the deal [default: random]."),
+    first_seat: int = typer.Option(None, "--first-seat", help="Seat that starts [default: drawn]."),
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Rule option NAME=VALUE (JSON value), e.g. dieMax=6."),
+    ] = None,
+    json_output: bool = JSON,
+) -> None:
+    """Create a game and print its ID (seat tokens come with the HTTP API)."""
+    from domain import IllegalMove, Options, SeatSpec, Setup
+    from domain.selfplay import default_setup
+
+    try:
+        options = Options.from_json({k: json.loads(v) for k, v in (_pair(o) for o in option or [])})
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    seats = tuple(SeatSpec(*_pair(s, ":")) for s in seat) if seat else default_setup(players, "").seats
+    setup = Setup(seats=seats, seed=seed or secrets.token_hex(16), first_seat=first_seat, options=options)
+    with _games(ctx) as games:
+        try:
+            game_id, version = games.create(setup, actor="cli")
+        except IllegalMove as exc:
+            raise _fail(f"{exc.message} [{exc.rule_id}]") from None
+    if json_output:
+        _echo_json({"game_id": game_id, "version": version, "seats": [[s.name, s.character] for s in seats]})
+        return
+    typer.echo(f"game {game_id} created at version {version}")
+    for i, s in enumerate(seats):
+        typer.echo(
+            f"  seat {i}: {s.name} ({s.character}); token: issued by the HTTP API (not available here)"
+        )
+
+
+def _pair(text: str, sep: str = "=") -> tuple[str, str]:
+    name, found, value = text.partition(sep)
+    if not found or not name:
+        raise typer.BadParameter(f"expected NAME{sep}VALUE, got {text!r}")
+    return name, value
+
+
+@app.command()
+def games(ctx: typer.Context, json_output: bool = JSON) -> None:
+    """List the stored games, oldest first."""
+    with _games(ctx) as service:
+        found = service.list_games()
+    if json_output:
+        _echo_json([{"game_id": g.game_id, "created_at": g.created_at, "seats": g.seats} for g in found])
+        return
+    for g in found:
+        typer.echo(f"{g.game_id}  {g.created_at}  " + ", ".join(f"{n} ({c})" for n, c in g.seats))
+
+
+@app.command()
+def show(
+    ctx: typer.Context,
+    game: str = GAME,
+    at: int = typer.Option(None, "--at", help="Version to show (0..head) [default: now]."),
+    json_output: bool = JSON,
+) -> None:
+    """Show a game's state at a version: scores by source, dice, positions; whose turn."""
+    from rich.console import Console
+
+    from domain import dump_state, public_state
+    from replays.render import state_summary, state_table
+
+    with _games(ctx) as service:
+        try:
+            state = service.state(game, at)
+            head = service.head(game)
+            over = service.state(game).finished  # type: ignore[union-attr]
+        except (LookupError, ValueError) as exc:
+            raise _fail(str(exc)) from None
+    version = head if at is None else at
+    if state is None:
+        typer.echo(f"version 0 of {game}: no events yet (a game begins with GameStarted, version 1)")
+        return
+    if json_output:
+        # The hidden deal is shown only once the game is over.
+        _echo_json(
+            {"game_id": game, "version": version, "state": dump_state(state) if over else public_state(state)}
+        )
+        return
+    console = Console()
+    console.print(state_table(state, f"game {game} at version {version} of {head}"))
+    console.print(state_summary(state))
+
+
+@app.command()
+def log(
+    ctx: typer.Context,
+    game: str = GAME,
+    after: int = typer.Option(0, help="Show events after this version."),
+    limit: int = typer.Option(None, help="Show at most this many events."),
+    json_output: bool = JSON,
+) -> None:
+    """Print a game's events with who caused them, which command and which rule."""
+    from rich.console import Console
+
+    from replays.render import event_view, log_table
+
+    with _games(ctx) as service:
+        try:
+            events = service.events(game, after=after, limit=limit)
+            over = service.state(game).finished  # type: ignore[union-attr]
+        except LookupError as exc:
+            raise _fail(str(exc)) from None
+    if json_output:
+        _echo_json(
+            [{"version": e.version, "event": event_view(e.event, over), "meta": e.metadata} for e in events]
+        )
+        return
+    Console().print(log_table(events, over, f"game {game}: {len(events)} event(s) after version {after}"))
+
+
+@app.command()
+def fork(
+    ctx: typer.Context,
+    game: str = GAME,
+    at: int = typer.Option(..., "--at", help="Copy the first N events, then fork."),
+) -> None:
+    """Fork a new game from a game's first N events (an unfinished game's unseen cards are re-dealt)."""
+    with _games(ctx) as service:
+        try:
+            new_id = service.fork(game, at, actor="cli")
+            version = service.head(new_id)
+        except (LookupError, ValueError) as exc:
+            raise _fail(str(exc)) from None
+    typer.echo(f"game {new_id} forked from {game} at version {at}; now at version {version}")
+
+
+@app.command("export")
+def export_game(
+    ctx: typer.Context,
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="File to write (JSON Lines, docs/export.md).")
+    ],
+    game: str = GAME,
+    viewer: int = typer.Option(
+        None, help="Seat whose view an unfinished game is exported for [default: spectator]."
+    ),
+    reveal_hidden: bool = typer.Option(
+        False,
+        "--reveal-hidden",
+        help="Operator backup of an unfinished game, hidden deal included: keep it secret.",
+    ),
+) -> None:
+    """Export a game to a versioned JSON Lines file (redacted unless the game is over)."""
+    with _games(ctx) as service:
+        try:
+            data = service.export(game, viewer, reveal=reveal_hidden)
+        except (LookupError, ValueError) as exc:
+            raise _fail(str(exc)) from None
+    output.write_bytes(data)
+    typer.echo(f"wrote {output} ({len(data)} bytes)")
+
+
+@app.command("import")
+def import_game(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="An export file.")],
+) -> None:
+    """Import an export file as a new game, after verifying all of it (nothing is written otherwise)."""
+    from replays.errors import ImportRejected
+
+    with _games(ctx) as service:
+        try:
+            game_id = service.import_(file.read_bytes())
+        except ImportRejected as exc:
+            raise _fail(f"{file}: {exc}") from None
+    typer.echo(f"imported {file} as game {game_id}")
+
+
+@app.command()
+def verify(
+    ctx: typer.Context,
+    target: str = typer.Argument(..., help="A game ID or an export file."),
+    json_output: bool = JSON,
+) -> None:
+    """Verify a game or a file: hash chain, re-adjudication, fair deal. Exit 0 only when all checks pass
+    (1: a problem was found, 2: a redacted file could only be partly checked)."""
+    from rich.console import Console
+
+    from replays.render import report_table
+    from replays.service import verify_file
+
+    path = Path(target)
+    if path.is_file():
+        report = verify_file(path.read_bytes(), str(path))
+    else:
+        with _games(ctx) as service:
+            try:
+                report = service.verify(target)
+            except LookupError as exc:
+                raise _fail(f"{exc} (and no such file)") from None
+    if json_output:
+        _echo_json(report.to_dict())
+    else:
+        console = Console()
+        console.print(report_table(report))
+        for finding in report.findings:
+            console.print(f"[red]{finding}[/]", markup=True, highlight=False)
+            if finding.expected is not None or finding.stored is not None:
+                console.print(f"  expected: {finding.expected}\n  stored:   {finding.stored}", markup=False)
+        for note in report.notes:
+            console.print(f"note: {note}", markup=False)
+    raise typer.Exit(report.exit_code)
 
 
 @app.command()

@@ -55,13 +55,22 @@ def run_selfplay(
     seed: str,
     bot: str,
     on_game: Callable[[int, GameRecord], None] | None = None,
+    play: Callable[[int, str, str], tuple[str | None, GameRecord]] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Play `games` games with seeds `<seed>-<i>`; `on_game` sees each record (progress, storage)."""
+    """Play `games` games with seeds `<seed>-<i>`; `on_game` sees each record (progress, storage).
+
+    `play(players, seed, bot)` plays one game and gives its stored game ID (None when not stored)
+    and record; by default the game is played in memory only."""
     summaries = []
     began = time.perf_counter()
     for i in range(games):
-        record = selfplay(players, f"{seed}-{i}", bot)
-        summaries.append(game_summary(i, record))
+        game_id, record = (
+            play(players, f"{seed}-{i}", bot) if play else (None, selfplay(players, f"{seed}-{i}", bot))
+        )
+        summary = game_summary(i, record)
+        if game_id is not None:
+            summary["game_id"] = game_id
+        summaries.append(summary)
         if on_game is not None:
             on_game(i, record)
     return summaries, totals(summaries, time.perf_counter() - began)

@@ -1,0 +1,46 @@
+"""Bots playing stored games through the service: self-play with `--store`, fork play-outs, benchmarks.
+
+Every move goes through `Games.submit` like a client's (its seat as the actor, a fresh command ID,
+the version it saw), so a stored bot game is audited like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain import fold, legal_moves
+from domain.bots import Bot, make_bot
+from domain.events import Event
+from domain.selfplay import MAX_DECISIONS, GameRecord, default_setup
+from domain.state import GameState
+from replays.service import Games
+
+
+def play_out(games: Games, game_id: str, bots: Sequence[Bot], limit: int | None = None) -> int:
+    """Play a stored game with one bot per seat to its end, or for `limit` decisions; returns the
+    number of decisions made."""
+    state = games.state(game_id)
+    version = games.head(game_id)
+    assert state is not None
+    decisions = 0
+    max_decisions = MAX_DECISIONS if limit is None else limit
+    while not state.finished and decisions < max_decisions:
+        move = bots[state.turn.seat].choose(state, legal_moves(state))
+        result = games.submit(game_id, move, version, f"{game_id}:{version}", move.seat)
+        version = result.version
+        state = fold(result.events, state)
+        decisions += 1
+    if limit is None and not state.finished:
+        raise RuntimeError(f"game {game_id} did not end after {MAX_DECISIONS} decisions")
+    return decisions
+
+
+def stored_selfplay(games: Games, players: int, seed: str, bot: str = "greedy") -> tuple[str, GameRecord]:
+    """`domain.selfplay.selfplay` through the store: the same game (same seeds), stored and audited."""
+    setup = default_setup(players, seed)
+    game_id, _ = games.create(setup)
+    decisions = play_out(games, game_id, [make_bot(bot, f"{seed}:{i}") for i in range(players)])
+    events: tuple[Event, ...] = tuple(s.event for s in games.events(game_id))
+    state: GameState | None = games.state(game_id)
+    assert state is not None
+    return game_id, GameRecord(setup, state, events, decisions, state.turn.number + 1)

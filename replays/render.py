@@ -1,0 +1,97 @@
+"""Terminal views of stored games for the CLI: a state, an event log, a verification report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.table import Table
+
+from domain import GameState, event_to_dict, redact_event
+from domain.state import SKY
+from replays.records import StoredEvent
+from replays.verify import VerifyReport
+
+DETAIL_WIDTH = 90
+
+
+def state_table(state: GameState, title: str) -> Table:
+    """One row per seat: score (by source), resources and position."""
+    table = Table(title=title)
+    for column in ("seat", "name", "character", "score", "points by source", "dice", "Q", "telescope", "rep"):
+        table.add_column(column)
+    acting = None if state.finished else state.turn.seat
+    for p in state.players:
+        marker = " *" if p.seat == acting else ""
+        table.add_row(
+            f"{p.seat}{marker}",
+            p.name,
+            p.character,
+            str(p.score),
+            " ".join(f"{k}={v}" for k, v in p.points),
+            " ".join(f"{c}{v}" for c, v in p.dice),
+            str(p.quadrants),
+            SKY[p.telescope],
+            str(p.reputation),
+        )
+    return table
+
+
+def state_summary(state: GameState) -> str:
+    if state.finished:
+        names = ", ".join(state.players[s].name for s in state.winners)
+        return f"game over after turn {state.turn.number + 1}; winner(s): {names}"
+    display = " ".join(card or "-" for card in state.display)
+    return (
+        f"turn {state.turn.number + 1}, seat {state.turn.seat} to act ({state.turn.phase}); "
+        f"display: {display}; deck: {len(state.deck)} cards"
+    )
+
+
+def event_view(event: Any, finished: bool) -> dict[str, Any]:
+    """An event as anyone may see it now: complete once the game is over, else without secrets."""
+    return event_to_dict(event) if finished else redact_event(event)
+
+
+def _details(view: dict[str, Any]) -> str:
+    skip = {"type", "seat", "rule", "redacted"}
+    text = " ".join(f"{k}={_short(v)}" for k, v in view.items() if k not in skip)
+    return text if len(text) <= DETAIL_WIDTH else text[: DETAIL_WIDTH - 1] + "…"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ",".join(_short(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_short(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def log_table(events: Sequence[StoredEvent], finished: bool, title: str) -> Table:
+    """One row per event; the command (and who sent it) on the first event of its batch."""
+    table = Table(title=title)
+    for column in ("#", "seat", "event", "details", "rule", "cause"):
+        table.add_column(column, overflow="fold")
+    for stored in events:
+        view = event_view(stored.event, finished)
+        meta = stored.metadata
+        cause = ""
+        if meta.get("batch") == stored.version:
+            command = meta.get("command", {})
+            what = command.get("text") or command.get("type", "")
+            cause = f"{meta.get('kind')} by {meta.get('actor')}: {what}"
+        seat = "" if view.get("seat") is None else str(view["seat"])
+        table.add_row(str(stored.version), seat, view["type"], _details(view), view.get("rule", ""), cause)
+    return table
+
+
+def report_table(report: VerifyReport) -> Table:
+    verdict = "OK" if report.ok else ("FAILED" if report.exit_code == 1 else "INCOMPLETE")
+    table = Table(title=f"verify {report.source}: {verdict} ({report.events} events)")
+    table.add_column("check")
+    table.add_column("status")
+    table.add_column("detail", overflow="fold")
+    colours = {"ok": "green", "failed": "red", "skipped": "yellow"}
+    for check in report.checks:
+        table.add_row(check.name, f"[{colours[check.status]}]{check.status}[/]", check.detail)
+    return table
