@@ -71,9 +71,24 @@ def settle(state: GameState) -> tuple[GameState, list[Event]]:
     return run.state, run.events
 
 
+# A one-entry memo (state, moves): `decide` right after `legal_moves` on the same state object reuses
+# the list. Replaced as one tuple, so concurrent callers never see a state paired with another's moves.
+_memo: tuple[GameState | None, tuple[c.Command, ...]] = (None, ())
+
+
+def _legal(state: GameState) -> tuple[c.Command, ...]:
+    global _memo
+    memo = _memo
+    if memo[0] is state:
+        return memo[1]
+    moves = tuple(options(state) or ())
+    _memo = (state, moves)
+    return moves
+
+
 def legal_moves(state: GameState) -> list[c.Command]:
     """Every command open at the current decision point (for the seat to act); [] when none."""
-    return options(state) or []
+    return list(_legal(state))
 
 
 def to_act(state: GameState) -> int | None:
@@ -84,9 +99,9 @@ def to_act(state: GameState) -> int | None:
 def decide(state: GameState, command: c.Command) -> list[Event]:
     """Validate `command` and return the events it causes (with every automatic consequence up to
     the next decision), or raise IllegalMove carrying the rule that forbids it. Writes nothing."""
-    legal = options(state) or []
+    legal = _legal(state)
     if command not in legal:
-        raise diagnose(state, command, legal)
+        raise diagnose(state, command, list(legal))
     return play(state, command)
 
 

@@ -8,12 +8,12 @@ task on top, and an event that grants rewards pushes them (first reward on top).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from domain import events as ev
 from domain.catalog import load_catalog
 from domain.effects import push, reward_tasks
+from domain.fastcopy import replace
 from domain.options import Options
 from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState
 
@@ -63,10 +63,14 @@ def fold(events: Sequence[ev.Event], state: GameState | None = None) -> GameStat
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-def _player(s: GameState, seat: int, **changes: Any) -> GameState:
+def _players(s: GameState, seat: int, **changes: Any) -> tuple[PlayerState, ...]:
     players = list(s.players)
     players[seat] = replace(players[seat], **changes)
-    return replace(s, players=tuple(players))
+    return tuple(players)
+
+
+def _player(s: GameState, seat: int, **changes: Any) -> GameState:
+    return replace(s, players=_players(s, seat, **changes))
 
 
 def _pop(s: GameState, kind: str) -> tuple[Task, ...]:
@@ -179,8 +183,7 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
 
 @_on(ev.TelescopeMoved)
 def _moved(s: GameState, e: ev.TelescopeMoved) -> GameState:
-    s = _player(s, e.seat, telescope=e.end)
-    return replace(s, turn=_turn(s, phase="actions"))
+    return replace(s, players=_players(s, e.seat, telescope=e.end), turn=_turn(s, phase="actions"))
 
 
 @_on(ev.FixedActionTaken)
@@ -200,9 +203,8 @@ def _moving(s: GameState, e: ev.MovingActionTaken) -> GameState:
 
 @_on(ev.FreeActionBought)
 def _free(s: GameState, e: ev.FreeActionBought) -> GameState:
-    p = s.players[e.seat]
-    s = _player(s, e.seat, quadrants=p.quadrants - e.cost)
-    return replace(s, agenda=push(s.agenda, list(FREE_TASKS[e.action])))
+    players = _players(s, e.seat, quadrants=s.players[e.seat].quadrants - e.cost)
+    return replace(s, players=players, agenda=push(s.agenda, list(FREE_TASKS[e.action])))
 
 
 @_on(ev.ActionPhaseEnded)
@@ -345,14 +347,14 @@ def _points(s: GameState, e: ev.VictoryPointsScored) -> GameState:
     p = s.players[e.seat]
     by_source = dict(p.points)
     by_source[e.source] = by_source.get(e.source, 0) + e.points
-    s = _player(s, e.seat, score=p.score + e.points, points=tuple(sorted(by_source.items())))
-    return replace(s, agenda=_pop(s, "VP"))
+    players = _players(s, e.seat, score=p.score + e.points, points=tuple(sorted(by_source.items())))
+    return replace(s, players=players, agenda=_pop(s, "VP"))
 
 
 @_on(ev.QuadrantsGained)
 def _quadrants(s: GameState, e: ev.QuadrantsGained) -> GameState:
-    s = _player(s, e.seat, quadrants=s.players[e.seat].quadrants + e.amount)
-    return replace(s, agenda=_pop(s, "Q"))
+    players = _players(s, e.seat, quadrants=s.players[e.seat].quadrants + e.amount)
+    return replace(s, players=players, agenda=_pop(s, "Q"))
 
 
 @_on(ev.DieGained)
@@ -364,8 +366,8 @@ def _die_gained(s: GameState, e: ev.DieGained) -> GameState:
         dice = _remove_die(dice, e.returned)
         supply = _supply(supply, e.returned[0], 1)
     dice.append((e.colour, e.value))
-    s = _player(s, e.seat, dice=tuple(sorted(dice)))
-    return replace(s, supply=_supply(supply, e.colour, -1), agenda=_pop(s, "DIE"))
+    players = _players(s, e.seat, dice=tuple(sorted(dice)))
+    return replace(s, players=players, supply=_supply(supply, e.colour, -1), agenda=_pop(s, "DIE"))
 
 
 @_on(ev.DieGainDeclined)
@@ -379,16 +381,14 @@ def _dice_raised(s: GameState, e: ev.DiceRaised) -> GameState:
     dice = tuple(
         sorted((c, min(top, v + e.amount) if c == e.colour else v) for c, v in s.players[e.seat].dice)
     )
-    s = _player(s, e.seat, dice=dice)
-    return replace(s, agenda=_pop(s, "INC"))
+    return replace(s, players=_players(s, e.seat, dice=dice), agenda=_pop(s, "INC"))
 
 
 @_on(ev.DieRaised)
 def _die_raised(s: GameState, e: ev.DieRaised) -> GameState:
     dice = _remove_die(s.players[e.seat].dice, e.die)
     dice.append((e.die[0], min(s.die_max, e.die[1] + e.amount)))  # DIE-10: excess lost
-    s = _player(s, e.seat, dice=tuple(sorted(dice)))
-    return replace(s, agenda=_pop(s, "RAISE"))
+    return replace(s, players=_players(s, e.seat, dice=tuple(sorted(dice))), agenda=_pop(s, "RAISE"))
 
 
 @_on(ev.DieRecoloured)
@@ -414,8 +414,8 @@ def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     spaces = list(getattr(p, name))
     spaces[e.start] -= 1
     spaces[e.end] += 1
-    s = _player(s, e.seat, **{name: tuple(spaces)})
-    return replace(s, turn=_turn(s, inquisitor_moved=True), agenda=_pop(s, "PER"))  # INQ-13
+    players = _players(s, e.seat, **{name: tuple(spaces)})
+    return replace(s, players=players, turn=_turn(s, inquisitor_moved=True), agenda=_pop(s, "PER"))  # INQ-13
 
 
 @_on(ev.FarewellTaken)
@@ -444,14 +444,13 @@ def _lecture(s: GameState, e: ev.LectureGiven) -> GameState:
 def _spotted(s: GameState, e: ev.CometSpotted) -> GameState:
     comets = list(s.players[e.seat].comets)
     comets[e.comet] = "sky1"  # SPOT-1
-    s = _player(s, e.seat, comets=tuple(comets))
-    return replace(s, agenda=_pop(s, "SPOT"))
+    return replace(s, players=_players(s, e.seat, comets=tuple(comets)), agenda=_pop(s, "SPOT"))
 
 
 @_on(ev.TileUpgraded)
 def _upgraded(s: GameState, e: ev.TileUpgraded) -> GameState:
-    s = _player(s, e.seat, upgraded=s.players[e.seat].upgraded | {e.tile})
-    return replace(s, agenda=_pop(s, "UPG"))
+    players = _players(s, e.seat, upgraded=s.players[e.seat].upgraded | {e.tile})
+    return replace(s, players=players, agenda=_pop(s, "UPG"))
 
 
 def library_reward(s: GameState, p: PlayerState, row: int, position: int) -> tuple[str, ...]:
@@ -499,8 +498,7 @@ def _lost(s: GameState, e: ev.EffectLost) -> GameState:
 
 @_on(ev.ActionTilesRotated)
 def _rotated(s: GameState, e: ev.ActionTilesRotated) -> GameState:
-    s = _player(s, e.seat, queue=tuple(e.queue))
-    return replace(s, turn=_turn(s, rotated=True))
+    return replace(s, players=_players(s, e.seat, queue=tuple(e.queue)), turn=_turn(s, rotated=True))
 
 
 @_on(ev.CometPlacedInBook)
