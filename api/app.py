@@ -1,13 +1,55 @@
-"""The FastAPI application: composes the routers."""
+"""The FastAPI application: composes settings, runtime, error handlers and routers. Nothing else."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 
-app = FastAPI(title="Galileo Galilei game service", version="0.1.0")
+from api import problems
+from api.limits import BodyLimit
+from api.routers import events, games, health, play, replay
+from api.runtime import Runtime
+from api.settings import Settings
+from api.tokens import install_token_filter
+
+DESCRIPTION = """Play Galileo Galilei asynchronously over HTTP.
+
+Create a game (`POST /games`): each person's seat is a secret bearer token, returned once. Send it as
+`Authorization: Bearer <token>`. Read the board (`GET /games/{id}`), the legal moves
+(`GET /games/{id}/moves`),
+post one of them back (`POST /games/{id}/commands` with `expected_version` and a `command_id`), and follow
+the game live (`GET /games/{id}/stream`, Server-Sent Events, resumable with `Last-Event-ID`).
+Hidden information (the deck order, the seed) is never shown before the game ends. Errors are
+`application/problem+json` (RFC 9457) with a stable `code`; illegal moves carry the `rule_id`.
+"""
 
 
-@app.get("/healthz", tags=["health"])
-def healthz() -> dict[str, str]:
-    """Liveness probe: the process is up and serving."""
-    return {"status": "ok"}
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """An app for `settings` (default: from the environment); its runtime starts with the app."""
+    config = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        install_token_filter()
+        runtime = Runtime.build(config)
+        app.state.runtime = runtime
+        await runtime.start()
+        try:
+            yield
+        finally:
+            await runtime.stop()
+
+    app = FastAPI(
+        title="Galileo Galilei game service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan
+    )
+    app.state.settings = config
+    problems.install(app)
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
+    for router in (health.router, games.router, play.router, events.router, replay.router):
+        app.include_router(router)
+    return app
+
+
+app = create_app()

@@ -1,0 +1,117 @@
+"""Bot seats: the server plays them in the background through the same command path as people.
+
+After any change that may hand the turn to a bot (creation, a command, a fork, an import, or simply
+reading a game whose bot has not moved yet, e.g. after a restart), `kick(game)` starts one task per game
+that plays bot moves until a person must act or the game ends. A bot's move is a deterministic function
+of (game, version): its command ID is `bot:<version>`, so two processes driving the same game write the
+move once (the loser gets a version conflict or the first result) and never double a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from starlette.concurrency import run_in_threadpool
+
+from api.seats import BOT
+from domain import Command, legal_moves
+from domain.bots import make_bot
+from replays.errors import VersionConflict
+
+if TYPE_CHECKING:
+    from api.runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+MAX_MOVES_PER_RUN = 50_000  # a safety net: a game ends long before
+
+
+class BotRunner:
+    def __init__(self, runtime: Runtime, enabled: bool = True) -> None:
+        self._runtime = runtime
+        self._enabled = enabled
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()  # kicked while running: look once more before stopping
+        self._bots: dict[str, dict[int, str]] = {}  # game -> seat -> bot kind (seats never change)
+
+    def kick(self, game_id: str) -> None:
+        """Make sure the bots of `game_id` play if it is their turn (no-op when already running)."""
+        if not self._enabled:
+            return
+        if game_id in self._tasks:
+            self._again.add(game_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._drive(game_id), name=f"bots-{game_id}")
+        self._tasks[game_id] = task
+        task.add_done_callback(lambda _: self._finished(game_id))
+
+    def _finished(self, game_id: str) -> None:
+        self._tasks.pop(game_id, None)
+        if game_id in self._again:  # kicked between the task's last look and now
+            self._again.discard(game_id)
+            self.kick(game_id)
+
+    @property
+    def running(self) -> int:
+        return len(self._tasks)
+
+    async def idle(self, timeout: float = 30.0) -> None:
+        """Wait until no game has a bot task (tests and benchmarks)."""
+        async with asyncio.timeout(timeout):
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def stop(self) -> None:
+        self._enabled = False
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def bots_of(self, game_id: str) -> dict[int, str]:
+        bots = self._bots.get(game_id)
+        if bots is None:
+            seats = self._runtime.seats.of_game(game_id)
+            bots = {s.seat: s.bot for s in seats if s.kind == BOT and s.bot}
+            self._bots[game_id] = bots
+        return bots
+
+    def _next(self, game_id: str) -> tuple[Command, int] | None:
+        """The bot move to play now and the version it was chosen at, or None if no bot is to act."""
+        bots = self.bots_of(game_id)
+        if not bots:
+            return None
+        state, version = self._runtime.store.current(game_id)
+        if state.finished or state.turn.seat not in bots:
+            return None
+        seat = state.turn.seat
+        bot = make_bot(bots[seat], f"{game_id}:{seat}:{version}")
+        return bot.choose(state, legal_moves(state)), version
+
+    async def _drive(self, game_id: str) -> None:
+        from api import play
+
+        try:
+            for _ in range(MAX_MOVES_PER_RUN):
+                self._again.discard(game_id)
+                step = await run_in_threadpool(self._next, game_id)
+                if step is None:
+                    if game_id in self._again:  # a command landed while we looked
+                        continue
+                    return
+                command, version = step
+                try:
+                    await play.submit(
+                        self._runtime, game_id, command.seat, command, version, f"bot:{version}"
+                    )
+                except VersionConflict:
+                    continue  # someone (another process's runner) moved first: look again
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("the bots of game %s stopped", game_id)

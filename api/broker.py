@@ -1,0 +1,238 @@
+"""Live fan-out of new events to the SSE streams of every API process (design.md, "api/").
+
+A `Batch` is what one command (or setup, fork, bot move) appended, already in the form every viewer may
+see at that moment (redacted unless the batch ended the game): nothing secret ever enters Redis.
+
+- `LocalHub` holds this process's listeners (one asyncio queue per open stream) and delivers to them.
+- `InProcessFanout` (no `REDIS_URL`): a publish is delivered to the local hub only: one process.
+- `RedisFanout`: a publish goes to the local hub at once *and* to the Redis channel of the game; one
+  listener task per process pattern-subscribes to all game channels and feeds its hub. Pub/sub delivers at
+  most once, so streams also detect gaps and read the store (see api/stream.py). When Redis is down,
+  publishing fails fast and quietly, `live` turns false, streams poll the store, and the listener keeps
+  reconnecting; on reconnection every stream is woken to catch up from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import orjson
+
+logger = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "galileo:game:"
+RESYNC = None  # queued to a listener: "read the store, something may have been missed"
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Consecutive events of one game: `items` are {"version", "event", ...} dicts, versions ascending."""
+
+    game_id: str
+    items: Sequence[Mapping[str, Any]]
+    finished: bool = False
+
+    @property
+    def first(self) -> int:
+        return int(self.items[0]["version"])
+
+    @property
+    def last(self) -> int:
+        return int(self.items[-1]["version"])
+
+    def encode(self) -> bytes:
+        return orjson.dumps({"game_id": self.game_id, "items": list(self.items), "finished": self.finished})
+
+    @classmethod
+    def decode(cls, data: bytes | str) -> Batch:
+        raw = orjson.loads(data)
+        return cls(game_id=str(raw["game_id"]), items=list(raw["items"]), finished=bool(raw["finished"]))
+
+
+@dataclass(eq=False)
+class Listener:
+    game_id: str
+    queue: asyncio.Queue[Batch | None] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+
+    def offer(self, item: Batch | None) -> None:
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:  # a slow client: drop the batch, it will read the store instead
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(RESYNC)
+
+
+class LocalHub:
+    """The open streams of this process, by game. All methods run on the event loop."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[str, set[Listener]] = {}
+
+    def listen(self, game_id: str) -> Listener:
+        listener = Listener(game_id)
+        self._listeners.setdefault(game_id, set()).add(listener)
+        return listener
+
+    def leave(self, listener: Listener) -> None:
+        group = self._listeners.get(listener.game_id)
+        if group is not None:
+            group.discard(listener)
+            if not group:
+                del self._listeners[listener.game_id]
+
+    def deliver(self, batch: Batch) -> None:
+        for listener in list(self._listeners.get(batch.game_id, ())):
+            listener.offer(batch)
+
+    def resync_all(self) -> None:
+        for group in list(self._listeners.values()):
+            for listener in list(group):
+                listener.offer(RESYNC)
+
+    @property
+    def streams(self) -> int:
+        return sum(len(g) for g in self._listeners.values())
+
+
+class Fanout(Protocol):
+    hub: LocalHub
+
+    @property
+    def live(self) -> bool:
+        """True when a publish from any process reaches this process's streams without polling."""
+        ...
+
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+    async def publish(self, batch: Batch) -> None: ...
+    async def ping(self) -> str | None:
+        """None when healthy, else what is wrong."""
+        ...
+
+
+class InProcessFanout:
+    """One process, no Redis: the hub is the whole fan-out."""
+
+    def __init__(self) -> None:
+        self.hub = LocalHub()
+
+    @property
+    def live(self) -> bool:
+        return True
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    async def publish(self, batch: Batch) -> None:
+        self.hub.deliver(batch)
+
+    async def ping(self) -> str | None:
+        return None
+
+
+class RedisFanout:
+    """Fan-out through Redis pub/sub, tolerant of Redis outages (see the module docstring)."""
+
+    def __init__(self, url: str, timeout: float, retry: float) -> None:
+        import redis.asyncio as aioredis
+
+        self.hub = LocalHub()
+        self._timeout = timeout
+        self._retry = retry
+        self._client = aioredis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout, retry_on_timeout=False
+        )
+        self._sub_client = aioredis.Redis.from_url(url, socket_connect_timeout=timeout)
+        self._subscribed = False
+        self._task: asyncio.Task[None] | None = None
+        self._last_warning = 0.0
+
+    @property
+    def live(self) -> bool:
+        return self._subscribed
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._listen(), name="redis-fanout-listener")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        for client in (self._client, self._sub_client):
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    async def publish(self, batch: Batch) -> None:
+        self.hub.deliver(batch)  # this process's streams never wait for Redis
+        try:
+            await asyncio.wait_for(
+                self._client.publish(CHANNEL_PREFIX + batch.game_id, batch.encode()), self._timeout
+            )
+        except Exception as error:  # an outage must not fail the command that was already stored
+            self._warn("publish", error)
+
+    async def ping(self) -> str | None:
+        try:
+            await asyncio.wait_for(self._client.ping(), self._timeout)
+        except Exception as error:
+            return f"{type(error).__name__}: {error}"
+        return None if self._subscribed else "not subscribed yet (reconnecting)"
+
+    def _warn(self, what: str, error: Exception) -> None:
+        now = time.monotonic()
+        if now - self._last_warning > 10:  # one line per outage, not one per event
+            self._last_warning = now
+            logger.warning(
+                "redis %s failed (%s: %s); streams read the store until it is back",
+                what,
+                type(error).__name__,
+                error,
+            )
+
+    async def _listen(self) -> None:
+        while True:
+            pubsub = self._sub_client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await asyncio.wait_for(pubsub.psubscribe(CHANNEL_PREFIX + "*"), self._timeout * 4)
+                self._subscribed = True
+                self.hub.resync_all()  # anything published while we were away is read from the store
+                while True:
+                    message = await pubsub.get_message(timeout=5.0)
+                    if message is None:
+                        await asyncio.wait_for(pubsub.ping(), self._timeout * 4)
+                        continue
+                    if message.get("type") == "pmessage":
+                        try:
+                            self.hub.deliver(Batch.decode(message["data"]))
+                        except Exception as error:
+                            logger.warning("ignored a malformed fan-out message: %s", error)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if self._subscribed:
+                    self.hub.resync_all()
+                self._subscribed = False
+                self._warn("subscription", error)
+                await asyncio.sleep(self._retry)
+            finally:
+                self._subscribed = False
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+
+def make_fanout(redis_url: str | None, timeout: float, retry: float) -> Fanout:
+    if redis_url:
+        return RedisFanout(redis_url, timeout, retry)
+    return InProcessFanout()

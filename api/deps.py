@@ -1,0 +1,89 @@
+"""Dependencies shared by the routers, as `Annotated` aliases: the runtime and the caller's seat."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+from starlette.concurrency import run_in_threadpool
+
+from api.problems import ApiError, unauthorized
+from api.runtime import Runtime
+from api.seats import Seat
+from api.tokens import looks_like_token, token_hash
+
+
+def get_runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+GameId = Annotated[str, Path(description="The game's ID (a UUID).", max_length=64)]
+
+
+def presented_token(request: Request, allow_query: bool = False) -> str | None:
+    """The bearer token of the request, if any. Only the stream also takes `?access_token=` (browsers'
+    EventSource cannot send headers); the logging filter scrubs it from access logs."""
+    header = request.headers.get("authorization")
+    if header is not None:
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise unauthorized("invalid-token", "use 'Authorization: Bearer <seat token>'")
+        return value.strip()
+    if allow_query:
+        return request.query_params.get("access_token") or None
+    return None
+
+
+async def seat_of_token(runtime: Runtime, token: str) -> Seat:
+    """The seat a token opens; 401 for anything else (never says whether a similar token exists)."""
+    if not looks_like_token(token):
+        raise unauthorized("invalid-token", "the seat token is not valid")
+    digest = token_hash(token)
+    cache: dict[str, Seat] = runtime.token_cache
+    seat = cache.get(digest)
+    if seat is None:
+        seat = await run_in_threadpool(runtime.seats.by_token, digest)
+        if seat is None:
+            raise unauthorized("invalid-token", "the seat token is not valid")
+        cache[digest] = seat
+    return seat
+
+
+async def _caller(runtime: Runtime, game_id: str, token: str | None) -> Seat | None:
+    if token is None:
+        return None
+    seat = await seat_of_token(runtime, token)
+    if seat.game_id != game_id:
+        raise ApiError(403, "not-a-seat-of-this-game", "this seat token belongs to another game")
+    return seat
+
+
+async def optional_seat(request: Request, runtime: RuntimeDep, game_id: GameId) -> Seat | None:
+    """The caller's seat in this game, or None for a spectator (no token)."""
+    return await _caller(runtime, game_id, presented_token(request))
+
+
+async def stream_seat(request: Request, runtime: RuntimeDep, game_id: GameId) -> Seat | None:
+    return await _caller(runtime, game_id, presented_token(request, allow_query=True))
+
+
+async def required_seat(request: Request, runtime: RuntimeDep, game_id: GameId) -> Seat:
+    """The caller's seat in this game; 401 without a token."""
+    seat = await _caller(runtime, game_id, presented_token(request))
+    if seat is None:
+        raise unauthorized("token-required", "this route needs the seat token: 'Authorization: Bearer ...'")
+    return seat
+
+
+async def any_seat(request: Request, runtime: RuntimeDep) -> Seat | None:
+    """The seat of the presented token in whatever game (lobby filter), or None without a token."""
+    token = presented_token(request)
+    return None if token is None else await seat_of_token(runtime, token)
+
+
+OptionalSeat = Annotated[Seat | None, Depends(optional_seat)]
+StreamSeat = Annotated[Seat | None, Depends(stream_seat)]
+RequiredSeat = Annotated[Seat, Depends(required_seat)]
+AnySeat = Annotated[Seat | None, Depends(any_seat)]

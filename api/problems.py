@@ -1,0 +1,141 @@
+"""Errors as `application/problem+json` (RFC 9457): the API's own errors and the mapping of every other one.
+
+Each problem has a stable `code` (also the last segment of its `type`), a `title`, the `status`, a `detail`
+for people and the `instance` path. Illegal moves add the engine's `reason` code and `rule_id`; version
+conflicts add `current_version`. Bodies never echo a header, a token or anything hidden.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api import service
+from domain import IllegalMove
+
+logger = logging.getLogger(__name__)
+
+MEDIA_TYPE = "application/problem+json"
+TYPE_BASE = "/problems/"  # a relative URI reference, resolved against the request (RFC 9457 §3.1.1)
+
+TITLES: Mapping[int, str] = {
+    400: "Bad request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Content too large",
+    415: "Unsupported media type",
+    422: "Unprocessable content",
+    500: "Internal server error",
+    503: "Service unavailable",
+}
+
+
+class ApiError(Exception):
+    """An error the API reports as a problem: HTTP status, stable code, human detail, extra members."""
+
+    def __init__(
+        self, status: int, code: str, detail: str, headers: Mapping[str, str] | None = None, **extra: Any
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = dict(headers or {})
+        self.extra = extra
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    instance: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    body: dict[str, Any] = {
+        "type": TYPE_BASE + code,
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if instance is not None:
+        body["instance"] = instance
+    body.update(extra)
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=dict(headers or {}))
+
+
+def unauthorized(code: str, detail: str) -> ApiError:
+    return ApiError(401, code, detail, headers={"WWW-Authenticate": 'Bearer realm="galileo"'})
+
+
+def _path(request: Request) -> str:
+    return request.url.path  # never the query string: it may carry an access token
+
+
+async def _api_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return problem(exc.status, exc.code, exc.detail, _path(request), exc.headers, **exc.extra)
+
+
+async def _illegal_move(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, IllegalMove)
+    # A seat that may not act now is forbidden rather than illegal.
+    status, code = (403, "not-your-turn") if exc.code == "not-your-turn" else (422, "illegal-move")
+    return problem(status, code, exc.message, _path(request), reason=exc.code, rule_id=exc.rule_id)
+
+
+async def _validation(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+        for e in exc.errors()
+    ]  # without "input" and "ctx": the parsed input is echoed by nothing
+    if any(e["type"] == "json_invalid" for e in errors):
+        return problem(400, "malformed-json", "the request body is not valid JSON", _path(request))
+    return problem(
+        422, "invalid-request", "the request does not match its schema", _path(request), errors=errors
+    )
+
+
+async def _http(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    codes = {
+        404: "not-found",
+        405: "method-not-allowed",
+        413: "body-too-large",
+        415: "unsupported-media-type",
+    }
+    code = codes.get(exc.status_code, f"http-{exc.status_code}")
+    detail = exc.detail if isinstance(exc.detail, str) else TITLES.get(exc.status_code, "error")
+    return problem(exc.status_code, code, detail, _path(request), exc.headers)
+
+
+async def _service_error(request: Request, exc: Exception) -> JSONResponse:
+    status, code, extra = service.classify(exc)
+    return problem(status, code, str(exc), _path(request), **extra)
+
+
+async def _internal(request: Request, exc: Exception) -> JSONResponse:
+    logger.exception("unhandled error on %s %s", request.method, _path(request))
+    return problem(500, "internal-error", "the server failed; the error was logged", _path(request))
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn every error into a problem."""
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(IllegalMove, _illegal_move)
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    for error_class in service.SERVICE_ERRORS:
+        app.add_exception_handler(error_class, _service_error)
+    app.add_exception_handler(Exception, _internal)

@@ -1,0 +1,1 @@
+"""One router per resource: health, games (lobby, creation, board), play, events, replay."""

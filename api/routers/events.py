@@ -1,0 +1,88 @@
+"""The event log of a game: pages of past events, and the live stream (Server-Sent Events)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query, Response
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from api import play
+from api.deps import GameId, OptionalSeat, RuntimeDep, StreamSeat
+from api.problems import ApiError
+from api.schemas import EventItem, EventsPage
+from api.stream import game_stream
+
+router = APIRouter(prefix="/games/{game_id}", tags=["events"])
+
+
+@router.get("/events", response_model=EventsPage)
+async def events(
+    game_id: GameId,
+    runtime: RuntimeDep,
+    seat: OptionalSeat,
+    after: Annotated[int, Query(ge=0, description="Events after this version.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> EventsPage:
+    """The event log after `after`, redacted for the caller (everything is public once the game ends)."""
+    state, version = await run_in_threadpool(runtime.store.current, game_id)
+    stored = await run_in_threadpool(runtime.store.events, game_id, after, limit) if after < version else []
+    items = [
+        EventItem(
+            **play.public_item(s.version, s.event, state.finished),
+            actor=s.metadata.get("actor"),
+            received_at=s.metadata.get("received_at"),
+        )
+        for s in stored
+    ]
+    last = items[-1].version if items else after
+    return EventsPage(
+        game_id=game_id,
+        version=version,
+        after=after,
+        events=items,
+        next_after=last if last < version else None,
+    )
+
+
+def _last_event_id(header: str | None, after: int | None) -> int:
+    raw = header if header is not None else (None if after is None else str(after))
+    if raw is None or raw == "":
+        return 0
+    if not raw.strip().isdigit():
+        raise ApiError(400, "bad-last-event-id", "Last-Event-ID must be an event version (an integer)")
+    return int(raw.strip())
+
+
+@router.get(
+    "/stream",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {"text/event-stream": {}},
+            "description": "One SSE message per event; id = version.",
+        },
+        204: {"description": "The game has ended and the client has every event: stop reconnecting."},
+    },
+)
+async def stream(
+    game_id: GameId,
+    runtime: RuntimeDep,
+    seat: StreamSeat,
+    last_event_id: Annotated[str | None, Header()] = None,
+    after: Annotated[
+        int | None, Query(ge=0, description="Like Last-Event-ID, for a first connection.")
+    ] = None,
+) -> Response:
+    """Live events (SSE), each once and in order; reconnect with Last-Event-ID to get what was missed."""
+    last = _last_event_id(last_event_id, after)
+    state, version = await run_in_threadpool(runtime.store.current, game_id)
+    if state.finished and last >= version:
+        return Response(status_code=204)
+    runtime.bots.kick(game_id)
+    return StreamingResponse(
+        game_stream(runtime, game_id, last),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

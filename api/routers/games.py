@@ -1,0 +1,133 @@
+"""Games as a resource: create one, list them (the lobby), show one's board to the caller, import one."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Header, Query, Request, Response, status
+from starlette.concurrency import run_in_threadpool
+
+from api import boards, seating
+from api.deps import AnySeat, GameId, OptionalSeat, RuntimeDep
+from api.problems import ApiError, unauthorized
+from api.schemas import BoardView, CreateGame, GameCreated, Lobby, LobbyGame, LobbySeat, SeatOut
+from domain import Options, SeatSpec, Setup
+from domain.setup import BASE_CHARACTERS
+from projections.views import viewer_for
+
+router = APIRouter(prefix="/games", tags=["games"])
+
+IMPORT_MEDIA = "application/x-ndjson"
+
+
+def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
+    taken = {s.character for s in body.seats if s.character}
+    free = [c for c in BASE_CHARACTERS if c not in taken]
+    seats: list[SeatSpec] = []
+    for i, spec in enumerate(body.seats):
+        character = spec.character or (free.pop(0) if free else "")
+        name = spec.name or (f"{spec.bot} bot {i + 1}" if spec.bot else f"Player {i + 1}")
+        seats.append(SeatSpec(name=name, character=character))
+    try:
+        options = Options.from_json(body.options)
+    except ValueError as error:
+        raise ApiError(422, "invalid-options", str(error)) from None
+    orders = None if body.tile_orders is None else tuple(tuple(o) for o in body.tile_orders)
+    setup = Setup(
+        seats=tuple(seats),
+        seed=body.seed or secrets.token_hex(16),
+        first_seat=body.first_seat,
+        options=options,
+        tile_orders=orders,
+    )
+    return setup, [s.bot for s in body.seats]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
+async def create_game(body: CreateGame, runtime: RuntimeDep) -> GameCreated:
+    """Create a game; the answer holds each person's secret seat token, shown this once only."""
+    setup, bots = _setup(body)
+    game_id, version = await run_in_threadpool(runtime.store.create, setup, "api")
+    seats = await seating.issue(runtime, game_id, [(s.name, s.character) for s in setup.seats], bots)
+    runtime.bots.kick(game_id)
+    return GameCreated(game_id=game_id, version=version, seats=seats)
+
+
+@router.get("", response_model=Lobby)
+async def lobby(
+    runtime: RuntimeDep,
+    seat: AnySeat,
+    status_: Annotated[Literal["active", "finished"] | None, Query(alias="status")] = None,
+    mine: Annotated[bool, Query(description="Only the game of the presented seat token.")] = False,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> Lobby:
+    """The lobby: games (newest first) with status, seats, whose turn, version and last move time."""
+    if mine and seat is None:
+        raise unauthorized("token-required", "mine=true needs the seat token: 'Authorization: Bearer ...'")
+    games = {seat.game_id} if mine and seat is not None else None
+    entries = await run_in_threadpool(runtime.lobby.entries, status_, games, limit)
+    return Lobby(
+        games=[
+            LobbyGame(
+                game_id=e.game_id,
+                status="finished" if e.status == "finished" else "active",
+                seats=[
+                    LobbySeat(seat=s.seat, name=s.name, character=s.character, bot=s.bot) for s in e.seats
+                ],
+                to_act=e.to_act,
+                version=e.version,
+                created_at=e.created_at,
+                last_move_at=e.last_move_at,
+            )
+            for e in entries
+        ]
+    )
+
+
+@router.post(
+    "/import",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameCreated,
+    openapi_extra={"requestBody": {"content": {IMPORT_MEDIA: {"schema": {"type": "string"}}}}},
+)
+async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
+    """Import an export file (JSON Lines) as a new game; seats of an unfinished game get new tokens."""
+    data = await request.body()
+    game_id = await run_in_threadpool(runtime.store.import_, data)
+    state, version = await run_in_threadpool(runtime.store.current, game_id)
+    names = [(p.name, p.character) for p in state.players]
+    bots: list[str | None] = [None] * len(names)
+    seats: list[SeatOut]
+    if state.finished:  # nobody plays a finished game: no tokens to hand out
+        seats = [SeatOut(seat=i, name=n, character=c) for i, (n, c) in enumerate(names)]
+    else:
+        seats = await seating.issue(runtime, game_id, names, bots)
+    return GameCreated(game_id=game_id, version=version, seats=seats)
+
+
+@router.get(
+    "/{game_id}",
+    response_model=BoardView,
+    responses={304: {"description": "Not modified (If-None-Match matched the ETag)."}},
+)
+async def board(
+    game_id: GameId,
+    runtime: RuntimeDep,
+    seat: OptionalSeat,
+    if_none_match: Annotated[str | None, Header()] = None,
+) -> Response:
+    """The board as the caller may see it: a seat's view with its token, the spectator view without."""
+    state, version = await run_in_threadpool(runtime.store.current, game_id)
+    runtime.bots.kick(game_id)  # a bot that has not moved yet (e.g. after a restart) moves now
+    viewer = viewer_for(None if seat is None else seat.seat, state.finished)
+    etag = f'"{version}-{viewer.cls}"'
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]:
+        return Response(status_code=304, headers=headers)
+    key = boards.cache_key(game_id, version, viewer)
+    body = await runtime.views.get(key)
+    if body is None:
+        body = await run_in_threadpool(boards.render, state, version, viewer)
+        await runtime.views.put(key, body)
+    return Response(body, media_type="application/json", headers=headers)

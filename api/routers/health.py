@@ -1,0 +1,36 @@
+"""Liveness and readiness probes."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from api.deps import RuntimeDep
+from api.schemas import Health
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", response_model=Health)
+async def healthz() -> Health:
+    """Liveness: the process is up and serving."""
+    return Health(status="ok")
+
+
+@router.get("/readyz", response_model=Health, responses={503: {"model": Health}})
+async def readyz(runtime: RuntimeDep) -> JSONResponse:
+    """Readiness: the store (and Redis, when configured) can be reached; 503 names what cannot."""
+    checks: dict[str, str] = {}
+    try:
+        await run_in_threadpool(runtime.store.ping)
+        await run_in_threadpool(runtime.seats.ping)
+        checks["store"] = "ok"
+    except Exception as error:
+        checks["store"] = f"unreachable: {type(error).__name__}"
+    if runtime.settings.redis_url:
+        problem = await runtime.fanout.ping()
+        checks["redis"] = "ok" if problem is None else f"unreachable: {problem}"
+    ok = all(v == "ok" for v in checks.values())
+    body = Health(status="ok" if ok else "degraded", checks=checks)
+    return JSONResponse(body.model_dump(), status_code=200 if ok else 503)

@@ -1,0 +1,67 @@
+"""Playing: the caller's legal moves and submitting a command."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
+
+from api import play
+from api.deps import GameId, RequiredSeat, RuntimeDep
+from api.problems import ApiError
+from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
+from domain import command_from_dict, command_to_dict, legal_moves
+
+router = APIRouter(prefix="/games/{game_id}", tags=["play"])
+
+
+@router.get("/moves", response_model=MovesOut)
+async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> MovesOut:
+    """The caller's legal moves now, each a complete command to post back unchanged (empty when it is
+    not the caller's turn)."""
+    state, version = await run_in_threadpool(runtime.store.current, game_id)
+    runtime.bots.kick(game_id)
+    to_act = None if state.finished else state.turn.seat
+    listed = await run_in_threadpool(legal_moves, state) if to_act == seat.seat else []
+    return MovesOut(
+        game_id=game_id,
+        version=version,
+        seat=seat.seat,
+        to_act=to_act,
+        moves=[command_to_dict(m) for m in listed],
+    )
+
+
+@router.post(
+    "/commands",
+    response_model=CommandResult,
+    responses={
+        401: {"description": "No valid seat token."},
+        403: {"description": "The seat may not act now, or the command is for another seat."},
+        409: {"description": "Stale `expected_version` (the body has `current_version`)."},
+        422: {"description": "Illegal move (the body has `reason` and `rule_id`) or malformed command."},
+    },
+)
+async def submit(
+    game_id: GameId, body: SubmitCommand, runtime: RuntimeDep, seat: RequiredSeat
+) -> CommandResult:
+    """Submit a command at the version the caller saw; a retry with the same command ID is safe."""
+    try:
+        command = command_from_dict(body.command)
+    except ValueError as error:
+        raise ApiError(422, "malformed-command", str(error)) from None
+    if command.seat != seat.seat:
+        raise ApiError(
+            403, "wrong-seat", f"this token is seat {seat.seat}'s, the command is for seat {command.seat}"
+        )
+    result = await play.submit(runtime, game_id, seat.seat, command, body.expected_version, body.command_id)
+    finished = play.ends_game(result.events)
+    if result.replayed and not finished:
+        state, _ = await run_in_threadpool(runtime.store.current, game_id)
+        finished = state.finished
+    first = result.version - len(result.events) + 1
+    return CommandResult(
+        game_id=game_id,
+        version=result.version,
+        replayed=result.replayed,
+        events=[EventItem(**play.public_item(first + i, e, finished)) for i, e in enumerate(result.events)],
+    )

@@ -1,0 +1,85 @@
+"""Replays: the board at any version, forks, export, import and verification (hidden-info rules apply)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Response, status
+from starlette.concurrency import run_in_threadpool
+
+from api import boards, seating
+from api.deps import GameId, OptionalSeat, RuntimeDep
+from api.problems import ApiError
+from api.schemas import BoardView, ForkGame, GameCreated
+from projections.views import Viewer, viewer_for
+
+router = APIRouter(prefix="/games/{game_id}", tags=["replay"])
+
+
+@router.get("/at/{version}", response_model=BoardView)
+async def board_at(
+    game_id: GameId,
+    version: int,
+    runtime: RuntimeDep,
+    seat: OptionalSeat,
+    as_seat: Annotated[int | None, Query(ge=0, le=3, description="Once the game has ended only.")] = None,
+) -> Response:
+    """The board after `version` events: the caller's view while the game runs; the full view once it
+    has ended, or with `as_seat` what that seat could see at that moment."""
+    current, _ = await run_in_threadpool(runtime.store.current, game_id)
+    state = await run_in_threadpool(runtime.store.state_at, game_id, version)
+    if as_seat is not None:
+        if not current.finished:
+            raise ApiError(403, "game-not-finished", "as_seat is open only once the game has ended")
+        if as_seat >= len(state.players):
+            raise ApiError(422, "bad-seat", f"the game has seats 0..{len(state.players) - 1}")
+        viewer = Viewer(seat=as_seat)
+    else:
+        viewer = viewer_for(None if seat is None else seat.seat, current.finished)
+    key = boards.cache_key(game_id, version, viewer)
+    body = await runtime.views.get(key)
+    if body is None:
+        body = await run_in_threadpool(boards.render, state, version, viewer)
+        await runtime.views.put(key, body)
+    return Response(body, media_type="application/json", headers={"ETag": f'"{version}-{viewer.cls}"'})
+
+
+@router.post("/fork", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
+async def fork(game_id: GameId, body: ForkGame, runtime: RuntimeDep, seat: OptionalSeat) -> GameCreated:
+    """Fork a new game from the first `at_version` events (an unfinished game's unseen cards are
+    re-dealt); the answer holds the new game's seat tokens."""
+    source, _ = await run_in_threadpool(runtime.store.current, game_id)
+    names = [(p.name, p.character) for p in source.players]
+    if body.seats is not None and len(body.seats) != len(names):
+        raise ApiError(
+            422, "bad-seats", f"the game has {len(names)} seats, the request lists {len(body.seats)}"
+        )
+    bots = [None if body.seats is None else body.seats[i].bot for i in range(len(names))]
+    actor = "api" if seat is None else f"seat {seat.seat} of {game_id}"
+    new_id = await run_in_threadpool(runtime.store.fork, game_id, body.at_version, actor)
+    _, version = await run_in_threadpool(runtime.store.current, new_id)
+    seats = await seating.issue(runtime, new_id, names, bots)
+    runtime.bots.kick(new_id)
+    return GameCreated(game_id=new_id, version=version, seats=seats)
+
+
+@router.get(
+    "/export",
+    response_class=Response,
+    responses={200: {"content": {"application/x-ndjson": {}}, "description": "docs/export.md"}},
+)
+async def export(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> Response:
+    """The game as a JSON Lines file, redacted for the caller until the game has ended."""
+    data = await run_in_threadpool(runtime.store.export, game_id, None if seat is None else seat.seat)
+    return Response(
+        data,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'},
+    )
+
+
+@router.get("/verify")
+async def verify(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> dict[str, Any]:
+    """Verify the stored game: format, hash chain, re-adjudication by the rules, fair deal."""
+    report = await run_in_threadpool(runtime.store.verify, game_id)
+    return report.to_dict()

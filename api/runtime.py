@@ -1,0 +1,46 @@
+"""Everything one API process holds for its lifetime, built from the settings at start-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from api.boards import ViewCache, make_cache
+from api.bots import BotRunner
+from api.broker import Fanout, make_fanout
+from api.lobby import Lobby, StoreLobby
+from api.seats import Seat, SeatStore, open_seats
+from api.service import Store
+from api.settings import Settings
+
+
+@dataclass(eq=False)
+class Runtime:
+    settings: Settings
+    store: Store
+    seats: SeatStore
+    fanout: Fanout
+    views: ViewCache
+    lobby: Lobby
+    bots: BotRunner = field(init=False)
+    token_cache: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (seats never change)
+
+    def __post_init__(self) -> None:
+        self.bots = BotRunner(self, enabled=self.settings.bots)
+
+    @classmethod
+    def build(cls, settings: Settings) -> Runtime:
+        store = Store(settings.database_url)
+        seats = open_seats(settings.database_url)
+        fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)
+        views = make_cache(settings.redis_url, settings.view_cache_seconds, settings.redis_timeout_seconds)
+        return cls(settings, store, seats, fanout, views, StoreLobby(store, seats))
+
+    async def start(self) -> None:
+        await self.fanout.start()
+
+    async def stop(self) -> None:
+        await self.bots.stop()
+        await self.fanout.stop()
+        await self.views.close()
+        self.seats.close()
+        self.store.close()

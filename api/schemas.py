@@ -1,0 +1,136 @@
+"""Request and response bodies. Requests forbid unknown fields; responses carry only public fields."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+BotKind = Literal["greedy", "random"]
+Character = Literal["galileo", "kepler", "copernicus", "bruno"]
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests ----------------------------------------------------------------------------------------
+
+
+class SeatRequest(Request):
+    name: str | None = Field(None, min_length=1, max_length=40, description="Shown to everyone.")
+    character: Character | None = Field(None, description="Default: the first character not yet taken.")
+    bot: BotKind | None = Field(None, description="Played by the server; no token is issued.")
+
+
+class CreateGame(Request):
+    seats: list[SeatRequest] = Field(min_length=1, max_length=4)
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="Rule options by their documented names (digest §23.1)."
+    )
+    seed: str | None = Field(None, min_length=1, max_length=200, description="Secret until the end.")
+    first_seat: int | None = Field(None, ge=0, le=3)
+    tile_orders: list[list[str]] | None = Field(None, description="Only with randomActionTiles false.")
+
+
+class SubmitCommand(Request):
+    command: dict[str, Any] = Field(
+        description='A command object exactly as /moves lists it, or {"text": "@0 move 2"}.'
+    )
+    expected_version: int = Field(ge=0, description="The version the client saw.")
+    command_id: str = Field(
+        min_length=1, max_length=200, description="The client's ID: a retry with it never doubles a move."
+    )
+
+
+class ForkSeat(Request):
+    bot: BotKind | None = None
+
+
+class ForkGame(Request):
+    at_version: int = Field(ge=1, description="Copy the first `at_version` events.")
+    seats: list[ForkSeat] | None = Field(None, description="Per seat, a bot or a person (default: people).")
+
+
+# -- responses ---------------------------------------------------------------------------------------
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str
+    character: str
+    bot: str | None = None
+    token: str | None = Field(None, description="Only in the answer that issued it: keep it secret.")
+
+
+class GameCreated(BaseModel):
+    game_id: str
+    version: int
+    seats: list[SeatOut]
+
+
+class EventItem(BaseModel):
+    version: int
+    type: str
+    event: dict[str, Any]
+    actor: int | str | None = None
+    received_at: str | None = None
+
+
+class CommandResult(BaseModel):
+    game_id: str
+    version: int
+    replayed: bool = Field(description="True when this command ID had been accepted before.")
+    events: list[EventItem]
+
+
+class MovesOut(BaseModel):
+    game_id: str
+    version: int
+    seat: int
+    to_act: int | None
+    moves: list[dict[str, Any]]
+
+
+class EventsPage(BaseModel):
+    game_id: str
+    version: int
+    after: int
+    events: list[EventItem]
+    next_after: int | None = Field(description="Pass as `after` for the next page; null at the end.")
+
+
+class LobbySeat(BaseModel):
+    seat: int
+    name: str
+    character: str
+    bot: str | None
+
+
+class LobbyGame(BaseModel):
+    game_id: str
+    status: Literal["active", "finished"]
+    seats: list[LobbySeat]
+    to_act: int | None
+    version: int
+    created_at: str
+    last_move_at: str
+
+
+class Lobby(BaseModel):
+    games: list[LobbyGame]
+
+
+class BoardView(BaseModel):
+    """The projection of `projections.views.board_view` (documented there)."""
+
+    model_config = ConfigDict(extra="allow")
+    version: int
+    viewer: dict[str, Any]
+    status: str
+    to_act: int | None
+
+
+class Health(BaseModel):
+    status: str
+    checks: dict[str, str] = Field(default_factory=dict)

@@ -1,0 +1,30 @@
+"""Issuing the seats of a new game (created, forked or imported): one secret token per person."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from starlette.concurrency import run_in_threadpool
+
+from api.runtime import Runtime
+from api.schemas import SeatOut
+from api.seats import BOT, HUMAN, Seat
+from api.tokens import new_token, token_hash
+
+
+async def issue(
+    runtime: Runtime, game_id: str, seats: Sequence[tuple[str, str]], bots: Sequence[str | None]
+) -> list[SeatOut]:
+    """Record the seats of `game_id` (a bot kind or None for a person per seat) and return them with
+    the new tokens. The tokens exist only in this answer; the store keeps their hashes."""
+    tokens = [None if bot else new_token() for bot in bots]
+    rows = [
+        Seat(game_id, i, BOT if bot else HUMAN, bot, None if token is None else token_hash(token))
+        for i, (bot, token) in enumerate(zip(bots, tokens, strict=True))
+    ]
+    await run_in_threadpool(runtime.seats.add, rows, datetime.now(UTC).isoformat())
+    return [
+        SeatOut(seat=i, name=name, character=character, bot=bot, token=token)
+        for i, ((name, character), bot, token) in enumerate(zip(seats, bots, tokens, strict=True))
+    ]

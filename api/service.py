@@ -1,0 +1,115 @@
+"""The one place the API calls the game service (`replays.service.Games`): adapter and error mapping.
+
+Routes and the bot runner go through `Store` only, so a change in the service's signatures is a change
+here. Everything here is blocking (SQLite or PostgreSQL I/O and the rules engine): callers run it in a
+worker thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from domain import Command, GameState, Setup
+from replays.errors import (
+    CommandIdReused,
+    ForkRefused,
+    GameNotFound,
+    ImportRejected,
+    SeatMismatch,
+    VersionConflict,
+    VersionOutOfRange,
+)
+from replays.records import GameInfo, StoredEvent, SubmitResult
+from replays.service import Games
+from replays.verify import VerifyReport
+
+__all__ = ["SERVICE_ERRORS", "GameInfo", "Store", "StoredEvent", "SubmitResult", "classify"]
+
+SERVICE_ERRORS: tuple[type[Exception], ...] = (
+    GameNotFound,
+    VersionConflict,
+    CommandIdReused,
+    SeatMismatch,
+    VersionOutOfRange,
+    ForkRefused,
+    ImportRejected,
+)
+
+
+def classify(error: Exception) -> tuple[int, str, dict[str, Any]]:
+    """HTTP status, stable problem code and extra problem members of a service error."""
+    if isinstance(error, GameNotFound):
+        return 404, "game-not-found", {}
+    if isinstance(error, VersionConflict):
+        return 409, "version-conflict", {"current_version": error.current_version}
+    if isinstance(error, CommandIdReused):
+        return 409, "command-id-reused", {"command_id": error.command_id}
+    if isinstance(error, SeatMismatch):
+        return 403, "wrong-seat", {}
+    if isinstance(error, VersionOutOfRange):
+        return 404, "version-out-of-range", {"head": error.head}
+    if isinstance(error, ForkRefused):
+        return 422, "fork-refused", {}
+    if isinstance(error, ImportRejected):
+        return 422, "import-rejected", {"line": error.line}
+    return 500, "internal-error", {}
+
+
+class Store:
+    """The game service as the API uses it."""
+
+    def __init__(self, database_url: str, new_seed: Callable[[], str] | None = None) -> None:
+        self.games = Games(database_url) if new_seed is None else Games(database_url, new_seed=new_seed)
+
+    def close(self) -> None:
+        self.games.close()
+
+    def create(self, setup: Setup, actor: int | str) -> tuple[str, int]:
+        return self.games.create(setup, actor)
+
+    def submit(
+        self, game_id: str, command: Command, expected_version: int, command_id: str, actor: int | str
+    ) -> SubmitResult:
+        return self.games.submit(game_id, command, expected_version, command_id, actor)
+
+    def current(self, game_id: str) -> tuple[GameState, int]:
+        """The game's state and version read together (one load, so they agree)."""
+        try:
+            gid = UUID(game_id)
+            game = self.games.store.load(gid)
+        except (ValueError, AggregateNotFoundError):
+            raise GameNotFound(game_id) from None
+        assert game.state is not None
+        return game.state, game.version
+
+    def state_at(self, game_id: str, version: int) -> GameState:
+        state = self.games.state(game_id, version)
+        if state is None:  # version 0: before the first event
+            raise VersionOutOfRange(version, self.games.head(game_id))
+        return state
+
+    def events(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
+        return self.games.events(game_id, after=after, limit=limit)
+
+    def fork(self, game_id: str, at_version: int, actor: int | str) -> str:
+        return self.games.fork(game_id, at_version, actor)
+
+    def export(self, game_id: str, viewer: int | None) -> bytes:
+        return self.games.export(game_id, viewer)
+
+    def import_(self, data: bytes) -> str:
+        return self.games.import_(data)
+
+    def verify(self, game_id: str) -> VerifyReport:
+        return self.games.verify(game_id)
+
+    def list_games(self) -> list[GameInfo]:
+        return self.games.list_games()
+
+    def ping(self) -> None:
+        """Raise when the store cannot be read."""
+        self.games.store.recorder.max_notification_id()

@@ -1,0 +1,54 @@
+"""The API's one typed settings object, read from the environment once at start-up."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Self
+
+DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    return default if raw in (None, "") else float(raw)
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return default if raw in (None, "") else int(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Configuration of one API process. One environment variable per backing service:
+    `GALILEO_DATABASE_URL` (the event store, SQLite by default) and `REDIS_URL` (optional fan-out and cache).
+    """
+
+    database_url: str = DEFAULT_DATABASE_URL
+    redis_url: str | None = None
+    max_body_bytes: int = 64 * 1024  # JSON request bodies
+    max_import_bytes: int = 16 * 1024 * 1024  # export files posted to /games/import
+    stream_poll_seconds: float = 1.0  # SSE: how often to read the store while Redis is unreachable
+    stream_heartbeat_seconds: float = 15.0  # SSE: comment lines that keep idle connections open
+    redis_timeout_seconds: float = 0.5  # every Redis call is bounded: an outage must not stall play
+    redis_retry_seconds: float = 1.0  # pause between attempts to re-subscribe after a Redis outage
+    view_cache_seconds: int = 3600  # lifetime of a cached board view in Redis
+    bots: bool = True  # play bot seats in the background
+    page_limit: int = 500  # most events one /events page returns
+
+    @classmethod
+    def from_env(cls) -> Self:
+        """The settings of this process (`GALILEO_*`, `REDIS_URL`)."""
+        return cls(
+            database_url=os.environ.get("GALILEO_DATABASE_URL") or DEFAULT_DATABASE_URL,
+            redis_url=os.environ.get("REDIS_URL") or None,
+            max_body_bytes=_int("GALILEO_MAX_BODY_BYTES", cls.max_body_bytes),
+            max_import_bytes=_int("GALILEO_MAX_IMPORT_BYTES", cls.max_import_bytes),
+            stream_poll_seconds=_float("GALILEO_STREAM_POLL_SECONDS", cls.stream_poll_seconds),
+            stream_heartbeat_seconds=_float("GALILEO_STREAM_HEARTBEAT_SECONDS", cls.stream_heartbeat_seconds),
+            redis_timeout_seconds=_float("GALILEO_REDIS_TIMEOUT_SECONDS", cls.redis_timeout_seconds),
+            redis_retry_seconds=_float("GALILEO_REDIS_RETRY_SECONDS", cls.redis_retry_seconds),
+            view_cache_seconds=_int("GALILEO_VIEW_CACHE_SECONDS", cls.view_cache_seconds),
+            bots=os.environ.get("GALILEO_BOTS", "1") not in ("0", "false", "no"),
+        )

@@ -1,0 +1,80 @@
+"""Board views: what one viewer may see of a game at one version, computed from the state alone.
+
+A view is a pure function of (state, version, viewer). The viewer *class* is all that matters for what a
+view contains, so views can be cached by (game, version, viewer class) (design.md, "Hidden information"):
+
+- `spectator`: no secrets at all (the deck order, the box, the reserve, the seed are removed);
+- `seat:N`: the spectator view plus what is private to seat N (the base game has no private holdings, so
+  today it differs only by naming the viewer and its turn);
+- `full`: everything, only for a game that has ended (then every secret is public).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from domain import GameState, dump_state, public_state
+from domain.catalog.model import Card
+
+SPECTATOR = "spectator"
+FULL = "full"
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who looks: a seat number, or nobody in particular (`seat=None`); `full` only after the end."""
+
+    seat: int | None = None
+    full: bool = False
+
+    @property
+    def cls(self) -> str:
+        """The viewer class: the cache key part that decides what the view contains."""
+        if self.full:
+            return FULL
+        return SPECTATOR if self.seat is None else f"seat:{self.seat}"
+
+
+def viewer_for(seat: int | None, game_finished: bool) -> Viewer:
+    """The viewer a caller is: everyone sees everything once the game has ended (at any version)."""
+    return Viewer(seat=seat, full=game_finished)
+
+
+def _card(card: Card) -> dict[str, Any]:
+    """A face-up Discovery card as players see it on the table (public component data)."""
+    major = card.major
+    return {
+        "id": card.id,
+        "tier": card.tier,
+        "major": {"name": major.name, "mix": major.mix, "cost": major.cost, "vp": major.vp},
+        "constellations": [
+            {"name": c.name, "colour": c.colour, "cost": c.cost, "reward": list(c.reward)}
+            for c in card.constellations
+        ],
+    }
+
+
+def board_view(state: GameState, version: int, viewer: Viewer) -> dict[str, Any]:
+    """The board as `viewer` sees it at `version`. A full view is for games that have ended (the caller
+    decides: `state` may be an earlier version of a finished game)."""
+    body = dump_state(state) if viewer.full else public_state(state)
+    to_act = None if state.finished else state.turn.seat
+    display = [None if cid is None else _card(state.catalog.cards[cid]) for cid in state.display]
+    return {
+        "version": version,
+        "viewer": {"class": viewer.cls, "seat": viewer.seat},
+        "status": "finished" if state.finished else "active",
+        "to_act": to_act,
+        "your_turn": viewer.seat is not None and viewer.seat == to_act,
+        "turn": state.turn.number,
+        "round": state.turn.number // len(state.players) + 1,
+        "phase": state.turn.phase,
+        "seats": [
+            {"seat": p.seat, "name": p.name, "character": p.character, "score": p.score}
+            for p in state.players
+        ],
+        "winners": list(state.winners),
+        "display": display,
+        "state": body,
+    }
