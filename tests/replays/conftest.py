@@ -1,0 +1,137 @@
+"""Fixtures of the store tests: one store per test, on SQLite (a file in tmp_path) and on PostgreSQL
+(a schema of its own, dropped afterwards, so runs repeat), plus raw SQL access for tampering."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from domain.bots import make_bot
+from domain.selfplay import default_setup
+from replays.playout import play_out
+from replays.service import Games
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+class StepClock:
+    """A service clock that moves one second per call, from a fixed start."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2025, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+@pytest.fixture(params=BACKENDS)
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/games.db"
+        return
+    import psycopg
+
+    base = request.getfixturevalue("postgres_url")
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    yield f"{base}?schema={schema}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def games(store_url: str) -> Iterator[Games]:
+    service = Games(store_url, clock=StepClock())
+    yield service
+    service.close()
+
+
+def new_game(games: Games, seed: str, players: int = 2) -> str:
+    game_id, _ = games.create(default_setup(players, seed))
+    return game_id
+
+
+def play(games: Games, game_id: str, seed: str, limit: int | None = None) -> int:
+    """Random bots (fast, ~30 ms a game in memory) play the stored game."""
+    state = games.state(game_id)
+    assert state is not None
+    bots = [make_bot("random", f"{seed}:{i}") for i in range(len(state.players))]
+    return play_out(games, game_id, bots, limit)
+
+
+@pytest.fixture(scope="session")
+def finished_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A complete export of a finished random-bot game, played through a SQLite store."""
+    folder = tmp_path_factory.mktemp("finished")
+    with Games(f"sqlite:///{folder}/games.db", clock=StepClock()) as service:
+        game_id = new_game(service, "finished-1")
+        play(service, game_id, "finished-1")
+        return service.export(game_id)
+
+
+class RawRows:
+    """SQL access to the stored events of a game, to tamper with them behind the service's back."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        if url.startswith("sqlite:///"):
+            import sqlite3
+
+            self.conn: Any = sqlite3.connect(url[len("sqlite:///") :], isolation_level=None)
+            self.table, self.mark = "stored_events", "?"
+        else:
+            import psycopg
+
+            base, _, query = url.partition("?schema=")
+            self.conn = psycopg.connect(base, autocommit=True)
+            self.table, self.mark = f'"{query}".games_events', "%s"
+
+    def _id(self, game_id: str) -> Any:
+        return game_id if self.mark == "%s" else uuid.UUID(game_id).hex
+
+    def sql(self, statement: str, *args: Any) -> list[Any]:
+        cursor = self.conn.execute(statement.replace("?", self.mark), args)
+        return list(cursor.fetchall()) if cursor.description else []
+
+    def row(self, game_id: str, version: int) -> tuple[str, dict[str, Any]]:
+        (topic, state), *_ = self.sql(
+            f"SELECT topic, state FROM {self.table} WHERE originator_id = ? AND originator_version = ?",
+            self._id(game_id),
+            version,
+        )
+        return topic, orjson.loads(bytes(state))
+
+    def write(self, game_id: str, version: int, topic: str, data: dict[str, Any]) -> None:
+        self.sql(
+            f"UPDATE {self.table} SET topic = ?, state = ? "
+            "WHERE originator_id = ? AND originator_version = ?",
+            topic,
+            orjson.dumps(data),
+            self._id(game_id),
+            version,
+        )
+
+    def delete(self, game_id: str, version: int) -> None:
+        self.sql(
+            f"DELETE FROM {self.table} WHERE originator_id = ? AND originator_version = ?",
+            self._id(game_id),
+            version,
+        )
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@pytest.fixture
+def raw(store_url: str) -> Iterator[RawRows]:
+    rows = RawRows(store_url)
+    yield rows
+    rows.close()
