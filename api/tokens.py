@@ -31,17 +31,25 @@ def scrub(text: str) -> str:
     return TOKEN_PATTERN.sub(REDACTED, text)
 
 
+def _scrub_arg(value: object) -> object:
+    if isinstance(value, int | float | bool) or value is None:
+        return value
+    text = str(value)  # URLs and headers are often objects (httpx.URL, starlette URL)
+    return scrub(text) if PREFIX in text else value
+
+
 class TokenFilter(logging.Filter):
     """Removes seat tokens from every log record (messages and their arguments, e.g. access-log URLs)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str) and PREFIX in record.msg:
+        if not isinstance(record.msg, str):
+            record.msg = _scrub_arg(record.msg)
+        elif PREFIX in record.msg:
             record.msg = scrub(record.msg)
-        if record.args:
-            if isinstance(record.args, tuple):
-                record.args = tuple(scrub(a) if isinstance(a, str) else a for a in record.args)
-            elif isinstance(record.args, dict):
-                record.args = {k: scrub(v) if isinstance(v, str) else v for k, v in record.args.items()}
+        if isinstance(record.args, tuple):
+            record.args = tuple(_scrub_arg(a) for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: _scrub_arg(v) for k, v in record.args.items()}
         return True
 
 

@@ -1,0 +1,56 @@
+"""Fixtures of the API tests: an app on a fresh SQLite store per test, and live servers on free ports."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.settings import Settings
+from tests.api.helpers import free_port, wait_until
+
+ClientFactory = Callable[..., TestClient]
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(database_url=f"sqlite:///{tmp_path}/games.db", stream_heartbeat_seconds=1.0)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+class LiveServer:
+    """An API server in a thread of this process, on a free port (for real SSE connections)."""
+
+    def __init__(self, settings: Settings, log_level: str = "warning") -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.app = create_app(settings)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level=log_level, timeout_graceful_shutdown=1
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        wait_until(lambda: self.server.started, 10, "the server to start")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server() -> Callable[[Settings], LiveServer]:
+    return LiveServer

@@ -1,0 +1,145 @@
+"""Helpers for the API tests: games over HTTP, SSE parsing, servers on free ports."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from api.runtime import Runtime
+
+
+@dataclass
+class Table:
+    """A game and its seat tokens (None for a bot seat)."""
+
+    game_id: str
+    tokens: list[str | None]
+    created: dict[str, Any] = field(default_factory=dict)
+
+    def auth(self, seat: int) -> dict[str, str]:
+        token = self.tokens[seat]
+        assert token is not None, f"seat {seat} is a bot"
+        return {"Authorization": f"Bearer {token}"}
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, t in enumerate(self.tokens) if t is not None]
+
+
+def seats_spec(players: int, bots: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
+    bots = bots or {}
+    return [{"bot": bots[i]} if i in bots else {"name": f"P{i + 1}"} for i in range(players)]
+
+
+def create(client: httpx.Client, players: int, seed: str, bots: Mapping[int, str] | None = None) -> Table:
+    response = client.post("/games", json={"seats": seats_spec(players, bots), "seed": seed})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return Table(body["game_id"], [s["token"] for s in body["seats"]], body)
+
+
+def play_turns(
+    client: httpx.Client,
+    table: Table,
+    rng: random.Random,
+    max_decisions: int | None = None,
+    timeout: float = 60.0,
+) -> int:
+    """Play as every human seat of `table` by reading /moves and posting one back, until the game ends
+    (or `max_decisions` human decisions). Waits while a bot is to act. Returns the decisions made."""
+    made = 0
+    deadline = time.monotonic() + timeout
+    while max_decisions is None or made < max_decisions:
+        assert time.monotonic() < deadline, "the game did not progress in time"
+        seat = table.humans[0]
+        listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
+        to_act = listing["to_act"]
+        if to_act is None:
+            return made
+        if table.tokens[to_act] is None:  # a bot's turn: the server plays it
+            time.sleep(0.005)
+            continue
+        if to_act != seat:
+            listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(to_act)).json()
+            if listing["to_act"] != to_act:
+                continue
+        assert listing["moves"], "the seat to act has no legal move"
+        move = rng.choice(listing["moves"])
+        response = client.post(
+            f"/games/{table.game_id}/commands",
+            headers=table.auth(to_act),
+            json={"command": move, "expected_version": listing["version"], "command_id": f"c-{made}"},
+        )
+        assert response.status_code == 200, response.text
+        made += 1
+    return made
+
+
+def parse_sse(
+    lines: Iterator[str], count: int | None = None, stop_on_end: bool = True
+) -> list[dict[str, Any]]:
+    """Read SSE messages: [{"id", "event", "data"}]; stops after `count` data messages or at `end`."""
+    out: list[dict[str, Any]] = []
+    message: dict[str, Any] = {}
+    for line in lines:
+        if line == "":
+            if "data" in message:
+                out.append(message)
+                if stop_on_end and message.get("event") == "end":
+                    return out
+                if count is not None and len([m for m in out if m.get("event") != "end"]) >= count:
+                    return out
+            message = {}
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data":
+            message["data"] = json.loads(value)
+        elif name in ("id", "event"):
+            message[name] = value
+    return out
+
+
+def runtime_of(client: Any) -> Runtime:
+    runtime: Runtime = client.app.state.runtime
+    return runtime
+
+
+def hidden_ids(runtime: Runtime, game_id: str) -> list[str]:
+    """The cards nobody may see yet, the undealt deck first in draw order."""
+    state, _ = runtime.store.current(game_id)
+    return [*state.deck, *state.reserve, *state.box]
+
+
+def leaks(body: str, hidden: Sequence[str], deck: Sequence[str]) -> list[str]:
+    """What of the hidden deal appears in a response body: any hidden card ID, or the deck order."""
+    found = [card for card in hidden if card in body]
+    ordered = ",".join(json.dumps(c) for c in deck[:3])
+    if len(deck) >= 2 and (ordered in body or ordered.replace(",", ", ") in body):
+        found.append("deck order " + ordered)
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until(predicate: Any, timeout: float, what: str, interval: float = 0.05) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")

@@ -1,0 +1,85 @@
+"""Complete games over HTTP by clients that only read /moves and post one of them back."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.api.helpers import create, play_turns
+
+
+@pytest.mark.parametrize(
+    ("players", "bots"),
+    [(2, {1: "random"}), (3, {0: "greedy"}), (4, {2: "random"})],
+    ids=["2-seats", "3-seats", "4-seats"],
+)
+def test_complete_game_over_http_with_a_bot_seat(
+    client: TestClient, players: int, bots: dict[int, str]
+) -> None:
+    table = create(client, players, seed=f"play-{players}", bots=bots)
+    decisions = play_turns(client, table, random.Random(players))
+    assert decisions > 50
+
+    board = client.get(f"/games/{table.game_id}").json()
+    assert board["status"] == "finished"
+    assert board["to_act"] is None
+    assert board["winners"]
+    assert board["viewer"]["class"] == "full"  # everything is public after the end
+    assert "deck" in board["state"]
+
+    log = client.get(f"/games/{table.game_id}/events", params={"limit": 500}).json()
+    assert log["events"][0]["type"] == "GameStarted"
+    bot_seat = next(iter(bots))
+    actors = set()
+    after = 0
+    while True:
+        page = client.get(f"/games/{table.game_id}/events", params={"after": after, "limit": 500}).json()
+        actors |= {e["actor"] for e in page["events"]}
+        if page["next_after"] is None:
+            break
+        after = page["next_after"]
+    assert bot_seat in actors  # the bot's moves were recorded like anyone's
+    assert set(table.humans) <= actors
+
+    report = client.get(f"/games/{table.game_id}/verify").json()
+    assert report["ok"], report
+    lobby = client.get("/games", params={"status": "finished"}).json()["games"]
+    assert [g["game_id"] for g in lobby] == [table.game_id]
+    assert lobby[0]["seats"][bot_seat]["bot"] == bots[bot_seat]
+
+
+def test_a_bot_that_moves_first_plays_until_a_person_must_act(client: TestClient) -> None:
+    response = client.post(
+        "/games", json={"seats": [{"bot": "greedy"}, {"name": "Ann"}], "seed": "bot-first", "first_seat": 0}
+    )
+    table_id = response.json()["game_id"]
+    token = response.json()["seats"][1]["token"]
+    assert response.json()["seats"][0]["token"] is None
+    headers = {"Authorization": f"Bearer {token}"}
+    for _ in range(400):
+        listing = client.get(f"/games/{table_id}/moves", headers=headers).json()
+        if listing["to_act"] == 1:
+            break
+    assert listing["to_act"] == 1 and listing["moves"]
+    events = client.get(f"/games/{table_id}/events", params={"limit": 500}).json()["events"]
+    assert any(e["actor"] == 0 for e in events)
+
+
+def test_posting_a_listed_move_back_unchanged_and_by_text(client: TestClient) -> None:
+    table = create(client, 2, seed="text-form")
+    listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(0)).json()
+    seat = listing["to_act"]
+    listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
+    move = listing["moves"][0]
+    response = client.post(
+        f"/games/{table.game_id}/commands",
+        headers=table.auth(seat),
+        json={"command": {"text": move["text"]}, "expected_version": listing["version"], "command_id": "t1"},
+    )
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert result["version"] > listing["version"]
+    assert result["events"][0]["version"] == listing["version"] + 1
+    assert result["replayed"] is False
