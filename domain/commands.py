@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from domain.state import COLOURS, Die
 
 ROWS = ("R1", "R2", "R3", "R4")
+SKY_NAMES = ("X1", "X2", "S1", "S2", "S3", "S4", "U")
 
 
 def die_text(die: Die) -> str:
@@ -228,6 +229,113 @@ class PlaceComet(Command):
         return [self.page]
 
 
+# -- Luna (digest §18) ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class BonusSpace(Command):
+    """LUNA-42: the Bonus Board space (1-9) a departing Grand Inquisitor goes to."""
+
+    space: int
+    VERB: ClassVar[str] = "bonus"
+
+    def args(self) -> list[str]:
+        return [str(self.space)]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class Relocate(Command):
+    """LUNA-BB-3: move the telescope to a space (S1..S4 or U; the current space = stay)."""
+
+    space: int
+    VERB: ClassVar[str] = "relocate"
+
+    def args(self) -> list[str]:
+        return [SKY_NAMES[self.space] if 0 <= self.space < len(SKY_NAMES) else str(self.space)]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class SwapTiles(Command):
+    """LUNA-BA-7: swap two of your Action tiles."""
+
+    first: str
+    second: str
+    VERB: ClassVar[str] = "swap"
+
+    def __post_init__(self) -> None:
+        # A swap is an unordered pair: keep it sorted so both orders compare equal.
+        if self.second < self.first:
+            first, second = self.second, self.first
+            object.__setattr__(self, "first", first)
+            object.__setattr__(self, "second", second)
+
+    def args(self) -> list[str]:
+        return [self.first, self.second]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class RegainRow(Command):
+    """LUNA-BA-5: the row whose passed spaces pay again, right to left."""
+
+    row: int
+    VERB: ClassVar[str] = "regain"
+
+    def args(self) -> list[str]:
+        return [ROWS[self.row] if 0 <= self.row < 4 else str(self.row)]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class BonusTile(Command):
+    """LUNA-BA-6: the moving action (option 1 or 2) of any of your Action tiles."""
+
+    tile: str
+    option: int
+    VERB: ClassVar[str] = "anytile"
+
+    def args(self) -> list[str]:
+        return [self.tile, str(self.option)]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class CollectScale(Command):
+    """LUNA-BB-7: collect the Lecture reward of the row a University token occupies."""
+
+    tile: int
+    VERB: ClassVar[str] = "scale"
+
+    def args(self) -> list[str]:
+        return [str(self.tile + 1)]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class MoonReward(Command):
+    """LUNA-80: the Moon objective's reward, "vp" (3 VP) or "quadrants" (2 Quadrants)."""
+
+    choice: str
+    VERB: ClassVar[str] = "moonreward"
+
+    def args(self) -> list[str]:
+        return [self.choice]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class TakeInquisitor(Command):
+    """LUNA-BB-7: take (or decline) an Inquisitor icon among the collected Scale rewards."""
+
+    accept: bool
+    VERB: ClassVar[str] = "inquisitor"
+
+    def args(self) -> list[str]:
+        return ["yes" if self.accept else "no"]
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class Decline(Command):
+    """Decline an optional effect (LUNA-BB-3's fixed action)."""
+
+    VERB: ClassVar[str] = "decline"
+
+
 COMMAND_TYPES: Mapping[str, type[Command]] = {
     cls.__name__: cls
     for cls in (
@@ -251,6 +359,15 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         WriteComplete,
         Upgrade,
         PlaceComet,
+        BonusSpace,
+        Relocate,
+        SwapTiles,
+        RegainRow,
+        BonusTile,
+        CollectScale,
+        MoonReward,
+        TakeInquisitor,
+        Decline,
     )
 }
 _BY_VERB: Mapping[str, type[Command]] = {cls.VERB: cls for cls in COMMAND_TYPES.values()}
@@ -288,7 +405,7 @@ def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
         if len(args) != n:
             raise ValueError(f"expected {n} argument(s), got {len(args)}")
 
-    if cls in (StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting):
+    if cls in (StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting, Decline):
         need(0)
         return cls(seat=seat)
     if cls is Move:
@@ -346,6 +463,34 @@ def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
     if cls is PlaceComet:
         need(1)
         return PlaceComet(seat=seat, page=args[0])
+    if cls is BonusSpace:
+        need(1)
+        return BonusSpace(seat=seat, space=_int(args[0]))
+    if cls is Relocate:
+        need(1)
+        if args[0] not in SKY_NAMES:
+            raise ValueError(f"bad space {args[0]!r}: expected one of {', '.join(SKY_NAMES)}")
+        return Relocate(seat=seat, space=SKY_NAMES.index(args[0]))
+    if cls is SwapTiles:
+        need(2)
+        return SwapTiles(seat=seat, first=args[0], second=args[1])
+    if cls is RegainRow:
+        need(1)
+        return RegainRow(seat=seat, row=_row(args[0]))
+    if cls is BonusTile:
+        need(2)
+        return BonusTile(seat=seat, tile=args[0], option=_int(args[1]))
+    if cls is CollectScale:
+        need(1)
+        return CollectScale(seat=seat, tile=_int(args[0]) - 1)
+    if cls is MoonReward:
+        need(1)
+        return MoonReward(seat=seat, choice=args[0])
+    if cls is TakeInquisitor:
+        need(1)
+        if args[0] not in ("yes", "no"):
+            raise ValueError("expected yes or no")
+        return TakeInquisitor(seat=seat, accept=args[0] == "yes")
     raise ValueError(f"no parser for {cls.__name__}")  # pragma: no cover - every verb is handled
 
 
@@ -419,7 +564,10 @@ def _check_type(cmd: Command, name: str, value: Any) -> None:
         "comets2": int,
         "option": int,
         "space": int,
-        "tile": (int if isinstance(cmd, Lecture) else str),
+        "tile": (int if isinstance(cmd, Lecture | CollectScale) else str),
+        "first": str,
+        "second": str,
+        "choice": str,
         "row": int,
         "grand": bool,
         "accept": bool,

@@ -13,8 +13,26 @@ _CODE = re.compile(
 )
 
 
+# Luna Bonus Board codes (digest §18.5-18.6; domain/catalog/luna.py).
+_SPECIAL = {
+    "DIE@2": Task("DIE", 2),
+    "DIE@5": Task("DIE", 5),
+    "FREEOBS:4": Task("FREEOBS", 4),
+    "REREAD": Task("REREAD"),
+    "ANYTILE": Task("ANYTILE"),
+    "SWAP": Task("SWAP"),
+    "RELOCATE": Task("RELOCATE"),
+    "ADVANCE": Task("ADVANCE"),
+    "BOOKVP": Task("BOOKVP"),
+    "SCALEREWARDS": Task("SCALEREWARDS", 1, "0123"),
+}
+
+
 def tasks_for(code: str, source: str) -> list[Task]:
     """The tasks one reward code stands for, in resolution order (INQ-12: PERxn = n persuades)."""
+    special = _SPECIAL.get(code)
+    if special is not None:
+        return [Task(special.kind, special.n, special.arg, source)]
     m = _CODE.match(code)
     if m is None:
         raise ValueError(f"unknown reward code {code!r}")

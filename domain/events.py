@@ -57,8 +57,11 @@ class GameStarted(Event):
     reserve: tuple[str, ...]
     seed: str
     salt: str
+    luna_side: str = ""  # LUNA-5: the Bonus Board side ("" without Luna)
+    moon_revealed: tuple[str, ...] = ()  # LUNA-3: Scoring tiles face up on Moon tiles I..III
+    moon_hidden: tuple[str, ...] = ()  # LUNA-4: Scoring tiles face down on Moon tiles IV..IX
     rule: str = "SET-3"
-    HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt")
+    HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt", "moon_hidden")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,7 +76,8 @@ class GameForked(Event):
     reserve: tuple[str, ...]
     seed: str
     salt: str
-    HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt")
+    moon_hidden: tuple[str, ...] = ()
+    HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt", "moon_hidden")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,6 +103,7 @@ class GameEnded(Event):
     deck: tuple[str, ...]  # the deal behind the commitment, revealed (design.md)
     box: tuple[str, ...]
     reserve: tuple[str, ...]
+    moon: tuple[str, ...] = ()  # the face-down Scoring tiles as dealt (Luna)
     rule: str = "TIE-1"
 
 
@@ -348,6 +353,114 @@ class ObjectiveAchieved(PlayerEvent):
     rule: str = "OBJ-3"
 
 
+# -- Luna (digest §18) ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoonObserved(PlayerEvent):
+    """LUNA-20..23: the Moon observed on Moon tile `tile`; its Scoring tile goes to the box."""
+
+    tile: str
+    scoring: str
+    dice: tuple[Die, ...]
+    comets: tuple[int, ...]
+    cost: int
+    rule: str = "LUNA-22"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoonPhaseAdvanced(PlayerEvent):
+    """LUNA-31: a Dividing tile was revealed; the next column of Scoring tiles turns face up."""
+
+    phase: int
+    revealed: tuple[str, ...]
+    rule: str = "LUNA-31"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoringTileScored(PlayerEvent):
+    """LUNA-23.3: bonus scoring for the observer, basic scoring for every other player."""
+
+    tile: str
+    points: tuple[int, ...]  # per seat
+    rule: str = "LUNA-23"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GrandInquisitorGained(PlayerEvent):
+    tile: str
+    rule: str = "LUNA-40"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GrandInquisitorDeparted(PlayerEvent):
+    """LUNA-41/42: a fully persuaded Grand Inquisitor leaves for a Bonus Board space."""
+
+    space: int
+    rule: str = "LUNA-42"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BonusBoardRewardTaken(PlayerEvent):
+    side: str
+    space: int
+    lost: bool = False  # the reward cannot be used (A2 without tokens, A8 without comets)
+    rule: str = "LUNA-42"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoonObjectiveAchieved(PlayerEvent):
+    choice: str  # "vp" or "quadrants"
+    rule: str = "LUNA-80"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TelescopeRelocated(PlayerEvent):
+    start: int
+    end: int
+    rule: str = "LUNA-BB-3"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionTilesSwapped(PlayerEvent):
+    first: str
+    second: str
+    queue: tuple[str, ...]
+    rule: str = "LUNA-BA-7"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LibraryRewardsRegained(PlayerEvent):
+    row: int
+    position: int
+    rule: str = "LUNA-BA-5"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BonusActionTaken(PlayerEvent):
+    """LUNA-BA-6: the moving action of any Action tile; the tile then rotates to q0."""
+
+    tile: str
+    option: int
+    upgraded: bool
+    rule: str = "LUNA-BA-6"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScaleRewardCollected(PlayerEvent):
+    tile: int
+    height: int
+    rule: str = "LUNA-BB-7"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BonusDeclined(PlayerEvent):
+    """An optional part of a Luna reward declined (B3's fixed action, B7's Inquisitor icons)."""
+
+    effect: str
+    rule: str = "RES-7"
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -389,6 +502,19 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CometPlacedInBook,
         InterrogationHeld,
         ObjectiveAchieved,
+        MoonObserved,
+        MoonPhaseAdvanced,
+        ScoringTileScored,
+        GrandInquisitorGained,
+        GrandInquisitorDeparted,
+        BonusBoardRewardTaken,
+        MoonObjectiveAchieved,
+        TelescopeRelocated,
+        ActionTilesSwapped,
+        LibraryRewardsRegained,
+        BonusActionTaken,
+        ScaleRewardCollected,
+        BonusDeclined,
     )
 }
 

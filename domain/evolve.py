@@ -15,7 +15,7 @@ from domain.catalog import load_catalog
 from domain.effects import push, reward_tasks
 from domain.fastcopy import replace
 from domain.options import Options
-from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState
+from domain.state import COLOURS, START, Die, GameState, LunaState, PlayerState, Task, TurnState
 
 Handler = Callable[[GameState, Any], GameState]
 _HANDLERS: dict[type[ev.Event], Handler] = {}
@@ -136,6 +136,17 @@ def _started(e: ev.GameStarted) -> GameState:
         for i, (name, character) in enumerate(e.seats)
     )
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
+    luna = None
+    if options.luna:
+        positions = len(catalog.luna.moon_tiles)
+        luna = LunaState(
+            side=e.luna_side,
+            scoring=(*e.moon_revealed, *e.moon_hidden),
+            phase=1,  # LUNA-30
+            flipped=(False,) * positions,
+            costs=catalog.luna.moon_costs,  # LUNA-6
+            bonus=((),) * 9,
+        )
     return GameState(
         catalog=catalog,
         catalog_edition=e.catalog_edition,
@@ -158,13 +169,22 @@ def _started(e: ev.GameStarted) -> GameState:
         seed=e.seed,
         salt=e.salt,
         commitment=e.commitment,
-        dealt=(deck, box, reserve),
+        dealt=(deck, box, reserve, tuple(e.moon_hidden)),
+        luna=luna,
     )
 
 
 @_on(ev.GameForked)
 def _forked(s: GameState, e: ev.GameForked) -> GameState:
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
+    if e.commitment == s.commitment:  # a finished game's fork keeps its deal and commitment
+        return replace(s, forks=s.forks + 1)
+    luna = s.luna
+    if luna is not None and e.moon_hidden:  # re-dealt face-down Scoring tiles
+        scoring = tuple(
+            tile if luna.visible(i) else e.moon_hidden[i - 3] for i, tile in enumerate(luna.scoring)
+        )
+        luna = replace(luna, scoring=scoring)
     return replace(
         s,
         deck=deck,
@@ -173,8 +193,9 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
         seed=e.seed,
         salt=e.salt,
         commitment=e.commitment,
-        dealt=(deck, box, reserve),
+        dealt=(deck, box, reserve, tuple(e.moon_hidden)),
         forks=s.forks + 1,
+        luna=luna,
     )
 
 
@@ -183,12 +204,16 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
 
 @_on(ev.TelescopeMoved)
 def _moved(s: GameState, e: ev.TelescopeMoved) -> GameState:
-    return replace(s, players=_players(s, e.seat, telescope=e.end), turn=_turn(s, phase="actions"))
+    players = _players(s, e.seat, telescope=e.end)
+    return replace(s, players=players, turn=_turn(s, phase="actions", space=e.end))
 
 
 @_on(ev.FixedActionTaken)
 def _fixed(s: GameState, e: ev.FixedActionTaken) -> GameState:
-    return replace(s, turn=_turn(s, fixed_done=True), agenda=push(s.agenda, [Task(FIXED_TASKS[e.action])]))
+    task = [Task(FIXED_TASKS[e.action])]
+    if s.agenda and s.agenda[-1].kind == "FIXEDAT":  # LUNA-BB-3: not the turn's own fixed action
+        return replace(s, agenda=push(s.agenda[:-1], task))
+    return replace(s, turn=_turn(s, fixed_done=True), agenda=push(s.agenda, task))
 
 
 @_on(ev.MovingActionTaken)
@@ -238,7 +263,9 @@ def _ended(s: GameState, e: ev.GameEnded) -> GameState:
 # -- observing -----------------------------------------------------------------------------------
 
 
-def _pay(s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequence[int]) -> GameState:
+def _pay(
+    s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequence[int], own_fixed: bool = True
+) -> GameState:
     """OBS-20..34: spent dice go to the supply; each comet used moves on (sky1 -> sky2 -> Book)."""
     p = s.players[seat]
     held = list(p.dice)
@@ -251,7 +278,9 @@ def _pay(s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequenc
     for i in comets:
         states[i] = "sky2" if states[i] == "sky1" else "pending"
     s = _player(s, seat, dice=tuple(held), comets=tuple(states))
-    turn = _turn(s, fixed_done=True, comets_used=s.turn.comets_used | frozenset(comets))
+    turn = _turn(
+        s, fixed_done=s.turn.fixed_done or own_fixed, comets_used=s.turn.comets_used | frozenset(comets)
+    )
     return replace(s, supply=supply, turn=turn, agenda=agenda)
 
 
@@ -266,8 +295,9 @@ def _book_tasks(s: GameState, before: PlayerState, seat: int) -> list[Task]:
 @_on(ev.MajorObjectObserved)
 def _major(s: GameState, e: ev.MajorObjectObserved) -> GameState:
     before = s.players[e.seat]
-    s = replace(s, agenda=_pop(s, "OBSERVE"))
-    s = _pay(s, e.seat, e.dice, e.comets)
+    top = s.agenda[-1].kind if s.agenda else ""
+    s = replace(s, agenda=s.agenda[:-1] if top in ("OBSERVE", "FIXEDAT") else s.agenda)
+    s = _pay(s, e.seat, e.dice, e.comets, own_fixed=top != "FIXEDAT")
     card = s.catalog.cards[e.card]
     # OBS-42: Constellation tokens on the taken card go to the box.
     for seat in s.covers[e.space]:
@@ -291,12 +321,16 @@ def _major(s: GameState, e: ev.MajorObjectObserved) -> GameState:
 def _constellation(s: GameState, e: ev.ConstellationObserved) -> GameState:
     before = s.players[e.seat]
     agenda = s.agenda
-    if agenda and agenda[-1].kind == "OBSERVE":
+    top = agenda[-1].kind if agenda else ""
+    if top == "OBSERVE":
         left = agenda[-1].n - 1
         agenda = agenda[:-1] + ((replace(agenda[-1], n=left),) if left else ())
-    else:  # the first observation of the Observe action: one more constellation may follow (OBS-1)
-        agenda = (*agenda, Task("OBSERVE", 1))
-    s = _pay(replace(s, agenda=agenda), e.seat, e.dice, e.comets)
+    elif top == "FREEOBS":  # LUNA-BA-2: one constellation, outside the Observe action
+        agenda = agenda[:-1]
+    else:  # the first observation of an Observe action: one more constellation may follow (OBS-1)
+        agenda = (*(agenda[:-1] if top == "FIXEDAT" else agenda), Task("OBSERVE", 1))
+    own_fixed = top not in ("FREEOBS", "FIXEDAT")
+    s = _pay(replace(s, agenda=agenda), e.seat, e.dice, e.comets, own_fixed=own_fixed)
     covers = list(s.covers)
     row = list(covers[e.space])
     row[e.index] = e.seat
@@ -348,7 +382,8 @@ def _points(s: GameState, e: ev.VictoryPointsScored) -> GameState:
     by_source = dict(p.points)
     by_source[e.source] = by_source.get(e.source, 0) + e.points
     players = _players(s, e.seat, score=p.score + e.points, points=tuple(sorted(by_source.items())))
-    return replace(s, players=players, agenda=_pop(s, "VP"))
+    agenda = s.agenda[:-1] if s.agenda and s.agenda[-1].kind in ("VP", "BOOKVP") else s.agenda
+    return replace(s, players=players, agenda=agenda)
 
 
 @_on(ev.QuadrantsGained)
@@ -404,7 +439,8 @@ def _die_recoloured(s: GameState, e: ev.DieRecoloured) -> GameState:
 def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
     p = s.players[e.seat]
     s = _player(s, e.seat, cellar=(p.cellar[0] + 1, *p.cellar[1:]))  # INQ-2
-    return replace(s, turn=_turn(s, cellar_peak=_peak(s, s.players[e.seat])), agenda=_pop(s, "INQ"))
+    agenda = s.agenda[:-1] if s.agenda and s.agenda[-1].kind in ("INQ", "OPTINQ") else s.agenda
+    return replace(s, turn=_turn(s, cellar_peak=_peak(s, s.players[e.seat])), agenda=agenda)
 
 
 @_on(ev.InquisitorPersuaded)
@@ -415,7 +451,10 @@ def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     spaces[e.start] -= 1
     spaces[e.end] += 1
     players = _players(s, e.seat, **{name: tuple(spaces)})
-    return replace(s, players=players, turn=_turn(s, inquisitor_moved=True), agenda=_pop(s, "PER"))  # INQ-13
+    agenda = s.agenda[:-1] if s.agenda and s.agenda[-1].kind in ("PER", "ADVANCE") else s.agenda
+    if e.grand and e.end == len(spaces) - 1:  # LUNA-41: it leaves at once (RES-8, AMB-50)
+        agenda = (*agenda, Task("DEPART"))
+    return replace(s, players=players, turn=_turn(s, inquisitor_moved=True), agenda=agenda)  # INQ-13
 
 
 @_on(ev.FarewellTaken)
@@ -498,7 +537,11 @@ def _lost(s: GameState, e: ev.EffectLost) -> GameState:
 
 @_on(ev.ActionTilesRotated)
 def _rotated(s: GameState, e: ev.ActionTilesRotated) -> GameState:
-    return replace(s, players=_players(s, e.seat, queue=tuple(e.queue)), turn=_turn(s, rotated=True))
+    players = _players(s, e.seat, queue=tuple(e.queue))
+    if s.agenda and s.agenda[-1].kind == "ROTATE":  # LUNA-BA-6 rotates at once; ROT-6 remembers it
+        turn = _turn(s, bonus_rotated=s.turn.bonus_rotated | {e.tile})
+        return replace(s, players=players, turn=turn, agenda=s.agenda[:-1])
+    return replace(s, players=players, turn=_turn(s, rotated=True))
 
 
 @_on(ev.CometPlacedInBook)
@@ -535,3 +578,143 @@ def _objective(s: GameState, e: ev.ObjectiveAchieved) -> GameState:
     vp = s.catalog.objective_first_vp if e.first else s.catalog.objective_later_vp  # OBJ-3
     tasks = [Task("VP", vp, "", "objective"), Task("FW")]  # OBJ-5
     return replace(s, claims=tuple(claims), agenda=push(s.agenda, tasks))
+
+
+# -- Luna (digest §18) -----------------------------------------------------------------------------
+
+
+def _luna(s: GameState) -> LunaState:
+    assert s.luna is not None, "a Luna event in a game without Luna"
+    return s.luna
+
+
+@_on(ev.MoonObserved)
+def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
+    from domain.catalog.luna import POSITIONS
+    from domain.luna import moon_objective_due
+
+    before = s.players[e.seat]
+    top = s.agenda[-1].kind if s.agenda else ""
+    s = replace(s, agenda=s.agenda[:-1] if top in ("OBSERVE", "FIXEDAT") else s.agenda)
+    s = _pay(s, e.seat, e.dice, e.comets, own_fixed=top != "FIXEDAT")
+    luna = _luna(s)
+    index = POSITIONS.index(e.tile)
+    flipped = list(luna.flipped)
+    flipped[index] = True  # LUNA-23.6
+    scoring = list(luna.scoring)
+    scoring[index] = ""  # LUNA-23.5: the Scoring tile goes to the box
+    luna = replace(luna, costs=luna.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
+    s = replace(_player(s, e.seat, moon=s.players[e.seat].moon + 1), luna=luna)
+    tasks = reward_tasks(s.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
+    tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
+    if s.options.moon_objective_immediate and moon_objective_due(s, s.players[e.seat]):
+        tasks.append(Task("MOONOBJ"))  # LUNA-81, AMB-15
+    tasks.append(Task("GRAND", 1, e.tile))  # LUNA-23.4
+    tasks += _book_tasks(s, before, e.seat)
+    return replace(s, agenda=push(s.agenda, tasks))
+
+
+@_on(ev.MoonPhaseAdvanced)
+def _phase(s: GameState, e: ev.MoonPhaseAdvanced) -> GameState:
+    luna = _luna(s)
+    column = e.phase - 1
+    scoring = list(luna.scoring)
+    scoring[column * 3 : column * 3 + 3] = list(e.revealed)
+    return replace(s, luna=replace(luna, phase=e.phase, scoring=tuple(scoring)))
+
+
+@_on(ev.ScoringTileScored)
+def _scoring(s: GameState, e: ev.ScoringTileScored) -> GameState:
+    n = len(s.players)
+    order = [(e.seat + k) % n for k in range(n)]  # the observer's bonus first, then the others
+    tasks = [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
+    return replace(s, agenda=push(_pop(s, "SCORING"), tasks))
+
+
+@_on(ev.GrandInquisitorGained)
+def _grand(s: GameState, e: ev.GrandInquisitorGained) -> GameState:
+    p = s.players[e.seat]
+    s = _player(s, e.seat, grand=(p.grand[0] + 1, *p.grand[1:]))  # LUNA-40: to the leftmost space
+    return replace(s, turn=_turn(s, cellar_peak=_peak(s, s.players[e.seat])), agenda=_pop(s, "GRAND"))
+
+
+@_on(ev.GrandInquisitorDeparted)
+def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
+    p = s.players[e.seat]
+    s = _player(s, e.seat, grand=(*p.grand[:-1], p.grand[-1] - 1))
+    luna = _luna(s)
+    bonus = list(luna.bonus)
+    bonus[e.space - 1] = (*bonus[e.space - 1], e.seat)
+    agenda = push(_pop(s, "DEPART"), [Task("BONUS", e.space)])
+    return replace(s, luna=replace(luna, bonus=tuple(bonus)), agenda=agenda)
+
+
+@_on(ev.BonusBoardRewardTaken)
+def _bonus(s: GameState, e: ev.BonusBoardRewardTaken) -> GameState:
+    from domain.luna import bonus_space, bonus_tasks
+
+    agenda = _pop(s, "BONUS")
+    if e.lost:
+        return replace(s, agenda=agenda)
+    return replace(s, agenda=push(agenda, bonus_tasks(s, bonus_space(s, e.space))))
+
+
+@_on(ev.MoonObjectiveAchieved)
+def _moon_objective(s: GameState, e: ev.MoonObjectiveAchieved) -> GameState:
+    luna = _luna(s)
+    p = s.players[e.seat]
+    s = _player(s, e.seat, achievements=(*p.achievements, "MOON"))
+    objective = s.catalog.luna
+    task = (
+        Task("VP", objective.objective_vp, "", "moon-objective")
+        if e.choice == "vp"
+        else Task("Q", objective.objective_quadrants, "", "moon-objective")
+    )
+    agenda = push(_pop(s, "MOONOBJ"), [task])
+    return replace(s, luna=replace(luna, achievers=(*luna.achievers, e.seat)), agenda=agenda)
+
+
+@_on(ev.TelescopeRelocated)
+def _relocated(s: GameState, e: ev.TelescopeRelocated) -> GameState:
+    s = _player(s, e.seat, telescope=e.end)  # AMB-21: not a movement; the next turn moves from here
+    return replace(s, agenda=push(_pop(s, "RELOCATE"), [Task("FIXEDAT", e.end)]))
+
+
+@_on(ev.ActionTilesSwapped)
+def _swapped(s: GameState, e: ev.ActionTilesSwapped) -> GameState:
+    return replace(s, players=_players(s, e.seat, queue=tuple(e.queue)), agenda=_pop(s, "SWAP"))
+
+
+@_on(ev.LibraryRewardsRegained)
+def _regained(s: GameState, e: ev.LibraryRewardsRegained) -> GameState:
+    p = s.players[e.seat]
+    tasks: list[Task] = []
+    for position in range(e.position, 0, -1):  # LUNA-BA-5: right to left
+        tasks += reward_tasks(library_reward(s, p, e.row, position), "library")
+    return replace(s, agenda=push(_pop(s, "REREAD"), tasks))
+
+
+@_on(ev.BonusActionTaken)
+def _bonus_action(s: GameState, e: ev.BonusActionTaken) -> GameState:
+    tile = next(t for t in s.catalog.action_tiles if t.id == e.tile)
+    face = tile.upgraded if e.upgraded else tile.basic
+    tasks = [*reward_tasks(face[e.option - 1], "action-tile"), Task("ROTATE", 1, e.tile)]
+    return replace(s, agenda=push(_pop(s, "ANYTILE"), tasks))
+
+
+@_on(ev.ScaleRewardCollected)
+def _scale_collected(s: GameState, e: ev.ScaleRewardCollected) -> GameState:
+    top = s.agenda[-1]
+    left = top.arg.replace(str(e.tile), "")
+    agenda = s.agenda[:-1] + ((replace(top, arg=left),) if left else ())
+    row = s.catalog.scale_face(s.scale[e.tile]).rows[e.height - 1]
+    tasks = [
+        Task("OPTINQ", 1, "", t.source) if t.kind == "INQ" else t  # LUNA-BB-7: Inquisitors may be declined
+        for t in reward_tasks(row.reward, "lecture")
+    ]
+    return replace(s, agenda=push(agenda, tasks))
+
+
+@_on(ev.BonusDeclined)
+def _declined(s: GameState, e: ev.BonusDeclined) -> GameState:
+    return replace(s, agenda=s.agenda[:-1])

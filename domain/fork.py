@@ -54,6 +54,7 @@ def fork_events(source: Sequence[ev.Event], at: int, source_game: str, seed: str
             reserve=state.reserve,
             seed=state.seed,
             salt=state.salt,
+            moon_hidden=state.dealt[3] if len(state.dealt) > 3 else (),
         )
     else:
         forked = redeal(state, seed, source_game, at)
@@ -70,7 +71,8 @@ def fork_events(source: Sequence[ev.Event], at: int, source_game: str, seed: str
             reserve=reserve,
             seed=seed,
             salt=salt,
-            commitment=commitment_of(salt, deck, forked.box, reserve),
+            moon_hidden=forked.moon_hidden,
+            commitment=commitment_of(salt, deck, forked.box, reserve, forked.moon_hidden),
         )
         # Earlier re-deals in the copied prefix (a fork of a fork) are rewritten to the same new deal:
         # the cards the prefix draws after them, then the re-deal.
@@ -86,7 +88,8 @@ def fork_events(source: Sequence[ev.Event], at: int, source_game: str, seed: str
                     reserve=inner_reserve,
                     seed=seed,
                     salt=salt,
-                    commitment=commitment_of(salt, inner_deck, forked.box, inner_reserve),
+                    moon_hidden=forked.moon_hidden,
+                    commitment=commitment_of(salt, inner_deck, forked.box, inner_reserve, forked.moon_hidden),
                 )
         state = fold(prefix)
     events: list[ev.Event] = [*prefix, forked]

@@ -11,6 +11,8 @@ from itertools import combinations
 
 from domain import commands as c
 from domain.catalog import MIXES
+from domain.catalog.luna import POSITIONS
+from domain.luna import moon_objective_due, observable_moon_tiles, phase_due
 from domain.scoring import claimable_objective
 from domain.state import (
     COLOURS,
@@ -28,7 +30,23 @@ from domain.state import (
 )
 
 FREE_COSTS = {"recolour": 1, "raise": 1, "die": 2, "write": 2, "persuade": 3, "spot": 4}  # FREE-1
-AUTO_TASKS = frozenset({"VP", "Q", "INQ", "INC", "CARD", "SPOT", "REFILL", "COMPLETE"})
+AUTO_TASKS = frozenset(
+    {
+        "VP",
+        "Q",
+        "INQ",
+        "INC",
+        "CARD",
+        "SPOT",
+        "REFILL",
+        "COMPLETE",
+        "SCORING",
+        "GRAND",
+        "BONUS",
+        "BOOKVP",
+        "ROTATE",
+    }
+)
 
 
 @lru_cache(maxsize=4096)
@@ -78,6 +96,12 @@ def observe_options(s: GameState, seat: int, majors: bool, constellations: bool)
     p = s.players[seat]
     sky1, sky2 = free_comets(s, seat)
     out: list[c.Command] = []
+    if majors and s.luna is not None:  # LUNA-20..22: the Moon, paid with dice of all three colours
+        cost = s.luna.costs[0] if s.luna.costs else 0
+        for index in observable_moon_tiles(s):
+            for spent, n1, n2 in payments(p.dice, COLOURS, cost, len(sky1), len(sky2)):
+                target = f"MOON:{POSITIONS[index]}"
+                out.append(c.Observe(seat=seat, target=target, dice=spent, comets1=n1, comets2=n2))
     cards = s.catalog.cards
     can_place = p.tokens_used < TOKENS  # OBS-54
     for space, card_id in enumerate(s.display):
@@ -168,10 +192,96 @@ def book_options(s: GameState, seat: int) -> list[c.Command]:
     return pages or [c.PlaceComet(seat=seat, page="appendix")]
 
 
+def free_observe_options(s: GameState, seat: int, max_cost: int) -> list[c.Command]:
+    """LUNA-BA-2: one uncovered constellation of cost <= 4, without dice (nor comets: OBS-32)."""
+    if s.players[seat].tokens_used >= TOKENS:
+        return []
+    out: list[c.Command] = []
+    for space, card_id in enumerate(s.display):
+        if card_id is None:
+            continue
+        for index, con in enumerate(s.catalog.cards[card_id].constellations):
+            if s.covers[space][index] < 0 and con.cost <= max_cost:
+                out.append(c.Observe(seat=seat, target=f"C:{card_id}:{index}", dice=()))
+    return out
+
+
+def fixed_options(s: GameState, seat: int, pos: int) -> list[c.Command]:
+    """SKY-2, ACT-4: the fixed action(s) of a space (Observe as its observations)."""
+    out: list[c.Command] = []
+    if pos in (S1, S4):
+        out += observe_options(s, seat, majors=True, constellations=True)
+    if pos in (S2, S4):
+        out.append(c.TakeFixed(seat=seat, action="die"))
+    if pos == S2:
+        out.append(c.TakeFixed(seat=seat, action="lecture"))
+    if pos == S3:
+        out.append(c.TakeFixed(seat=seat, action="spot"))
+    if pos == UPGRADE:
+        out.append(c.TakeFixed(seat=seat, action="upgrade"))
+    return out
+
+
+def luna_task_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    p = s.players[seat]
+    kind = task.kind
+    luna = s.luna
+    assert luna is not None
+    if kind == "DEPART":  # LUNA-42/43: spaces 1-8 hold one figure, space 9 any number
+        return [c.BonusSpace(seat=seat, space=i) for i in range(1, 10) if i == 9 or not luna.bonus[i - 1]]
+    if kind == "FREEOBS":
+        return free_observe_options(s, seat, task.n)
+    if kind == "REREAD":
+        return [c.RegainRow(seat=seat, row=r) for r, b in enumerate(p.books) if b >= 1]
+    if kind == "ANYTILE":
+        return [c.BonusTile(seat=seat, tile=t, option=o) for t in p.queue for o in (1, 2)]
+    if kind == "SWAP":
+        q = p.queue
+        return [
+            c.SwapTiles(seat=seat, first=q[i], second=q[j])
+            for i in range(len(q))
+            for j in range(i + 1, len(q))
+        ]
+    if kind == "RELOCATE":
+        return [c.Relocate(seat=seat, space=sp) for sp in (S1, S2, S3, S4, UPGRADE)]
+    if kind == "FIXEDAT":  # LUNA-BB-3: the fixed action only, optional (ACT-2)
+        return [*fixed_options(s, seat, task.n), c.Decline(seat=seat)]
+    if kind == "ADVANCE":  # LUNA-BB-5: any Inquisitor (Grand ones included) to the rightmost space
+        last = len(p.cellar) - 1
+        out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
+        return out + [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if p.grand[i]]
+    if kind == "SCALEREWARDS":  # LUNA-BB-7, AMB-51: in the order the player chooses
+        return [c.CollectScale(seat=seat, tile=int(i)) for i in task.arg if p.university[int(i)] >= 1]
+    if kind == "OPTINQ":
+        return [c.TakeInquisitor(seat=seat, accept=True), c.TakeInquisitor(seat=seat, accept=False)]
+    if kind == "MOONOBJ":  # LUNA-80
+        return [c.MoonReward(seat=seat, choice="vp"), c.MoonReward(seat=seat, choice="quadrants")]
+    raise ValueError(f"task {kind} has no options")  # pragma: no cover
+
+
+LUNA_TASKS = frozenset(
+    {
+        "DEPART",
+        "FREEOBS",
+        "REREAD",
+        "ANYTILE",
+        "SWAP",
+        "RELOCATE",
+        "FIXEDAT",
+        "ADVANCE",
+        "SCALEREWARDS",
+        "OPTINQ",
+        "MOONOBJ",
+    }
+)
+
+
 def task_options(s: GameState, task: Task) -> list[c.Command]:
     seat = s.turn.seat
     p = s.players[seat]
     kind = task.kind
+    if kind in LUNA_TASKS:
+        return luna_task_options(s, task, seat)
     if kind == "PER":
         return persuade_options(s, seat)
     if kind == "DIE":
@@ -208,21 +318,11 @@ def free_options(s: GameState, seat: int) -> list[c.Command]:
 def menu_options(s: GameState) -> list[c.Command]:
     """ACT-1..5: fixed action (with slash choices), moving action, free actions, or end."""
     seat = s.turn.seat
-    p = s.players[seat]
-    pos = p.telescope
     t = s.turn
+    pos = t.space  # AMB-21: the Movement phase's space, even after a Luna B3 relocation
     out: list[c.Command] = []
     if not t.fixed_done:
-        if pos in (S1, S4):
-            out += observe_options(s, seat, majors=True, constellations=True)
-        if pos in (S2, S4):
-            out.append(c.TakeFixed(seat=seat, action="die"))
-        if pos == S2:
-            out.append(c.TakeFixed(seat=seat, action="lecture"))
-        if pos == S3:
-            out.append(c.TakeFixed(seat=seat, action="spot"))
-        if pos == UPGRADE:
-            out.append(c.TakeFixed(seat=seat, action="upgrade"))
+        out += fixed_options(s, seat, pos)
     if not t.moving_done:
         if pos == UPGRADE:
             out.append(c.UseTile(seat=seat, option=0))  # UPG-2, AMB-48
@@ -239,8 +339,8 @@ def tile_to_rotate(s: GameState) -> str | None:
     if t.rotated:
         return None
     if t.used_tile is not None:
-        return t.used_tile
-    pos = s.players[t.seat].telescope
+        return None if t.used_tile in t.bonus_rotated else t.used_tile  # ROT-6, AMB-23
+    pos = t.space
     if s.options.rotate_when_moving_action_skipped and S1 <= pos <= S4:
         return s.players[t.seat].queue[pos]
     return None
@@ -262,6 +362,8 @@ def cleanup_step(s: GameState) -> str:
         return "interrogate"
     if claimable_objective(s, p) is not None:
         return "objective"
+    if not s.options.moon_objective_immediate and moon_objective_due(s, p):
+        return "moon"  # AMB-15 option: the Moon objective in Cleanup step 4
     return "end"
 
 
@@ -269,7 +371,7 @@ def options(s: GameState) -> list[c.Command] | None:
     t = s.turn
     if t.phase == "over":
         return []
-    if t.phase == "scoring":
+    if t.phase == "scoring" or phase_due(s):
         return None
     if s.agenda:
         top = s.agenda[-1]
@@ -285,6 +387,8 @@ def options(s: GameState) -> list[c.Command] | None:
     step = cleanup_step(s)
     if step == "book":
         return book_options(s, seat)
+    if step == "moon":
+        return luna_task_options(s, Task("MOONOBJ"), seat)
     if step == "window":
         return [*free_options(s, seat), c.EndFreeActions(seat=seat)]
     return None

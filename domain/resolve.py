@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
+from domain.catalog.luna import POSITIONS
 from domain.evolve import evolve
+from domain.luna import bonus_lost, bonus_space, phase_due, scoring_points
 from domain.moves import FREE_COSTS, cleanup_step, free_comets, library_end, options, tile_to_rotate
 from domain.scoring import (
     cellar_points,
@@ -30,6 +32,10 @@ POINT_RULES = {
     "university": "SCO-2",
     "cellar": "SCO-3",
     "reputation": "SCO-4",
+    "moon": "LUNA-23",
+    "scoring-tile": "LUNA-23",
+    "bonus-board": "LUNA-42",
+    "moon-objective": "LUNA-80",
 }
 
 LOST_REASONS = {  # RES-4: why a choice effect with no option is lost
@@ -42,6 +48,10 @@ LOST_REASONS = {  # RES-4: why a choice effect with no option is lost
     "WRITE": ("no Book token can move further", "WRT-6"),
     "WC": ("every Book token is at the end of its row", "AMB-9"),
     "UPG": ("every Action tile is already upgraded", "UPG-4"),
+    "FREEOBS": ("no uncovered constellation of cost 4 or less (or no Constellation token left)", "LUNA-BA-2"),
+    "REREAD": ("no Book token has left its start space", "LUNA-BA-5"),
+    "ADVANCE": ("no Inquisitor left of the rightmost space", "LUNA-BB-5"),
+    "SCALEREWARDS": ("no University token above the stairs", "LUNA-BB-7"),
 }
 
 
@@ -125,11 +135,11 @@ def auto_task(run: Run, task: Task) -> None:
     p = s.players[seat]
     kind = task.kind
     if kind == "VP":
-        run.emit(
-            ev.VictoryPointsScored(
-                seat=seat, points=task.n, source=task.source, rule=POINT_RULES.get(task.source, "RES-3")
-            )
-        )
+        target = int(task.arg) if task.arg else seat  # Luna basic scoring goes to other seats
+        rule = POINT_RULES.get(task.source, "RES-3")
+        run.emit(ev.VictoryPointsScored(seat=target, points=task.n, source=task.source, rule=rule))
+    elif kind in LUNA_AUTO:
+        luna_auto_task(run, task)
     elif kind == "Q":
         run.emit(ev.QuadrantsGained(seat=seat, amount=task.n))
     elif kind == "INQ":
@@ -164,8 +174,49 @@ def auto_task(run: Run, task: Task) -> None:
         run.emit(ev.EffectLost(seat=seat, effect=kind, reason=reason, rule=rule))
 
 
+LUNA_AUTO = frozenset({"SCORING", "GRAND", "BONUS", "BOOKVP", "ROTATE"})
+
+
+def luna_auto_task(run: Run, task: Task) -> None:
+    s = run.state
+    seat = s.turn.seat
+    p = s.players[seat]
+    if task.kind == "SCORING":
+        points = scoring_points(s, seat, task.arg)
+        run.emit(ev.ScoringTileScored(seat=seat, tile=task.arg, points=points))
+    elif task.kind == "GRAND":
+        run.emit(ev.GrandInquisitorGained(seat=seat, tile=task.arg))
+    elif task.kind == "BONUS":
+        assert s.luna is not None
+        space = bonus_space(s, task.n)
+        lost = bonus_lost(s, p, space)
+        rule = f"LUNA-B{s.luna.side}-{task.n}"
+        run.emit(ev.BonusBoardRewardTaken(seat=seat, side=s.luna.side, space=task.n, lost=lost, rule=rule))
+    elif task.kind == "BOOKVP":  # LUNA-BB-6: 1 VP per space moved by the most advanced Book token
+        run.emit(
+            ev.VictoryPointsScored(seat=seat, points=max(p.books), source="bonus-board", rule="LUNA-BB-6")
+        )
+    elif task.kind == "ROTATE":
+        i = p.queue.index(task.arg)
+        queue = (p.queue[i], *p.queue[:i], *p.queue[i + 1 :])
+        run.emit(ev.ActionTilesRotated(seat=seat, tile=task.arg, queue=queue, rule="LUNA-BA-6"))
+
+
+def advance_phase(run: Run) -> None:
+    """LUNA-31/32: reveal the next column of Scoring tiles; the Dividing tile goes to the box."""
+    s = run.state
+    assert s.luna is not None
+    phase = s.luna.phase + 1
+    column = phase - 1
+    revealed = s.luna.scoring[column * 3 : column * 3 + 3]
+    run.emit(ev.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
+
+
 def auto_step(run: Run) -> None:
     s = run.state
+    if phase_due(s):
+        advance_phase(run)
+        return
     if s.turn.phase == "scoring":
         final_scoring(run)
         return
@@ -218,7 +269,7 @@ def final_scoring(run: Run) -> None:
         if vp:
             run.emit(ev.VictoryPointsScored(seat=p.seat, points=vp, source="reputation", rule="SCO-4"))
     s = run.state
-    deck, box, reserve = s.dealt
+    deck, box, reserve, *moon = s.dealt
     run.emit(
         ev.GameEnded(
             seat=None,
@@ -230,6 +281,7 @@ def final_scoring(run: Run) -> None:
             deck=deck,
             box=box,
             reserve=reserve,
+            moon=moon[0] if moon else (),
         )
     )
 
@@ -250,6 +302,16 @@ def apply_command(run: Run, cmd: c.Command) -> None:
         sky1, sky2 = free_comets(s, seat)
         comets = tuple(sky1[: cmd.comets1] + sky2[: cmd.comets2])
         parts = cmd.target.split(":")
+        if parts[0] == "MOON":
+            assert s.luna is not None
+            index = POSITIONS.index(parts[1])
+            scoring, cost = s.luna.scoring[index], s.luna.costs[0]
+            run.emit(
+                ev.MoonObserved(
+                    seat=seat, tile=parts[1], scoring=scoring, dice=cmd.dice, comets=comets, cost=cost
+                )
+            )
+            return
         space = s.display.index(parts[1])
         card = s.catalog.cards[parts[1]]
         if parts[0] == "MO":
@@ -322,6 +384,38 @@ def apply_command(run: Run, cmd: c.Command) -> None:
         run.emit(ev.CompleteWritingStarted(seat=seat, row=cmd.row, target=library_end(s, seat)))
     elif isinstance(cmd, c.Upgrade):
         run.emit(ev.TileUpgraded(seat=seat, tile=cmd.tile))
+    elif isinstance(cmd, c.Persuade) and task is not None and task.kind == "ADVANCE":
+        last = len(p.cellar) - 1
+        run.emit(
+            ev.InquisitorPersuaded(seat=seat, start=cmd.space, end=last, grand=cmd.grand, rule="LUNA-BB-5")
+        )
+    elif isinstance(cmd, c.BonusSpace):
+        run.emit(ev.GrandInquisitorDeparted(seat=seat, space=cmd.space))
+    elif isinstance(cmd, c.Relocate):
+        run.emit(ev.TelescopeRelocated(seat=seat, start=p.telescope, end=cmd.space))
+    elif isinstance(cmd, c.SwapTiles):
+        q = list(p.queue)
+        i, j = q.index(cmd.first), q.index(cmd.second)
+        q[i], q[j] = q[j], q[i]
+        run.emit(ev.ActionTilesSwapped(seat=seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
+    elif isinstance(cmd, c.RegainRow):
+        run.emit(ev.LibraryRewardsRegained(seat=seat, row=cmd.row, position=p.books[cmd.row]))
+    elif isinstance(cmd, c.BonusTile):
+        run.emit(
+            ev.BonusActionTaken(seat=seat, tile=cmd.tile, option=cmd.option, upgraded=cmd.tile in p.upgraded)
+        )
+    elif isinstance(cmd, c.CollectScale):
+        run.emit(ev.ScaleRewardCollected(seat=seat, tile=cmd.tile, height=p.university[cmd.tile]))
+    elif isinstance(cmd, c.MoonReward):
+        run.emit(ev.MoonObjectiveAchieved(seat=seat, choice=cmd.choice))
+    elif isinstance(cmd, c.TakeInquisitor):
+        if cmd.accept:
+            run.emit(ev.InquisitorGained(seat=seat, rule="LUNA-BB-7"))
+        else:
+            run.emit(ev.BonusDeclined(seat=seat, effect="INQ", rule="LUNA-BB-7"))
+    elif isinstance(cmd, c.Decline):
+        effect = task.kind if task is not None else ""
+        run.emit(ev.BonusDeclined(seat=seat, effect=effect, rule="ACT-2"))
     elif isinstance(cmd, c.PlaceComet):
         comet = p.comets.index("pending")
         run.emit(

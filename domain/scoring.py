@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.luna import major_objects
 from domain.state import GameState, PlayerState
 
 TOP = 4  # the top row of a Scale tile (DER-6)
@@ -14,9 +15,9 @@ def _tokens_off(p: PlayerState) -> int:
 
 
 OBJECTIVES: dict[str, Callable[[GameState, PlayerState], bool]] = {
-    "OBJ-P1": lambda s, p: p.major_objects >= 2 and _tokens_off(p) >= 2 and p.comets_off >= 2,
+    "OBJ-P1": lambda s, p: major_objects(s, p) >= 2 and _tokens_off(p) >= 2 and p.comets_off >= 2,
     "OBJ-P2": lambda s, p: sum(1 for h in p.university if h >= TOP) >= 2,
-    "OBJ-N1": lambda s, p: p.major_objects >= 4,
+    "OBJ-N1": lambda s, p: major_objects(s, p) >= 4,
     "OBJ-N2": lambda s, p: all(b >= 3 for b in p.books),  # AMB-17
     "OBJ-N3": lambda s, p: (
         (
@@ -31,13 +32,13 @@ OBJECTIVES: dict[str, Callable[[GameState, PlayerState], bool]] = {
     "OBJ-N6": lambda s, p: _tokens_off(p) >= 6,
 }
 
-SUBJECTS: dict[str, Callable[[PlayerState], int]] = {
-    "SUBJ-A1": lambda p: p.major_objects,
-    "SUBJ-A2": lambda p: min(p.books),
-    "SUBJ-A3": lambda p: p.inquisitors,
-    "SUBJ-A4": lambda p: len(p.upgraded),
-    "SUBJ-A5": lambda p: p.comets_off,
-    "SUBJ-A6": lambda p: _tokens_off(p),
+SUBJECTS: dict[str, Callable[[GameState, PlayerState], int]] = {
+    "SUBJ-A1": lambda s, p: major_objects(s, p),
+    "SUBJ-A2": lambda s, p: min(p.books),
+    "SUBJ-A3": lambda s, p: p.inquisitors,  # Grand Inquisitors count (AMB-14)
+    "SUBJ-A4": lambda s, p: len(p.upgraded),
+    "SUBJ-A5": lambda s, p: p.comets_off,
+    "SUBJ-A6": lambda s, p: _tokens_off(p),
 }
 
 
@@ -54,14 +55,15 @@ def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
     out = []
     for face_id, subject, height in zip(s.scale, s.subjects, p.university, strict=True):
         multiplier = s.catalog.scale_face(face_id).rows[height - 1].multiplier if height else 0
-        out.append((subject, multiplier * SUBJECTS[subject](p)))
+        out.append((subject, multiplier * SUBJECTS[subject](s, p)))
     return out
 
 
 def cellar_points(s: GameState, p: PlayerState) -> int:
     """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (not doubled, AMB-14)."""
     bottom = s.catalog.cellar_bottom
-    return sum(v * (n + g) for v, n, g in zip(bottom, p.cellar, p.grand, strict=True))
+    grand = 2 if s.options.grand_inquisitor_double_at_end else 1  # AMB-14 option
+    return sum(v * (n + grand * g) for v, n, g in zip(bottom, p.cellar, p.grand, strict=True))
 
 
 def reputation_points(s: GameState, p: PlayerState) -> int:

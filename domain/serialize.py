@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.catalog import load_catalog
 from domain.options import Options
-from domain.state import GameState, PlayerState, Task, TurnState
+from domain.state import GameState, LunaState, PlayerState, Task, TurnState
 
 STATE_FORMAT = 1
 HIDDEN_STATE_FIELDS = ("deck", "box", "reserve", "seed", "salt", "dealt")
@@ -41,6 +41,7 @@ def _player_json(p: PlayerState) -> dict[str, Any]:
         "university": list(p.university),
         "achievements": list(p.achievements),
         "appendix": p.appendix,
+        "moon": p.moon,
     }
 
 
@@ -58,6 +59,23 @@ def _turn_json(t: TurnState) -> dict[str, Any]:
         "cellar_peak": t.cellar_peak,
         "comets_used": sorted(t.comets_used),
         "cleanup_done": t.cleanup_done,
+        "space": t.space,
+        "bonus_rotated": sorted(t.bonus_rotated),
+    }
+
+
+def _luna_json(luna: LunaState | None, hide: bool = False) -> dict[str, Any] | None:
+    if luna is None:
+        return None
+    scoring = [tile if (luna.visible(i) or not hide) else "?" for i, tile in enumerate(luna.scoring)]
+    return {
+        "side": luna.side,
+        "scoring": scoring,
+        "phase": luna.phase,
+        "flipped": list(luna.flipped),
+        "costs": list(luna.costs),
+        "bonus": [list(seats) for seats in luna.bonus],
+        "achievers": list(luna.achievers),
     }
 
 
@@ -89,6 +107,7 @@ def dump_state(s: GameState) -> dict[str, Any]:
         "seed": s.seed,
         "salt": s.salt,
         "dealt": [list(x) for x in s.dealt],
+        "luna": _luna_json(s.luna),
     }
 
 
@@ -101,6 +120,7 @@ def public_state(s: GameState) -> dict[str, Any]:
     out["deck_size"] = len(s.deck)
     out["deck_tiers"] = {str(t): tiers.count(t) for t in (1, 2, 3)}
     out["reserve_size"] = len(s.reserve)
+    out["luna"] = _luna_json(s.luna, hide=True)  # face-down Scoring tiles stay hidden (LUNA-3)
     return out
 
 
@@ -147,6 +167,7 @@ def _load(data: Mapping[str, Any]) -> GameState:
             university=_tuple(p["university"]),
             achievements=_tuple(p["achievements"]),
             appendix=p["appendix"],
+            moon=p["moon"],
         )
         for p in data["players"]
     )
@@ -164,6 +185,22 @@ def _load(data: Mapping[str, Any]) -> GameState:
         cellar_peak=t["cellar_peak"],
         comets_used=frozenset(t["comets_used"]),
         cleanup_done=t["cleanup_done"],
+        space=t["space"],
+        bonus_rotated=frozenset(t["bonus_rotated"]),
+    )
+    lj = data["luna"]
+    luna = (
+        None
+        if lj is None
+        else LunaState(
+            side=lj["side"],
+            scoring=_tuple(lj["scoring"]),
+            phase=lj["phase"],
+            flipped=_tuple(lj["flipped"]),
+            costs=_tuple(lj["costs"]),
+            bonus=tuple(tuple(seats) for seats in lj["bonus"]),
+            achievers=_tuple(lj["achievers"]),
+        )
     )
     return GameState(
         catalog=catalog,
@@ -192,4 +229,5 @@ def _load(data: Mapping[str, Any]) -> GameState:
         commitment=data["commitment"],
         dealt=tuple(tuple(x) for x in data["dealt"]),
         forks=data["forks"],
+        luna=luna,
     )

@@ -13,6 +13,7 @@ from domain.state import COLOURS, GameState
 
 ENGINE_VERSION = "0.1.0"
 BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
+LUNA_CHARACTERS = ("newton", "hevelius", "cunitz", "sophia")  # CHAR-2: usable with or without Luna
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,9 +34,19 @@ class Setup:
     tile_orders: tuple[tuple[str, ...], ...] | None = None  # SET-23 chosen orders (randomActionTiles false)
 
 
-def commitment_of(salt: str, deck: tuple[str, ...], box: tuple[str, ...], reserve: tuple[str, ...]) -> str:
-    """SHA-256 over the salt and every hidden order: published at setup, checkable at the end."""
-    return digest(salt, "deck:" + ",".join(deck), "box:" + ",".join(box), "reserve:" + ",".join(reserve))
+def commitment_of(
+    salt: str,
+    deck: tuple[str, ...],
+    box: tuple[str, ...],
+    reserve: tuple[str, ...],
+    moon: tuple[str, ...] = (),
+) -> str:
+    """SHA-256 over the salt and every hidden order: published at setup, checkable at the end.
+    `moon` (Luna) is the face-down Scoring tiles on Moon tiles IV..IX."""
+    parts = ["deck:" + ",".join(deck), "box:" + ",".join(box), "reserve:" + ",".join(reserve)]
+    if moon:
+        parts.append("moon:" + ",".join(moon))
+    return digest(salt, *parts)
 
 
 def _check_setup(setup: Setup, catalog: Catalog) -> None:
@@ -121,6 +132,14 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
     if min(supply) < 0:
         raise IllegalMove("dice-supply", f"{per_colour} dice per colour are too few for {n} players", "AMB-2")
     salt = digest("salt", setup.seed)
+    side = ""
+    revealed: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    if setup.options.luna:
+        luna_rng = SeededRandom(setup.seed, "luna")
+        side = setup.options.bonus_board_side or luna_rng.choice(("A", "B"))  # LUNA-5
+        scoring = luna_rng.shuffled([t.id for t in catalog.luna.scoring_tiles])  # LUNA-3, LUNA-4
+        revealed, hidden = tuple(scoring[:3]), tuple(scoring[3:])
     return [
         GameStarted(
             seat=None,
@@ -137,12 +156,15 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
             queues=queues,
             supply=supply,
             deck_size=len(deck),
-            commitment=commitment_of(salt, tuple(deck), tuple(box), tuple(reserve)),
+            commitment=commitment_of(salt, tuple(deck), tuple(box), tuple(reserve), hidden),
             deck=tuple(deck),
             box=tuple(box),
             reserve=tuple(reserve),
             seed=setup.seed,
             salt=salt,
+            luna_side=side,
+            moon_revealed=revealed,
+            moon_hidden=hidden,
         )
     ]
 
@@ -164,15 +186,23 @@ def redeal(state: GameState, seed: str, source_game: str, source_version: int) -
         shuffled = rng.shuffled(sorted(pools[tier]))
         deck.extend(shuffled[:need])
         (reserve if tier == 3 else box).extend(shuffled[need:])
+    moon: tuple[str, ...] = ()
+    if state.luna is not None:  # face-down Scoring tiles of the columns not yet revealed are re-dealt
+        hidden = list(state.luna.scoring[3:])
+        unrevealed = [i for i in range(len(hidden)) if not state.luna.visible(i + 3)]
+        for i, tile in zip(unrevealed, rng.shuffled([hidden[i] for i in unrevealed]), strict=True):
+            hidden[i] = tile
+        moon = tuple(hidden)
     salt = digest("salt", seed)
     return GameForked(
         seat=None,
         source_game=source_game,
         source_version=source_version,
-        commitment=commitment_of(salt, tuple(deck), tuple(sorted(box)), tuple(reserve)),
+        commitment=commitment_of(salt, tuple(deck), tuple(sorted(box)), tuple(reserve), moon),
         deck=tuple(deck),
         box=tuple(sorted(box)),
         reserve=tuple(reserve),
         seed=seed,
         salt=salt,
+        moon_hidden=moon,
     )

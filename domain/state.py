@@ -64,6 +64,7 @@ class PlayerState:
     university: tuple[int, ...]  # height per Scale tile slot (SCL-1)
     achievements: tuple[str, ...]  # objectives claimed, in order
     appendix: int = 0  # comets in the Book's Appendix (BOC-4)
+    moon: int = 0  # Moon Observation tiles taken (LUNA-26)
 
     @property
     def major_objects(self) -> int:
@@ -95,7 +96,25 @@ class TurnState:
     interrogated: bool = False
     cellar_peak: int = 0  # most Inquisitors held at once this turn (AMB-16 option)
     comets_used: frozenset[int] = frozenset()  # OBS-31
-    cleanup_done: bool = False  # the optional end-of-turn free-action window was closed (AMB-24 option)
+    cleanup_done: bool = False  # the Cleanup free-action window was closed (freeActionsInAllPhases)
+    space: int = 0  # the space the telescope reached in the Movement phase (AMB-21: B3 relocates later)
+    bonus_rotated: frozenset[str] = frozenset()  # tiles already rotated by Luna A6 this turn (ROT-6)
+
+
+@dataclass(frozen=True, slots=True)
+class LunaState:
+    """Digest §18. Moon positions I..IX are indices 0..8; column = index // 3 + 1."""
+
+    side: str  # Bonus Board side "A" or "B" (LUNA-5)
+    scoring: tuple[str, ...]  # Scoring tile on each Moon tile ("" once scored); hidden beyond `phase`
+    phase: int  # columns of Scoring tiles face up (LUNA-30, LUNA-31)
+    flipped: tuple[bool, ...]  # Moon tile observed and turned to its light side (LUNA-23.6)
+    costs: tuple[int, ...]  # the Moon Observation stack, top first (LUNA-6)
+    bonus: tuple[tuple[int, ...], ...]  # per Bonus Board space 1..9: seats of the Grand Inquisitors on it
+    achievers: tuple[int, ...] = ()  # seats on the Moon Achievement tile (LUNA-80)
+
+    def visible(self, index: int) -> bool:
+        return index // 3 < self.phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +143,9 @@ class GameState:
     seed: str = ""  # hidden until the end
     salt: str = ""  # hidden until the end
     commitment: str = ""
-    dealt: tuple[tuple[str, ...], ...] = ()  # hidden: (deck, box, reserve) as committed, for the reveal
+    dealt: tuple[tuple[str, ...], ...] = ()  # hidden: (deck, box, reserve, moon) as committed
     forks: int = 0  # number of re-deals (GameForked) so far
+    luna: LunaState | None = None
 
     @property
     def current(self) -> PlayerState:

@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from domain.catalog.luna import LunaCatalog
 
 COLOURS = ("R", "Y", "B")
 # Major Object colours are mixes of two dice colours: orange is stated (OBS-12), green and purple DER-14.
@@ -155,6 +159,7 @@ class Catalog:
     dice_per_colour: int
     die_max: int
     provenance: Mapping[str, str]
+    luna: LunaCatalog
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Catalog):

@@ -14,6 +14,7 @@ from domain.catalog.checks import (
     deck_composition,
     reputation_vp,
 )
+from domain.catalog.luna import parse_luna
 from domain.catalog.model import Catalog, CatalogError
 from domain.catalog.reader import Node
 
@@ -28,6 +29,7 @@ FILES = (
     "scale_tiles.json",
     "subjects.json",
     "objectives.json",
+    "luna.json",
 )
 CONSTELLATION_SLOTS = 7  # one per Constellation token (COMP-8)
 
@@ -131,6 +133,7 @@ def parse_catalog(edition_name: str, files: Mapping[str, object]) -> Catalog:
         dice_per_colour=valued(board, "dice_per_colour").integer(minimum=1),
         die_max=valued(board, "die_max").integer(minimum=1),
         provenance=MappingProxyType(dict(sorted(provenance.items()))),
+        luna=parse_luna(root["luna.json"]),
     )
 
 

@@ -32,7 +32,7 @@ def turn(state: GameState, **changes: Any) -> GameState:
 def actions_at(state: GameState, space: int, seat: int = 0) -> GameState:
     """Seat `seat` in its Action phase with the telescope at `space` (2=S1 .. 6=U)."""
     state = player(state, seat, telescope=space)
-    return turn(state, seat=seat, phase="actions")
+    return turn(state, seat=seat, phase="actions", space=space)
 
 
 def with_agenda(state: GameState, *tasks: Task) -> GameState:

@@ -1,0 +1,102 @@
+"""Luna rules that are computations (digest §18): Moon targets, phases, Scoring tiles, Bonus spaces."""
+
+from __future__ import annotations
+
+from domain.catalog.luna import POSITIONS, BonusSpace, ScoringTile
+from domain.state import GameState, PlayerState, Task
+
+
+def major_objects(s: GameState, p: PlayerState) -> int:
+    """LIB-5 with AMB-13: dark cards in the library (plus Moon observations with the option)."""
+    return p.major_objects + (p.moon if s.options.moon_counts_as_major_object else 0)
+
+
+def phase_due(s: GameState) -> bool:
+    """LUNA-31, AMB-42: a Dividing tile is on top of the deck (the next tier's first card is on top)."""
+    luna = s.luna
+    if luna is None or luna.phase >= 3 or not s.deck:
+        return False
+    return s.catalog.cards[s.deck[0]].tier > luna.phase
+
+
+def observable_moon_tiles(s: GameState) -> list[int]:
+    """LUNA-21: Moon tiles with a face-up Scoring tile (any revealed phase), while a cost tile remains."""
+    luna = s.luna
+    if luna is None or not luna.costs:
+        return []
+    return [i for i in range(len(POSITIONS)) if luna.visible(i) and not luna.flipped[i] and luna.scoring[i]]
+
+
+def _measure(s: GameState, p: PlayerState, kind: str) -> int:
+    if kind == "upgraded":
+        return len(p.upgraded)
+    if kind == "scale-spaces":
+        return sum(p.university)
+    if kind == "inquisitors":
+        return p.inquisitors
+    if kind == "comets-off":
+        return p.comets_off
+    if kind == "tokens-off":
+        return p.tokens_used
+    if kind == "major-objects":
+        return major_objects(s, p)
+    if kind == "min-book":
+        return min(p.books)
+    if kind == "inquisitor-advancement":  # spaces advanced, removed ones excluded (LUNA-68)
+        return sum(i * (n + g) for i, (n, g) in enumerate(zip(p.cellar, p.grand, strict=True)))
+    if kind == "library-cards":
+        return len(p.library)
+    raise ValueError(f"unknown measure {kind!r}")  # pragma: no cover - the catalog validates measures
+
+
+def scoring_tile(s: GameState, tile_id: str) -> ScoringTile:
+    """The tile's rule; the ninth tile follows the ninthScoringTile option (DATA-24)."""
+    tile = s.catalog.luna.scoring(tile_id)
+    if tile_id == "LUNA-69" and s.options.ninth_scoring_tile != "library-cards":
+        return s.catalog.luna.scoring(s.options.ninth_scoring_tile)
+    return tile
+
+
+def scoring_points(s: GameState, observer: int, tile_id: str) -> tuple[int, ...]:
+    """LUNA-23.3: bonus scoring for the observer, basic for every other player (rounded down)."""
+    tile = scoring_tile(s, tile_id)
+    out = []
+    for p in s.players:
+        count = _measure(s, p, tile.measure)
+        if p.seat == observer and tile.measure == "inquisitors":
+            count += 1  # LUNA-63: "including the Grand Inquisitor gained from observing the Moon"
+        per, divisor = tile.bonus if p.seat == observer else tile.basic
+        out.append(count * per // divisor)
+    return tuple(out)
+
+
+def bonus_space(s: GameState, space: int) -> BonusSpace:
+    assert s.luna is not None
+    return s.catalog.luna.bonus_boards[s.luna.side][space - 1]
+
+
+def bonus_lost(s: GameState, p: PlayerState, space: BonusSpace) -> bool:
+    """LUNA-BA-2 / LUNA-BA-8: a reward that needs a token the player no longer has is lost."""
+    if space.requires == "comet":
+        return "slot" not in p.comets
+    if space.requires == "constellation-token":
+        return p.tokens_used >= len(p.comets)
+    return False
+
+
+def bonus_tasks(s: GameState, space: BonusSpace) -> list[Task]:
+    from domain.effects import reward_tasks
+
+    tasks = reward_tasks(space.reward, "bonus-board")
+    if s.luna is not None and s.luna.side == "B" and space.space == 8:  # AMB-20: bonusB8WriteSize
+        size = s.options.bonus_b8_write_size
+        tasks = [Task(t.kind, size, t.arg, t.source) if t.kind == "WRITE" else t for t in tasks]
+    return tasks
+
+
+def moon_objective_due(s: GameState, p: PlayerState) -> bool:
+    """LUNA-80/81: after a player's second Moon observation, once per player."""
+    luna = s.luna
+    return (
+        luna is not None and p.moon >= s.catalog.luna.objective_observations and p.seat not in luna.achievers
+    )
