@@ -6,7 +6,7 @@ import json
 import random
 import socket
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +55,7 @@ def play_turns(
     """Play as every human seat of `table` by reading /moves and posting one back, until the game ends
     (or `max_decisions` human decisions). Waits while a bot is to act. Returns the decisions made."""
     made = 0
+    prefix = f"{rng.random():.12f}"  # command IDs of one call, unique across calls
     deadline = time.monotonic() + timeout
     while max_decisions is None or made < max_decisions:
         assert time.monotonic() < deadline, "the game did not progress in time"
@@ -75,27 +76,20 @@ def play_turns(
         response = client.post(
             f"/games/{table.game_id}/commands",
             headers=table.auth(to_act),
-            json={"command": move, "expected_version": listing["version"], "command_id": f"c-{made}"},
+            json={"command": move, "expected_version": listing["version"], "command_id": f"{prefix}-{made}"},
         )
         assert response.status_code == 200, response.text
         made += 1
     return made
 
 
-def parse_sse(
-    lines: Iterator[str], count: int | None = None, stop_on_end: bool = True
-) -> list[dict[str, Any]]:
-    """Read SSE messages: [{"id", "event", "data"}]; stops after `count` data messages or at `end`."""
-    out: list[dict[str, Any]] = []
+def iter_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """SSE messages as they arrive: {"id", "event", "data"} (comments skipped)."""
     message: dict[str, Any] = {}
     for line in lines:
         if line == "":
             if "data" in message:
-                out.append(message)
-                if stop_on_end and message.get("event") == "end":
-                    return out
-                if count is not None and len([m for m in out if m.get("event") != "end"]) >= count:
-                    return out
+                yield message
             message = {}
             continue
         if line.startswith(":"):
@@ -106,6 +100,19 @@ def parse_sse(
             message["data"] = json.loads(value)
         elif name in ("id", "event"):
             message[name] = value
+
+
+def parse_sse(
+    lines: Iterable[str], count: int | None = None, stop_on_end: bool = True
+) -> list[dict[str, Any]]:
+    """Read SSE messages until `count` event messages, or the `end` event."""
+    out: list[dict[str, Any]] = []
+    for message in iter_sse(lines):
+        out.append(message)
+        if stop_on_end and message.get("event") == "end":
+            break
+        if count is not None and len([m for m in out if m.get("event") != "end"]) >= count:
+            break
     return out
 
 
