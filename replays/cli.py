@@ -343,6 +343,143 @@ def verify(
     raise typer.Exit(report.exit_code)
 
 
+projections_app = typer.Typer(
+    help="Materialised views (lobby, statistics): run them, rebuild them, see where they are.",
+    no_args_is_help=True,
+)
+app.add_typer(projections_app, name="projections")
+
+
+def _url(ctx: typer.Context) -> str:
+    from replays.service import database_url
+
+    return str(ctx.obj or database_url())
+
+
+@projections_app.command("run")
+def projections_run(
+    ctx: typer.Context,
+    interval: float = typer.Option(1.0, min=0.05, help="SQLite: seconds between polls for other processes."),
+) -> None:
+    """Keep every view up to date until interrupted (the `projector` service; `galileo serve` runs them
+    in-process unless GALILEO_PROJECTIONS=off)."""
+    import logging
+
+    from projections.projector import run_forever
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    typer.echo(f"projections running on {_url(ctx).partition('://')[0]}; Ctrl-C to stop", err=True)
+    run_forever(_url(ctx), interval)
+
+
+@projections_app.command("rebuild")
+def projections_rebuild(
+    ctx: typer.Context,
+    name: str = typer.Argument(None, help="lobby or stats [default: every view]."),
+) -> None:
+    """Drop a view and rebuild it from event 1, with a progress bar."""
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from projections.projector import SPECS, head, rebuild
+
+    if name is not None and name not in SPECS:
+        raise typer.BadParameter(f"one of {', '.join(SPECS)}", param_hint="NAME")
+    url = _url(ctx)
+    end = head(url)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns) as progress:
+        for view in [name] if name else list(SPECS):
+            task = progress.add_task(f"{view:<6}", total=end or 1)
+            began = time.perf_counter()
+            count = rebuild(url, view, lambda position, t=task: progress.update(t, completed=position))
+            progress.update(task, completed=end or 1)
+            seconds = time.perf_counter() - began
+            progress.console.print(f"{view}: {count} event(s) of {end} in {seconds:.1f} s")
+
+
+@projections_app.command("status")
+def projections_status(ctx: typer.Context, json_output: bool = JSON) -> None:
+    """Where each view stands in the store's notification log."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from projections.projector import status
+
+    found = status(_url(ctx))
+    if json_output:
+        _echo_json(found)
+        return
+    table = Table(title="projections")
+    for column in ("view", "position", "log end", "what"):
+        table.add_column(column)
+    for v in found:
+        table.add_row(v["name"], str(v["position"]), str(v["log_end"]), v["description"])
+    Console().print(table)
+
+
+@app.command()
+def stats(
+    ctx: typer.Context,
+    players: int = typer.Option(None, "--players", "-p", min=1, max=4, help="Only games of this many seats."),
+    luna: bool = typer.Option(None, "--luna/--no-luna", help="Only games with (or without) Luna."),
+    seats: str = typer.Option(None, help="Only games of bots, humans or mixed seats."),
+    edition: str = typer.Option(None, help="Only games of this catalog edition."),
+    forks: bool = typer.Option(False, "--forks", help="Count forked games too."),
+    bin_width: int = typer.Option(10, min=1, help="Width of the score distribution's bins."),
+    update: bool = typer.Option(True, help="Bring the view up to date first (else read it as it is)."),
+    json_output: bool = JSON,
+) -> None:
+    """Statistics across finished games: characters, points by source, scores, length, first seat."""
+    from rich.console import Console
+
+    from projections.projector import open_stats
+    from projections.projector import update as update_view
+    from projections.report import stats_tables
+    from projections.stats import Filters
+
+    try:
+        filters = Filters(players=players, luna=luna, seats=seats, edition=edition, forks=forks)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    url = _url(ctx)
+    if update:
+        update_view(url, "stats")
+    view = open_stats(url)
+    try:
+        result = view.compute(filters, bin_width)
+    finally:
+        view.close()
+    if json_output:
+        _echo_json(result)
+        return
+    console = Console()
+    for part in stats_tables(result):
+        console.print(part)
+
+
+@app.command()
+def plot(
+    ctx: typer.Context,
+    output: Annotated[Path, typer.Option("--output", "-o", help="SVG file to write.")],
+    game: str = GAME,
+) -> None:
+    """Draw a game's score timeline (one line per seat over the turns) and its points by source as SVG."""
+    from projections.svg import render_timeline
+    from projections.timeline import timeline
+
+    with _games(ctx) as service:
+        try:
+            events = [s.event for s in service.events(game)]
+        except LookupError as exc:
+            raise _fail(str(exc)) from None
+    data = timeline(events)
+    output.write_text(render_timeline(data, f"game {game}"), encoding="utf-8")
+    scores = ", ".join(f"{s['name']} {score}" for s, score in zip(data["seats"], data["scores"], strict=True))
+    typer.echo(f"wrote {output}: {data['turns']} turns; {scores}")
+
+
 @app.command()
 def version() -> None:
     """Print the version of the galileo-service distribution."""

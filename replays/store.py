@@ -10,7 +10,7 @@ exact engine event through `event_from_dict`. Encoding is orjson (guide §4); sn
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from copy import copy
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,6 +35,14 @@ SNAPSHOT_INTERVAL = 100  # events; a rebuild replays at most this many (bench/be
 CACHE_SIZE = 256  # games kept in memory between commands (fast-forwarded from the store on each read)
 TOPIC_PREFIX = "galileo:"
 PLAIN_KEYS = frozenset({"payload", "metadata"})  # stored-event fields that never hold tagged values
+_SAVE_LISTENERS: list[Callable[[], None]] = []
+
+
+def on_save(listener: Callable[[], None]) -> Callable[[], None]:
+    """Call `listener` after every save by any GameStore of this process (projections poll SQLite and
+    are woken by it); returns the function that removes it. A listener must be quick and not raise."""
+    _SAVE_LISTENERS.append(listener)
+    return lambda: _SAVE_LISTENERS.remove(listener)
 
 
 class Game(Aggregate):
@@ -180,6 +188,14 @@ class GameStore(Application[UUID]):
             logger.exception(
                 "snapshot of game %s at version %s failed (the events are stored)", aggregate_id, version
             )
+
+    def _notify(self, recordings: list[Any]) -> None:
+        # Called by Application.save after the events were committed: wake in-process projections.
+        for listener in tuple(_SAVE_LISTENERS):
+            try:
+                listener()
+            except Exception:
+                logger.exception("a save listener failed (the events are stored)")
 
     def load(self, game_id: UUID, version: int | None = None) -> Game:
         game: Game = self.repository.get(game_id, version=version, projector_func=mutate_all)

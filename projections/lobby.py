@@ -1,0 +1,206 @@
+"""The lobby: one row per game with its status, seats and characters, whose turn, version, times and
+winners. The API's `GET /games` reads it (`LobbyView.list`), never the aggregates.
+
+Whose turn is kept from the events as the engine keeps it (TURN-1, END-2): the first seat starts, each
+`TurnEnded` passes to the next seat until the final round is over, and nobody acts after `GameEnded`.
+Whether a seat is a bot or a person is read from the metadata of its commands (`Fact.seat_kind`);
+it is None until the seat has moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from domain.events import (
+    EndOfGameTriggered,
+    GameEnded,
+    GameForked,
+    GameStarted,
+    TurnEnded,
+    VictoryPointsScored,
+)
+from projections.documents import Document, PostgresDocuments, Schema, SQLiteDocuments
+from projections.projection import GameProjection
+from projections.source import HUMAN, Fact
+
+ACTIVE, FINISHED = "active", "finished"
+STATUSES = (ACTIVE, FINISHED)
+
+SCHEMA = Schema(
+    table="lobby_games",
+    columns=(("status", "TEXT NOT NULL"), ("created_at", "TEXT NOT NULL"), ("version", "INTEGER NOT NULL")),
+    indexes=(("created_at",), ("status", "created_at")),
+)
+
+
+def fold(doc: Document | None, fact: Fact) -> Document:
+    """The lobby row of a game after one more of its events (updates `doc` in place)."""
+    if doc is None:
+        event = fact.event
+        if not isinstance(event, GameStarted):
+            raise ValueError(f"game {fact.game_id}: its first event is {event.type}, not GameStarted")
+        doc = _started(fact, event)
+    doc["version"] = fact.version
+    doc["last_move_at"] = fact.received_at
+    kind = fact.seat_kind
+    if kind is not None and kind[0] < len(doc["seats"]):
+        seat = doc["seats"][kind[0]]
+        if seat["kind"] != HUMAN:  # a person who once played the seat makes it a person's seat
+            seat["kind"] = kind[1]
+    if fact.type in _FOLLOWED:
+        _follow(doc, fact)
+    return doc
+
+
+_FOLLOWED = {"VictoryPointsScored", "TurnEnded", "EndOfGameTriggered", "GameForked", "GameEnded"}
+
+
+def _follow(doc: Document, fact: Fact) -> None:
+    event = fact.event
+    if isinstance(event, VictoryPointsScored):
+        doc["seats"][event.seat]["score"] += event.points
+    elif isinstance(event, TurnEnded):
+        doc["turns"] += 1
+        if doc["last_turn"] is None or doc["number"] < doc["last_turn"]:  # END-2: else the scoring
+            doc["to_act"] = (doc["to_act"] + 1) % len(doc["seats"])
+            doc["number"] += 1
+    elif isinstance(event, EndOfGameTriggered):
+        doc["last_turn"] = event.last_turn
+    elif isinstance(event, GameForked):
+        doc["forked_from"] = {"game_id": event.source_game, "version": event.source_version}
+        doc["created_at"] = fact.received_at  # a fork begins when it is made, not when its source began
+    elif isinstance(event, GameEnded):
+        doc["status"] = FINISHED
+        doc["to_act"] = None
+        doc["winners"] = list(event.winners)
+
+
+def _started(fact: Fact, event: GameStarted) -> Document:
+    return {
+        "game_id": fact.game_id,
+        "status": ACTIVE,
+        "created_at": fact.received_at,
+        "last_move_at": fact.received_at,
+        "version": fact.version,
+        "seats": [
+            {"seat": i, "name": name, "character": character, "kind": None, "score": 0}
+            for i, (name, character) in enumerate(event.seats)
+        ],
+        "to_act": event.first_seat,
+        "first_seat": event.first_seat,
+        "number": 0,  # the engine's turn number: turns before the current one, frozen in the final scoring
+        "turns": 0,  # turns completed
+        "last_turn": None,
+        "winners": None,
+        "catalog_edition": event.catalog_edition,
+        "options": dict(event.options),
+        "forked_from": None,
+    }
+
+
+class LobbyProjection(GameProjection[Any]):
+    name = "lobby"
+    topics = ()  # every event moves the version and the last-move time
+    fold = staticmethod(fold)
+
+
+class SQLiteLobbyTable(SQLiteDocuments):
+    schema = SCHEMA
+
+
+class PostgresLobbyTable(PostgresDocuments):
+    schema = SCHEMA
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    seat: int
+    name: str
+    character: str
+    kind: str | None  # "bot" | "human" | None (has not moved yet)
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyGame:
+    game_id: str
+    status: str  # active | finished
+    seats: tuple[LobbySeat, ...]
+    to_act: int | None
+    version: int
+    created_at: str
+    last_move_at: str
+    turns: int
+    winners: tuple[int, ...] | None
+    catalog_edition: str
+    forked_from: dict[str, Any] | None
+
+    @classmethod
+    def of(cls, doc: Document) -> LobbyGame:
+        return cls(
+            game_id=doc["game_id"],
+            status=doc["status"],
+            seats=tuple(LobbySeat(**s) for s in doc["seats"]),
+            to_act=doc["to_act"],
+            version=doc["version"],
+            created_at=doc["created_at"],
+            last_move_at=doc["last_move_at"],
+            turns=doc["turns"],
+            winners=None if doc["winners"] is None else tuple(doc["winners"]),
+            catalog_edition=doc["catalog_edition"],
+            forked_from=doc["forked_from"],
+        )
+
+
+class LobbyView:
+    """Reads the lobby table (any process; the rows are written by the lobby projection's runner)."""
+
+    def __init__(self, table: SQLiteLobbyTable | PostgresLobbyTable) -> None:
+        self.table = table
+
+    def list(
+        self,
+        status: str | None = None,
+        games: Collection[str] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[LobbyGame]:
+        """Games newest first; `status` is active or finished; `games` restricts to those IDs (e.g. the
+        game of a seat token)."""
+        where, params = _filters(status, games)
+        if games is not None and not games:
+            return []
+        docs = self.table.select(where, params, order="created_at DESC, game_id", limit=limit, offset=offset)
+        return [LobbyGame.of(d) for d in docs]
+
+    def count(self, status: str | None = None) -> int:
+        where, params = _filters(status, None)
+        return self.table.count(where, params)
+
+    def get(self, game_id: str) -> LobbyGame | None:
+        found = self.list(games=[game_id], limit=1)
+        return found[0] if found else None
+
+    def head(self) -> int:
+        """The position in the store's notification log the lobby reflects."""
+        return self.table.head()
+
+    def close(self) -> None:
+        self.table.datastore.close()
+
+
+def _filters(status: str | None, games: Collection[str] | None) -> tuple[list[str], list[Any]]:
+    where: list[str] = []
+    params: list[Any] = []
+    if status is not None:
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+        where.append("status = ?")
+        params.append(status)
+    if games:
+        ids = list(games)
+        where.append(f"game_id IN ({', '.join('?' for _ in ids)})")
+        params += ids
+    return where, params

@@ -1,0 +1,296 @@
+"""Statistics across games: a per-game fact row kept by a projection, aggregated on request.
+
+The projection keeps, for every game, what the statistics need: player count, options (Luna), catalog
+edition, who sat where with which character, bot or person, each seat's points by source, turns,
+events, winners. `StatsView.compute(filters)` reads the finished games that match and `summarise`s
+them. Final scores are the sums of `VictoryPointsScored` (design.md: points change only through it).
+
+Decisions where the issue is silent:
+- only finished games count ("games played"); `in_progress` says how many others match;
+- forked games are left out unless `forks=True`: a fork repeats its source's start and would count
+  it twice (imported games count: they are games played elsewhere);
+- a shared win is a win for every winner, and the fair share of wins at a seat is the mean of
+  winners/players, so ties do not look like a first-seat advantage;
+- seat positions count from the first seat (position 0 starts the game).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from domain.events import GameEnded, GameForked, GameStarted, TurnEnded, VictoryPointsScored
+from projections.documents import Document, PostgresDocuments, Schema, SQLiteDocuments
+from projections.projection import GameProjection
+from projections.source import BOT, HUMAN, Fact, topics
+
+SEATS = ("bots", "humans", "mixed")  # every seat a bot, every seat a person, both
+LUNA = "luna"  # the option of the Luna expansion (a future option: absent means off)
+BIN_WIDTH = 10
+
+SCHEMA = Schema(
+    table="stats_games",
+    columns=(
+        ("finished", "INTEGER NOT NULL"),
+        ("players", "INTEGER NOT NULL"),
+        ("luna", "INTEGER NOT NULL"),
+        ("edition", "TEXT NOT NULL"),
+        ("seats_kind", "TEXT"),
+        ("forked", "INTEGER NOT NULL"),
+    ),
+    indexes=(("finished", "players"),),
+)
+
+
+def fold(doc: Document | None, fact: Fact) -> Document:
+    """A game's statistics row after one more of its events (updates `doc` in place)."""
+    event = fact.event
+    if doc is None:
+        if not isinstance(event, GameStarted):
+            raise ValueError(f"game {fact.game_id}: its first event is {event.type}, not GameStarted")
+        return _started(event)
+    kind = fact.seat_kind
+    if kind is not None and kind[0] < len(doc["seats"]):
+        seat = doc["seats"][kind[0]]
+        if seat["kind"] != HUMAN:
+            seat["kind"] = kind[1]
+            doc["seats_kind"] = seats_kind(s["kind"] for s in doc["seats"])
+    if isinstance(event, VictoryPointsScored):
+        seat = doc["seats"][event.seat]
+        seat["score"] += event.points
+        seat["by_source"][event.source] = seat["by_source"].get(event.source, 0) + event.points
+    elif isinstance(event, TurnEnded):
+        doc["turns"] += 1
+    elif isinstance(event, GameForked):
+        doc["forked"] = True
+    elif isinstance(event, GameEnded):
+        doc["finished"] = True
+        doc["winners"] = list(event.winners)
+        doc["events"] = fact.version
+    return doc
+
+
+def _started(event: GameStarted) -> Document:
+    return {
+        "finished": False,
+        "players": len(event.seats),
+        "luna": bool(event.options.get(LUNA, False)),
+        "edition": event.catalog_edition,
+        "seats_kind": None,
+        "forked": False,
+        "first_seat": event.first_seat,
+        "seats": [
+            {"name": name, "character": character, "kind": None, "score": 0, "by_source": {}}
+            for name, character in event.seats
+        ],
+        "turns": 0,
+        "events": None,
+        "winners": None,
+    }
+
+
+def seats_kind(kinds: Iterable[str | None]) -> str | None:
+    """bots, humans or mixed from the seats' kinds (seats that have not moved are not counted)."""
+    known = {k for k in kinds if k is not None}
+    if not known:
+        return None
+    if known == {BOT}:
+        return "bots"
+    return "humans" if known == {HUMAN} else "mixed"
+
+
+class StatsProjection(GameProjection[Any]):
+    name = "stats"
+    topics = topics("GameStarted", "GameForked", "TurnEnded", "VictoryPointsScored", "GameEnded")
+    fold = staticmethod(fold)
+
+
+class SQLiteStatsTable(SQLiteDocuments):
+    schema = SCHEMA
+
+
+class PostgresStatsTable(PostgresDocuments):
+    schema = SCHEMA
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which games the statistics cover; None means any."""
+
+    players: int | None = None
+    luna: bool | None = None
+    seats: str | None = None  # bots | humans | mixed
+    edition: str | None = None
+    forks: bool = False  # include forked games
+
+    def __post_init__(self) -> None:
+        if self.players is not None and not 1 <= self.players <= 4:
+            raise ValueError("players must be 1 to 4")
+        if self.seats is not None and self.seats not in SEATS:
+            raise ValueError(f"seats must be one of {', '.join(SEATS)}, not {self.seats!r}")
+
+    def where(self) -> tuple[list[str], list[Any]]:
+        where: list[str] = []
+        params: list[Any] = []
+        for column, value in (
+            ("players", self.players),
+            ("luna", None if self.luna is None else int(self.luna)),
+            ("seats_kind", self.seats),
+            ("edition", self.edition),
+        ):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        if not self.forks:
+            where.append("forked = 0")
+        return where, params
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class StatsView:
+    """Reads the statistics table (any process; rows are written by the stats projection's runner)."""
+
+    def __init__(self, table: SQLiteStatsTable | PostgresStatsTable) -> None:
+        self.table = table
+        self._cache: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def games(self, filters: Filters = Filters(), finished: bool = True) -> list[Document]:
+        where, params = filters.where()
+        return self.table.select([*where, "finished = ?"], [*params, int(finished)], order="game_id")
+
+    def compute(self, filters: Filters = Filters(), bin_width: int = BIN_WIDTH) -> dict[str, Any]:
+        """The statistics of the finished games matching `filters` (cached per view position: the view
+        at one position is always the same)."""
+        head = self.table.head()
+        key = (head, filters, bin_width)
+        cached = self._cache.get(key)
+        if cached is None:
+            where, params = filters.where()
+            cached = {
+                "filters": filters.to_dict(),
+                "position": head,
+                "in_progress": self.table.count([*where, "finished = 0"], params),
+                **summarise(self.games(filters), bin_width),
+            }
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = cached
+        return cached
+
+    def head(self) -> int:
+        return self.table.head()
+
+    def close(self) -> None:
+        self.table.datastore.close()
+
+
+def summarise(games: Sequence[Document], bin_width: int = BIN_WIDTH) -> dict[str, Any]:
+    """Statistics of finished games' rows: characters, points by source, scores, length, first seat."""
+    characters: dict[str, dict[str, Any]] = {}
+    positions: dict[int, dict[str, Any]] = {}
+    by_source: Counter[str] = Counter()
+    scores: list[int] = []
+    fair = 0.0
+    for game in games:
+        players = game["players"]
+        winners = set(game["winners"])
+        fair += len(winners) / players
+        for seat, s in enumerate(game["seats"]):
+            won = seat in winners
+            c = characters.setdefault(
+                s["character"], {"games": 0, "wins": 0, "scores": [], "by_source": Counter()}
+            )
+            c["games"] += 1
+            c["wins"] += won
+            c["scores"].append(s["score"])
+            c["by_source"].update(s["by_source"])
+            p = positions.setdefault(
+                (seat - game["first_seat"]) % players, {"seats": 0, "wins": 0, "scores": []}
+            )
+            p["seats"] += 1
+            p["wins"] += won
+            p["scores"].append(s["score"])
+            by_source.update(s["by_source"])
+            scores.append(s["score"])
+    sources = sorted(by_source)
+    games_n = len(games)
+    fair_rate = fair / games_n if games_n else None
+    first = positions.get(0)
+    first_rate = first["wins"] / first["seats"] if first else None
+    return {
+        "games": games_n,
+        "characters": [
+            {
+                "character": name,
+                "games": c["games"],
+                "wins": c["wins"],
+                "win_rate": c["wins"] / c["games"],
+                "mean_score": statistics.fmean(c["scores"]),
+                "median_score": statistics.median(c["scores"]),
+                "mean_points_by_source": {k: c["by_source"][k] / c["games"] for k in sources},
+            }
+            for name, c in sorted(characters.items())
+        ],
+        "points_by_source": {
+            "seats": len(scores),
+            "mean_per_seat": {k: by_source[k] / len(scores) for k in sources} if scores else {},
+        },
+        "scores": _scores(scores, bin_width),
+        "length": {
+            "mean_turns": statistics.fmean(g["turns"] for g in games) if games else None,
+            "median_turns": statistics.median(g["turns"] for g in games) if games else None,
+            "mean_rounds": statistics.fmean(g["turns"] / g["players"] for g in games) if games else None,
+            "mean_events": statistics.fmean(g["events"] for g in games) if games else None,
+            "median_events": statistics.median(g["events"] for g in games) if games else None,
+        },
+        "first_seat": {
+            "win_rate": first_rate,
+            "fair_rate": fair_rate,
+            "advantage": None if first_rate is None or fair_rate is None else first_rate - fair_rate,
+            "by_position": [
+                {
+                    "position": pos,
+                    "seats": p["seats"],
+                    "wins": p["wins"],
+                    "win_rate": p["wins"] / p["seats"],
+                    "mean_score": statistics.fmean(p["scores"]),
+                }
+                for pos, p in sorted(positions.items())
+            ],
+        },
+    }
+
+
+def _scores(scores: list[int], width: int) -> dict[str, Any]:
+    if width < 1:
+        raise ValueError("the bin width must be at least 1")
+    if not scores:
+        return {
+            "seats": 0,
+            "mean": None,
+            "median": None,
+            "min": None,
+            "max": None,
+            "bin_width": width,
+            "bins": [],
+        }
+    low = min(scores) // width * width
+    counts = Counter((s - low) // width for s in scores)
+    bins = [
+        {"from": low + i * width, "to": low + (i + 1) * width - 1, "seats": counts.get(i, 0)}
+        for i in range(max(counts) + 1)
+    ]
+    return {
+        "seats": len(scores),
+        "mean": statistics.fmean(scores),
+        "median": statistics.median(scores),
+        "min": min(scores),
+        "max": max(scores),
+        "bin_width": width,
+        "bins": bins,
+    }
