@@ -68,12 +68,8 @@ class Observe(Command):
         object.__setattr__(self, "dice", tuple(sorted(self.dice)))
 
     def args(self) -> list[str]:
-        return [
-            self.target,
-            "+".join(die_text(d) for d in self.dice),
-            f"c1={self.comets1}",
-            f"c2={self.comets2}",
-        ]
+        dice = "+".join(die_text(d) for d in self.dice) or "-"  # "-": no dice (LUNA-BA-2)
+        return [self.target, dice, f"c1={self.comets1}", f"c2={self.comets2}"]
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -413,7 +409,7 @@ def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
         return Move(seat=seat, steps=_int(args[0]))
     if cls is Observe:
         need(4)
-        dice = tuple(parse_die(d) for d in args[1].split("+")) if args[1] else ()
+        dice = tuple(parse_die(d) for d in args[1].split("+")) if args[1] != "-" else ()
         if not (args[2].startswith("c1=") and args[3].startswith("c2=")):
             raise ValueError("expected c1=<n> c2=<n>")
         return Observe(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain.catalog import MIXES
+from domain.catalog.luna import POSITIONS
 from domain.errors import IllegalMove
 from domain.events import Event
 from domain.evolve import evolve, fold
@@ -36,6 +37,17 @@ EXPECTED = {  # the commands that resolve each kind of pending task (RES-1, RES-
     "UPG": (c.Upgrade,),
     "OBSERVE": (c.Observe, c.StopObserving),
     "BOOK": (c.PlaceComet,),
+    "DEPART": (c.BonusSpace,),
+    "FREEOBS": (c.Observe,),
+    "REREAD": (c.RegainRow,),
+    "ANYTILE": (c.BonusTile,),
+    "SWAP": (c.SwapTiles,),
+    "RELOCATE": (c.Relocate,),
+    "FIXEDAT": (c.Observe, c.TakeFixed, c.Decline),
+    "ADVANCE": (c.Persuade,),
+    "SCALEREWARDS": (c.CollectScale,),
+    "OPTINQ": (c.TakeInquisitor,),
+    "MOONOBJ": (c.MoonReward,),
 }
 TASK_NAMES = {
     "PER": "Persuade (choose an Inquisitor)",
@@ -49,6 +61,17 @@ TASK_NAMES = {
     "UPG": "upgrade an Action tile",
     "OBSERVE": "observe another constellation or stop",
     "BOOK": "place a comet in the Book of Comets",
+    "DEPART": "choose a Bonus Board space for the Grand Inquisitor",
+    "FREEOBS": "observe a constellation of cost 4 or less for free",
+    "REREAD": "choose the Book token whose passed spaces pay again",
+    "ANYTILE": "take the moving action of any Action tile",
+    "SWAP": "swap two Action tiles",
+    "RELOCATE": "move the telescope to any space",
+    "FIXEDAT": "take (or decline) the fixed action where the telescope now points",
+    "ADVANCE": "move an Inquisitor to the rightmost cellar space",
+    "SCALEREWARDS": "collect the reward of a University token's row",
+    "OPTINQ": "take or decline the Inquisitor",
+    "MOONOBJ": "choose the Moon objective's reward",
 }
 
 
@@ -213,8 +236,15 @@ def _observe_reason(state: GameState, cmd: c.Command, majors: bool) -> IllegalMo
         return IllegalMove("illegal-command", f"{cmd} is not legal now", "OBS-1")
     p = state.players[cmd.seat]
     parts = cmd.target.split(":")
+    if parts[0] == "MOON" and len(parts) == 2:
+        moon = _moon_reason(state, parts[1], majors)
+        if isinstance(moon, IllegalMove):
+            return moon
+        return _payment_reason(state, cmd, COLOURS, moon, "OBS-23")
     if len(parts) not in (2, 3) or parts[0] not in ("MO", "C") or (parts[0] == "C") != (len(parts) == 3):
-        return IllegalMove("bad-target", f"bad target {cmd.target!r}: use MO:<card> or C:<card>:<n>", "OBS-1")
+        return IllegalMove(
+            "bad-target", f"bad target {cmd.target!r}: use MO:<card>, C:<card>:<n> or MOON:<I..IX>", "OBS-1"
+        )
     if parts[1] not in state.display:
         return IllegalMove("not-on-board", f"card {parts[1]} is not face up on the board", "OBS-2")
     card = state.catalog.cards[parts[1]]
@@ -235,6 +265,36 @@ def _observe_reason(state: GameState, cmd: c.Command, majors: bool) -> IllegalMo
             return IllegalMove("no-constellation-tokens", "all 7 Constellation tokens are used", "OBS-54")
         con = card.constellations[int(parts[2])]
         colours, cost, rule = (con.colour,), con.cost, "OBS-21"
+    if state.agenda and state.agenda[-1].kind == "FREEOBS":
+        if cmd.dice or cmd.comets1 or cmd.comets2:
+            return IllegalMove("free-observation", "this observation is paid with nothing", "LUNA-BA-2")
+        return IllegalMove("free-observation", "only a constellation of cost 4 or less", "LUNA-BA-2")
+    return _payment_reason(state, cmd, colours, cost, rule)
+
+
+def _moon_reason(state: GameState, position: str, majors: bool) -> IllegalMove | int:
+    """Why the Moon tile cannot be observed, or its cost (LUNA-20..24)."""
+    luna = state.luna
+    if luna is None:
+        return IllegalMove("no-moon", "the Moon is part of the Luna expansion, not in this game", "LUNA-20")
+    if not majors:
+        return IllegalMove("one-major-object", "the Moon is a Major Object: one per Observe", "OBS-1")
+    if position not in POSITIONS:
+        return IllegalMove("bad-target", f"no Moon tile {position!r}: use I..IX", "LUNA-2")
+    index = POSITIONS.index(position)
+    if luna.flipped[index]:
+        return IllegalMove("moon-observed", f"Moon tile {position} was already observed", "LUNA-24")
+    if not luna.visible(index):
+        return IllegalMove("moon-face-down", f"Moon tile {position} has no face-up Scoring tile", "LUNA-21")
+    if not luna.costs:
+        return IllegalMove("moon-stack-empty", "no Moon Observation tile is left", "LUNA-22")
+    return luna.costs[0]
+
+
+def _payment_reason(
+    state: GameState, cmd: c.Observe, colours: tuple[str, ...], cost: int, rule: str
+) -> IllegalMove:
+    p = state.players[cmd.seat]
     held = list(p.dice)
     for die in cmd.dice:
         if die not in held:
@@ -332,4 +392,29 @@ def _task_reason(state: GameState, cmd: c.Command, kind: str) -> IllegalMove:
         return _observe_reason(state, cmd, majors=False)
     if isinstance(cmd, c.PlaceComet):
         return _page_reason(state, cmd)
+    return _luna_reason(state, cmd, kind)
+
+
+def _luna_reason(state: GameState, cmd: c.Command, kind: str) -> IllegalMove:
+    p = state.players[cmd.seat]
+    if isinstance(cmd, c.BonusSpace):
+        if not 1 <= cmd.space <= 9:
+            return IllegalMove("bad-space", "the Bonus Board has spaces 1..9", "LUNA-42")
+        return IllegalMove("space-taken", f"Bonus space {cmd.space} already holds a figure", "LUNA-42")
+    if isinstance(cmd, c.RegainRow):
+        return IllegalMove("row-not-moved", "that Book token has not left its start space", "LUNA-BA-5")
+    if isinstance(cmd, c.BonusTile):
+        if cmd.tile not in p.queue:
+            return IllegalMove("unknown-tile", f"you have no Action tile {cmd.tile!r}", "LUNA-BA-6")
+        return IllegalMove("bad-option", "an Action tile offers option 1 or 2", "ACT-5")
+    if isinstance(cmd, c.SwapTiles):
+        return IllegalMove("bad-swap", "swap two different Action tiles of yours", "LUNA-BA-7")
+    if isinstance(cmd, c.Relocate):
+        return IllegalMove("bad-space", "the telescope can point at S1..S4 or U", "AMB-21")
+    if isinstance(cmd, c.TakeFixed):
+        return IllegalMove("wrong-space", "that space does not offer this fixed action", "SKY-2")
+    if isinstance(cmd, c.CollectScale):
+        return IllegalMove("no-row", "that University token is on the stairs or was collected", "LUNA-BB-7")
+    if isinstance(cmd, c.MoonReward):
+        return IllegalMove("bad-choice", "the Moon objective gives vp (3 VP) or quadrants (2 Q)", "LUNA-80")
     return IllegalMove("illegal-command", f"{cmd} is not legal now", "RES-6")

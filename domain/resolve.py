@@ -337,12 +337,13 @@ def apply_command(run: Run, cmd: c.Command) -> None:
     elif isinstance(cmd, c.StopObserving):
         run.emit(ev.ObservationEnded(seat=seat))
     elif isinstance(cmd, c.TakeFixed):
-        run.emit(ev.FixedActionTaken(seat=seat, action=cmd.action, space=SKY[p.telescope]))
+        where = task.n if task is not None and task.kind == "FIXEDAT" else s.turn.space
+        run.emit(ev.FixedActionTaken(seat=seat, action=cmd.action, space=SKY[where]))
     elif isinstance(cmd, c.UseTile):
         if cmd.option == 0:
             run.emit(ev.MovingActionTaken(seat=seat, tile="", option=0, upgraded=False, rule="UPG-2"))
         else:
-            tile = p.queue[p.telescope]
+            tile = p.queue[s.turn.space]  # AMB-21: the Movement phase's space
             run.emit(
                 ev.MovingActionTaken(seat=seat, tile=tile, option=cmd.option, upgraded=tile in p.upgraded)
             )
@@ -353,7 +354,11 @@ def apply_command(run: Run, cmd: c.Command) -> None:
     elif isinstance(cmd, c.EndFreeActions):
         run.emit(ev.FreeActionsClosed(seat=seat))
     elif isinstance(cmd, c.Persuade):
-        run.emit(ev.InquisitorPersuaded(seat=seat, start=cmd.space, end=cmd.space + 1, grand=cmd.grand))
+        if task is not None and task.kind == "ADVANCE":  # LUNA-BB-5: straight to the rightmost space
+            end, rule = len(p.cellar) - 1, "LUNA-BB-5"
+        else:
+            end, rule = cmd.space + 1, "INQ-10"
+        run.emit(ev.InquisitorPersuaded(seat=seat, start=cmd.space, end=end, grand=cmd.grand, rule=rule))
     elif isinstance(cmd, c.GainDie):
         value = task.n if task is not None else 1
         run.emit(
@@ -384,11 +389,6 @@ def apply_command(run: Run, cmd: c.Command) -> None:
         run.emit(ev.CompleteWritingStarted(seat=seat, row=cmd.row, target=library_end(s, seat)))
     elif isinstance(cmd, c.Upgrade):
         run.emit(ev.TileUpgraded(seat=seat, tile=cmd.tile))
-    elif isinstance(cmd, c.Persuade) and task is not None and task.kind == "ADVANCE":
-        last = len(p.cellar) - 1
-        run.emit(
-            ev.InquisitorPersuaded(seat=seat, start=cmd.space, end=last, grand=cmd.grand, rule="LUNA-BB-5")
-        )
     elif isinstance(cmd, c.BonusSpace):
         run.emit(ev.GrandInquisitorDeparted(seat=seat, space=cmd.space))
     elif isinstance(cmd, c.Relocate):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain.bots import make_bot  # noqa: E402
-from domain.playthrough import playthrough  # noqa: E402
-from domain.selfplay import default_setup  # noqa: E402
+from domain.bots import make_bot
+from domain.playthrough import playthrough
+from domain.selfplay import default_setup
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "domain" / "golden" / "playthrough-3p-greedy.txt"
 SEED = "golden-1"

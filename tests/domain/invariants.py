@@ -41,6 +41,23 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
     for i, colour in enumerate(COLOURS):
         assert state.supply[i] >= 0
         assert state.supply[i] + held[colour] == per_colour, f"{colour} dice conserved"
+    luna = state.luna
+    if luna is not None:
+        on_moon = sum(1 for flipped in luna.flipped if not flipped)
+        in_cellars = sum(sum(p.grand) for p in state.players)
+        on_board = sum(len(seats) for seats in luna.bonus)
+        in_transit = sum(1 for t in state.agenda if t.kind == "GRAND")  # taken from its Moon tile (LUNA-23.4)
+        assert on_moon + in_cellars + on_board + in_transit == 9, "9 Grand Inquisitors accounted for"
+        assert all(len(seats) <= 1 for seats in luna.bonus[:8]), "Bonus spaces 1-8 hold one figure (LUNA-42)"
+        assert (
+            all(p.grand[-1] == 0 for p in state.players)
+            or (state.agenda[-1:]
+            and state.agenda[-1].kind == "DEPART")
+        )
+        assert list(luna.costs) == sorted(luna.costs) and len(luna.costs) == 9 - sum(
+            p.moon for p in state.players
+        )
+        assert sum(1 for t in luna.scoring if t) == on_moon, "each Scoring tile scored at most once"
     seen = [c for c in state.display if c is not None]
     libraries = [card for p in state.players for card, _ in p.library]
     everything = seen + libraries + list(state.deck) + list(state.box) + list(state.reserve)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from domain import IllegalMove, decide, legal_moves, play_through, start
+from domain import IllegalMove, Options, decide, legal_moves, play_through, start
 from domain import commands as c
 from domain.bots import make_bot
 from domain.selfplay import default_setup
@@ -66,10 +66,32 @@ def universe(s: GameState) -> Iterator[c.Command]:
         yield c.Upgrade(seat=seat, tile=tile)
     for page in (*(pg.id for pg in s.catalog.book_pages), "appendix", "nope"):
         yield c.PlaceComet(seat=seat, page=page)
+    # Luna commands (also offered to non-Luna states: they must be refused there)
+    for position in ("I", "IV", "IX", "X"):
+        for spent in ((), tuple(sorted(p.dice))):
+            yield c.Observe(seat=seat, target=f"MOON:{position}", dice=spent)
+    for space in range(0, 11):
+        yield c.BonusSpace(seat=seat, space=space)
+    for space in range(0, 8):
+        yield c.Relocate(seat=seat, space=space)
+    q = p.queue
+    yield from (c.SwapTiles(seat=seat, first=a, second=b) for a in (*q[:2], "ZZ") for b in q[3:])
+    for n in range(-1, 5):
+        yield c.RegainRow(seat=seat, row=n)
+        yield c.CollectScale(seat=seat, tile=n)
+    for tile in (*q[:3], "ZZ"):
+        for option in (0, 1, 2, 3):
+            yield c.BonusTile(seat=seat, tile=tile, option=option)
+    for choice in ("vp", "quadrants", "both"):
+        yield c.MoonReward(seat=seat, choice=choice)
+    yield c.TakeInquisitor(seat=seat, accept=True)
+    yield c.TakeInquisitor(seat=seat, accept=False)
+    yield c.Decline(seat=seat)
 
 
-def states(players: int, seed: str, bot: str, every: int) -> Iterator[GameState]:
-    state, _ = start(default_setup(players, seed))
+def states(players: int, seed: str, bot: str, every: int, luna: bool = False) -> Iterator[GameState]:
+    setup = default_setup(players, seed, Options(luna=True) if luna else None)
+    state, _ = start(setup)
     bots = [make_bot(bot, f"{seed}{i}") for i in range(players)]
     n = 0
     while not state.finished:
@@ -80,10 +102,13 @@ def states(players: int, seed: str, bot: str, every: int) -> Iterator[GameState]
     yield state
 
 
-@pytest.mark.parametrize(("players", "bot"), [(2, "random"), (3, "greedy"), (4, "random")])
-def test_every_enumerated_move_is_accepted_and_nothing_else(players: int, bot: str) -> None:
+@pytest.mark.parametrize(
+    ("players", "bot", "luna"),
+    [(2, "random", False), (3, "greedy", False), (4, "random", False), (3, "random", True)],
+)
+def test_every_enumerated_move_is_accepted_and_nothing_else(players: int, bot: str, luna: bool) -> None:
     checked = 0
-    for state in states(players, f"exact-{players}", bot, every=3):
+    for state in states(players, f"exact-{players}", bot, every=3, luna=luna):
         legal = legal_moves(state)
         assert len(set(legal)) == len(legal), "no duplicates in legal_moves"
         for move in legal:
