@@ -46,7 +46,7 @@ from replays.errors import (
 )
 from replays.export import ExportFormatError, encode, header_problems, make_header, parse
 from replays.records import MAX_TEXT, GameInfo, Record, StoredEvent, SubmitResult
-from replays.store import DEFAULT_DATABASE_URL, TOPIC_PREFIX, Game, GameStore, store_env
+from replays.store import DEFAULT_DATABASE_URL, TOPIC_PREFIX, Game, open_store
 from replays.verify import Finding, VerifyReport, verify_records
 
 Viewer = int | None
@@ -78,7 +78,7 @@ class Games:
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
     ) -> None:
         self.url = url or database_url()
-        self.store = GameStore(env=store_env(self.url))
+        self.store = open_store(self.url)
         self._clock = clock
         self._new_seed = new_seed
 

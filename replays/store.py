@@ -34,6 +34,7 @@ DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 SNAPSHOT_INTERVAL = 100  # events; a rebuild replays at most this many (bench/bench_store.py)
 CACHE_SIZE = 256  # games kept in memory between commands (fast-forwarded from the store on each read)
 TOPIC_PREFIX = "galileo:"
+CREATE_TABLES_LOCK = 0x47616C696C656F  # PostgreSQL advisory lock key ("Galileo") held while creating tables
 PLAIN_KEYS = frozenset({"payload", "metadata"})  # stored-event fields that never hold tagged values
 _SAVE_LISTENERS: list[Callable[[], None]] = []
 
@@ -200,6 +201,32 @@ class GameStore(Application[UUID]):
     def load(self, game_id: UUID, version: int | None = None) -> Game:
         game: Game = self.repository.get(game_id, version=version, projector_func=mutate_all)
         return game
+
+
+def open_store(url: str) -> GameStore:
+    """The store of a database URL, its tables created if need be.
+
+    On PostgreSQL the creation is serialised by an advisory lock: processes starting together (API
+    replicas) would otherwise fail with "tuple concurrently updated" when they all replace the
+    library's insert function at once."""
+    env = store_env(url)
+    if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
+        return GameStore(env=env)
+    import psycopg
+
+    with psycopg.connect(
+        host=env["POSTGRES_HOST"],
+        port=env["POSTGRES_PORT"],
+        dbname=env["POSTGRES_DBNAME"],
+        user=env["POSTGRES_USER"],
+        password=env["POSTGRES_PASSWORD"],
+        autocommit=True,
+    ) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (CREATE_TABLES_LOCK,))
+        try:
+            return GameStore(env=env)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (CREATE_TABLES_LOCK,))
 
 
 def store_env(url: str) -> dict[str, str]:

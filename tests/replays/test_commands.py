@@ -137,38 +137,47 @@ def test_eight_threads_retrying_one_command_id_write_it_once(games: Games) -> No
 
 def _process_player(url: str, game_id: str, index: int, rounds: int, barrier: Any, out: Any) -> None:
     """One of two processes: each round, read the game, wait for the other, submit, report."""
-    with Games(url) as games:
-        for round_ in range(rounds):
-            barrier.wait()
-            version, moves = _moves(games, game_id)
-            move = moves[index % len(moves)]
-            barrier.wait()
-            try:
-                result = games.submit(game_id, move, version, f"p{index}-r{round_}", move.seat)
-                out.put((round_, index, "ok", result.version))
-            except VersionConflict as exc:
-                out.put((round_, index, "conflict", exc.current_version))
-            barrier.wait()
+    try:
+        with Games(url) as games:
+            for round_ in range(rounds):
+                barrier.wait(timeout=60)
+                version, moves = _moves(games, game_id)
+                move = moves[index % len(moves)]
+                barrier.wait(timeout=60)
+                try:
+                    result = games.submit(game_id, move, version, f"p{index}-r{round_}", move.seat)
+                    out.put((round_, index, "ok", result.version))
+                except VersionConflict as exc:
+                    out.put((round_, index, "conflict", exc.current_version))
+                barrier.wait(timeout=60)
+    except BaseException as exc:
+        out.put((-1, index, "error", repr(exc)))
+        raise
 
 
 @pytest.mark.postgres
 def test_two_processes_on_postgres_exactly_one_wins_each_round(postgres_url: str) -> None:
     rounds = 5
+    context = multiprocessing.get_context("spawn")
     with pg_schema(postgres_url) as url, Games(url) as games:
         game_id = new_game(games, "processes-1")
-        context = multiprocessing.get_context("spawn")
         barrier = context.Barrier(2)
         out = context.Queue()
         procs = [
             context.Process(target=_process_player, args=(url, game_id, i, rounds, barrier, out))
             for i in range(2)
         ]
-        for p in procs:
-            p.start()
-        for p in procs:
-            p.join(timeout=120)
-            assert p.exitcode == 0
-        reports = [out.get(timeout=5) for _ in range(2 * rounds)]
+        try:
+            for p in procs:
+                p.start()
+            reports = [out.get(timeout=120) for _ in range(2 * rounds)]
+            for p in procs:
+                p.join(timeout=30)
+        finally:
+            for p in procs:
+                if p.is_alive():
+                    p.kill()
+        assert [p.exitcode for p in procs] == [0, 0], reports
         for round_ in range(rounds):
             outcome = sorted(r[2] for r in reports if r[0] == round_)
             assert outcome == ["conflict", "ok"], reports
