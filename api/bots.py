@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from starlette.concurrency import run_in_threadpool
 
 from api.seats import BOT
+from api.service import StoreClosed
 from domain import Command, legal_moves
 from domain.bots import make_bot
 from replays.errors import VersionConflict
@@ -113,5 +114,7 @@ class BotRunner:
                     continue  # someone (another process's runner) moved first: look again
         except asyncio.CancelledError:
             raise
+        except StoreClosed:
+            return  # the process is stopping; the next kick (any read of the game) resumes
         except Exception:
             logger.exception("the bots of game %s stopped", game_id)

@@ -7,7 +7,10 @@ worker thread.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -59,57 +62,108 @@ def classify(error: Exception) -> tuple[int, str, dict[str, Any]]:
     return 500, "internal-error", {}
 
 
+LOCK_STRIPES = 64
+
+
+class StoreClosed(RuntimeError):
+    """A call that arrived while the process was stopping."""
+
+
 class Store:
-    """The game service as the API uses it."""
+    """The game service as the API uses it.
+
+    Loads of one game are serialised within the process (striped locks by game ID): the service's
+    aggregate cache fast-forwards a shared cached aggregate and then deep-copies it, and a copy taken
+    while another thread fast-forwards the same game can fail ("dictionary changed size during
+    iteration") or pair one version with another's state. Different games still run in parallel, and
+    writers of one game conflict anyway (one wins per version).
+    """
 
     def __init__(self, database_url: str, new_seed: Callable[[], str] | None = None) -> None:
         self.games = Games(database_url) if new_seed is None else Games(database_url, new_seed=new_seed)
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
+        self._busy = 0  # calls in progress: closing waits for them (a worker thread may outlive its request)
+        self._idle = threading.Condition()
+        self._closed = False
 
-    def close(self) -> None:
+    def _lock(self, game_id: str) -> threading.Lock:
+        return self._locks[zlib.crc32(game_id.encode()) % LOCK_STRIPES]
+
+    @contextmanager
+    def _use(self) -> Iterator[None]:
+        with self._idle:
+            if self._closed:
+                raise StoreClosed("the store is closed (the process is stopping)")
+            self._busy += 1
+        try:
+            yield
+        finally:
+            with self._idle:
+                self._busy -= 1
+                self._idle.notify_all()
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Close the store once the calls in progress have returned."""
+        with self._idle:
+            self._closed = True
+            self._idle.wait_for(lambda: self._busy == 0, timeout)
         self.games.close()
 
     def create(self, setup: Setup, actor: int | str) -> tuple[str, int]:
-        return self.games.create(setup, actor)
+        with self._use():
+            return self.games.create(setup, actor)
 
     def submit(
         self, game_id: str, command: Command, expected_version: int, command_id: str, actor: int | str
     ) -> SubmitResult:
-        return self.games.submit(game_id, command, expected_version, command_id, actor)
+        with self._use(), self._lock(game_id):
+            return self.games.submit(game_id, command, expected_version, command_id, actor)
 
     def current(self, game_id: str) -> tuple[GameState, int]:
         """The game's state and version read together (one load, so they agree)."""
-        try:
-            gid = UUID(game_id)
-            game = self.games.store.load(gid)
-        except (ValueError, AggregateNotFoundError):
-            raise GameNotFound(game_id) from None
-        assert game.state is not None
-        return game.state, game.version
+        with self._use():
+            try:
+                gid = UUID(game_id)
+                with self._lock(game_id):
+                    game = self.games.store.load(gid)
+            except (ValueError, AggregateNotFoundError):
+                raise GameNotFound(game_id) from None
+            assert game.state is not None
+            return game.state, game.version
 
     def state_at(self, game_id: str, version: int) -> GameState:
-        state = self.games.state(game_id, version)
-        if state is None:  # version 0: before the first event
-            raise VersionOutOfRange(version, self.games.head(game_id))
-        return state
+        with self._use():
+            with self._lock(game_id):
+                state = self.games.state(game_id, version)
+                if state is None:  # version 0: before the first event
+                    raise VersionOutOfRange(version, self.games.head(game_id))
+            return state
 
     def events(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
-        return self.games.events(game_id, after=after, limit=limit)
+        with self._use():
+            return self.games.events(game_id, after=after, limit=limit)
 
     def fork(self, game_id: str, at_version: int, actor: int | str) -> str:
-        return self.games.fork(game_id, at_version, actor)
+        with self._use():
+            return self.games.fork(game_id, at_version, actor)
 
     def export(self, game_id: str, viewer: int | None) -> bytes:
-        return self.games.export(game_id, viewer)
+        with self._use():
+            return self.games.export(game_id, viewer)
 
     def import_(self, data: bytes) -> str:
-        return self.games.import_(data)
+        with self._use():
+            return self.games.import_(data)
 
     def verify(self, game_id: str) -> VerifyReport:
-        return self.games.verify(game_id)
+        with self._use():
+            return self.games.verify(game_id)
 
     def list_games(self) -> list[GameInfo]:
-        return self.games.list_games()
+        with self._use():
+            return self.games.list_games()
 
     def ping(self) -> None:
         """Raise when the store cannot be read."""
-        self.games.store.recorder.max_notification_id()
+        with self._use():
+            self.games.store.recorder.max_notification_id()

@@ -40,15 +40,16 @@ class Settings:
     @classmethod
     def from_env(cls) -> Self:
         """The settings of this process (`GALILEO_*`, `REDIS_URL`)."""
+        d = cls()  # the defaults (a slotted class has no class-level default values to read)
         return cls(
             database_url=os.environ.get("GALILEO_DATABASE_URL") or DEFAULT_DATABASE_URL,
             redis_url=os.environ.get("REDIS_URL") or None,
-            max_body_bytes=_int("GALILEO_MAX_BODY_BYTES", cls.max_body_bytes),
-            max_import_bytes=_int("GALILEO_MAX_IMPORT_BYTES", cls.max_import_bytes),
-            stream_poll_seconds=_float("GALILEO_STREAM_POLL_SECONDS", cls.stream_poll_seconds),
-            stream_heartbeat_seconds=_float("GALILEO_STREAM_HEARTBEAT_SECONDS", cls.stream_heartbeat_seconds),
-            redis_timeout_seconds=_float("GALILEO_REDIS_TIMEOUT_SECONDS", cls.redis_timeout_seconds),
-            redis_retry_seconds=_float("GALILEO_REDIS_RETRY_SECONDS", cls.redis_retry_seconds),
-            view_cache_seconds=_int("GALILEO_VIEW_CACHE_SECONDS", cls.view_cache_seconds),
+            max_body_bytes=_int("GALILEO_MAX_BODY_BYTES", d.max_body_bytes),
+            max_import_bytes=_int("GALILEO_MAX_IMPORT_BYTES", d.max_import_bytes),
+            stream_poll_seconds=_float("GALILEO_STREAM_POLL_SECONDS", d.stream_poll_seconds),
+            stream_heartbeat_seconds=_float("GALILEO_STREAM_HEARTBEAT_SECONDS", d.stream_heartbeat_seconds),
+            redis_timeout_seconds=_float("GALILEO_REDIS_TIMEOUT_SECONDS", d.redis_timeout_seconds),
+            redis_retry_seconds=_float("GALILEO_REDIS_RETRY_SECONDS", d.redis_retry_seconds),
+            view_cache_seconds=_int("GALILEO_VIEW_CACHE_SECONDS", d.view_cache_seconds),
             bots=os.environ.get("GALILEO_BOTS", "1") not in ("0", "false", "no"),
         )

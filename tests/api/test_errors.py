@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from fastapi.testclient import TestClient
 
 from api.settings import Settings
@@ -125,3 +126,19 @@ def test_malformed_unknown_oversized_and_unknown_game(client: TestClient, settin
         client.get(f"/games/{table.game_id}/stream", headers={"Last-Event-ID": "x"}), 400, "bad-last-event-id"
     )
     assert client.get(f"/games/{table.game_id}").json()["version"] == listing["version"]
+
+
+def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GALILEO_DATABASE_URL", "sqlite:///x.db")
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
+    monkeypatch.setenv("GALILEO_STREAM_POLL_SECONDS", "0.5")
+    monkeypatch.delenv("GALILEO_REDIS_TIMEOUT_SECONDS", raising=False)
+    settings = Settings.from_env()
+    assert settings.database_url == "sqlite:///x.db" and settings.redis_url == "redis://127.0.0.1:1/0"
+    assert settings.stream_poll_seconds == 0.5
+    assert settings.redis_timeout_seconds == Settings().redis_timeout_seconds
+    assert isinstance(settings.max_body_bytes, int)
+    monkeypatch.delenv("GALILEO_DATABASE_URL")
+    monkeypatch.delenv("REDIS_URL")
+    monkeypatch.delenv("GALILEO_STREAM_POLL_SECONDS")
+    assert Settings.from_env() == Settings()

@@ -1,0 +1,103 @@
+"""Real processes for the scale tests: `galileo serve` on a free port, a private redis-server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.api.helpers import free_port
+
+
+def _galileo() -> str:
+    beside = Path(sys.executable).parent / "galileo"
+    found = str(beside) if beside.exists() else shutil.which("galileo")
+    if not found:
+        pytest.fail("the galileo console script is not installed (pip install -e .)")
+    return found
+
+
+class ServeProcess:
+    """`galileo serve --port N` with the given environment; always terminated on exit."""
+
+    def __init__(self, cwd: Path, env: dict[str, str], name: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = cwd / f"{name}.log"
+        self._cwd = cwd
+        self._env = {**os.environ, **env}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> ServeProcess:
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [_galileo(), "serve", "--port", str(self.port)],
+                cwd=self._cwd,
+                env=self._env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"galileo serve exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.__exit__()
+        raise AssertionError(f"galileo serve did not become ready: {self.log.read_text()[-2000:]}")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+
+class PrivateRedis:
+    """A redis-server of our own on a free port, to stop and start (never the shared one on 6379)."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._workdir = workdir
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is not installed")
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            cwd=self._workdir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        import redis
+
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                redis.Redis(port=self.port, socket_connect_timeout=0.5).ping()
+                return
+            except redis.RedisError:
+                time.sleep(0.05)
+        raise AssertionError("the private redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
