@@ -56,9 +56,20 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+class SeedCounter:
+    """Deterministic secret seeds for the re-deals of forks."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self) -> str:
+        self.n += 1
+        return f"test-fork-seed-{self.n}"
+
+
 @pytest.fixture
 def games(store_url: str) -> Iterator[Games]:
-    service = Games(store_url, clock=StepClock())
+    service = Games(store_url, clock=StepClock(), new_seed=SeedCounter())
     yield service
     service.close()
 
