@@ -161,11 +161,9 @@ def diagnose(state: GameState, cmd: c.Command, legal: list[c.Command]) -> Illega
     if phase == "movement":
         if isinstance(cmd, c.Move):
             return IllegalMove("bad-steps", f"the telescope moves 1, 2 or 3 steps, not {cmd.steps}", "MOV-1")
-        if isinstance(cmd, c.BuyFree) and not state.options.free_actions_in_all_phases:
-            return IllegalMove("free-action-timing", "free actions are taken in the Action phase", "AMB-24")
-        if isinstance(cmd, c.BuyFree):
-            return _free_reason(state, cmd)
-        return IllegalMove("must-move", "first move the telescope 1, 2 or 3 steps", "MOV-1")
+        return IllegalMove(
+            "must-move", "first move the telescope 1, 2 or 3 steps (start of the turn)", "MOV-1"
+        )
     if phase == "actions":
         return _menu_reason(state, cmd)
     if phase == "cleanup":

@@ -17,7 +17,8 @@ from domain.state import Die
 @dataclass(frozen=True, kw_only=True)
 class Event:
     seat: int | None
-    HIDDEN: ClassVar[tuple[str, ...]] = ()
+    HIDDEN: ClassVar[tuple[str, ...]] = ()  # secret from everyone until the game ends
+    OWNER_ONLY: ClassVar[tuple[str, ...]] = ()  # seen only by the event's seat until the game ends
 
     @property
     def type(self) -> str:
@@ -193,9 +194,14 @@ class CardDealt(PlayerEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class CardDrawnFaceDown(PlayerEvent):
+    """OBS-52: a card added face down (light side up): others see its tier and back, not its front."""
+
     card: str
     from_reserve: bool
+    tier: int = 0
+    back: tuple[tuple[str, ...], ...] = ()
     rule: str = "OBS-52"
+    OWNER_ONLY: ClassVar[tuple[str, ...]] = ("card",)
 
 
 # -- reward primitives -----------------------------------------------------------------------------
@@ -344,6 +350,14 @@ class InterrogationHeld(PlayerEvent):
     end: int
     overflow: int  # VP gained or lost at the end of the track (INQ-24)
     rule: str = "INQ-21"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObjectivesChecked(PlayerEvent):
+    """OBJ-2: Cleanup step 4 begins; these objectives are met now and are claimed in order."""
+
+    met: tuple[str, ...]
+    rule: str = "OBJ-2"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -501,6 +515,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         ActionTilesRotated,
         CometPlacedInBook,
         InterrogationHeld,
+        ObjectivesChecked,
         ObjectiveAchieved,
         MoonObserved,
         MoonPhaseAdvanced,
@@ -560,11 +575,15 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         raise ValueError(f"{name}: {exc}") from None
 
 
-def redact_event(event: Event) -> dict[str, Any]:
-    """The event as a viewer who may not see hidden information sees it: hidden fields removed."""
+def redact_event(event: Event, viewer: int | None = None) -> dict[str, Any]:
+    """The event as `viewer` (a seat, or None for a spectator) may see it before the game ends:
+    hidden fields removed, and fields private to the event's seat removed for everyone else."""
     out = event_to_dict(event)
-    for name in event.HIDDEN:
+    removed = list(event.HIDDEN)
+    if viewer is None or viewer != event.seat:
+        removed += event.OWNER_ONLY
+    for name in removed:
         out.pop(name, None)
-    if event.HIDDEN:
-        out["redacted"] = list(event.HIDDEN)
+    if removed:
+        out["redacted"] = removed
     return out

@@ -239,7 +239,12 @@ def _actions_ended(s: GameState, e: ev.ActionPhaseEnded) -> GameState:
 
 @_on(ev.FreeActionsClosed)
 def _free_closed(s: GameState, e: ev.FreeActionsClosed) -> GameState:
-    return replace(s, turn=_turn(s, cleanup_done=True))
+    return replace(s, turn=_turn(s, windows_closed=s.turn.windows_closed + 1))
+
+
+@_on(ev.ObjectivesChecked)
+def _objectives_checked(s: GameState, e: ev.ObjectivesChecked) -> GameState:
+    return replace(s, turn=_turn(s, objectives_due=tuple(e.met)))
 
 
 @_on(ev.EndOfGameTriggered)
@@ -454,7 +459,8 @@ def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     agenda = s.agenda[:-1] if s.agenda and s.agenda[-1].kind in ("PER", "ADVANCE") else s.agenda
     if e.grand and e.end == len(spaces) - 1:  # LUNA-41: it leaves at once (RES-8, AMB-50)
         agenda = (*agenda, Task("DEPART"))
-    return replace(s, players=players, turn=_turn(s, inquisitor_moved=True), agenda=agenda)  # INQ-13
+    turn = _turn(s, inquisitor_moved=True, interrogated=False)  # INQ-13, INQ-20: each move is interrogated
+    return replace(s, players=players, turn=turn, agenda=agenda)
 
 
 @_on(ev.FarewellTaken)

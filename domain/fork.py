@@ -14,7 +14,6 @@ from dataclasses import replace
 from domain import events as ev
 from domain.engine import settle
 from domain.evolve import fold
-from domain.rng import digest
 from domain.setup import commitment_of, redeal
 
 
@@ -28,10 +27,13 @@ def _drawn(prefix: Sequence[ev.Event]) -> tuple[list[str], list[str]]:
     return deck, reserve
 
 
-def fork_events(source: Sequence[ev.Event], at: int, source_game: str, seed: str | None) -> list[ev.Event]:
+def fork_events(
+    source: Sequence[ev.Event], at: int, source_game: str, seed: str | None, salt: str | None = None
+) -> list[ev.Event]:
     """The events of a new game forked from the first `at` events of `source`.
 
     `seed` is the new secret seed for the re-deal; None keeps the deal (only for a finished source).
+    `salt` is the new commitment's secret salt (a service passes a random one; see `Setup.salt`).
     The result is the (possibly rewritten) prefix, `GameForked`, and the automatic steps that follow.
     """
     if not 1 <= at <= len(source):
@@ -57,13 +59,13 @@ def fork_events(source: Sequence[ev.Event], at: int, source_game: str, seed: str
             moon_hidden=state.dealt[3] if len(state.dealt) > 3 else (),
         )
     else:
-        forked = redeal(state, seed, source_game, at)
+        forked = redeal(state, seed, source_game, at, salt)
         first = prefix[0]
         assert isinstance(first, ev.GameStarted)
         drawn_deck, drawn_reserve = _drawn(prefix)
         deck = (*drawn_deck, *forked.deck)
         reserve = (*drawn_reserve, *forked.reserve)
-        salt = digest("salt", seed, "start")
+        salt = forked.salt
         prefix[0] = replace(
             first,
             deck=deck,

@@ -13,7 +13,6 @@ from domain import commands as c
 from domain.catalog import MIXES
 from domain.catalog.luna import POSITIONS
 from domain.luna import moon_objective_due, observable_moon_tiles, phase_due
-from domain.scoring import claimable_objective
 from domain.state import (
     COLOURS,
     MAX_DICE,
@@ -26,6 +25,7 @@ from domain.state import (
     UPGRADE,
     Die,
     GameState,
+    PlayerState,
     Task,
 )
 
@@ -354,17 +354,32 @@ def cleanup_step(s: GameState) -> str:
         return "rotate"
     if "pending" in p.comets:
         return "book"
-    if s.options.free_actions_in_all_phases and not t.cleanup_done:
-        # S001 "at any point of your turn": one window after the Book of Comets, before the
-        # interrogation (so a Persuade bought here is interrogated) and the objectives.
+    windows = s.options.free_actions_in_all_phases
+    if windows and t.windows_closed == 0:
+        # S001 "at any point of your turn": a window after the Book of Comets, before the
+        # interrogation and the objectives, and a second one at the end of the turn.
         return "window"
     if t.inquisitor_moved and not t.interrogated:
-        return "interrogate"
-    if claimable_objective(s, p) is not None:
+        return "interrogate"  # INQ-20; a Persuade bought in the last window is interrogated too
+    if t.objectives_due is None:
+        return "check"
+    if next_objective(s, p) is not None:
         return "objective"
     if not s.options.moon_objective_immediate and moon_objective_due(s, p):
         return "moon"  # AMB-15 option: the Moon objective in Cleanup step 4
+    if windows and t.windows_closed == 1:
+        return "window"
     return "end"
+
+
+def next_objective(s: GameState, p: PlayerState) -> str | None:
+    """OBJ-2: the next objective met at the start of step 4 and not claimed yet (a Farewell taken
+    for one claim cannot undo the next: the set is fixed when the step begins)."""
+    due = s.turn.objectives_due or ()
+    for objective in due:
+        if p.seat not in s.claims[s.objectives.index(objective)]:
+            return objective
+    return None
 
 
 def options(s: GameState) -> list[c.Command] | None:
@@ -379,9 +394,8 @@ def options(s: GameState) -> list[c.Command] | None:
             return None
         return task_options(s, top) or None  # no option: the effect is lost (automatic)
     seat = t.seat
-    if t.phase == "movement":
-        moves: list[c.Command] = [c.Move(seat=seat, steps=n) for n in (1, 2, 3)]  # MOV-1
-        return moves + (free_options(s, seat) if s.options.free_actions_in_all_phases else [])
+    if t.phase == "movement":  # MOV-1: "at the start of the turn" (S004), before any free action
+        return [c.Move(seat=seat, steps=n) for n in (1, 2, 3)]
     if t.phase == "actions":
         return menu_options(s)
     step = cleanup_step(s)

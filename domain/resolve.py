@@ -7,10 +7,18 @@ from domain import events as ev
 from domain.catalog.luna import POSITIONS
 from domain.evolve import evolve
 from domain.luna import bonus_lost, bonus_space, phase_due, scoring_points
-from domain.moves import FREE_COSTS, cleanup_step, free_comets, library_end, options, tile_to_rotate
+from domain.moves import (
+    FREE_COSTS,
+    cleanup_step,
+    free_comets,
+    library_end,
+    next_objective,
+    options,
+    tile_to_rotate,
+)
 from domain.scoring import (
     cellar_points,
-    claimable_objective,
+    claimable_objective_of,
     interrogation,
     reputation_points,
     tiebreak_key,
@@ -117,9 +125,15 @@ def _draw(run: Run, task: Task) -> None:
             )
         )
     else:
+        info = s.catalog.cards[card]
         run.emit(
             ev.CardDrawnFaceDown(
-                seat=seat, card=card, from_reserve=from_reserve, rule="END-4" if from_reserve else "OBS-52"
+                seat=seat,
+                card=card,
+                from_reserve=from_reserve,
+                tier=info.tier,
+                back=info.back,
+                rule="END-4" if from_reserve else "OBS-52",
             )
         )
     emptied = not from_reserve and not run.state.deck
@@ -244,8 +258,11 @@ def auto_step(run: Run) -> None:
                 rule="INQ-24" if overflow else "INQ-21",
             )
         )
+    elif step == "check":
+        met = tuple(o for o in s.objectives if claimable_objective_of(s, p, o))
+        run.emit(ev.ObjectivesChecked(seat=seat, met=met))
     elif step == "objective":
-        objective = claimable_objective(s, p)
+        objective = next_objective(s, p)
         assert objective is not None
         first = not s.claims[s.objectives.index(objective)]
         run.emit(ev.ObjectiveAchieved(seat=seat, objective=objective, first=first))

@@ -50,6 +50,12 @@ def claimable_objective(s: GameState, p: PlayerState) -> str | None:
     return None
 
 
+def claimable_objective_of(s: GameState, p: PlayerState, objective: str) -> str | None:
+    """`objective` if `p` meets it now and has not claimed it yet (OBJ-4)."""
+    claimed = s.claims[s.objectives.index(objective)]
+    return objective if p.seat not in claimed and OBJECTIVES[objective](s, p) else None
+
+
 def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
     """SCL-3/SCO-2: per Scale tile, multiplier of the token's row x count of the subject."""
     out = []

@@ -58,7 +58,8 @@ def _turn_json(t: TurnState) -> dict[str, Any]:
         "interrogated": t.interrogated,
         "cellar_peak": t.cellar_peak,
         "comets_used": sorted(t.comets_used),
-        "cleanup_done": t.cleanup_done,
+        "windows_closed": t.windows_closed,
+        "objectives_due": None if t.objectives_due is None else list(t.objectives_due),
         "space": t.space,
         "bonus_rotated": sorted(t.bonus_rotated),
     }
@@ -111,11 +112,18 @@ def dump_state(s: GameState) -> dict[str, Any]:
     }
 
 
-def public_state(s: GameState) -> dict[str, Any]:
-    """`dump_state` without the hidden fields, plus what anyone may know of the deck."""
+def public_state(s: GameState, viewer: int | None = None) -> dict[str, Any]:
+    """`dump_state` without the hidden fields, plus what anyone may know of the deck. Face-down
+    library cards (OBS-52) of seats other than `viewer` show as "hidden:<tier>" (their back is public,
+    their front is not)."""
     out = dump_state(s)
     for name in HIDDEN_STATE_FIELDS:
         out.pop(name, None)
+    for p, pj in zip(s.players, out["players"], strict=True):
+        if p.seat != viewer:
+            pj["library"] = [
+                [card if dark else f"hidden:{s.catalog.cards[card].tier}", dark] for card, dark in p.library
+            ]
     tiers = [s.catalog.cards[c].tier for c in s.deck]
     out["deck_size"] = len(s.deck)
     out["deck_tiers"] = {str(t): tiers.count(t) for t in (1, 2, 3)}
@@ -184,7 +192,8 @@ def _load(data: Mapping[str, Any]) -> GameState:
         interrogated=t["interrogated"],
         cellar_peak=t["cellar_peak"],
         comets_used=frozenset(t["comets_used"]),
-        cleanup_done=t["cleanup_done"],
+        windows_closed=t["windows_closed"],
+        objectives_due=None if t["objectives_due"] is None else tuple(t["objectives_due"]),
         space=t["space"],
         bonus_rotated=frozenset(t["bonus_rotated"]),
     )

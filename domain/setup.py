@@ -32,6 +32,9 @@ class Setup:
     options: Options = field(default_factory=Options)
     catalog_edition: str = "base"
     tile_orders: tuple[tuple[str, ...], ...] | None = None  # SET-23 chosen orders (randomActionTiles false)
+    # The commitment's salt. A service passes a secret random one (with a secret random seed): derived
+    # from the seed, anyone who can guess the seed can test it against the public commitment.
+    salt: str | None = None
 
 
 def commitment_of(
@@ -131,7 +134,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
     supply = tuple(per_colour - n for _ in COLOURS)  # SET-22: one die of each colour per player
     if min(supply) < 0:
         raise IllegalMove("dice-supply", f"{per_colour} dice per colour are too few for {n} players", "AMB-2")
-    salt = digest("salt", setup.seed)
+    salt = setup.salt or digest("salt", setup.seed)
     side = ""
     revealed: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
@@ -169,7 +172,9 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
     ]
 
 
-def redeal(state: GameState, seed: str, source_game: str, source_version: int) -> GameForked:
+def redeal(
+    state: GameState, seed: str, source_game: str, source_version: int, salt: str | None = None
+) -> GameForked:
     """Fork an unfinished game: re-deal every unseen card with a new seed (design.md, "Hidden
     information"). The deck keeps its size and tier layering; which cards it holds is drawn anew."""
     catalog = state.catalog
@@ -193,7 +198,7 @@ def redeal(state: GameState, seed: str, source_game: str, source_version: int) -
         for i, tile in zip(unrevealed, rng.shuffled([hidden[i] for i in unrevealed]), strict=True):
             hidden[i] = tile
         moon = tuple(hidden)
-    salt = digest("salt", seed)
+    salt = salt or digest("salt", seed)
     return GameForked(
         seat=None,
         source_game=source_game,

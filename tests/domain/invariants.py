@@ -49,10 +49,8 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         in_transit = sum(1 for t in state.agenda if t.kind == "GRAND")  # taken from its Moon tile (LUNA-23.4)
         assert on_moon + in_cellars + on_board + in_transit == 9, "9 Grand Inquisitors accounted for"
         assert all(len(seats) <= 1 for seats in luna.bonus[:8]), "Bonus spaces 1-8 hold one figure (LUNA-42)"
-        assert (
-            all(p.grand[-1] == 0 for p in state.players)
-            or (state.agenda[-1:]
-            and state.agenda[-1].kind == "DEPART")
+        assert all(p.grand[-1] == 0 for p in state.players) or (
+            state.agenda[-1:] and state.agenda[-1].kind == "DEPART"
         )
         assert list(luna.costs) == sorted(luna.costs) and len(luna.costs) == 9 - sum(
             p.moon for p in state.players

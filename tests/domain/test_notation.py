@@ -91,3 +91,29 @@ def test_malformed_event_json_is_refused() -> None:
         event_from_dict({"type": "Nope"})
     with pytest.raises(ValueError, match="unknown field"):
         event_from_dict({"type": "TurnEnded", "seat": 0, "turn": 1, "x": 2})
+
+
+def test_OBS_52_face_down_card_front_is_private_to_its_owner() -> None:
+    from domain import public_state
+    from domain.events import CardDrawnFaceDown
+
+    record = None
+    for i in range(30):
+        candidate = selfplay(3, f"facedown-{i}", "random")
+        if any(isinstance(e, CardDrawnFaceDown) for e in candidate.events):
+            record = candidate
+            break
+    assert record is not None
+    drawn = next(e for e in record.events if isinstance(e, CardDrawnFaceDown))
+    other = (drawn.seat + 1) % 3
+    assert "card" not in redact_event(drawn) and "card" not in redact_event(drawn, other)
+    assert redact_event(drawn, drawn.seat)["card"] == drawn.card
+    assert redact_event(drawn)["tier"] == drawn.tier and redact_event(drawn)["back"]
+    from domain import fold
+
+    index = record.events.index(drawn)
+    state = fold(record.events[: index + 1])
+    spectator = public_state(state)["players"][drawn.seat]["library"]
+    owner = public_state(state, drawn.seat)["players"][drawn.seat]["library"]
+    assert [drawn.card, False] in owner
+    assert [drawn.card, False] not in spectator and [f"hidden:{drawn.tier}", False] in spectator

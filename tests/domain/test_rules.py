@@ -346,19 +346,55 @@ def test_FREE_1_costs(action: str, cost: int) -> None:
     assert (err.code, err.rule_id) == ("not-enough-quadrants", "FREE-1")
 
 
-def test_FREE_3_free_actions_before_moving_and_in_cleanup_per_S001() -> None:
-    s = player(new_game(), 0, quadrants=2)
-    assert "@0 free die" in {str(m) for m in legal_moves(s)}  # Movement phase
+def test_FREE_3_free_actions_in_cleanup_windows_but_not_before_moving() -> None:
+    s = player(new_game(), 0, quadrants=4)
+    assert {str(m) for m in legal_moves(s)} == {"@0 move 1", "@0 move 2", "@0 move 3"}  # S004: move first
+    assert _refused(s, "free die").rule_id == "MOV-1"
     s = actions_at(s, S2)
     s, _ = play(s, "end")
-    assert "@0 free die" in {str(m) for m in legal_moves(s)}  # Cleanup window
-    s, _ = play(s, "free persuade") if False else play(s, "done")
+    assert "@0 free die" in {str(m) for m in legal_moves(s)}  # window before the interrogation
+    s, _ = play(s, "done")
+    assert "@0 free die" in {str(m) for m in legal_moves(s)}  # window at the end of the turn
+    s, _ = play(s, "free spot")  # no Quadrant left: the window closes by itself
     assert s.turn.seat == 1
 
 
 def test_FREE_3_option_off_free_actions_only_in_the_action_phase() -> None:
     s = player(new_game(free_actions_in_all_phases=False), 0, quadrants=2)
-    assert _refused(s, "free die").rule_id == "AMB-24"
+    s = actions_at(s, S2)
+    s, _ = play(s, "end")
+    assert s.turn.seat == 1  # no Cleanup window
+
+
+def test_INQ_20_a_persuade_bought_after_the_interrogation_is_interrogated_too() -> None:
+    s = player(new_game(), 0, quadrants=4, cellar=(1, 0, 0, 0), reputation=0)
+    s = actions_at(s, S2)
+    s, events = play(s, "end", "done")  # nothing moved: no interrogation yet
+    assert not of_type(events, ev.InterrogationHeld)
+    s, events = play(s, "free persuade")  # the end-of-turn window
+    held = of_type(events, ev.InterrogationHeld)
+    assert held and held[0].total == -1  # C1 -> C2 -> C3
+
+
+def test_OBJ_2_objectives_met_at_the_start_of_step_4_are_all_claimed() -> None:
+    s = new_game()
+    s = dataclasses.replace(s, objectives=("OBJ-P1", "OBJ-P2", "OBJ-N3", "OBJ-N5"))
+    s = player(
+        s,
+        0,
+        library=(("D1-01", True), ("D1-02", True)),
+        tokens_used=2,
+        tokens_boxed=2,
+        comets=("sky1", "sky2") + ("slot",) * 5,
+        cellar=(5, 0, 0, 1),
+    )
+    s = actions_at(s, S2)
+    s, events = play(s, "end")  # no Quadrants: no free-action window
+    assert of_type(events, ev.ObjectivesChecked)[0].met == ("OBJ-P1", "OBJ-N3")
+    s, events = play(s, "farewell yes", "die R")  # the Farewell leaves 5 Inquisitors...
+    s, more = finish_effects(s)
+    claimed = [e.objective for e in of_type(events + more, ev.ObjectiveAchieved)]
+    assert "OBJ-N3" in claimed  # ...but OBJ-N3 was met when step 4 began
 
 
 def test_FREE_3_a_persuade_bought_in_cleanup_is_interrogated() -> None:
