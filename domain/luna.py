@@ -63,8 +63,12 @@ def scoring_points(s: GameState, observer: int, tile_id: str) -> tuple[int, ...]
     out = []
     for p in s.players:
         count = _measure(s, p, tile.measure)
-        if p.seat == observer and tile.measure == "inquisitors":
-            count += 1  # LUNA-63: "including the Grand Inquisitor gained from observing the Moon"
+        if (
+            p.seat == observer
+            and tile.measure == "inquisitors"
+            and s.options.moon_inquisitor_tile_counts_new_grand
+        ):
+            count += 1  # LUNA-63: "This includes the Grand Inquisitor gained from observing the Moon" (S000)
         per, divisor = tile.bonus if p.seat == observer else tile.basic
         out.append(count * per // divisor)
     return tuple(out)

@@ -25,6 +25,7 @@ OPTION_NAMES: Mapping[str, str] = {
     "moonObjectiveImmediate": "moon_objective_immediate",
     "bonusB8WriteSize": "bonus_b8_write_size",
     "ninthScoringTile": "ninth_scoring_tile",
+    "moonInquisitorTileCountsNewGrand": "moon_inquisitor_tile_counts_new_grand",
 }
 SCORING_TILE_CHOICES = ("library-cards", *(f"LUNA-6{i}" for i in range(1, 9)))
 
@@ -50,6 +51,7 @@ class Options:
     moon_objective_immediate: bool = True  # AMB-15
     bonus_b8_write_size: int = 1  # AMB-20
     ninth_scoring_tile: str = "library-cards"  # DATA-24: or the id of a described tile it duplicates
+    moon_inquisitor_tile_counts_new_grand: bool = True  # LUNA-63 (docs/seed-differences.md §5)
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, attr) for name, attr in OPTION_NAMES.items()}

@@ -534,3 +534,8 @@ def test_luna_fork_redeals_the_face_down_scoring_tiles() -> None:
     assert [forked.luna.scoring[i] for i in hidden] != [before.luna.scoring[i] for i in hidden]
     assert forked.luna.scoring[:3] == before.luna.scoring[:3]
     _ = (S3, S4, UPGRADE)
+
+
+def test_LUNA_63_option_new_grand_inquisitor_not_counted() -> None:
+    s = player(luna_game(moon_inquisitor_tile_counts_new_grand=False), 0, cellar=(1, 1, 0, 0))
+    assert scoring_points(s, 0, "LUNA-63")[0] == 4  # seed-differences §5 reading of CT-8
