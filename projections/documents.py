@@ -10,7 +10,8 @@ it resumes exactly where it stopped, and a batch is never applied twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -179,9 +180,36 @@ class SQLiteDocuments(Documents, SQLiteTrackingRecorder):
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(), *self.schema.create(self.qualified)]
 
-    def _create_table(self, c: Any) -> None:
-        super()._create_table(c)
-        self.start_tracking(c)
+    def create_table(self) -> None:
+        # Created in one write transaction, safe against another process doing the same; the library's
+        # migration marker is written too, so that its own recorders take the table as current.
+        with self.transaction() as c:
+            for statement in self.create_table_statements:
+                c.execute(statement)
+            c.execute(
+                "INSERT INTO tracking (application_name, notification_id) VALUES (?, 1) "
+                "ON CONFLICT (application_name) DO NOTHING",
+                (self.table_migration_identifier,),
+            )
+            self.start_tracking(c)
+
+    @contextmanager
+    def transaction(self, commit: bool = True) -> Iterator[Any]:
+        """A write transaction takes the write lock first (BEGIN IMMEDIATE) and waits for it: a deferred
+        one that read before writing would fail at once if another connection wrote in between."""
+        if not commit:
+            with self.datastore.transaction(commit=False) as c:
+                yield c
+            return
+        with self.datastore.get_connection(commit=True) as conn:
+            c = conn.cursor()
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                yield c
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
 
 
 class PostgresDocuments(Documents, PostgresTrackingRecorder):

@@ -109,7 +109,7 @@ class Projector:
                 projection = s.projection(view=open_table(self.url, s.name))
                 self._runners.append(PollingRunner(open_store(self.url), projection, self.interval))
             else:
-                self._runners.append(ListeningRunner(s.projection, s.postgres_table, _runner_env(self.url)))
+                self._runners.append(ListeningRunner(s.projection, s.postgres_table, runner_env(self.url)))
         for runner in self._runners:
             runner.start()
         self._unsubscribe = on_save(self.wake)
@@ -147,7 +147,7 @@ def start(url: str | None = None) -> Projector:
     return Projector(url).start()
 
 
-def _runner_env(url: str) -> dict[str, str]:
+def runner_env(url: str) -> dict[str, str]:
     # One environment serves the store application and the view inside the library's runner.
     env = view_env(url, "runner")
     env.pop("SQLITE_DBNAME", None)

@@ -105,9 +105,10 @@ class PollingRunner:
             self._wake.wait(self.interval)
 
 
-class _ProjectionRunner(ProjectionRunner[Any, Any]):
-    # The store is configured by its URL only (replays.store.GameStore.construct_env): the views too,
-    # so a stray POSTGRES_* variable cannot point a view at another database.
+class StoreProjectionRunner(ProjectionRunner[Any, Any]):
+    """The library's runner, with the view configured like the store: by the given environment only
+    (replays.store.GameStore.construct_env), so a stray POSTGRES_* variable cannot move a view."""
+
     @staticmethod
     def _construct_env(name: str, env: EnvType | None = None) -> Environment:
         return Environment(name, dict(env or {}))
@@ -155,7 +156,7 @@ class ListeningRunner:
                 backoff = min(backoff * 2, MAX_BACKOFF)
 
     def _run_once(self) -> None:
-        runner = _ProjectionRunner(
+        runner = StoreProjectionRunner(
             application_class=GameStore,
             projection_class=self.projection_class,
             view_class=self.view_class,

@@ -51,7 +51,7 @@ def fold(doc: Document | None, fact: Fact) -> Document:
     if doc is None:
         if not isinstance(event, GameStarted):
             raise ValueError(f"game {fact.game_id}: its first event is {event.type}, not GameStarted")
-        return _started(event)
+        return _started(fact.game_id, event)
     kind = fact.seat_kind
     if kind is not None and kind[0] < len(doc["seats"]):
         seat = doc["seats"][kind[0]]
@@ -73,8 +73,9 @@ def fold(doc: Document | None, fact: Fact) -> Document:
     return doc
 
 
-def _started(event: GameStarted) -> Document:
+def _started(game_id: str, event: GameStarted) -> Document:
     return {
+        "game_id": game_id,
         "finished": False,
         "players": len(event.seats),
         "luna": bool(event.options.get(LUNA, False)),
