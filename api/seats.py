@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
+SCHEMA_LOCK = 0x6761_6C69  # PostgreSQL advisory lock key for creating the table
 HUMAN = "human"
 BOT = "bot"
 
@@ -111,7 +112,9 @@ class PostgresSeats:
         if schema:
             kwargs["options"] = f"-c search_path={schema}"
         self._pool = ConnectionPool(conninfo, min_size=1, max_size=4, kwargs=kwargs, open=True, timeout=10)
-        with self._pool.connection() as conn:
+        with self._pool.connection() as conn, conn.transaction():
+            # Replicas starting together would race on CREATE TABLE IF NOT EXISTS (a catalog conflict).
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             conn.execute(_CREATE)
 
     def add(self, seats: Sequence[Seat], created_at: str) -> None:

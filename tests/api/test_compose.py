@@ -1,0 +1,28 @@
+"""compose.yaml runs the scaled-out shape: two API replicas, PostgreSQL and Redis, with healthchecks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    apis = [name for name in services if name.startswith("api")]
+    assert len(apis) == 2
+    for name in apis:
+        api = services[name]
+        assert set(api["environment"]) == {"GALILEO_DATABASE_URL", "REDIS_URL"}
+        assert api["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")
+        assert api["depends_on"] == {
+            "postgres": {"condition": "service_healthy"},
+            "redis": {"condition": "service_healthy"},
+        }
+        assert "/readyz" in " ".join(api["healthcheck"]["test"])
+    for name in ("postgres", "redis"):
+        assert services[name]["healthcheck"]["test"]
+    assert (ROOT / "Dockerfile").exists()
