@@ -3,16 +3,20 @@
 Every stored event carries audit metadata and two hashes: `prev_hash` (the previous event's `hash`,
 64 zeros for the first event) and `hash`, SHA-256 over the canonical encoding of
 
-    {"version": n, "event": <public fields>, "hidden": <digest of the hidden fields>, "meta": <metadata>}
+    {"version": n, "event": <public fields>, "meta": <metadata>, "sealed": {<group>: <digest>}}
 
-where `meta` is the metadata without `hash` (so it includes `prev_hash`). Hidden fields (secret until
-the game ends) enter the hash only through their digest, so a redacted export still verifies.
+where `meta` is the metadata without `hash` and `nonces` (it includes `prev_hash`). The secret
+fields of an event enter the hash only through the digest of their group: "hidden" (secret from
+everyone until the game ends) and "private" (seen only by the event's seat). A group's digest covers
+its fields and a random nonce kept in the metadata, so a redacted copy (fields and nonce left out,
+digest given) still verifies, and a digest of a single card cannot be reversed by trying every card.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +27,7 @@ from domain import ENGINE_VERSION, EVENT_TYPES, Options, SeatSpec, Setup
 ZERO_HASH = "0" * 64
 SYSTEM = "system"  # the actor of batches no seat caused (setup, fork)
 KINDS = ("setup", "command", "fork")  # what caused a batch of events
+GROUPS = ("hidden", "private")  # secret field groups: Event.HIDDEN and Event.OWNER_ONLY
 
 Actor = int | str
 
@@ -36,43 +41,77 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def hidden_fields(event_type: object) -> tuple[str, ...]:
-    """The fields of an event type that stay secret until the game ends."""
+def new_nonce() -> str:
+    return secrets.token_hex(16)
+
+
+def secret_groups(event_type: object) -> dict[str, tuple[str, ...]]:
+    """The secret field groups of an event type (only the non-empty ones)."""
     cls = EVENT_TYPES.get(event_type) if isinstance(event_type, str) else None
-    return cls.HIDDEN if cls is not None else ()
-
-
-def hidden_digest(event: Mapping[str, Any]) -> str | None:
-    """SHA-256 of the hidden fields of a complete event dict (None for an event without secrets)."""
-    names = hidden_fields(event.get("type"))
-    if not names:
-        return None
-    return sha256(canonical({name: event.get(name) for name in names}))
-
-
-def is_redacted(event: Mapping[str, Any]) -> bool:
-    """True when an event dict lacks every one of its hidden fields."""
-    names = hidden_fields(event.get("type"))
-    return bool(names) and not any(name in event for name in names)
+    if cls is None:
+        return {}
+    groups = {"hidden": cls.HIDDEN, "private": cls.OWNER_ONLY}
+    return {name: fields for name, fields in groups.items() if fields}
 
 
 def public_fields(event: Mapping[str, Any]) -> dict[str, Any]:
-    names = hidden_fields(event.get("type"))
-    return {k: v for k, v in event.items() if k not in names}
+    """The event without any secret field."""
+    secret = {f for fields in secret_groups(event.get("type")).values() for f in fields}
+    return {k: v for k, v in event.items() if k not in secret}
+
+
+def is_redacted(event: Mapping[str, Any]) -> bool:
+    """True when an event dict lacks the fields of one of its secret groups."""
+    return any(f not in event for fields in secret_groups(event.get("type")).values() for f in fields)
+
+
+def group_digest(nonce: str, event: Mapping[str, Any], fields: tuple[str, ...]) -> str:
+    return sha256(canonical({"nonce": nonce, "fields": {f: event.get(f) for f in fields}}))
+
+
+def nonces_for(event_type: str, make: Callable[[], str] = new_nonce) -> dict[str, str]:
+    """Fresh nonces for the secret groups of an event type ({} for an event without secrets)."""
+    return {group: make() for group in secret_groups(event_type)}
 
 
 def event_hash(
-    version: int, event: Mapping[str, Any], meta: Mapping[str, Any], digest: str | None = None
+    version: int, event: Mapping[str, Any], meta: Mapping[str, Any], sealed: Mapping[str, str] | None = None
 ) -> str:
-    """The `hash` of an event. `digest` stands for the hidden fields when they are redacted."""
+    """The `hash` of an event. `sealed` gives the digest of each secret group left out of `event`."""
     body: dict[str, Any] = {
         "version": version,
         "event": public_fields(event),
-        "meta": {k: v for k, v in meta.items() if k != "hash"},
+        "meta": {k: v for k, v in meta.items() if k not in ("hash", "nonces")},
     }
-    if hidden_fields(event.get("type")):
-        body["hidden"] = digest if is_redacted(event) else hidden_digest(event)
+    groups = secret_groups(event.get("type"))
+    if groups:
+        nonces = meta.get("nonces")
+        nonces = nonces if isinstance(nonces, Mapping) else {}
+        body["sealed"] = {
+            group: sealed[group]
+            if sealed and group in sealed
+            else group_digest(str(nonces.get(group, "")), event, fields)
+            for group, fields in groups.items()
+        }
     return sha256(canonical(body))
+
+
+def redact(
+    event: Mapping[str, Any], meta: Mapping[str, Any], viewer: int | None
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
+    """What `viewer` (a seat, None for a spectator) may see of a complete event before the game ends:
+    the event and metadata without the groups it may not see, and those groups' digests."""
+    groups = secret_groups(event.get("type"))
+    removed = [g for g in groups if g == "hidden" or viewer is None or viewer != event.get("seat")]
+    if not removed:
+        return dict(event), dict(meta), {}
+    nonces = dict(meta.get("nonces") or {})
+    sealed = {g: group_digest(str(nonces.pop(g, "")), event, groups[g]) for g in removed}
+    hidden = {f for g in removed for f in groups[g]}
+    out_meta = {k: v for k, v in meta.items() if k != "nonces"}
+    if nonces:
+        out_meta["nonces"] = nonces
+    return {k: v for k, v in event.items() if k not in hidden}, out_meta, sealed
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +152,7 @@ def link(version: int, event: Mapping[str, Any], meta: Mapping[str, Any], prev_h
 
 
 def setup_command(setup: Setup) -> dict[str, Any]:
-    """The setup as the `command` of the setup batch: everything but the secret seed."""
+    """The setup as the `command` of the setup batch: everything but the secret seed and salt."""
     return {
         "type": "Setup",
         "seats": [[s.name, s.character] for s in setup.seats],
@@ -124,8 +163,8 @@ def setup_command(setup: Setup) -> dict[str, Any]:
     }
 
 
-def setup_from_command(command: Mapping[str, Any], seed: str) -> Setup:
-    """Inverse of `setup_command` given the seed; raises ValueError on a malformed command."""
+def setup_from_command(command: Mapping[str, Any], seed: str, salt: str) -> Setup:
+    """Inverse of `setup_command` given the seed and salt; raises ValueError on a malformed command."""
     if command.get("type") != "Setup":
         raise ValueError(f"the setup batch's command must be a Setup, not {command.get('type')!r}")
     try:
@@ -138,6 +177,7 @@ def setup_from_command(command: Mapping[str, Any], seed: str) -> Setup:
             options=Options.from_json(command["options"]),
             catalog_edition=str(command["catalog_edition"]),
             tile_orders=None if orders is None else tuple(tuple(o) for o in orders),
+            salt=salt,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"malformed Setup command: {type(exc).__name__}: {exc}") from None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import ENGINE_VERSION
-from replays.audit import canonical, hidden_digest, public_fields
+from replays.audit import canonical, redact
 from replays.records import HASH_PATTERN, Record
 from replays.verify import Finding
 
@@ -24,7 +24,7 @@ MAX_LINE_BYTES = 1 << 20
 MAX_EVENTS = 100_000
 MAX_DEPTH = 16
 INT_RANGE = (-(2**63), 2**63 - 1)
-LINE_KEYS = {"version", "event", "meta", "hidden_digest"}
+LINE_KEYS = {"version", "event", "meta", "sealed"}
 HEADER_TYPES: Mapping[str, tuple[type, ...]] = {
     "format": (str,),
     "format_version": (int,),
@@ -57,18 +57,19 @@ class GameLog:
     records: tuple[Record, ...]
 
 
-def export_line(record: Record, redact: bool) -> dict[str, Any]:
-    """The line of one event; `redact` leaves out its hidden fields and gives their digest instead."""
-    line: dict[str, Any] = {"version": record.version, "event": dict(record.event), "meta": dict(record.meta)}
-    digest = hidden_digest(record.event)
-    if redact and digest is not None:
-        line["event"] = public_fields(record.event)
-        line["hidden_digest"] = digest
+def export_line(record: Record, viewer: int | None, complete: bool) -> dict[str, Any]:
+    """The line of one event: complete, or what `viewer` may see with the digests of the rest."""
+    if complete:
+        return {"version": record.version, "event": dict(record.event), "meta": dict(record.meta)}
+    event, meta, sealed = redact(record.event, record.meta, viewer)
+    line: dict[str, Any] = {"version": record.version, "event": event, "meta": meta}
+    if sealed:
+        line["sealed"] = sealed
     return line
 
 
-def encode(header: Mapping[str, Any], records: Sequence[Record], redact: bool) -> bytes:
-    lines = [canonical(header), *(canonical(export_line(r, redact)) for r in records)]
+def encode(header: Mapping[str, Any], records: Sequence[Record], viewer: int | None, complete: bool) -> bytes:
+    lines = [canonical(header), *(canonical(export_line(r, viewer, complete)) for r in records)]
     return b"\n".join(lines) + b"\n"
 
 
@@ -177,10 +178,13 @@ def _record(value: Any, number: int) -> Record:
     unknown = sorted(set(value) - LINE_KEYS)
     if unknown:
         raise ExportFormatError(number, f"event line has unknown key(s) {', '.join(unknown)}")
-    digest = value.get("hidden_digest")
-    if digest is not None and not (isinstance(digest, str) and HASH_PATTERN.fullmatch(digest)):
-        raise ExportFormatError(number, "hidden_digest must be 64 lowercase hexadecimal digits")
-    return Record(value["version"], value["event"], value["meta"], digest, line=number)
+    sealed = value.get("sealed")
+    if sealed is not None and not (
+        isinstance(sealed, dict)
+        and all(isinstance(d, str) and HASH_PATTERN.fullmatch(d) for d in sealed.values())
+    ):
+        raise ExportFormatError(number, "sealed must map secret groups to 64 lowercase hexadecimal digits")
+    return Record(value["version"], value["event"], value["meta"], sealed, line=number)
 
 
 def parse(data: bytes) -> GameLog:

@@ -7,10 +7,11 @@ the version it saw), so a stored bot game is audited like any other.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from domain import fold, legal_moves
 from domain.bots import Bot, make_bot
-from domain.events import Event
+from domain.events import Event, GameStarted
 from domain.selfplay import MAX_DECISIONS, GameRecord, default_setup
 from domain.state import GameState
 from replays.service import Games
@@ -36,11 +37,13 @@ def play_out(games: Games, game_id: str, bots: Sequence[Bot], limit: int | None 
 
 
 def stored_selfplay(games: Games, players: int, seed: str, bot: str = "greedy") -> tuple[str, GameRecord]:
-    """`domain.selfplay.selfplay` through the store: the same game (same seeds), stored and audited."""
+    """`domain.selfplay.selfplay` through the store: the same bots and seeds, stored and audited. The
+    service draws the commitment's salt, so the record's setup carries it."""
     setup = default_setup(players, seed)
     game_id, _ = games.create(setup)
     decisions = play_out(games, game_id, [make_bot(bot, f"{seed}:{i}") for i in range(players)])
     events: tuple[Event, ...] = tuple(s.event for s in games.events(game_id))
     state: GameState | None = games.state(game_id)
-    assert state is not None
+    assert state is not None and isinstance(events[0], GameStarted)
+    setup = replace(setup, salt=events[0].salt)  # the secret salt the service drew
     return game_id, GameRecord(setup, state, events, decisions, state.turn.number + 1)

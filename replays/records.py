@@ -8,9 +8,10 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from domain import EVENT_TYPES, Event
-from replays.audit import KINDS, hidden_fields, is_redacted
+from replays.audit import KINDS, secret_groups
 
 HASH_PATTERN = re.compile(r"[0-9a-f]{64}")
+NONCE_PATTERN = re.compile(r"[0-9a-f]{32}")
 MAX_TEXT = 200  # characters of a command ID or an actor label
 
 
@@ -47,14 +48,14 @@ class GameInfo:
 class Record:
     """A stored event as data, exactly as read from the store or a file, not yet trusted.
 
-    `event` lacks the hidden fields when redacted; `hidden_digest` then stands for them.
+    A redacted `event` lacks the fields of some secret groups; `sealed` gives those groups' digests.
     `line` is the line of an export file, `topic` the stored topic of a database row.
     """
 
     version: Any
     event: Mapping[str, Any]
     meta: Mapping[str, Any]
-    hidden_digest: str | None = None
+    sealed: Mapping[str, str] | None = None
     line: int | None = None
     topic: str | None = None
 
@@ -86,16 +87,16 @@ def check_record(record: Record) -> str | None:
     """What is structurally wrong with a record (types, names, shapes), or None."""
     if not _is_int(record.version) or record.version < 1:
         return f"version must be a positive integer, not {record.version!r}"
-    problem = _check_event(record.event, record.hidden_digest)
-    if problem:
-        return problem
     meta = record.meta
     if not isinstance(meta, Mapping):
         return "meta must be an object"
+    problem = _check_event(record.event, meta.get("nonces"), record.sealed)
+    if problem:
+        return problem
     missing = [k for k in _META_TYPES if k not in meta]
     if missing:
         return f"meta lacks {', '.join(missing)}"
-    extra = sorted(set(meta) - set(_META_TYPES))
+    extra = sorted(set(meta) - set(_META_TYPES) - {"nonces"})
     if extra:
         return f"meta has unknown key(s) {', '.join(extra)}"
     for key, types in _META_TYPES.items():
@@ -119,7 +120,7 @@ def check_record(record: Record) -> str | None:
     return None
 
 
-def _check_event(event: Any, digest: str | None) -> str | None:
+def _check_event(event: Any, nonces: Any, sealed: Any) -> str | None:
     if not isinstance(event, Mapping):
         return "event must be an object"
     name = event.get("type")
@@ -130,17 +131,25 @@ def _check_event(event: Any, digest: str | None) -> str | None:
     unknown = sorted(set(event) - names - {"type"})
     if unknown:
         return f"{name} has unknown field(s) {', '.join(unknown)}"
-    hidden = hidden_fields(name)
-    public_missing = sorted(names - set(hidden) - set(event))
+    groups = secret_groups(name)
+    secret = {f for group in groups.values() for f in group}
+    public_missing = sorted(names - secret - set(event))
     if public_missing:
         return f"{name} lacks field(s) {', '.join(public_missing)}"
-    if is_redacted(event):
-        if digest is None or not HASH_PATTERN.fullmatch(str(digest)):
-            return f"redacted {name} needs a hidden_digest of 64 hexadecimal digits"
-    else:
-        partial = sorted(set(hidden) - set(event))
-        if partial:
-            return f"{name} lacks hidden field(s) {', '.join(partial)}"
-        if digest is not None:
-            return f"{name} carries its hidden fields, so it takes no hidden_digest"
+    nonces = {} if nonces is None else nonces
+    sealed = {} if sealed is None else sealed
+    if not isinstance(nonces, Mapping) or not isinstance(sealed, Mapping):
+        return "nonces and sealed must be objects"
+    if set(nonces) - set(groups) or set(sealed) - set(groups):
+        return f"{name} has no secret group(s) {', '.join(sorted((set(nonces) | set(sealed)) - set(groups)))}"
+    for group, group_fields in groups.items():
+        present = [f for f in group_fields if f in event]
+        if present and len(present) < len(group_fields):
+            return f"{name} shows only part of its {group} fields ({', '.join(present)})"
+        if present and (group in sealed or not NONCE_PATTERN.fullmatch(str(nonces.get(group, "")))):
+            return (
+                f"{name} shows its {group} fields: it needs their nonce (32 hex digits) and no sealed digest"
+            )
+        if not present and (group in nonces or not HASH_PATTERN.fullmatch(str(sealed.get(group, "")))):
+            return f"{name} leaves out its {group} fields: it needs their sealed digest and no nonce"
     return None

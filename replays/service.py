@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
@@ -34,7 +35,7 @@ from domain import (
 )
 from domain import Event as DomainEvent
 from domain.events import GameEnded, GameStarted
-from replays.audit import SYSTEM, ZERO_HASH, Actor, Cause, canonical, link, setup_command
+from replays.audit import SYSTEM, ZERO_HASH, Actor, Cause, canonical, link, nonces_for, setup_command
 from replays.errors import (
     CommandIdReused,
     ForkRefused,
@@ -44,7 +45,7 @@ from replays.errors import (
     VersionConflict,
     VersionOutOfRange,
 )
-from replays.export import ExportFormatError, encode, header_problems, make_header, parse
+from replays.export import ExportFormatError, encode, export_line, header_problems, make_header, parse
 from replays.records import MAX_TEXT, GameInfo, Record, StoredEvent, SubmitResult
 from replays.store import DEFAULT_DATABASE_URL, TOPIC_PREFIX, Game, open_store
 from replays.verify import Finding, VerifyReport, verify_records
@@ -66,8 +67,8 @@ def _utc_now() -> datetime:
 class Games:
     """The game service over one event store (`url`, default `database_url()`).
 
-    `clock` gives the time a request is received (injectable for tests); `new_seed` the secret seed
-    of a fork's re-deal.
+    `clock` gives the time a request is received and `secret` the secret seeds and salts of new games
+    and of re-deals (both injectable for tests).
     """
 
     def __init__(
@@ -75,12 +76,12 @@ class Games:
         url: str | None = None,
         *,
         clock: Callable[[], datetime] = _utc_now,
-        new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
+        secret: Callable[[], str] = lambda: secrets.token_hex(16),
     ) -> None:
         self.url = url or database_url()
         self.store = open_store(self.url)
         self._clock = clock
-        self._new_seed = new_seed
+        self._secret = secret
 
     def close(self) -> None:
         self.store.close()
@@ -94,8 +95,12 @@ class Games:
     # -- writing -----------------------------------------------------------------------------------
 
     def create(self, setup: Setup, actor: Actor = SYSTEM) -> tuple[str, int]:
-        """Start a game: (its ID, its version). Raises IllegalMove for a setup the rules refuse."""
+        """Start a game: (its ID, its version). Raises IllegalMove for a setup the rules refuse.
+
+        Without a salt in `setup` the service draws a secret one for the deal's commitment."""
         _check_actor(actor)
+        if setup.salt is None:
+            setup = replace(setup, salt=self._secret())
         _, events = start(setup)
         now = self._now()
         first = events[0]
@@ -154,8 +159,9 @@ class Games:
         source = self.events(gid)
         events = [s.event for s in source]
         finished = isinstance(events[-1], GameEnded)
+        seed, salt = (None, None) if finished else (self._secret(), self._secret())
         try:
-            forked = fork_events(events, at_version, str(gid), None if finished else self._new_seed())
+            forked = fork_events(events, at_version, str(gid), seed, salt)
         except ValueError as exc:
             raise ForkRefused(str(exc)) from None
         now = self._now()
@@ -183,7 +189,7 @@ class Games:
         if problem is not None:
             raise ImportRejected(problem.line or 0, _explain(problem))
         if not report.complete:
-            line = next(r.line for r in log.records if r.hidden_digest is not None)
+            line = next(r.line for r in log.records if r.sealed)
             raise ImportRejected(
                 line or 0,
                 "the export is redacted (the hidden deal is left out): only a complete export "
@@ -205,20 +211,20 @@ class Games:
         items = iter(entries)
         event, meta = next(items)
         payload = event_to_dict(event)
-        game = Game._create(
-            Game.Created,
-            id=game_id,
-            payload=payload,
-            metadata=link(1, payload, meta, ZERO_HASH),
-            timestamp=now,
-        )
+        nonces = meta.get("nonces") or nonces_for(payload["type"])
+        first = link(1, payload, {**meta, "nonces": nonces} if nonces else meta, ZERO_HASH)
+        game = Game._create(Game.Created, id=game_id, payload=payload, metadata=first, timestamp=now)
         self._append(game, items, now)
         return game
 
     @staticmethod
     def _append(game: Game, entries: Iterable[tuple[DomainEvent, Mapping[str, Any]]], now: datetime) -> None:
+        """Record events with their metadata, hash-linked; new secret-bearing events get nonces."""
         for event, meta in entries:
             payload = event_to_dict(event)
+            if "nonces" not in meta:
+                nonces = nonces_for(payload["type"])
+                meta = {**meta, "nonces": nonces} if nonces else meta
             game.record(event, payload, link(game.version + 1, payload, meta, game.last_hash), timestamp=now)
 
     def _first_result(self, gid: UUID, game: Game, command: Command, command_id: str) -> SubmitResult | None:
@@ -286,19 +292,34 @@ class Games:
     # -- export and verification ---------------------------------------------------------------------
 
     def export(self, game_id: str | UUID, viewer: Viewer = None, *, reveal: bool = False) -> bytes:
-        """The game as a JSON Lines file (docs/export.md): redacted for `viewer` unless the game is
+        """The game as a JSON Lines file (docs/export.md): what `viewer` may see unless the game is
         finished. `reveal=True` is the operator's complete backup of an unfinished game: never serve
         it to a player."""
         gid = _uuid(game_id)
-        records = [Record(s.version, event_to_dict(s.event), s.metadata) for s in self.events(gid)]
-        seats = len(records[0].event["seats"])
-        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < seats):
-            raise ValueError(f"a viewer is a seat 0..{seats - 1} or None (a spectator)")
+        records = self._records(gid, viewer)
         finished = records[-1].event["type"] == "GameEnded"
-        redact = not (finished or reveal)
+        complete = reveal or finished
         named: int | str | None = OPERATOR if reveal and not finished else viewer
-        header = make_header(str(gid), records, self._now().isoformat(), named, complete=not redact)
-        return encode(header, records, redact)
+        header = make_header(str(gid), records, self._now().isoformat(), named, complete=complete)
+        return encode(header, records, viewer, complete)
+
+    def log(
+        self, game_id: str | UUID, viewer: Viewer = None, after: int = 0, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The events after `after` as `viewer` may see them now, each as its export line
+        {"version", "event", "meta"[, "sealed"]}: the form to serve to players (`events()` holds secrets)."""
+        gid = _uuid(game_id)
+        records = self._records(gid, viewer, after, limit)
+        finished = self.state(gid).finished  # type: ignore[union-attr]
+        return [export_line(r, viewer, complete=finished) for r in records]
+
+    def _records(self, gid: UUID, viewer: Viewer, after: int = 0, limit: int | None = None) -> list[Record]:
+        if viewer is not None:
+            first = self.events(gid, limit=1)[0].event
+            assert isinstance(first, GameStarted)
+            if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < len(first.seats):
+                raise ValueError(f"a viewer is a seat 0..{len(first.seats) - 1} or None (a spectator)")
+        return [Record(s.version, event_to_dict(s.event), s.metadata) for s in self.events(gid, after, limit)]
 
     def verify(self, game_id: str | UUID) -> VerifyReport:
         """Check a stored game: format, hash chain, re-adjudication, fair deal (docs/audit.md).

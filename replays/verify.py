@@ -22,6 +22,7 @@ from domain import (
     fork_events,
     settle,
     start,
+    start_game,
 )
 from domain import Event as DomainEvent
 from domain.events import CardDealt, CardDrawnFaceDown, GameEnded, GameForked, GameStarted
@@ -196,7 +197,7 @@ def check_chain(records: Sequence[Record]) -> Finding | None:
             return Finding("chain", message, position, r.line)
         seen[r.version] = position
         meta = r.meta
-        if event_hash(position, r.event, meta, r.hidden_digest) != meta["hash"]:
+        if event_hash(position, r.event, meta, r.sealed) != meta["hash"]:
             moved = _find_version(r, position)
             message = (
                 f"this is event {moved}'s content: events were reordered, dropped or inserted"
@@ -222,7 +223,7 @@ def check_chain(records: Sequence[Record]) -> Finding | None:
 def _find_version(r: Record, position: int) -> int | None:
     """The version under which the record's content does verify, if near its position."""
     for version in range(max(1, position - HASH_SEARCH), position + HASH_SEARCH):
-        if version != position and event_hash(version, r.event, r.meta, r.hidden_digest) == r.meta["hash"]:
+        if version != position and event_hash(version, r.event, r.meta, r.sealed) == r.meta["hash"]:
             return version
     return None
 
@@ -324,8 +325,31 @@ class Adjudicator:
                 deal = e
         return out
 
+    def _start_origin(self) -> tuple[bool, int | None]:
+        """Whether GameStarted is the deal of its own seed (the game was never re-dealt); if not, the
+        index of the re-dealing fork that rewrote it: the last fork whose rewrite of the copied events
+        reproduces them."""
+        first = self.events[0]
+        assert isinstance(first, GameStarted)
+        try:
+            ran = start_game(setup_from_command(self.records[0].meta["command"], first.seed, first.salt))
+            if _same(event_to_dict(ran[0]), self.records[0].event):
+                return True, None
+        except Exception:
+            pass  # the setup batch's own check reports why
+        for k in range(len(self.events) - 1, 0, -1):
+            e = self.events[k]
+            if isinstance(e, GameForked) and (e.seed, e.salt) == (first.seed, first.salt):
+                try:
+                    whole = fork_events(self.events[:k], k, e.source_game, e.seed, e.salt)
+                except Exception:
+                    continue
+                if all(_same(event_to_dict(whole[j]), self.records[j].event) for j in range(k + 1)):
+                    return False, k
+        return False, None
+
     def _replay(self) -> Finding | None:
-        self.redeals = self._redeals()
+        self.original, self.anchor = self._start_origin()
         state: GameState | None = None
         n = len(self.events)
         for start_index, end in self.batches:
@@ -360,10 +384,10 @@ class Adjudicator:
         if kind == "setup":
             first = self.events[0]
             assert isinstance(first, GameStarted)
-            if self.redeals:
-                # A re-dealing fork rewrote this start's deal; the fork batch checks that rewrite.
+            if not self.original and self.anchor is not None:
+                # A re-dealing fork rewrote this start's deal; its fork batch checks that rewrite.
                 return [first, *settle(evolve(None, first))[1]]
-            return start(setup_from_command(meta["command"], first.seed))[1]
+            return start(setup_from_command(meta["command"], first.seed, first.salt))[1]
         assert state is not None
         if kind == "command":
             command = command_from_dict(meta["command"])
@@ -381,7 +405,11 @@ class Adjudicator:
                     i, f"the fork names source version {forked.source_version} but copies {i} events"
                 )
             )
-        if i not in self.redeals:
+        if self.anchor is not None and i < self.anchor:
+            # An earlier re-deal, rewritten by the last one: its deal is checked by that rewrite.
+            return [forked, *settle(evolve(state, forked))[1]]
+        if i != self.anchor:
+            # A fork of a finished game: it keeps the deal.
             kept = GameForked(
                 seat=None,
                 source_game=forked.source_game,
@@ -392,12 +420,10 @@ class Adjudicator:
                 reserve=state.reserve,
                 seed=state.seed,
                 salt=state.salt,
-            )
+                moon_hidden=state.dealt[3] if len(state.dealt) > 3 else (),
+            )  # as domain.fork.fork_events builds it for a finished source
             return [kept, *settle(evolve(state, kept))[1]]
-        if i != self.redeals[-1]:
-            # An earlier re-deal, rewritten by the last one: its deal is checked by that rewrite.
-            return [forked, *settle(evolve(state, forked))[1]]
-        whole = fork_events(self.events[:i], i, forked.source_game, forked.seed)
+        whole = fork_events(self.events[:i], i, forked.source_game, forked.seed, forked.salt)
         for k in range(i):
             if not _same(event_to_dict(whole[k]), self.records[k].event):
                 raise _Divergence(
@@ -459,15 +485,17 @@ class Adjudicator:
         redeals = self._redeals()
         for i, e in enumerate(self.events):
             if isinstance(e, GameForked) and deal is not None and i not in redeals:
-                # A fork of a finished game keeps the deal: it must be what was left of it.
+                # A fork of a finished game keeps the deal: it names what was left of it.
                 rest = (deal.seed, deal.salt, deal.commitment, deal.deck[drawn[False] :], deal.box)
                 if (e.seed, e.salt, e.commitment, e.deck, e.box) != rest or (
-                    e.reserve != deal.reserve[drawn[True] :]
+                    e.reserve != deal.reserve[drawn[True] :] or e.moon_hidden != deal.moon_hidden
                 ):
                     return self._fair(i, "the fork keeps the deal but its cards are not what was left of it")
-                deal, drawn = e, {False: 0, True: 0}
             elif isinstance(e, GameStarted | GameForked):
-                if commitment_of(e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve)) != e.commitment:
+                committed = commitment_of(
+                    e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve), e.moon_hidden
+                )
+                if committed != e.commitment:
                     return self._fair(i, "the commitment does not match the salt and the deal")
                 deal, drawn = e, {False: 0, True: 0}
             elif isinstance(e, CardDealt | CardDrawnFaceDown) and deal is not None:
@@ -475,11 +503,11 @@ class Adjudicator:
                 n = drawn[e.from_reserve]
                 name = "reserve" if e.from_reserve else "deck"
                 if n >= len(pile) or pile[n] != e.card:
-                    return self._fair(i, f"{e.card} is not card {n + 1} of the committed {name}")
+                    return self._fair(i, f"the card drawn is not card {n + 1} of the committed {name}")
                 drawn[e.from_reserve] = n + 1
             elif isinstance(e, GameEnded) and deal is not None:
-                committed = (deal.seed, deal.salt, deal.deck, deal.box, deal.reserve)
-                if (e.seed, e.salt, e.deck, e.box, e.reserve) != committed:
+                committed_deal = (deal.seed, deal.salt, deal.deck, deal.box, deal.reserve, deal.moon_hidden)
+                if (e.seed, e.salt, e.deck, e.box, e.reserve, e.moon) != committed_deal:
                     return self._fair(i, "the end reveals another seed or deal than the one committed")
         return None
 

@@ -56,20 +56,20 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-class SeedCounter:
-    """Deterministic secret seeds for the re-deals of forks."""
+class SecretCounter:
+    """Deterministic secret seeds and salts."""
 
     def __init__(self) -> None:
         self.n = 0
 
     def __call__(self) -> str:
         self.n += 1
-        return f"test-fork-seed-{self.n}"
+        return f"test-secret-{self.n}"
 
 
 @pytest.fixture
 def games(store_url: str) -> Iterator[Games]:
-    service = Games(store_url, clock=StepClock(), new_seed=SeedCounter())
+    service = Games(store_url, clock=StepClock(), secret=SecretCounter())
     yield service
     service.close()
 

@@ -9,7 +9,8 @@ from uuid import UUID
 import pytest
 
 from domain import ENGINE_VERSION, event_to_dict, evolve, fold
-from domain.selfplay import selfplay
+from domain.bots import make_bot
+from domain.selfplay import play_game
 from replays import store as store_module
 from replays.audit import ZERO_HASH, event_hash
 from replays.errors import GameNotFound, VersionOutOfRange
@@ -21,7 +22,8 @@ from tests.replays.conftest import new_game, play
 
 def test_stored_bot_game_equals_engine_game_and_state_at_every_version_equals_fold(games: Games) -> None:
     game_id, record = stored_selfplay(games, 2, "round-trip-1", bot="random")
-    reference = selfplay(2, "round-trip-1", bot="random")
+    bots = [make_bot("random", f"round-trip-1:{i}") for i in range(2)]
+    reference = play_game(record.setup, bots)  # the engine alone, with the salt the service drew
     assert record.events == reference.events
     stored = [s.event for s in games.events(game_id)]
     assert stored == list(reference.events)
