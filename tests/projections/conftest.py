@@ -26,7 +26,7 @@ from projections.source import open_store
 from tests.projections.corpus import Played, corpus, new_game, write
 
 CORPUS_GAMES = 201
-SMALL_GAMES = 24
+SMALL_GAMES = 12
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
