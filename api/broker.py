@@ -229,7 +229,7 @@ class RedisFanout:
             finally:
                 self._subscribed = False
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
 
 def make_fanout(redis_url: str | None, timeout: float, retry: float) -> Fanout:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from starlette.concurrency import run_in_threadpool
+
 from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
-from api.lobby import Lobby, StoreLobby
+from api.lobby import Lobby, ProjectedLobby
 from api.seats import Seat, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
+from projections.projector import Projector, open_lobby
 
 
 @dataclass(eq=False)
@@ -21,6 +24,7 @@ class Runtime:
     fanout: Fanout
     views: ViewCache
     lobby: Lobby
+    projector: Projector | None = None  # the read models, when this process keeps them
     bots: BotRunner = field(init=False)
     token_cache: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (seats never change)
 
@@ -33,14 +37,20 @@ class Runtime:
         seats = open_seats(settings.database_url)
         fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)
         views = make_cache(settings.redis_url, settings.view_cache_seconds, settings.redis_timeout_seconds)
-        return cls(settings, store, seats, fanout, views, StoreLobby(store, seats))
+        lobby = ProjectedLobby(open_lobby(settings.database_url), seats)
+        return cls(settings, store, seats, fanout, views, lobby)
 
     async def start(self) -> None:
+        if self.settings.projections:  # else a separate `galileo projections run` keeps them
+            self.projector = await run_in_threadpool(Projector(self.settings.database_url).start)
         await self.fanout.start()
 
     async def stop(self) -> None:
         await self.bots.stop()
         await self.fanout.stop()
         await self.views.close()
+        if self.projector is not None:
+            await run_in_threadpool(self.projector.stop)
+        self.lobby.close()
         self.seats.close()
         self.store.close()

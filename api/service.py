@@ -79,8 +79,8 @@ class Store:
     writers of one game conflict anyway (one wins per version).
     """
 
-    def __init__(self, database_url: str, new_seed: Callable[[], str] | None = None) -> None:
-        self.games = Games(database_url) if new_seed is None else Games(database_url, new_seed=new_seed)
+    def __init__(self, database_url: str, secret: Callable[[], str] | None = None) -> None:
+        self.games = Games(database_url) if secret is None else Games(database_url, secret=secret)
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._busy = 0  # calls in progress: closing waits for them (a worker thread may outlive its request)
         self._idle = threading.Condition()

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from typing import Self
 
+from projections.projector import in_process as projections_in_process
+
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 
 
@@ -22,7 +24,8 @@ def _int(name: str, default: int) -> int:
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Configuration of one API process. One environment variable per backing service:
-    `GALILEO_DATABASE_URL` (the event store, SQLite by default) and `REDIS_URL` (optional fan-out and cache).
+    `GALILEO_DATABASE_URL` (the event store, SQLite by default) and `REDIS_URL` (optional fan-out and cache);
+    `GALILEO_PROJECTIONS=off` when a separate `galileo projections run` keeps the read models.
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -35,6 +38,7 @@ class Settings:
     redis_retry_seconds: float = 1.0  # pause between attempts to re-subscribe after a Redis outage
     view_cache_seconds: int = 3600  # lifetime of a cached board view in Redis
     bots: bool = True  # play bot seats in the background
+    projections: bool = True  # keep the read models (lobby, statistics) in this process
     page_limit: int = 500  # most events one /events page returns
 
     @classmethod
@@ -52,4 +56,5 @@ class Settings:
             redis_retry_seconds=_float("GALILEO_REDIS_RETRY_SECONDS", d.redis_retry_seconds),
             view_cache_seconds=_int("GALILEO_VIEW_CACHE_SECONDS", d.view_cache_seconds),
             bots=os.environ.get("GALILEO_BOTS", "1") not in ("0", "false", "no"),
+            projections=projections_in_process(),
         )

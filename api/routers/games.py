@@ -100,7 +100,7 @@ async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
     bots: list[str | None] = [None] * len(names)
     seats: list[SeatOut]
     if state.finished:  # nobody plays a finished game: no tokens to hand out
-        seats = [SeatOut(seat=i, name=n, character=c) for i, (n, c) in enumerate(names)]
+        seats = [SeatOut(seat=i, name=n, character=c, token=None) for i, (n, c) in enumerate(names)]
     else:
         seats = await seating.issue(runtime, game_id, names, bots)
     return GameCreated(game_id=game_id, version=version, seats=seats)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,12 +20,22 @@ ClientFactory = Callable[..., TestClient]
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path}/games.db", stream_heartbeat_seconds=1.0)
+    # The lobby's projector is started only by the tests that read the lobby (`lobby_client`): it
+    # competes for the two cores with long games played over HTTP.
+    return Settings(
+        database_url=f"sqlite:///{tmp_path}/games.db", stream_heartbeat_seconds=1.0, projections=False
+    )
 
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def lobby_client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(replace(settings, projections=True))) as test_client:
         yield test_client
 
 

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from api.settings import Settings
 from api.tokens import TokenFilter
 from tests.api.conftest import LiveServer
-from tests.api.helpers import create
+from tests.api.helpers import create, wait_until
 
 CALLERS = ("correct", "other", "spectator", "forged", "none")
 
@@ -83,7 +83,8 @@ def _call(client: TestClient, callers: Callers, route: str, caller: str) -> http
     raise AssertionError(route)
 
 
-def test_auth_matrix_and_tokens_never_shown_again(client: TestClient) -> None:
+def test_auth_matrix_and_tokens_never_shown_again(lobby_client: TestClient) -> None:
+    client = lobby_client
     callers = Callers(client)
     tokens = [t for t in callers.table.tokens + callers.elsewhere.tokens if t]
     seen: list[str] = []
@@ -104,7 +105,13 @@ def test_auth_matrix_and_tokens_never_shown_again(client: TestClient) -> None:
         client.get(f"/games/{game}", headers=callers.headers["other"]).json()["viewer"]["seat"]
         == callers.other
     )
-    mine = client.get("/games", params={"mine": "true"}, headers=callers.headers["spectator"]).json()["games"]
+    mine = wait_until(
+        lambda: client.get("/games", params={"mine": "true"}, headers=callers.headers["spectator"]).json()[
+            "games"
+        ],
+        10,
+        "the lobby",
+    )
     assert [g["game_id"] for g in mine] == [callers.elsewhere.game_id]
     assert len(client.get("/games").json()["games"]) >= 2
     # a fork's answer issues tokens for the new game only

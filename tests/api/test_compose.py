@@ -16,13 +16,15 @@ def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
     assert len(apis) == 2
     for name in apis:
         api = services[name]
-        assert set(api["environment"]) == {"GALILEO_DATABASE_URL", "REDIS_URL"}
+        assert set(api["environment"]) == {"GALILEO_DATABASE_URL", "REDIS_URL", "GALILEO_PROJECTIONS"}
+        assert api["environment"]["GALILEO_PROJECTIONS"] == "off"
         assert api["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")
         assert api["depends_on"] == {
             "postgres": {"condition": "service_healthy"},
             "redis": {"condition": "service_healthy"},
         }
         assert "/readyz" in " ".join(api["healthcheck"]["test"])
+    assert services["projector"]["command"] == ["galileo", "projections", "run"]
     for name in ("postgres", "redis"):
         assert services[name]["healthcheck"]["test"]
     assert (ROOT / "Dockerfile").exists()

@@ -45,9 +45,6 @@ def test_complete_game_over_http_with_a_bot_seat(
 
     report = client.get(f"/games/{table.game_id}/verify").json()
     assert report["ok"], report
-    lobby = client.get("/games", params={"status": "finished"}).json()["games"]
-    assert [g["game_id"] for g in lobby] == [table.game_id]
-    assert lobby[0]["seats"][bot_seat]["bot"] == bots[bot_seat]
 
 
 def test_a_bot_that_moves_first_plays_until_a_person_must_act(client: TestClient) -> None:

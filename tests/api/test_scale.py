@@ -41,8 +41,8 @@ def test_two_processes_share_moves_streams_and_conflicts(
         "GALILEO_STREAM_HEARTBEAT_SECONDS": "60",
     }
     with (
-        ServeProcess(tmp_path, env, "a") as a,
-        ServeProcess(tmp_path, env, "b") as b,
+        ServeProcess(tmp_path, env, "a") as a,  # A keeps the read models; B leaves them to A
+        ServeProcess(tmp_path, {**env, "GALILEO_PROJECTIONS": "off"}, "b") as b,
         httpx.Client(base_url=a.url, timeout=10) as on_a,
         httpx.Client(base_url=b.url, timeout=10) as on_b,
     ):

@@ -1,0 +1,39 @@
+"""The lobby: games with status, seats (bots named), whose turn, version and last move; filters."""
+
+from __future__ import annotations
+
+import random
+
+from fastapi.testclient import TestClient
+
+from tests.api.helpers import create, play_turns, wait_until
+
+
+def test_lobby_lists_games_with_status_seats_turn_and_filters(lobby_client: TestClient) -> None:
+    client = lobby_client
+    done = create(client, 2, seed="lobby-done", bots={1: "random"})
+    play_turns(client, done, random.Random(1))
+    running = create(client, 3, seed="lobby-running", bots={2: "greedy"})
+    play_turns(client, running, random.Random(2), max_decisions=3)
+    head = client.get(f"/games/{running.game_id}").json()
+
+    def caught_up() -> list[dict] | None:
+        games = client.get("/games").json()["games"]
+        versions = {g["game_id"]: g["version"] for g in games}
+        return games if versions.get(running.game_id) == head["version"] and len(games) == 2 else None
+
+    games = wait_until(caught_up, 10, "the lobby to catch up")
+    assert [g["game_id"] for g in games] == [running.game_id, done.game_id]  # newest first
+    entry = games[0]
+    assert entry["status"] == "active" and entry["to_act"] == head["to_act"]
+    assert [s["bot"] for s in entry["seats"]] == [None, None, "greedy"]
+    assert [s["name"] for s in entry["seats"]][:2] == ["P1", "P2"]
+    assert entry["last_move_at"] >= entry["created_at"]
+    active = client.get("/games", params={"status": "active"}).json()["games"]
+    assert [g["game_id"] for g in active] == [running.game_id]
+    finished = client.get("/games", params={"status": "finished"}).json()["games"]
+    assert [g["game_id"] for g in finished] == [done.game_id]
+    mine = client.get("/games", params={"mine": "true"}, headers=done.auth(0)).json()["games"]
+    assert [g["game_id"] for g in mine] == [done.game_id]
+    assert client.get("/games", params={"status": "paused"}).status_code == 422
+    assert len(client.get("/games", params={"limit": 1}).json()["games"]) == 1
