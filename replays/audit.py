@@ -139,8 +139,13 @@ class Cause:
             "received_at": self.received_at,
             "engine_version": self.engine_version,
             "catalog": {"edition": self.catalog_edition, "hash": self.catalog_hash},
-            "options": dict(self.options),
+            "options_hash": options_hash(self.options),
         }
+
+
+def options_hash(options: Mapping[str, Any]) -> str:
+    """The rule options of a game by digest: the options themselves are in its GameStarted event."""
+    return sha256(canonical(dict(options)))
 
 
 def link(version: int, event: Mapping[str, Any], meta: Mapping[str, Any], prev_hash: str) -> dict[str, Any]:

@@ -73,7 +73,7 @@ _META_TYPES: Mapping[str, tuple[type, ...]] = {
     "received_at": (str,),
     "engine_version": (str,),
     "catalog": (dict,),
-    "options": (dict,),
+    "options_hash": (str,),
     "prev_hash": (str,),
     "hash": (str,),
 }
@@ -112,7 +112,7 @@ def check_record(record: Record) -> str | None:
         return "meta.command_id is required for a command"
     if isinstance(meta["command_id"], str) and not 0 < len(meta["command_id"]) <= MAX_TEXT:
         return f"meta.command_id must have 1 to {MAX_TEXT} characters"
-    for key in ("prev_hash", "hash"):
+    for key in ("options_hash", "prev_hash", "hash"):
         if not HASH_PATTERN.fullmatch(meta[key]):
             return f"meta.{key} must be 64 lowercase hexadecimal digits"
     if record.topic is not None and record.topic != f"galileo:{record.event['type']}":

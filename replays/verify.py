@@ -28,7 +28,15 @@ from domain import Event as DomainEvent
 from domain.events import CardDealt, CardDrawnFaceDown, GameEnded, GameForked, GameStarted
 from domain.setup import commitment_of
 from domain.state import GameState
-from replays.audit import ZERO_HASH, canonical, event_hash, is_redacted, public_fields, setup_from_command
+from replays.audit import (
+    ZERO_HASH,
+    canonical,
+    event_hash,
+    is_redacted,
+    options_hash,
+    public_fields,
+    setup_from_command,
+)
 from replays.records import Record, check_record
 
 CHECKS = ("format", "chain", "adjudication", "fairness")
@@ -276,7 +284,7 @@ class Adjudicator:
         command_ids: dict[str, int] = {}  # since the last fork: a retry must never have been written twice
         for i, (r, e) in enumerate(zip(self.records, self.events, strict=True)):
             meta = r.meta
-            if meta["catalog"] != catalog or not _same(meta["options"], first.options):
+            if meta["catalog"] != catalog or meta["options_hash"] != options_hash(first.options):
                 return self._finding(i, "its metadata names other rules (catalog or options) than the game's")
             opens = not self.batches or meta["batch"] != self.records[self.batches[-1][0]].meta["batch"]
             if opens:

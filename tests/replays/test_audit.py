@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replays.audit import canonical, event_hash, group_digest, link, redact
+from replays.audit import canonical, event_hash, group_digest, link, options_hash, redact
 
 EVENT: dict[str, Any] = {
     "type": "CardDrawnFaceDown",
@@ -24,12 +24,12 @@ META: dict[str, Any] = {
     "received_at": "2025-01-01T00:00:00+00:00",
     "engine_version": "0.1.0",
     "catalog": {"edition": "base", "hash": "ab" * 32},
-    "options": {},
+    "options_hash": "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",  # of {}
     "prev_hash": "11" * 32,
     "nonces": {"private": "00112233445566778899aabbccddeeff"},
 }
 # The worked example of docs/audit.md: changing the scheme changes this value (and breaks old logs).
-EXAMPLE_HASH = "e9621f190006859add27f6c17d663eccf8d535cf7eca377744525ebaeb3e6293"
+EXAMPLE_HASH = "ce34660a0201277ed990e17c7d72c9bbc8fccf70753821243a6c4121613c755b"
 
 
 def test_canonical_encoding_sorts_keys_compactly_in_utf8() -> None:
@@ -39,6 +39,7 @@ def test_canonical_encoding_sorts_keys_compactly_in_utf8() -> None:
 
 
 def test_event_hash_of_the_documented_example() -> None:
+    assert options_hash({}) == META["options_hash"]
     assert event_hash(58, EVENT, META) == EXAMPLE_HASH
     assert link(58, EVENT, META, META["prev_hash"])["hash"] == EXAMPLE_HASH
 

@@ -12,7 +12,7 @@ from domain import ENGINE_VERSION, event_to_dict, evolve, fold
 from domain.bots import make_bot
 from domain.selfplay import play_game
 from replays import store as store_module
-from replays.audit import ZERO_HASH, event_hash
+from replays.audit import ZERO_HASH, event_hash, options_hash
 from replays.errors import GameNotFound, VersionOutOfRange
 from replays.playout import stored_selfplay
 from replays.service import Games
@@ -64,7 +64,7 @@ def test_every_event_carries_audit_metadata_and_links_to_the_previous_hash(games
         assert meta["hash"] == event_hash(stored.version, event_to_dict(stored.event), meta)
         assert meta["engine_version"] == ENGINE_VERSION
         assert meta["catalog"]["hash"] == events[0].event.catalog_hash  # type: ignore[attr-defined]
-        assert meta["options"] == events[0].event.options  # type: ignore[attr-defined]
+        assert meta["options_hash"] == options_hash(events[0].event.options)  # type: ignore[attr-defined]
         assert meta["received_at"].startswith("2025-01-01T00:00:")  # the injected clock
         prev = meta["hash"]
     setup = events[0].metadata
