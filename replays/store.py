@@ -10,6 +10,7 @@ exact engine event through `event_from_dict`. Encoding is orjson (guide §4); sn
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from copy import copy
 from pathlib import Path
@@ -32,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 SNAPSHOT_INTERVAL = 100  # events; a rebuild replays at most this many (bench/bench_store.py)
+LOAD_LOCK_STRIPES = 64  # locks that make a cached load atomic per game (games share a stripe rarely)
 CACHE_SIZE = 256  # games kept in memory between commands (fast-forwarded from the store on each read)
 TOPIC_PREFIX = "galileo:"
 CREATE_TABLES_LOCK = 0x47616C696C656F  # PostgreSQL advisory lock key ("Galileo") held while creating tables
@@ -162,6 +164,10 @@ class GameStore(Application[UUID]):
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
     snapshotting_projectors: ClassVar[dict[type[Any], ProjectorFunction[Any, Any]]] = {Game: mutate_all}
 
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(env)
+        self._load_locks = [threading.Lock() for _ in range(LOAD_LOCK_STRIPES)]
+
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
         # The store is configured by its URL only: the process environment is not consulted, so a
         # stray POSTGRES_* or GAMES_* variable cannot redirect it.
@@ -199,7 +205,15 @@ class GameStore(Application[UUID]):
                 logger.exception("a save listener failed (the events are stored)")
 
     def load(self, game_id: UUID, version: int | None = None) -> Game:
-        game: Game = self.repository.get(game_id, version=version, projector_func=mutate_all)
+        """The game now (from the cache, fast-forwarded from the store) or at `version` (rebuilt)."""
+        if version is not None:
+            game: Game = self.repository.get(game_id, version=version, projector_func=mutate_all)
+            return game
+        # The repository fast-forwards the one cached aggregate of a game under its own lock but copies
+        # it after releasing that lock: a copy taken while another thread fast-forwards it could pair
+        # one version with another's state. The stripe lock makes fast-forward and copy one step.
+        with self._load_locks[game_id.int % LOAD_LOCK_STRIPES]:
+            game = self.repository.get(game_id, projector_func=mutate_all)
         return game
 
 

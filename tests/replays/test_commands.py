@@ -3,15 +3,17 @@ and races between 8 threads (and, on PostgreSQL, 2 processes)."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 import pytest
 
-from domain import IllegalMove, legal_moves, parse_command
+from domain import IllegalMove, evolve, legal_moves, parse_command
 from replays.errors import CommandIdReused, SeatMismatch, VersionConflict
 from replays.records import SubmitResult
 from replays.service import Games
@@ -21,9 +23,10 @@ THREADS = 8
 
 
 def _moves(games: Games, game_id: str) -> tuple[int, list[Any]]:
-    state = games.state(game_id)
-    assert state is not None
-    return games.head(game_id), legal_moves(state)
+    """The game's version and the moves open at it, read together."""
+    game = games.store.load(UUID(game_id))
+    assert game.state is not None
+    return game.version, legal_moves(game.state)
 
 
 def test_stale_version_is_refused_with_the_current_version_and_writes_nothing(games: Games) -> None:
@@ -226,3 +229,44 @@ def test_a_retry_that_loses_the_race_inside_save_gets_the_first_result(
         )
         result = games.submit(game_id, moves[0], version, "twice", moves[0].seat)
     assert result.replayed and result.version == games.head(game_id)
+
+
+def test_reads_racing_writes_see_consistent_versions(games: Games) -> None:
+    """Threads reading a game while others write it always get a state that belongs to its version."""
+    game_id = new_game(games, "readers-1")
+    gid = UUID(game_id)
+    seen: list[tuple[int, Any]] = []
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            try:
+                game = games.store.load(gid)
+                seen.append((game.version, game.state))
+            except BaseException as exc:  # pragma: no cover - the failure this test looks for
+                errors.append(exc)
+
+    def write(i: int) -> None:
+        for _ in range(40):
+            version, moves = _moves(games, game_id)
+            move = moves[i % len(moves)]
+            with contextlib.suppress(VersionConflict):
+                games.submit(game_id, move, version, f"w{i}-{version}", move.seat)
+
+    readers = [threading.Thread(target=read) for _ in range(4)]
+    writers = [threading.Thread(target=write, args=(i,)) for i in range(4)]
+    for t in readers + writers:
+        t.start()
+    for t in writers:
+        t.join()
+    done.set()
+    for t in readers:
+        t.join()
+    assert not errors, errors
+    states = {}
+    state = None
+    for stored in games.events(game_id):
+        state = evolve(state, stored.event)
+        states[stored.version] = state
+    assert seen and all(states[version] == state for version, state in seen)
