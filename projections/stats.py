@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from domain.events import GameEnded, GameForked, GameStarted, TurnEnded, VictoryPointsScored
+from domain.events import GameEnded, GameForked, TurnEnded, VictoryPointsScored
 from projections.documents import Document, PostgresDocuments, Schema, SQLiteDocuments
 from projections.projection import GameProjection
 from projections.source import BOT, HUMAN, Fact, topics
@@ -47,11 +47,11 @@ SCHEMA = Schema(
 
 def fold(doc: Document | None, fact: Fact) -> Document:
     """A game's statistics row after one more of its events (updates `doc` in place)."""
-    event = fact.event
     if doc is None:
-        if not isinstance(event, GameStarted):
-            raise ValueError(f"game {fact.game_id}: its first event is {event.type}, not GameStarted")
-        return _started(fact.game_id, event)
+        if fact.type != "GameStarted":
+            raise ValueError(f"game {fact.game_id}: its first event is {fact.type}, not GameStarted")
+        return _started(fact.game_id, fact.payload)
+    event = fact.event
     kind = fact.seat_kind
     if kind is not None and kind[0] < len(doc["seats"]):
         seat = doc["seats"][kind[0]]
@@ -73,19 +73,20 @@ def fold(doc: Document | None, fact: Fact) -> Document:
     return doc
 
 
-def _started(game_id: str, event: GameStarted) -> Document:
+def _started(game_id: str, started: Mapping[str, Any]) -> Document:
+    # Read from the event's JSON form (decoding the whole deal is not needed here).
     return {
         "game_id": game_id,
         "finished": False,
-        "players": len(event.seats),
-        "luna": bool(event.options.get(LUNA, False)),
-        "edition": event.catalog_edition,
+        "players": len(started["seats"]),
+        "luna": bool(started["options"].get(LUNA, False)),
+        "edition": started["catalog_edition"],
         "seats_kind": None,
         "forked": False,
-        "first_seat": event.first_seat,
+        "first_seat": started["first_seat"],
         "seats": [
             {"name": name, "character": character, "kind": None, "score": 0, "by_source": {}}
-            for name, character in event.seats
+            for name, character in started["seats"]
         ],
         "turns": 0,
         "events": None,
