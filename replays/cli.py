@@ -228,25 +228,24 @@ def log(
     game: str = GAME,
     after: int = typer.Option(0, help="Show events after this version."),
     limit: int = typer.Option(None, help="Show at most this many events."),
+    viewer: int = typer.Option(None, help="Show what this seat may see [default: a spectator's view]."),
     json_output: bool = JSON,
 ) -> None:
-    """Print a game's events with who caused them, which command and which rule."""
+    """Print a game's events with who caused them, which command and which rule (no secrets before
+    the end: as a spectator, or as --viewer sees them)."""
     from rich.console import Console
 
-    from replays.render import event_view, log_table
+    from replays.render import log_table
 
     with _games(ctx) as service:
         try:
-            events = service.events(game, after=after, limit=limit)
-            over = service.state(game).finished  # type: ignore[union-attr]
-        except LookupError as exc:
+            lines = service.log(game, viewer, after=after, limit=limit)
+        except (LookupError, ValueError) as exc:
             raise _fail(str(exc)) from None
     if json_output:
-        _echo_json(
-            [{"version": e.version, "event": event_view(e.event, over), "meta": e.metadata} for e in events]
-        )
+        _echo_json(lines)
         return
-    Console().print(log_table(events, over, f"game {game}: {len(events)} event(s) after version {after}"))
+    Console().print(log_table(lines, f"game {game}: {len(lines)} event(s) after version {after}"))
 
 
 @app.command()

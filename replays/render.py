@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.table import Table
 
-from domain import GameState, event_to_dict, redact_event
+from domain import GameState
 from domain.state import SKY
-from replays.records import StoredEvent
 from replays.verify import VerifyReport
 
 DETAIL_WIDTH = 90
@@ -48,13 +47,8 @@ def state_summary(state: GameState) -> str:
     )
 
 
-def event_view(event: Any, finished: bool) -> dict[str, Any]:
-    """An event as anyone may see it now: complete once the game is over, else without secrets."""
-    return event_to_dict(event) if finished else redact_event(event)
-
-
 def _details(view: dict[str, Any]) -> str:
-    skip = {"type", "seat", "rule", "redacted"}
+    skip = {"type", "seat", "rule"}
     text = " ".join(f"{k}={_short(v)}" for k, v in view.items() if k not in skip)
     return text if len(text) <= DETAIL_WIDTH else text[: DETAIL_WIDTH - 1] + "…"
 
@@ -67,21 +61,20 @@ def _short(value: Any) -> str:
     return str(value)
 
 
-def log_table(events: Sequence[StoredEvent], finished: bool, title: str) -> Table:
-    """One row per event; the command (and who sent it) on the first event of its batch."""
+def log_table(lines: Sequence[Mapping[str, Any]], title: str) -> Table:
+    """One row per event line (`Games.log`); the command and who sent it on the first event of a batch."""
     table = Table(title=title)
     for column in ("#", "seat", "event", "details", "rule", "cause"):
         table.add_column(column, overflow="fold")
-    for stored in events:
-        view = event_view(stored.event, finished)
-        meta = stored.metadata
+    for line in lines:
+        view, meta = line["event"], line["meta"]
         cause = ""
-        if meta.get("batch") == stored.version:
+        if meta.get("batch") == line["version"]:
             command = meta.get("command", {})
             what = command.get("text") or command.get("type", "")
             cause = f"{meta.get('kind')} by {meta.get('actor')}: {what}"
         seat = "" if view.get("seat") is None else str(view["seat"])
-        table.add_row(str(stored.version), seat, view["type"], _details(view), view.get("rule", ""), cause)
+        table.add_row(str(line["version"]), seat, view["type"], _details(view), view.get("rule", ""), cause)
     return table
 
 
