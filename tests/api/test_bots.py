@@ -1,0 +1,45 @@
+"""Bot seats driven by two API processes at once (as behind a load balancer) never double a move."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.settings import Settings
+from tests.api.helpers import wait_until
+
+
+def test_two_processes_driving_the_same_bots_write_each_move_once(settings: Settings) -> None:
+    with (
+        TestClient(create_app(settings)) as one,
+        TestClient(create_app(replace(settings))) as two,
+    ):
+        seats = [{"bot": "random"}, {"bot": "random"}]
+        game = one.post("/games", json={"seats": seats, "seed": "two-drivers"}).json()["game_id"]
+
+        def finished() -> bool:
+            views = [one.get(f"/games/{game}").json(), two.get(f"/games/{game}").json()]  # both kick the bots
+            return all(v["status"] == "finished" for v in views)
+
+        wait_until(finished, 60, "the bots to finish", interval=0.01)
+        events, after = [], 0
+        while True:
+            page = one.get(f"/games/{game}/events", params={"after": after, "limit": 500}).json()
+            events += page["events"]
+            if page["next_after"] is None:
+                break
+            after = page["next_after"]
+        assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+        report = one.get(f"/games/{game}/verify").json()
+        assert report["ok"], report  # every batch is what the rules give for its command
+        exported = one.get(f"/games/{game}/export").text.splitlines()[1:]
+        batches: dict[str, int] = {}
+        for line in exported:
+            meta = json.loads(line)["meta"]
+            if meta["kind"] == "command":
+                first = batches.setdefault(meta["command_id"], meta["batch"])
+                assert first == meta["batch"], "a bot move was written twice"
+                assert meta["command_id"] == f"bot:{meta['batch'] - 1}"
