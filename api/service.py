@@ -8,7 +8,6 @@ worker thread.
 from __future__ import annotations
 
 import threading
-import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -62,32 +61,20 @@ def classify(error: Exception) -> tuple[int, str, dict[str, Any]]:
     return 500, "internal-error", {}
 
 
-LOCK_STRIPES = 64
-
-
 class StoreClosed(RuntimeError):
     """A call that arrived while the process was stopping."""
 
 
 class Store:
-    """The game service as the API uses it.
-
-    Loads of one game are serialised within the process (striped locks by game ID): the service's
-    aggregate cache fast-forwards a shared cached aggregate and then deep-copies it, and a copy taken
-    while another thread fast-forwards the same game can fail ("dictionary changed size during
-    iteration") or pair one version with another's state. Different games still run in parallel, and
-    writers of one game conflict anyway (one wins per version).
-    """
+    """The game service as the API uses it. Closing waits for the calls in progress: a worker thread
+    may outlive the request that started it (a cancelled stream, a bot move at shutdown), and closing a
+    SQLite connection under a running query crashes the process."""
 
     def __init__(self, database_url: str, secret: Callable[[], str] | None = None) -> None:
         self.games = Games(database_url) if secret is None else Games(database_url, secret=secret)
-        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._busy = 0  # calls in progress: closing waits for them (a worker thread may outlive its request)
         self._idle = threading.Condition()
         self._closed = False
-
-    def _lock(self, game_id: str) -> threading.Lock:
-        return self._locks[zlib.crc32(game_id.encode()) % LOCK_STRIPES]
 
     @contextmanager
     def _use(self) -> Iterator[None]:
@@ -116,7 +103,7 @@ class Store:
     def submit(
         self, game_id: str, command: Command, expected_version: int, command_id: str, actor: int | str
     ) -> SubmitResult:
-        with self._use(), self._lock(game_id):
+        with self._use():
             return self.games.submit(game_id, command, expected_version, command_id, actor)
 
     def current(self, game_id: str) -> tuple[GameState, int]:
@@ -124,8 +111,7 @@ class Store:
         with self._use():
             try:
                 gid = UUID(game_id)
-                with self._lock(game_id):
-                    game = self.games.store.load(gid)
+                game = self.games.store.load(gid)
             except (ValueError, AggregateNotFoundError):
                 raise GameNotFound(game_id) from None
             assert game.state is not None
@@ -133,10 +119,9 @@ class Store:
 
     def state_at(self, game_id: str, version: int) -> GameState:
         with self._use():
-            with self._lock(game_id):
-                state = self.games.state(game_id, version)
-                if state is None:  # version 0: before the first event
-                    raise VersionOutOfRange(version, self.games.head(game_id))
+            state = self.games.state(game_id, version)
+            if state is None:  # version 0: before the first event
+                raise VersionOutOfRange(version, self.games.head(game_id))
             return state
 
     def events(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
