@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import orjson
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import Tracking, TrackingRecorder
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
-from psycopg.sql import SQL
+from psycopg.sql import SQL, Composed
 
 from projections.source import APP
 
@@ -68,7 +68,7 @@ class Moved(Exception):
         self.found = found
 
 
-class Documents:
+class Documents(TrackingRecorder):
     """What projections and readers use of a view, whatever the backend (mixed into both below)."""
 
     schema: ClassVar[Schema]
@@ -166,7 +166,7 @@ class Documents:
 
     def head(self) -> int:
         """The view's position in the notification log."""
-        return self.max_tracking_id(APP) or 0  # type: ignore[attr-defined]
+        return self.max_tracking_id(APP) or 0
 
 
 class SQLiteDocuments(Documents, SQLiteTrackingRecorder):
@@ -221,7 +221,7 @@ class PostgresDocuments(Documents, PostgresTrackingRecorder):
         schema = _quote(self.datastore.schema)
         self.qualified = f"{schema}.{_quote(self.schema.table)}"
         self.tracking_qualified = f"{schema}.{_quote(self.tracking_table_name)}"
-        self.sql_create_statements += [SQL(s) for s in self.schema.create(self.qualified)]  # type: ignore[arg-type]
+        self.sql_create_statements += [Composed([SQL(s)]) for s in self.schema.create(self.qualified)]
 
     def _create_table(self, curs: Any) -> None:
         super()._create_table(curs)

@@ -75,7 +75,7 @@ def open_table(url: str, name: str) -> Any:
     """The view's table (created if missing), for reading or for a runner."""
     s = spec(name)
     factory = InfrastructureFactory.construct(env=_env(url, s.name))
-    return factory.tracking_recorder(s.table_class(url))  # type: ignore[arg-type]
+    return factory.tracking_recorder(s.table_class(url))
 
 
 def open_lobby(url: str | None = None) -> LobbyView:

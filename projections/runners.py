@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import ProjectionRunner
@@ -162,7 +162,7 @@ class ListeningRunner:
             view_class=self.view_class,
             env=self.env,
         )
-        projection: GameProjection[Any] = runner.projection
+        projection = cast(GameProjection[Any], runner.projection)
         try:
             with runner:
                 while not self._stop.is_set():

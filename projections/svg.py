@@ -153,7 +153,7 @@ def _nice(raw: float) -> float:
     """The nearest 1, 2 or 5 times a power of ten at or above `raw`."""
     if raw <= 0:
         return 1.0
-    power = 10 ** math.floor(math.log10(raw))
+    power = 10.0 ** math.floor(math.log10(raw))
     for factor in (1, 2, 5, 10):
         if raw <= factor * power:
             return float(factor * power)
