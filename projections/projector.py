@@ -104,6 +104,12 @@ class Projector:
         self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> Projector:
+        if not is_sqlite(self.url):
+            # Create the store's and the views' tables one after the other, before the runners do it
+            # at once (concurrent CREATE ... IF NOT EXISTS can collide in PostgreSQL's catalog).
+            open_store(self.url).close()
+            for s in self.specs:
+                open_table(self.url, s.name).datastore.close()
         for s in self.specs:
             if is_sqlite(self.url):
                 projection = s.projection(view=open_table(self.url, s.name))
