@@ -258,10 +258,8 @@ class Games:
     def events(self, game_id: str | UUID, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """Stored events after version `after` (at most `limit`), with their audit metadata."""
         gid = _uuid(game_id)
-        found = [
-            StoredEvent(e.originator_version, event_from_dict(e.payload), e.metadata)
-            for e in self.store.events.get(gid, gt=after, limit=limit)
-        ]
+        loaded: Iterable[Game.Event] = self.store.events.get(gid, gt=after, limit=limit)  # type: ignore[assignment]
+        found = [StoredEvent(e.originator_version, event_from_dict(e.payload), e.metadata) for e in loaded]
         if not found and not self.store.recorder.select_events(gid, limit=1):
             raise GameNotFound(game_id)
         return found

@@ -57,7 +57,7 @@ class Game(Aggregate):
         payload: dict[str, Any]  # event_to_dict(engine event)
         metadata: dict[str, Any]  # audit metadata, docs/audit.md
 
-        def apply(self, aggregate: Game) -> None:  # type: ignore[override]
+        def apply(self, aggregate: Game) -> None:
             aggregate.absorb(self.originator_version, self.payload, self.metadata)
 
     class Created(Aggregate.Created):  # the stored GameStarted: every game begins with it
@@ -95,17 +95,18 @@ class Game(Aggregate):
         return clone
 
 
-def _stored_class(name: str) -> type[Game.Event]:
+def _stored_class(name: str) -> type[Any]:
     if name == "GameStarted":
         return Game.Created
-    cls = type(name, (Game.Event,), {"TOPIC": TOPIC_PREFIX + name, "__module__": __name__})
+    topic = TOPIC_PREFIX + name
+    cls = type(name, (Game.Event,), {"TOPIC": topic, "__module__": __name__})
     cls.__qualname__ = f"Game.{name}"
-    register_topic(cls.TOPIC, cls)
+    register_topic(topic, cls)
     setattr(Game, name, cls)
     return cls
 
 
-STORED_CLASSES: Mapping[str, type[Game.Event]] = {name: _stored_class(name) for name in EVENT_TYPES}
+STORED_CLASSES: Mapping[str, type[Any]] = {name: _stored_class(name) for name in EVENT_TYPES}
 
 
 def mutate_all(aggregate: Game | None, events: Iterable[Any]) -> Game | None:
@@ -186,11 +187,16 @@ class GameStore(Application[UUID]):
         super().register_transcodings(transcoder)
         transcoder.register(GameStateAsDict())
 
-    def take_snapshot(self, aggregate_id: UUID, version: int | None = None, **kwargs: Any) -> None:
+    def take_snapshot(
+        self,
+        aggregate_id: UUID,
+        version: int | None = None,
+        projector_func: ProjectorFunction[Any, Any] = mutate_all,
+    ) -> None:
         # Snapshots are taken after the events were committed: a failure must not make a stored
         # move look failed. Reads fall back to the previous snapshot and the events.
         try:
-            super().take_snapshot(aggregate_id, version, **kwargs)
+            super().take_snapshot(aggregate_id, version, projector_func)
         except Exception:
             logger.exception(
                 "snapshot of game %s at version %s failed (the events are stored)", aggregate_id, version
