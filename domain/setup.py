@@ -195,7 +195,8 @@ def redeal(
     if state.luna is not None:  # face-down Scoring tiles of the columns not yet revealed are re-dealt
         hidden = list(state.luna.scoring[3:])
         unrevealed = [i for i in range(len(hidden)) if not state.luna.visible(i + 3)]
-        for i, tile in zip(unrevealed, rng.shuffled([hidden[i] for i in unrevealed]), strict=True):
+        # sorted first, so re-running a fork on its own (rewritten) prefix re-deals the same way
+        for i, tile in zip(unrevealed, rng.shuffled(sorted(hidden[i] for i in unrevealed)), strict=True):
             hidden[i] = tile
         moon = tuple(hidden)
     salt = salt or digest("salt", seed)
