@@ -74,6 +74,9 @@ def selfplay(
     bot: str = typer.Option("greedy", help="Bot for every seat: greedy or random."),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON document instead of tables."),
     store: bool = typer.Option(False, "--store", help="Play through the event store and keep the games."),
+    luna: bool = typer.Option(
+        False, "--luna", help="Play with the Luna expansion (the Moon, Grand Inquisitors)."
+    ),
 ) -> None:
     """Play complete bot games and print per-game results (points by source) and totals."""
     import orjson
@@ -85,6 +88,9 @@ def selfplay(
 
     if bot not in ("greedy", "random"):
         raise typer.BadParameter("use greedy or random", param_hint="--bot")
+    from domain.options import Options
+
+    options = Options(luna=luna)
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:
         task = progress.add_task(f"{games} game(s), {players} {bot} bots", total=games)
@@ -94,11 +100,11 @@ def selfplay(
             from replays.playout import stored_selfplay
 
             def play(n: int, game_seed: str, kind: str) -> tuple[str | None, Any]:
-                return stored_selfplay(service, n, game_seed, kind)
+                return stored_selfplay(service, n, game_seed, kind, options)
 
         try:
             summaries, total = run_selfplay(
-                players, games, seed, bot, lambda i, r: progress.advance(task), play=play
+                players, games, seed, bot, lambda i, r: progress.advance(task), play=play, options=options
             )
         finally:
             if service is not None:

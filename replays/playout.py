@@ -12,6 +12,7 @@ from dataclasses import replace
 from domain import fold, legal_moves
 from domain.bots import Bot, make_bot
 from domain.events import Event, GameStarted
+from domain.options import Options
 from domain.selfplay import MAX_DECISIONS, GameRecord, default_setup
 from domain.state import GameState
 from replays.service import Games
@@ -36,10 +37,12 @@ def play_out(games: Games, game_id: str, bots: Sequence[Bot], limit: int | None 
     return decisions
 
 
-def stored_selfplay(games: Games, players: int, seed: str, bot: str = "greedy") -> tuple[str, GameRecord]:
+def stored_selfplay(
+    games: Games, players: int, seed: str, bot: str = "greedy", options: Options | None = None
+) -> tuple[str, GameRecord]:
     """`domain.selfplay.selfplay` through the store: the same bots and seeds, stored and audited. The
     service draws the commitment's salt, so the record's setup carries it."""
-    setup = default_setup(players, seed)
+    setup = default_setup(players, seed, options)
     game_id, _ = games.create(setup)
     decisions = play_out(games, game_id, [make_bot(bot, f"{seed}:{i}") for i in range(players)])
     events: tuple[Event, ...] = tuple(s.event for s in games.events(game_id))

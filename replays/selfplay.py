@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.events import GameEnded
+from domain.options import Options
 from domain.selfplay import GameRecord, selfplay
 
 
@@ -56,6 +57,7 @@ def run_selfplay(
     bot: str,
     on_game: Callable[[int, GameRecord], None] | None = None,
     play: Callable[[int, str, str], tuple[str | None, GameRecord]] | None = None,
+    options: Options | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play `games` games with seeds `<seed>-<i>`; `on_game` sees each record (progress, storage).
 
@@ -65,7 +67,9 @@ def run_selfplay(
     began = time.perf_counter()
     for i in range(games):
         game_id, record = (
-            play(players, f"{seed}-{i}", bot) if play else (None, selfplay(players, f"{seed}-{i}", bot))
+            play(players, f"{seed}-{i}", bot)
+            if play
+            else (None, selfplay(players, f"{seed}-{i}", bot, options))
         )
         summary = game_summary(i, record)
         if game_id is not None:

@@ -28,3 +28,13 @@ def test_selfplay_tables_and_bad_bot() -> None:
     assert ok.exit_code == 0 and "totals" in ok.output
     bad = runner.invoke(app, ["selfplay", "--bot", "smart"])
     assert bad.exit_code != 0 and "greedy or random" in bad.output
+
+
+def test_selfplay_luna_plays_the_moon() -> None:
+    result = CliRunner().invoke(
+        app, ["selfplay", "-p", "3", "-n", "3", "--seed", "cli-luna", "--bot", "random", "--luna", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    sources = {src for game in doc["games"] for seat in game["scores"].values() for src in seat["by_source"]}
+    assert "moon" in sources or "scoring-tile" in sources
