@@ -12,8 +12,10 @@ from typing import Any
 
 from domain import events as ev
 from domain.catalog import load_catalog
+from domain.catalog.luna import POSITIONS
 from domain.effects import push, reward_tasks
 from domain.fastcopy import replace
+from domain.luna import bonus_space, bonus_tasks, moon_objective_due
 from domain.options import Options
 from domain.state import COLOURS, START, Die, GameState, LunaState, PlayerState, Task, TurnState
 
@@ -297,12 +299,20 @@ def _book_tasks(s: GameState, before: PlayerState, seat: int) -> list[Task]:
     return [Task("BOOK")] * newly
 
 
+def _observe_major(
+    s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequence[int]
+) -> GameState:
+    """A Major Object (or the Moon) ends the Observe action (OBS-1); through Luna B3 it is not the
+    turn's own fixed action (AMB-21). Then pay (OBS-20..34)."""
+    top = s.agenda[-1].kind if s.agenda else ""
+    s = replace(s, agenda=s.agenda[:-1] if top in ("OBSERVE", "FIXEDAT") else s.agenda)
+    return _pay(s, seat, dice, comets, own_fixed=top != "FIXEDAT")
+
+
 @_on(ev.MajorObjectObserved)
 def _major(s: GameState, e: ev.MajorObjectObserved) -> GameState:
     before = s.players[e.seat]
-    top = s.agenda[-1].kind if s.agenda else ""
-    s = replace(s, agenda=s.agenda[:-1] if top in ("OBSERVE", "FIXEDAT") else s.agenda)
-    s = _pay(s, e.seat, e.dice, e.comets, own_fixed=top != "FIXEDAT")
+    s = _observe_major(s, e.seat, e.dice, e.comets)
     card = s.catalog.cards[e.card]
     # OBS-42: Constellation tokens on the taken card go to the box.
     for seat in s.covers[e.space]:
@@ -596,13 +606,8 @@ def _luna(s: GameState) -> LunaState:
 
 @_on(ev.MoonObserved)
 def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
-    from domain.catalog.luna import POSITIONS
-    from domain.luna import moon_objective_due
-
     before = s.players[e.seat]
-    top = s.agenda[-1].kind if s.agenda else ""
-    s = replace(s, agenda=s.agenda[:-1] if top in ("OBSERVE", "FIXEDAT") else s.agenda)
-    s = _pay(s, e.seat, e.dice, e.comets, own_fixed=top != "FIXEDAT")
+    s = _observe_major(s, e.seat, e.dice, e.comets)
     luna = _luna(s)
     index = POSITIONS.index(e.tile)
     flipped = list(luna.flipped)
@@ -657,8 +662,6 @@ def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
 
 @_on(ev.BonusBoardRewardTaken)
 def _bonus(s: GameState, e: ev.BonusBoardRewardTaken) -> GameState:
-    from domain.luna import bonus_space, bonus_tasks
-
     agenda = _pop(s, "BONUS")
     if e.lost:
         return replace(s, agenda=agenda)

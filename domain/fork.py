@@ -15,6 +15,7 @@ from domain import events as ev
 from domain.engine import settle
 from domain.evolve import fold
 from domain.setup import commitment_of, redeal
+from domain.state import GameState
 
 
 def _drawn(prefix: Sequence[ev.Event]) -> tuple[list[str], list[str]]:
@@ -25,6 +26,23 @@ def _drawn(prefix: Sequence[ev.Event]) -> tuple[list[str], list[str]]:
         if isinstance(e, ev.CardDealt | ev.CardDrawnFaceDown):
             (reserve if e.from_reserve else deck).append(e.card)
     return deck, reserve
+
+
+def kept_deal_fork(state: GameState, source_game: str, source_version: int) -> ev.GameForked:
+    """The `GameForked` of a finished game's fork: it keeps the deal (public already) and names what
+    is left of it; the commitment, seed and salt stay those of the source."""
+    return ev.GameForked(
+        seat=None,
+        source_game=source_game,
+        source_version=source_version,
+        commitment=state.commitment,
+        deck=state.deck,
+        box=state.box,
+        reserve=state.reserve,
+        seed=state.seed,
+        salt=state.salt,
+        moon_hidden=state.dealt[3] if len(state.dealt) > 3 else (),
+    )
 
 
 def fork_events(
@@ -46,18 +64,7 @@ def fork_events(
         raise ValueError("an unfinished game's fork needs a new seed (nothing hidden may carry over)")
     state = fold(prefix)
     if seed is None:
-        forked = ev.GameForked(
-            seat=None,
-            source_game=source_game,
-            source_version=at,
-            commitment=state.commitment,
-            deck=state.deck,
-            box=state.box,
-            reserve=state.reserve,
-            seed=state.seed,
-            salt=state.salt,
-            moon_hidden=state.dealt[3] if len(state.dealt) > 3 else (),
-        )
+        forked = kept_deal_fork(state, source_game, at)
     else:
         forked = redeal(state, seed, source_game, at, salt)
         first = prefix[0]

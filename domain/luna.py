@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.catalog.luna import POSITIONS, BonusSpace, ScoringTile
+from domain.effects import reward_tasks
 from domain.state import GameState, PlayerState, Task
 
 
@@ -89,8 +90,6 @@ def bonus_lost(s: GameState, p: PlayerState, space: BonusSpace) -> bool:
 
 
 def bonus_tasks(s: GameState, space: BonusSpace) -> list[Task]:
-    from domain.effects import reward_tasks
-
     tasks = reward_tasks(space.reward, "bonus-board")
     if s.luna is not None and s.luna.side == "B" and space.space == 8:  # AMB-20: bonusB8WriteSize
         size = s.options.bonus_b8_write_size

@@ -42,14 +42,6 @@ SUBJECTS: dict[str, Callable[[GameState, PlayerState], int]] = {
 }
 
 
-def claimable_objective(s: GameState, p: PlayerState) -> str | None:
-    """OBJ-2/OBJ-4: the first objective in play that `p` meets and has not claimed yet."""
-    for objective, claimed in zip(s.objectives, s.claims, strict=True):
-        if p.seat not in claimed and OBJECTIVES[objective](s, p):
-            return objective
-    return None
-
-
 def claimable_objective_of(s: GameState, p: PlayerState, objective: str) -> str | None:
     """`objective` if `p` meets it now and has not claimed it yet (OBJ-4)."""
     claimed = s.claims[s.objectives.index(objective)]

@@ -26,6 +26,7 @@ from domain import (
 )
 from domain import Event as DomainEvent
 from domain.events import CardDealt, CardDrawnFaceDown, GameEnded, GameForked, GameStarted
+from domain.fork import kept_deal_fork
 from domain.setup import commitment_of
 from domain.state import GameState
 from replays.audit import (
@@ -418,18 +419,7 @@ class Adjudicator:
             return [forked, *settle(evolve(state, forked))[1]]
         if i != self.anchor:
             # A fork of a finished game: it keeps the deal.
-            kept = GameForked(
-                seat=None,
-                source_game=forked.source_game,
-                source_version=i,
-                commitment=state.commitment,
-                deck=state.deck,
-                box=state.box,
-                reserve=state.reserve,
-                seed=state.seed,
-                salt=state.salt,
-                moon_hidden=state.dealt[3] if len(state.dealt) > 3 else (),
-            )  # as domain.fork.fork_events builds it for a finished source
+            kept = kept_deal_fork(state, forked.source_game, i)
             return [kept, *settle(evolve(state, kept))[1]]
         whole = fork_events(self.events[:i], i, forked.source_game, forked.seed, forked.salt)
         for k in range(i):

@@ -44,8 +44,8 @@ def test_after_the_end_every_version_is_public_and_as_seat_shows_a_seat(client: 
         lambda: client.get(f"/games/{forked}").json()["status"] == "finished", 30, "the bots' fork to end"
     )
     checks = {c["name"]: c["status"] for c in client.get(f"/games/{forked}/verify").json()["checks"]}
-    # The fairness check of a finished game's fork played to its end is the store's (reported to issue 3).
-    assert checks["chain"] == checks["adjudication"] == "ok"
+    report = client.get(f"/games/{forked}/verify").json()
+    assert checks["chain"] == checks["adjudication"] == checks["fairness"] == "ok", report
 
 
 def test_fork_of_a_running_game_issues_new_seats(client: TestClient) -> None:

@@ -12,7 +12,7 @@ from domain import events as ev
 from domain.luna import scoring_points
 from domain.scoring import cellar_points, interrogation
 from domain.selfplay import selfplay
-from domain.state import S1, S2, S3, S4, UPGRADE, Task
+from domain.state import S1, S2, S3, Task
 from tests.domain.invariants import check_all
 from tests.domain.scenario import (
     actions_at,
@@ -533,7 +533,6 @@ def test_luna_fork_redeals_the_face_down_scoring_tiles() -> None:
     assert sorted(forked.luna.scoring[i] for i in hidden) == sorted(before.luna.scoring[i] for i in hidden)
     assert [forked.luna.scoring[i] for i in hidden] != [before.luna.scoring[i] for i in hidden]
     assert forked.luna.scoring[:3] == before.luna.scoring[:3]
-    _ = (S3, S4, UPGRADE)
 
 
 def test_LUNA_63_option_new_grand_inquisitor_not_counted() -> None:
