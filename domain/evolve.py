@@ -241,7 +241,8 @@ def _actions_ended(s: GameState, e: ev.ActionPhaseEnded) -> GameState:
 
 @_on(ev.FreeActionsClosed)
 def _free_closed(s: GameState, e: ev.FreeActionsClosed) -> GameState:
-    return replace(s, turn=_turn(s, windows_closed=s.turn.windows_closed + 1))
+    # the first window closes before step 4 (1), the last after it (2)
+    return replace(s, turn=_turn(s, windows_closed=1 if s.turn.objectives_due is None else 2))
 
 
 @_on(ev.ObjectivesChecked)

@@ -354,10 +354,11 @@ def cleanup_step(s: GameState) -> str:
         return "rotate"
     if "pending" in p.comets:
         return "book"
-    windows = s.options.free_actions_in_all_phases
-    if windows and t.windows_closed == 0:
-        # S001 "at any point of your turn": a window after the Book of Comets, before the
-        # interrogation and the objectives, and a second one at the end of the turn.
+    # S001 "at any point of your turn": a free-action window after the Book of Comets (before the
+    # interrogation and the objectives) and one at the end of the turn, each only when the player can
+    # afford a free action.
+    windows = s.options.free_actions_in_all_phases and bool(free_options(s, t.seat))
+    if windows and t.windows_closed == 0 and t.objectives_due is None:
         return "window"
     if t.inquisitor_moved and not t.interrogated:
         return "interrogate"  # INQ-20; a Persuade bought in the last window is interrogated too
@@ -367,7 +368,7 @@ def cleanup_step(s: GameState) -> str:
         return "objective"
     if not s.options.moon_objective_immediate and moon_objective_due(s, p):
         return "moon"  # AMB-15 option: the Moon objective in Cleanup step 4
-    if windows and t.windows_closed == 1:
+    if windows and t.windows_closed < 2:
         return "window"
     return "end"
 

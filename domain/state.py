@@ -96,7 +96,7 @@ class TurnState:
     interrogated: bool = False
     cellar_peak: int = 0  # most Inquisitors held at once this turn (AMB-16 option)
     comets_used: frozenset[int] = frozenset()  # OBS-31
-    windows_closed: int = 0  # Cleanup free-action windows closed so far (freeActionsInAllPhases: 2)
+    windows_closed: int = 0  # Cleanup free-action windows: 1 = the first closed, 2 = the last closed
     objectives_due: tuple[str, ...] | None = None  # OBJ-2: objectives met when Cleanup step 4 began
     space: int = 0  # the space the telescope reached in the Movement phase (AMB-21: B3 relocates later)
     bonus_rotated: frozenset[str] = frozenset()  # tiles already rotated by Luna A6 this turn (ROT-6)
