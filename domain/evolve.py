@@ -13,6 +13,7 @@ from typing import Any
 from domain import events as ev
 from domain.catalog import load_catalog
 from domain.catalog.luna import POSITIONS
+from domain.characters import rules_for
 from domain.effects import push, reward_tasks
 from domain.fastcopy import replace
 from domain.luna import bonus_space, bonus_tasks, moon_objective_due
@@ -207,7 +208,10 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
 @_on(ev.TelescopeMoved)
 def _moved(s: GameState, e: ev.TelescopeMoved) -> GameState:
     players = _players(s, e.seat, telescope=e.end)
-    return replace(s, players=players, turn=_turn(s, phase="actions", space=e.end))
+    wrap = rules_for(players[e.seat]).on_wrap(players[e.seat]) if e.wrapped else []  # MOV-5
+    return replace(
+        s, players=players, turn=_turn(s, phase="actions", space=e.end), agenda=push(s.agenda, wrap)
+    )
 
 
 @_on(ev.FixedActionTaken)
@@ -344,7 +348,8 @@ def _constellation(s: GameState, e: ev.ConstellationObserved) -> GameState:
     elif top == "FREEOBS":  # LUNA-BA-2: one constellation, outside the Observe action
         agenda = agenda[:-1]
     else:  # the first observation of an Observe action: one more constellation may follow (OBS-1)
-        agenda = (*(agenda[:-1] if top == "FIXEDAT" else agenda), Task("OBSERVE", 1))
+        more = rules_for(s.players[e.seat]).constellations_per_observe - 1
+        agenda = (*(agenda[:-1] if top == "FIXEDAT" else agenda), *((Task("OBSERVE", more),) if more else ()))
     own_fixed = top not in ("FREEOBS", "FIXEDAT")
     s = _pay(replace(s, agenda=agenda), e.seat, e.dice, e.comets, own_fixed=own_fixed)
     covers = list(s.covers)

@@ -12,6 +12,7 @@ from itertools import combinations
 from domain import commands as c
 from domain.catalog import MIXES
 from domain.catalog.luna import POSITIONS
+from domain.characters import rules_for
 from domain.luna import moon_objective_due, observable_moon_tiles, phase_due
 from domain.state import (
     COLOURS,
@@ -189,6 +190,8 @@ def book_options(s: GameState, seat: int) -> list[c.Command]:
         for page, owner in zip(s.catalog.book_pages, s.pages, strict=True)
         if owner < 0 and players >= page.min_players
     ]
+    # BOC-5: a character's empty personal pages may be used instead (none on the basic side)
+    pages += [c.PlaceComet(seat=seat, page=page.id) for page in rules_for(s.players[seat]).personal_pages()]
     return pages or [c.PlaceComet(seat=seat, page="appendix")]
 
 
