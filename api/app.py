@@ -9,7 +9,7 @@ from fastapi import FastAPI
 
 from api import problems
 from api.limits import BodyLimit
-from api.routers import events, games, health, play, replay
+from api.routers import analysis, events, games, health, play, replay
 from api.runtime import Runtime
 from api.settings import Settings
 from api.tokens import install_token_filter
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = config
     problems.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
-    for router in (health.router, games.router, play.router, events.router, replay.router):
+    for router in (health.router, games.router, play.router, events.router, replay.router, analysis.router):
         app.include_router(router)
     return app
 

@@ -13,7 +13,8 @@ from api.lobby import Lobby, ProjectedLobby
 from api.seats import Seat, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
-from projections.projector import Projector, open_lobby
+from projections.projector import Projector, open_lobby, open_stats
+from projections.stats import StatsView
 
 
 @dataclass(eq=False)
@@ -24,6 +25,7 @@ class Runtime:
     fanout: Fanout
     views: ViewCache
     lobby: Lobby
+    stats: StatsView  # statistics across games (read model kept by the projector)
     projector: Projector | None = None  # the read models, when this process keeps them
     bots: BotRunner = field(init=False)
     token_cache: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (seats never change)
@@ -38,7 +40,8 @@ class Runtime:
         fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)
         views = make_cache(settings.redis_url, settings.view_cache_seconds, settings.redis_timeout_seconds)
         lobby = ProjectedLobby(open_lobby(settings.database_url), seats)
-        return cls(settings, store, seats, fanout, views, lobby)
+        stats = open_stats(settings.database_url)
+        return cls(settings, store, seats, fanout, views, lobby, stats)
 
     async def start(self) -> None:
         if self.settings.projections:  # else a separate `galileo projections run` keeps them
@@ -52,5 +55,6 @@ class Runtime:
         if self.projector is not None:
             await run_in_threadpool(self.projector.stop)
         self.lobby.close()
+        self.stats.close()
         self.seats.close()
         self.store.close()

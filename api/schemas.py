@@ -52,6 +52,18 @@ class ForkGame(Request):
     seats: list[ForkSeat] | None = Field(None, description="Per seat, a bot or a person (default: people).")
 
 
+class StatsFilters(Request):
+    """Which finished games the statistics cover (`projections.stats.Filters`); absent means any."""
+
+    players: int | None = Field(None, ge=1, le=4, description="Player count.")
+    luna: bool | None = Field(None, description="The Luna expansion on (true) or off (false).")
+    seats: Literal["bots", "humans", "mixed"] | None = Field(
+        None, description="bots: every seat a bot; humans: every seat a person; mixed: both."
+    )
+    edition: str | None = Field(None, min_length=1, max_length=100, description="The catalog edition.")
+    forks: bool = Field(False, description="Include forked games (a fork repeats its source's start).")
+
+
 # -- responses ---------------------------------------------------------------------------------------
 
 
@@ -129,6 +141,26 @@ class BoardView(BaseModel):
     viewer: dict[str, Any]
     status: str
     to_act: int | None
+
+
+class Stats(BaseModel):
+    """Statistics across finished games: `StatsView.compute` of `projections.stats` (docs/projections.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    filters: dict[str, Any]
+    position: int = Field(description="The statistics view's position in the store's notification log.")
+    games: int = Field(description="Finished games matching the filters.")
+    in_progress: int = Field(description="Unfinished games matching the filters (not counted).")
+
+
+class Timeline(BaseModel):
+    """A game's score timeline: `projections.timeline.timeline` (docs/projections.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    seats: list[dict[str, Any]]
+    finished: bool
+    turns: int
+    points: list[dict[str, Any]] = Field(description="At the start, after every turn, and at the end.")
 
 
 class Health(BaseModel):

@@ -6,12 +6,14 @@ far, computed from the game's events (no state, no view: a game's log is short a
 Points are the sums of `VictoryPointsScored` (design.md: points change only through it, with a
 source). The points are: `start` (version 1, all zero), one per `TurnEnded` (labelled with the number
 of turns played), and `end` after `GameEnded` (the final scoring), so the last point of a finished
-game holds its final scores. Only public fields are read: a timeline reveals nothing hidden.
+game holds its final scores. Only public fields are read: a timeline reveals nothing hidden, and
+`public_events` empties every secret field first for whoever serves the timeline of an unfinished game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from domain.events import Event, GameEnded, GameStarted, TurnEnded, VictoryPointsScored
@@ -57,6 +59,14 @@ def timeline(events: Iterable[Event]) -> dict[str, Any]:
         "by_source": [dict(sorted(s.items())) for s in by_source],
         "points": points,
     }
+
+
+def public_events(events: Iterable[Event]) -> Iterator[Event]:
+    """The events with every field that is secret before the end (`HIDDEN`, and `OWNER_ONLY` of any
+    seat) emptied: what everyone may know of a running game, as events `timeline` accepts."""
+    for event in events:
+        secret = (*event.HIDDEN, *event.OWNER_ONLY)
+        yield replace(event, **{f: type(getattr(event, f))() for f in secret}) if secret else event
 
 
 def _point(

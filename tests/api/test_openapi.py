@@ -17,6 +17,8 @@ ROUTES = {
     ("get", "/games/{game_id}/export"),
     ("post", "/games/import"),
     ("get", "/games/{game_id}/verify"),
+    ("get", "/games/{game_id}/timeline"),
+    ("get", "/stats"),
     ("get", "/healthz"),
     ("get", "/readyz"),
 }
