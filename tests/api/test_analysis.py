@@ -106,6 +106,7 @@ def test_timeline_of_a_running_game_uses_public_facts_only(client: TestClient) -
     play_turns(client, table, random.Random(22), max_decisions=60)
     game = table.game_id
     runtime = runtime_of(client)
+    wait_until(lambda: client.get(f"/games/{game}").json()["to_act"] in (0, 1), 10, "the bot to hand over")
     state, head = runtime.store.current(game)
     assert not state.finished and len(state.deck) >= 2
     events = [s.event for s in runtime.store.events(game, 0, None)]
