@@ -21,7 +21,8 @@ Create a game (`POST /games`): each person's seat is a secret bearer token, retu
 (`GET /games/{id}/moves`),
 post one of them back (`POST /games/{id}/commands` with `expected_version` and a `command_id`), and follow
 the game live (`GET /games/{id}/stream`, Server-Sent Events, resumable with `Last-Event-ID`).
-Hidden information (the deck order, the seed) is never shown before the game ends. Errors are
+Hidden information (the deck order, the seed) is never shown before the game ends, and the front of a card
+drawn face down only to the seat that drew it. Errors are
 `application/problem+json` (RFC 9457) with a stable `code`; illegal moves carry the `rule_id`.
 """
 

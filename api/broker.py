@@ -1,7 +1,8 @@
 """Live fan-out of new events to the SSE streams of every API process (design.md, "api/").
 
-A `Batch` is what one command (or setup, fork, bot move) appended, already in the form every viewer may
-see at that moment (redacted unless the batch ended the game): nothing secret ever enters Redis.
+A `Batch` is what one command (or setup, fork, bot move) appended, already in the spectator form
+(redacted unless the batch ended the game): nothing secret, not even one seat's private field, ever
+enters Redis. A stream whose seat owns a private field of a batch reads that batch from the store.
 
 - `LocalHub` holds this process's listeners (one asyncio queue per open stream) and delivers to them.
 - `InProcessFanout` (no `REDIS_URL`): a publish is delivered to the local hub only: one process.

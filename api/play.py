@@ -1,18 +1,20 @@
 """The command path shared by people and bots: submit, publish what changed, hand over to the bots.
 
-Everything a client or a stream sees of an event goes through `public_item`: redacted (the hidden deal
-removed) until the game has ended, complete afterwards.
+Everything a client or a stream sees of an event goes through `event_item`: complete once the game has
+ended; before, redacted for its viewer (`redact_event`: the hidden deal removed for everyone, and the
+fields private to one seat, such as a face-down card's front, removed for everyone but that seat).
+What is published to the fan-out is the spectator form (see `withheld_from` and api/stream.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 
 from api.broker import Batch
-from domain import Command, Event, event_to_dict, redact_event
+from domain import EVENT_TYPES, Command, Event, event_to_dict, redact_event
 from domain.events import GameEnded
 
 if TYPE_CHECKING:
@@ -20,17 +22,30 @@ if TYPE_CHECKING:
     from api.service import StoredEvent, SubmitResult
 
 
-def event_body(event: Event, finished: bool) -> dict[str, Any]:
-    """An event as any viewer may see it: everything is public once the game has ended."""
-    return event_to_dict(event) if finished else redact_event(event)
+def event_body(event: Event, finished: bool, viewer: int | None = None) -> dict[str, Any]:
+    """An event as `viewer` (a seat, None for a spectator) may see it: all of it once the game has ended."""
+    return event_to_dict(event) if finished else redact_event(event, viewer)
 
 
-def public_item(version: int, event: Event, finished: bool) -> dict[str, Any]:
-    return {"version": version, "type": type(event).__name__, "event": event_body(event, finished)}
+def event_item(version: int, event: Event, finished: bool, viewer: int | None = None) -> dict[str, Any]:
+    return {"version": version, "type": type(event).__name__, "event": event_body(event, finished, viewer)}
 
 
-def stored_items(stored: Iterable[StoredEvent], finished: bool) -> list[dict[str, Any]]:
-    return [public_item(s.version, s.event, finished) for s in stored]
+def stored_items(
+    stored: Iterable[StoredEvent], finished: bool, viewer: int | None = None
+) -> list[dict[str, Any]]:
+    return [event_item(s.version, s.event, finished, viewer) for s in stored]
+
+
+def withheld_from(item: Mapping[str, Any], viewer: int | None) -> bool:
+    """Whether `item`, in the spectator form, lacks a field that `viewer` may see (its own private field):
+    such an item must be read again for that viewer."""
+    if viewer is None:
+        return False
+    event = item["event"]
+    cls = EVENT_TYPES.get(str(item["type"]))
+    private = () if cls is None else cls.OWNER_ONLY
+    return event.get("seat") == viewer and any(f in private for f in event.get("redacted", ()))
 
 
 def ends_game(events: Sequence[Event]) -> bool:
@@ -38,10 +53,10 @@ def ends_game(events: Sequence[Event]) -> bool:
 
 
 def batch_of(game_id: str, last_version: int, events: Sequence[Event]) -> Batch:
-    """The batch of `events`, the last of which is the game's version `last_version`."""
+    """The batch of `events` in the spectator form, the last of which is the game's version `last_version`."""
     finished = ends_game(events)
     first = last_version - len(events) + 1
-    items = [public_item(first + i, e, finished) for i, e in enumerate(events)]
+    items = [event_item(first + i, e, finished) for i, e in enumerate(events)]
     return Batch(game_id, items, finished)
 
 

@@ -4,8 +4,8 @@ A view is a pure function of (state, version, viewer). The viewer *class* is all
 view contains, so views can be cached by (game, version, viewer class) (design.md, "Hidden information"):
 
 - `spectator`: no secrets at all (the deck order, the box, the reserve, the seed are removed);
-- `seat:N`: the spectator view plus what is private to seat N (the base game has no private holdings, so
-  today it differs only by naming the viewer and its turn);
+- `seat:N`: the spectator view plus what is private to seat N: the fronts of the cards it drew face down
+  (OBS-52), which every other viewer sees as `"hidden:<tier>"` (`domain.public_state`);
 - `full`: everything, only for a game that has ended (then every secret is public).
 """
 
@@ -58,7 +58,7 @@ def _card(card: Card) -> dict[str, Any]:
 def board_view(state: GameState, version: int, viewer: Viewer) -> dict[str, Any]:
     """The board as `viewer` sees it at `version`. A full view is for games that have ended (the caller
     decides: `state` may be an earlier version of a finished game)."""
-    body = dump_state(state) if viewer.full else public_state(state)
+    body = dump_state(state) if viewer.full else public_state(state, viewer.seat)
     to_act = None if state.finished else state.turn.seat
     display = [None if cid is None else _card(state.catalog.cards[cid]) for cid in state.display]
     return {

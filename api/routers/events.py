@@ -30,7 +30,7 @@ async def events(
     stored = await run_in_threadpool(runtime.store.events, game_id, after, limit) if after < version else []
     items = [
         EventItem(
-            **play.public_item(s.version, s.event, state.finished),
+            **play.event_item(s.version, s.event, state.finished, None if seat is None else seat.seat),
             actor=s.metadata.get("actor"),
             received_at=s.metadata.get("received_at"),
         )
@@ -75,14 +75,14 @@ async def stream(
         int | None, Query(ge=0, description="Like Last-Event-ID, for a first connection.")
     ] = None,
 ) -> Response:
-    """Live events (SSE), each once and in order; reconnect with Last-Event-ID to get what was missed."""
+    """Live events (SSE) as the caller may see them, each once and in order; resume with Last-Event-ID."""
     last = _last_event_id(last_event_id, after)
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     if state.finished and last >= version:
         return Response(status_code=204)
     runtime.bots.kick(game_id)
     return StreamingResponse(
-        game_stream(runtime, game_id, last),
+        game_stream(runtime, game_id, last, None if seat is None else seat.seat),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

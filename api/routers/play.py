@@ -63,5 +63,8 @@ async def submit(
         game_id=game_id,
         version=result.version,
         replayed=result.replayed,
-        events=[EventItem(**play.public_item(first + i, e, finished)) for i, e in enumerate(result.events)],
+        events=[
+            EventItem(**play.event_item(first + i, e, finished, seat.seat))
+            for i, e in enumerate(result.events)
+        ],
     )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import queue
 import random
 import socket
+import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,6 +116,47 @@ def parse_sse(
         if count is not None and len([m for m in out if m.get("event") != "end"]) >= count:
             break
     return out
+
+
+class StreamReader:
+    """Reads a game's SSE stream in a thread and queues each message."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        self.messages: queue.Queue[dict] = queue.Queue()
+        self._url = url
+        self._headers = headers or {}
+        self._stop = threading.Event()
+        self.status: int | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        with (
+            httpx.Client(timeout=httpx.Timeout(10.0, read=30.0)) as http,
+            http.stream("GET", self._url, headers=self._headers) as response,
+        ):
+            self.status = response.status_code
+            for message in iter_sse(_until(response.iter_lines(), self._stop.is_set)):
+                self.messages.put(message)
+                if message.get("event") == "end":
+                    break
+        self.messages.put({"closed": True})
+
+    def start(self) -> StreamReader:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def take(self, count: int, timeout: float = 10.0) -> list[dict]:
+        return [self.messages.get(timeout=timeout) for _ in range(count)]
+
+
+def _until(lines, stop: Callable[[], bool]):  # type: ignore[no-untyped-def]
+    for line in lines:
+        yield line
+        if stop() and line == "":
+            return
 
 
 def runtime_of(client: Any) -> Runtime:

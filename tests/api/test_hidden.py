@@ -1,14 +1,36 @@
 """Hidden information: before the game ends, no response to anyone contains the undealt deck, the box or
 the reserve (searched as card IDs, and as the deck order) — views, moves, commands, events, the stream,
-/at/{v}, export, fork, verify, the lobby and error bodies — while the same search finds them after the end."""
+/at/{v}, the timeline, export, fork, verify, the lobby and error bodies — while the same search finds
+them after the end. And a seat's private fields (the front of a card it drew face down) reach that seat
+only until the end: its own views, log, stream and export show them, no one else's do."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
+import httpx
+import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.helpers import create, hidden_ids, leaks, parse_sse, play_turns, runtime_of, wait_until
+from api.negotiation import SVG
+from api.runtime import Runtime
+from api.settings import Settings
+from domain.events import CardDrawnFaceDown
+from tests.api.conftest import LiveServer
+from tests.api.helpers import (
+    StreamReader,
+    Table,
+    create,
+    hidden_ids,
+    leaks,
+    parse_sse,
+    play_turns,
+    runtime_of,
+    wait_until,
+)
 
 
 def test_no_response_reveals_the_hidden_deal_before_the_end(client: TestClient) -> None:
@@ -45,6 +67,10 @@ def test_no_response_reveals_the_hidden_deal_before_the_end(client: TestClient) 
         keep(f"export {name}", client.get(f"/games/{game}/export", headers=headers))
         keep(f"verify {name}", client.get(f"/games/{game}/verify", headers=headers))
         keep(f"lobby {name}", client.get("/games", headers=headers))
+        keep(f"timeline {name}", client.get(f"/games/{game}/timeline", headers=headers))
+        keep(
+            f"timeline svg {name}", client.get(f"/games/{game}/timeline", headers={**headers, "Accept": SVG})
+        )
         with client.stream("GET", f"/games/{game}/stream", headers=headers) as response:
             if response.status_code == 200:
                 messages = parse_sse(response.iter_lines(), count=head)
@@ -53,7 +79,14 @@ def test_no_response_reveals_the_hidden_deal_before_the_end(client: TestClient) 
             else:
                 bodies.append((f"stream {name}", response.read().decode()))
     forks: list[str] = []
-    for at in (1, head // 2, head):
+    # A spectator may fork where no seat holds a private card yet (see the face-down test below).
+    private = _face_down_draw(runtime_of(client), game)
+    last = head if private is None or private[0] > head else private[0] - 1
+    if last < head:
+        refused = client.post(f"/games/{game}/fork", json={"at_version": head})
+        assert refused.status_code == 403, refused.text
+        keep("refused fork", refused)
+    for at in sorted({1, max(1, min(head // 2, last)), last}):
         fork = client.post(f"/games/{game}/fork", json={"at_version": at})
         keep(f"answer of fork at {at}", fork)
         forked = fork.json()["game_id"]
@@ -106,3 +139,142 @@ def test_no_response_reveals_the_hidden_deal_before_the_end(client: TestClient) 
     export = client.get(f"/games/{game}/export").text
     assert leaks(export, hidden, state.deck)
     assert leaks(client.get(f"/games/{game}/at/2").text, hidden, state.deck)
+
+
+# -- fields private to one seat: the front of a card drawn face down (OBS-52) -------------------------
+
+
+def _face_down_draw(runtime: Runtime, game: str) -> tuple[int, int, str] | None:
+    """(version, seat, card) of the game's first face-down draw, if any."""
+    for stored in runtime.store.events(game, 0, None):
+        if isinstance(stored.event, CardDrawnFaceDown):
+            return stored.version, stored.event.seat, stored.event.card
+    return None
+
+
+def _until_a_face_down_draw(http: httpx.Client, runtime: Runtime, table: Table) -> tuple[int, int, str]:
+    rng = random.Random(5)
+    for _ in range(300):
+        play_turns(http, table, rng, max_decisions=1)
+        draw = _face_down_draw(runtime, table.game_id)
+        if draw is not None:
+            play_turns(http, table, rng, max_decisions=2)  # and a little beyond it
+            return draw
+    raise AssertionError("no card was drawn face down")
+
+
+def _events(http: httpx.Client, game: str, headers: dict[str, str]) -> list[dict[str, Any]]:
+    """The whole log as `headers` may see it, each item as the stream sends it."""
+    out: list[dict[str, Any]] = []
+    after: int | None = 0
+    while after is not None:
+        page = http.get(
+            f"/games/{game}/events", headers=headers, params={"after": after, "limit": 500}
+        ).json()
+        out += [{k: e[k] for k in ("version", "type", "event")} for e in page["events"]]
+        after = page["next_after"]
+    return out
+
+
+@pytest.fixture(params=["in-process", pytest.param("redis", marks=pytest.mark.redis)])
+def two_servers(
+    request: pytest.FixtureRequest, settings: Settings
+) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Where moves are posted and where streams are held: one process, or two sharing a store and Redis
+    (a long heartbeat: only pub/sub brings a move to the other's streams)."""
+    if request.param == "in-process":
+        with LiveServer(settings) as server:
+            yield server, server
+        return
+    redis_url = request.getfixturevalue("redis_url")
+    shared = replace(
+        settings,
+        database_url=request.getfixturevalue("postgres_url"),
+        redis_url=redis_url,
+        stream_heartbeat_seconds=60.0,
+    )
+    with LiveServer(shared) as a, LiveServer(shared) as b:
+        yield a, b
+
+
+def test_a_face_down_card_is_seen_by_the_seat_that_drew_it_and_nobody_else(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    posting, streaming = two_servers
+    with httpx.Client(base_url=posting.url, timeout=10) as http:
+        table = create(http, 2, seed="face-down")
+        game = table.game_id
+        url = f"{streaming.url}/games/{game}/stream"
+        readers = {
+            "seat0": StreamReader(url, table.auth(0)).start(),
+            "seat1": StreamReader(f"{url}?access_token={table.tokens[1]}").start(),  # as a browser does
+            "spectator": StreamReader(url).start(),
+        }
+        runtime = runtime_of(posting)
+        try:
+            drawn_at, owner, card = _until_a_face_down_draw(http, runtime, table)
+            state, head = runtime.store.current(game)
+            assert not state.finished
+            streams = {name: reader.take(head) for name, reader in readers.items()}
+        finally:
+            for reader in readers.values():
+                reader.stop()
+        viewers = {"owner": table.auth(owner), "other": table.auth(1 - owner), "spectator": {}}
+        stream_of = {"owner": f"seat{owner}", "other": f"seat{1 - owner}", "spectator": "spectator"}
+        for name, headers in viewers.items():
+            events = _events(http, game, headers)
+            drawn = events[drawn_at - 1]
+            assert drawn["type"] == "CardDrawnFaceDown" and drawn["event"]["seat"] == owner
+            # The live stream carries exactly what the log shows this viewer.
+            assert [m["data"] for m in streams[stream_of[name]]] == events, name
+            bodies = {
+                "events": str(events),
+                "board": http.get(f"/games/{game}", headers=headers).text,
+                "at": http.get(f"/games/{game}/at/{drawn_at}", headers=headers).text,
+                "at head": http.get(f"/games/{game}/at/{head}", headers=headers).text,
+                "export": http.get(f"/games/{game}/export", headers=headers).text,
+            }
+            others = {
+                "moves": http.get(f"/games/{game}/moves", headers=headers).text,
+                "verify": http.get(f"/games/{game}/verify", headers=headers).text,
+                "timeline": http.get(f"/games/{game}/timeline", headers=headers).text,
+            }
+            if name == "owner":
+                assert drawn["event"]["card"] == card and "redacted" not in drawn["event"]
+                library = http.get(f"/games/{game}", headers=headers).json()["state"]["players"][owner]
+                assert [card, False] in library["library"]
+                for what, body in bodies.items():
+                    assert card in body, f"the owner's {what} lacks its own card"
+            else:
+                assert "card" not in drawn["event"] and "card" in drawn["event"]["redacted"]
+                assert drawn["event"]["tier"] >= 1 and drawn["event"]["back"]  # the back is public
+                for what, body in {**bodies, **others}.items():
+                    assert card not in body, f"{name}'s {what} shows seat {owner}'s face-down card"
+                board = http.get(f"/games/{game}", headers=headers).json()
+                hidden = f"hidden:{drawn['event']['tier']}"
+                assert [hidden, False] in board["state"]["players"][owner]["library"]
+
+        # The answer to the command that drew it (here its retry, which returns the first result).
+        meta = runtime.store.events(game, drawn_at - 1, 1)[0].metadata
+        assert meta["actor"] == owner
+        retry = {"command": meta["command"], "expected_version": 0, "command_id": meta["command_id"]}
+        answer = http.post(f"/games/{game}/commands", headers=viewers["owner"], json=retry).json()
+        assert answer["replayed"] and card in str(answer["events"])
+
+        # A fork hands its creator every seat: not where that shows another seat's private card.
+        for headers in (viewers["spectator"], viewers["other"]):
+            refused = http.post(f"/games/{game}/fork", headers=headers, json={"at_version": head})
+            assert refused.status_code == 403 and refused.json()["code"] == "fork-would-reveal"
+            assert refused.json()["private_from_version"] == drawn_at and card not in refused.text
+        before = http.post(f"/games/{game}/fork", json={"at_version": drawn_at - 1})
+        assert before.status_code == 201, before.text
+        own = http.post(f"/games/{game}/fork", headers=viewers["owner"], json={"at_version": head})
+        assert own.status_code == 201, own.text
+
+        # Once the game has ended everything is public; as_seat shows what a seat could see then.
+        play_turns(http, table, random.Random(6))
+        assert card in str(_events(http, game, {}))
+        assert card in http.get(f"/games/{game}/at/{drawn_at}").text
+        as_owner = http.get(f"/games/{game}/at/{drawn_at}", params={"as_seat": owner})
+        as_other = http.get(f"/games/{game}/at/{drawn_at}", params={"as_seat": 1 - owner})
+        assert card in as_owner.text and card not in as_other.text

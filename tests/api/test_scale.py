@@ -13,9 +13,8 @@ import pytest
 
 from api.settings import Settings
 from tests.api.conftest import LiveServer
-from tests.api.helpers import Table, free_port, play_turns, wait_until
+from tests.api.helpers import StreamReader, Table, free_port, play_turns, wait_until
 from tests.api.servers import PrivateRedis, ServeProcess
-from tests.api.test_stream import StreamReader
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -2,57 +2,13 @@
 
 from __future__ import annotations
 
-import queue
 import random
-import threading
-from collections.abc import Callable
 
 import httpx
 
 from api.settings import Settings
 from tests.api.conftest import LiveServer
-from tests.api.helpers import Table, iter_sse, parse_sse, play_turns
-
-
-class StreamReader:
-    """Reads a game's SSE stream in a thread and queues each message."""
-
-    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
-        self.messages: queue.Queue[dict] = queue.Queue()
-        self._url = url
-        self._headers = headers or {}
-        self._stop = threading.Event()
-        self.status: int | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        with (
-            httpx.Client(timeout=httpx.Timeout(10.0, read=30.0)) as http,
-            http.stream("GET", self._url, headers=self._headers) as response,
-        ):
-            self.status = response.status_code
-            for message in iter_sse(_until(response.iter_lines(), self._stop.is_set)):
-                self.messages.put(message)
-                if message.get("event") == "end":
-                    break
-        self.messages.put({"closed": True})
-
-    def start(self) -> StreamReader:
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def take(self, count: int, timeout: float = 10.0) -> list[dict]:
-        return [self.messages.get(timeout=timeout) for _ in range(count)]
-
-
-def _until(lines, stop: Callable[[], bool]):  # type: ignore[no-untyped-def]
-    for line in lines:
-        yield line
-        if stop() and line == "":
-            return
+from tests.api.helpers import StreamReader, Table, parse_sse, play_turns
 
 
 def _versions(messages: list[dict]) -> list[int]:
