@@ -1,6 +1,7 @@
-"""Board views for the API: the projection function of `projections.views`, cached by (game, version,
-viewer class) in Redis when it is configured. The cache is an optimisation only: any Redis error means
-the view is computed, never that the request fails.
+"""Board views for the API: the projection function of `projections.views` plus what the API keeps of
+the game (how its deal came about), cached by (game, version, viewer class) in Redis when it is
+configured. The cache is an optimisation only: any Redis error means the view is computed, never that the
+request fails. A seat's view holds that seat's private cards: Redis is trusted like the store itself.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ logger = logging.getLogger(__name__)
 KEY_PREFIX = "galileo:view:"
 
 
-def render(state: GameState, version: int, viewer: Viewer) -> bytes:
-    return orjson.dumps(board_view(state, version, viewer))
+def render(state: GameState, version: int, viewer: Viewer, deal: str | None) -> bytes:
+    return orjson.dumps({**board_view(state, version, viewer), "deal": deal})
 
 
 def cache_key(game_id: str, version: int, viewer: Viewer) -> str:

@@ -1,5 +1,5 @@
 """The lobby as the API serves it: the lobby read model of `projections/` (kept by the projector, in this
-process or a separate one) with the seats' bot kinds from the seat table.
+process or a separate one) with the seats' bot kinds and the games' deals from the seat tables.
 
 The read model is eventually consistent: a game appears, and its row moves, once the projector has
 processed its events (in-process, it is woken by every save; see `projections.projector`).
@@ -32,6 +32,7 @@ class LobbyEntry:
     version: int
     created_at: str
     last_move_at: str
+    deal: str | None  # api.seats.DEALS; None for a game not created through the API
 
 
 class Lobby(Protocol):
@@ -49,7 +50,9 @@ class ProjectedLobby:
 
     def entries(self, status: str | None, games: Collection[str] | None, limit: int) -> list[LobbyEntry]:
         out: list[LobbyEntry] = []
-        for game in self._view.list(status=status, games=games, limit=limit):
+        rows = self._view.list(status=status, games=games, limit=limit)
+        deals = self._seats.deals([g.game_id for g in rows])
+        for game in rows:
             bots = {s.seat: s.bot for s in self._seats.of_game(game.game_id) if s.kind == BOT}
             out.append(
                 LobbyEntry(
@@ -60,6 +63,7 @@ class ProjectedLobby:
                     version=game.version,
                     created_at=game.created_at,
                     last_move_at=game.last_move_at,
+                    deal=deals.get(game.game_id),
                 )
             )
         return out

@@ -29,6 +29,7 @@ class Runtime:
     projector: Projector | None = None  # the read models, when this process keeps them
     bots: BotRunner = field(init=False)
     token_cache: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (seats never change)
+    deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
 
     def __post_init__(self) -> None:
         self.bots = BotRunner(self, enabled=self.settings.bots)

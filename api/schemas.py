@@ -8,6 +8,20 @@ from pydantic import BaseModel, ConfigDict, Field
 
 BotKind = Literal["greedy", "random"]
 Character = Literal["galileo", "kepler", "copernicus", "bruno"]
+Deal = Literal["secret", "chosen-seed", "known"]  # api.seats.DEALS
+
+SEED_HELP = (
+    "Optional; leave it out to play a fair game. Whoever chooses the seed knows the whole deal (the order "
+    'of every hidden stack), so a game created with one is marked `deal: "chosen-seed"` (in this answer, '
+    "its board and its lobby entry): for practice and for analysts reproducing a deal. Without it the "
+    'service draws a secret random seed and a secret random salt for the commitment (`deal: "secret"`).'
+)
+DEAL_HELP = (
+    "Who may know the deal before the end: `secret` (nobody: the service drew the seed and salt), "
+    "`chosen-seed` (whoever chose the seed at creation: a practice game, not a fair one), `known` "
+    "(anyone who had its source: a fork of a finished game, an imported file); null for a game not "
+    "created through the API."
+)
 
 
 class Request(BaseModel):
@@ -28,7 +42,7 @@ class CreateGame(Request):
     options: dict[str, Any] = Field(
         default_factory=dict, description="Rule options by their documented names (digest §23.1)."
     )
-    seed: str | None = Field(None, min_length=1, max_length=200, description="Secret until the end.")
+    seed: str | None = Field(None, min_length=1, max_length=200, description=SEED_HELP)
     first_seat: int | None = Field(None, ge=0, le=3)
     tile_orders: list[list[str]] | None = Field(None, description="Only with randomActionTiles false.")
 
@@ -78,6 +92,7 @@ class SeatOut(BaseModel):
 class GameCreated(BaseModel):
     game_id: str
     version: int
+    deal: Deal = Field(description=DEAL_HELP)
     seats: list[SeatOut]
 
 
@@ -127,6 +142,7 @@ class LobbyGame(BaseModel):
     version: int
     created_at: str
     last_move_at: str
+    deal: Deal | None = Field(description=DEAL_HELP)
 
 
 class Lobby(BaseModel):
@@ -141,6 +157,7 @@ class BoardView(BaseModel):
     viewer: dict[str, Any]
     status: str
     to_act: int | None
+    deal: Deal | None = Field(description=DEAL_HELP)
 
 
 class Stats(BaseModel):

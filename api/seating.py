@@ -1,4 +1,5 @@
-"""Issuing the seats of a new game (created, forked or imported): one secret token per person."""
+"""Issuing the seats of a new game (created, forked or imported): one secret token per person, recorded
+with how the game's deal came about; and reading that back (`deal_of`)."""
 
 from __future__ import annotations
 
@@ -14,17 +15,33 @@ from api.tokens import new_token, token_hash
 
 
 async def issue(
-    runtime: Runtime, game_id: str, seats: Sequence[tuple[str, str]], bots: Sequence[str | None]
+    runtime: Runtime,
+    game_id: str,
+    seats: Sequence[tuple[str, str]],
+    bots: Sequence[str | None],
+    deal: str,
 ) -> list[SeatOut]:
-    """Record the seats of `game_id` (a bot kind or None for a person per seat) and return them with
-    the new tokens. The tokens exist only in this answer; the store keeps their hashes."""
+    """Record the seats of `game_id` (a bot kind or None for a person per seat) and its `deal` (one of
+    `api.seats.DEALS`), and return the seats with the new tokens. The tokens exist only in this answer;
+    the store keeps their hashes."""
     tokens = [None if bot else new_token() for bot in bots]
     rows = [
         Seat(game_id, i, BOT if bot else HUMAN, bot, None if token is None else token_hash(token))
         for i, (bot, token) in enumerate(zip(bots, tokens, strict=True))
     ]
-    await run_in_threadpool(runtime.seats.add, rows, datetime.now(UTC).isoformat())
+    await run_in_threadpool(runtime.seats.add, game_id, rows, deal, datetime.now(UTC).isoformat())
+    runtime.deal_cache[game_id] = deal
     return [
         SeatOut(seat=i, name=name, character=character, bot=bot, token=token)
         for i, ((name, character), bot, token) in enumerate(zip(seats, bots, tokens, strict=True))
     ]
+
+
+async def deal_of(runtime: Runtime, game_id: str) -> str | None:
+    """How the game's deal came about; None for a game the API did not create (e.g. `galileo new`)."""
+    deal = runtime.deal_cache.get(game_id)
+    if deal is None:
+        deal = (await run_in_threadpool(runtime.seats.deals, [game_id])).get(game_id)
+        if deal is not None:  # recorded once, never changed
+            runtime.deal_cache[game_id] = deal
+    return deal

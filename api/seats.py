@@ -1,16 +1,19 @@
-"""Who holds each seat: the hashed seat tokens and the bot seats, in the game store's own database.
+"""Who holds each seat (the hashed seat tokens and the bot seats) and how each game's deal came about,
+in the game store's own database.
 
 Seats are credentials, not game events: they must never appear in a game's audit log, export or fork,
 and a token may be revoked or rotated later without rewriting history. So they live in one small table,
 `galileo_seats`, next to the event tables of the same database (the SQLite file or the PostgreSQL
 database of `GALILEO_DATABASE_URL`): no second database, and both stores are covered by one module.
+Next to it, `galileo_games` keeps what the API knows of a game beyond its events: who may know its deal
+(`deal`, one of `DEALS`), written with the seats in one transaction.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,6 +22,12 @@ from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 SCHEMA_LOCK = 0x6761_6C69  # PostgreSQL advisory lock key for creating the table
 HUMAN = "human"
 BOT = "bot"
+
+# Who may know a game's deal (the order of every hidden stack):
+SECRET = "secret"  # nobody: the service drew a secret random seed and salt
+CHOSEN_SEED = "chosen-seed"  # whoever chose the seed at creation (practice, analysis): not a fair game
+KNOWN = "known"  # anyone who had the source: a fork of a finished game, an imported complete file
+DEALS = (SECRET, CHOSEN_SEED, KNOWN)
 
 _CREATE = """
 CREATE TABLE IF NOT EXISTS galileo_seats (
@@ -29,6 +38,13 @@ CREATE TABLE IF NOT EXISTS galileo_seats (
     token_hash TEXT UNIQUE,
     created_at TEXT NOT NULL,
     PRIMARY KEY (game_id, seat)
+)
+"""
+_CREATE_GAMES = """
+CREATE TABLE IF NOT EXISTS galileo_games (
+    game_id TEXT PRIMARY KEY,
+    deal TEXT NOT NULL,
+    created_at TEXT NOT NULL
 )
 """
 
@@ -43,9 +59,16 @@ class Seat:
 
 
 class SeatStore(Protocol):
-    def add(self, seats: Sequence[Seat], created_at: str) -> None: ...
+    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
+        """Record a new game's seats and how its deal came about, together."""
+        ...
+
     def by_token(self, token_hash: str) -> Seat | None: ...
     def of_game(self, game_id: str) -> list[Seat]: ...
+    def deals(self, game_ids: Collection[str]) -> dict[str, str]:
+        """The deal of each of these games that the API recorded (games made elsewhere have none)."""
+        ...
+
     def ping(self) -> None: ...
     def close(self) -> None: ...
 
@@ -67,13 +90,15 @@ class SQLiteSeats:
         self._db = sqlite3.connect(path, check_same_thread=False, timeout=10, isolation_level=None)
         with self._lock:
             self._db.execute(_CREATE)
+            self._db.execute(_CREATE_GAMES)
 
-    def add(self, seats: Sequence[Seat], created_at: str) -> None:
+    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
         rows = [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats]
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.executemany("INSERT INTO galileo_seats VALUES (?, ?, ?, ?, ?, ?)", rows)
+                self._db.execute("INSERT INTO galileo_games VALUES (?, ?, ?)", (game_id, deal, created_at))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -92,6 +117,19 @@ class SQLiteSeats:
                 f"SELECT {_COLUMNS} FROM galileo_seats WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
         return [_row(r) for r in rows]
+
+    def deals(self, game_ids: Collection[str]) -> dict[str, str]:
+        ids = list(game_ids)
+        out: dict[str, str] = {}
+        for k in range(0, len(ids), 500):  # within SQLite's limit on bound parameters
+            chunk = ids[k : k + 500]
+            marks = ", ".join("?" * len(chunk))
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT game_id, deal FROM galileo_games WHERE game_id IN ({marks})", chunk
+                ).fetchall()
+            out.update((str(r[0]), str(r[1])) for r in rows)
+        return out
 
     def ping(self) -> None:
         with self._lock:
@@ -116,11 +154,13 @@ class PostgresSeats:
             # Replicas starting together would race on CREATE TABLE IF NOT EXISTS (a catalog conflict).
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             conn.execute(_CREATE)
+            conn.execute(_CREATE_GAMES)
 
-    def add(self, seats: Sequence[Seat], created_at: str) -> None:
+    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
         rows = [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats]
         with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
             cur.executemany("INSERT INTO galileo_seats VALUES (%s, %s, %s, %s, %s, %s)", rows)
+            cur.execute("INSERT INTO galileo_games VALUES (%s, %s, %s)", (game_id, deal, created_at))
 
     def by_token(self, token_hash: str) -> Seat | None:
         with self._pool.connection() as conn:
@@ -135,6 +175,13 @@ class PostgresSeats:
                 f"SELECT {_COLUMNS} FROM galileo_seats WHERE game_id = %s ORDER BY seat", (game_id,)
             ).fetchall()
         return [_row(r) for r in rows]
+
+    def deals(self, game_ids: Collection[str]) -> dict[str, str]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT game_id, deal FROM galileo_games WHERE game_id = ANY(%s)", (list(game_ids),)
+            ).fetchall()
+        return {str(r[0]): str(r[1]) for r in rows}
 
     def ping(self) -> None:
         with self._pool.connection(timeout=2) as conn:

@@ -12,6 +12,7 @@ from api import boards, seating
 from api.deps import AnySeat, GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError, unauthorized
 from api.schemas import BoardView, CreateGame, GameCreated, Lobby, LobbyGame, LobbySeat, SeatOut
+from api.seats import CHOSEN_SEED, KNOWN, SECRET
 from domain import Options, SeatSpec, Setup
 from domain.setup import BASE_CHARACTERS
 from projections.views import viewer_for
@@ -34,6 +35,8 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
     except ValueError as error:
         raise ApiError(422, "invalid-options", str(error)) from None
     orders = None if body.tile_orders is None else tuple(tuple(o) for o in body.tile_orders)
+    # Without a chosen seed the deal is secret: a random seed here, and `Games.create` draws a random
+    # salt for the commitment (Setup.salt is None), so the seed cannot be checked against it either.
     setup = Setup(
         seats=tuple(seats),
         seed=body.seed or secrets.token_hex(16),
@@ -48,10 +51,11 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
 async def create_game(body: CreateGame, runtime: RuntimeDep) -> GameCreated:
     """Create a game; the answer holds each person's secret seat token, shown this once only."""
     setup, bots = _setup(body)
+    deal = SECRET if body.seed is None else CHOSEN_SEED
     game_id, version = await run_in_threadpool(runtime.store.create, setup, "api")
-    seats = await seating.issue(runtime, game_id, [(s.name, s.character) for s in setup.seats], bots)
+    seats = await seating.issue(runtime, game_id, [(s.name, s.character) for s in setup.seats], bots, deal)
     runtime.bots.kick(game_id)
-    return GameCreated(game_id=game_id, version=version, seats=seats)
+    return GameCreated(game_id=game_id, version=version, deal=deal, seats=seats)
 
 
 @router.get("", response_model=Lobby)
@@ -79,6 +83,7 @@ async def lobby(
                 version=e.version,
                 created_at=e.created_at,
                 last_move_at=e.last_move_at,
+                deal=e.deal,
             )
             for e in entries
         ]
@@ -99,11 +104,13 @@ async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
     names = [(p.name, p.character) for p in state.players]
     bots: list[str | None] = [None] * len(names)
     seats: list[SeatOut]
-    if state.finished:  # nobody plays a finished game: no tokens to hand out
+    # A complete file holds the whole deal: whoever had it knows it.
+    if state.finished:  # nobody plays a finished game: no tokens to hand out, only the deal to record
+        await seating.issue(runtime, game_id, [], [], KNOWN)
         seats = [SeatOut(seat=i, name=n, character=c, token=None) for i, (n, c) in enumerate(names)]
     else:
-        seats = await seating.issue(runtime, game_id, names, bots)
-    return GameCreated(game_id=game_id, version=version, seats=seats)
+        seats = await seating.issue(runtime, game_id, names, bots, KNOWN)
+    return GameCreated(game_id=game_id, version=version, deal=KNOWN, seats=seats)
 
 
 @router.get(
@@ -128,6 +135,8 @@ async def board(
     key = boards.cache_key(game_id, version, viewer)
     body = await runtime.views.get(key)
     if body is None:
-        body = await run_in_threadpool(boards.render, state, version, viewer)
-        await runtime.views.put(key, body)
+        deal = await seating.deal_of(runtime, game_id)
+        body = await run_in_threadpool(boards.render, state, version, viewer, deal)
+        if deal is not None:  # else perhaps not recorded yet (a game being created): do not keep it
+            await runtime.views.put(key, body)
     return Response(body, media_type="application/json", headers=headers)

@@ -12,6 +12,7 @@ from api.deps import GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError
 from api.runtime import Runtime
 from api.schemas import BoardView, ForkGame, GameCreated
+from api.seats import KNOWN, SECRET
 from projections.views import Viewer, viewer_for
 
 router = APIRouter(prefix="/games/{game_id}", tags=["replay"])
@@ -40,8 +41,10 @@ async def board_at(
     key = boards.cache_key(game_id, version, viewer)
     body = await runtime.views.get(key)
     if body is None:
-        body = await run_in_threadpool(boards.render, state, version, viewer)
-        await runtime.views.put(key, body)
+        deal = await seating.deal_of(runtime, game_id)
+        body = await run_in_threadpool(boards.render, state, version, viewer, deal)
+        if deal is not None:  # else perhaps not recorded yet (a game being created): do not keep it
+            await runtime.views.put(key, body)
     return Response(body, media_type="application/json", headers={"ETag": f'"{version}-{viewer.cls}"'})
 
 
@@ -91,9 +94,11 @@ async def fork(game_id: GameId, body: ForkGame, runtime: RuntimeDep, seat: Optio
     actor = "api" if seat is None else f"seat {seat.seat} of {game_id}"
     new_id = await run_in_threadpool(runtime.store.fork, game_id, body.at_version, actor)
     _, version = await run_in_threadpool(runtime.store.current, new_id)
-    seats = await seating.issue(runtime, new_id, names, bots)
+    # An unfinished game's fork is re-dealt with a new secret seed; a finished one's deal is public.
+    deal = KNOWN if source.finished else SECRET
+    seats = await seating.issue(runtime, new_id, names, bots, deal)
     runtime.bots.kick(new_id)
-    return GameCreated(game_id=new_id, version=version, seats=seats)
+    return GameCreated(game_id=new_id, version=version, deal=deal, seats=seats)
 
 
 @router.get(
