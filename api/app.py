@@ -6,10 +6,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
 
 from api import problems
 from api.limits import BodyLimit
-from api.routers import analysis, events, games, health, play, replay
+from api.routers import analysis, events, games, health, pages, play, replay
 from api.runtime import Runtime
 from api.settings import Settings
 from api.tokens import install_token_filter
@@ -18,12 +19,15 @@ DESCRIPTION = """Play Galileo Galilei asynchronously over HTTP.
 
 Create a game (`POST /games`): each person's seat is a secret bearer token, returned once. Send it as
 `Authorization: Bearer <token>`. Read the board (`GET /games/{id}`), the legal moves
-(`GET /games/{id}/moves`),
-post one of them back (`POST /games/{id}/commands` with `expected_version` and a `command_id`), and follow
-the game live (`GET /games/{id}/stream`, Server-Sent Events, resumable with `Last-Event-ID`).
-Hidden information (the deck order, the seed) is never shown before the game ends, and the front of a card
-drawn face down only to the seat that drew it. Errors are
-`application/problem+json` (RFC 9457) with a stable `code`; illegal moves carry the `rule_id`.
+(`GET /games/{id}/moves`), post one of them back (`POST /games/{id}/commands` with `expected_version` and
+a `command_id`), and follow the game live (`GET /games/{id}/stream`, Server-Sent Events, resumable with
+`Last-Event-ID`). Analysts replay (`/at/{v}`, `/events`), fork, export and verify games, and read the
+score timeline of a game (`GET /games/{id}/timeline`) and statistics across games (`GET /stats`).
+
+Hidden information (the deck order, the seed) is never shown before the game ends, and the front of a
+card drawn face down only to the seat that drew it. Errors are `application/problem+json` (RFC 9457)
+with a stable `code`; illegal moves carry the `rule_id`. The same app serves web pages for people:
+the lobby at `/`, `/play/{id}` and `/replay/{id}`.
 """
 
 
@@ -48,8 +52,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = config
     problems.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
-    for router in (health.router, games.router, play.router, events.router, replay.router, analysis.router):
-        app.include_router(router)
+    routers = (health, games, play, events, replay, analysis, pages)
+    for module in routers:
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
 
 

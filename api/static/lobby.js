@@ -1,0 +1,140 @@
+// The lobby: list games (GET /games), create one (POST /games), statistics (GET /stats).
+import { api, clear, dealBadge, el, seatLink, shortId, showProblem, when } from "/static/common.js";
+
+const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno"];
+const KINDS = [["person", "a person"], ["greedy", "greedy bot"], ["random", "random bot"]];
+const seatsBody = document.getElementById("seats");
+
+function seatRow(index) {
+  return el(
+    "tr",
+    {},
+    el("td", {}, index),
+    el("td", {}, el("select", { name: "kind" }, KINDS.map(([value, label]) => el("option", { value, selected: index > 0 && value === "greedy" }, label)))),
+    el("td", {}, el("input", { name: "name", maxlength: 40, placeholder: `Player ${index + 1}` })),
+    el("td", {}, el("select", { name: "character" }, el("option", { value: "" }, "any"), CHARACTERS.map((c) => el("option", { value: c }, c)))),
+  );
+}
+
+function setSeats(count) {
+  while (seatsBody.children.length < count) seatsBody.append(seatRow(seatsBody.children.length));
+  while (seatsBody.children.length > count) seatsBody.lastElementChild.remove();
+  document.getElementById("add-seat").disabled = count >= 4;
+  document.getElementById("remove-seat").disabled = count <= 1;
+}
+
+document.getElementById("add-seat").addEventListener("click", () => setSeats(seatsBody.children.length + 1));
+document.getElementById("remove-seat").addEventListener("click", () => setSeats(seatsBody.children.length - 1));
+
+document.getElementById("create").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const seats = Array.from(seatsBody.children, (row) => {
+    const kind = row.querySelector("[name=kind]").value;
+    const name = row.querySelector("[name=name]").value.trim();
+    const character = row.querySelector("[name=character]").value;
+    const seat = {};
+    if (kind !== "person") seat.bot = kind;
+    if (name) seat.name = name;
+    if (character) seat.character = character;
+    return seat;
+  });
+  const body = { seats, options: document.getElementById("luna").checked ? { luna: true } : {} };
+  const seed = document.getElementById("seed").value.trim();
+  if (seed) body.seed = seed;
+  const problem = document.getElementById("create-problem");
+  showProblem(problem, null);
+  try {
+    const created = await api("/games", { method: "POST", body });
+    showCreated(created);
+    loadGames();
+  } catch (error) {
+    showProblem(problem, error);
+  }
+});
+
+function showCreated(created) {
+  const people = created.seats.filter((s) => s.token);
+  clear(
+    document.getElementById("created"),
+    el(
+      "div",
+      { class: "ok" },
+      el("p", {}, "Game ", el("code", {}, shortId(created.game_id)), " created ", dealBadge(created.deal)),
+      people.length
+        ? el("p", {}, "Each link below is one seat's secret, shown only now: open yours, send the others to their players.")
+        : el("p", {}, "Every seat is a bot: ", el("a", { href: `/play/${encodeURIComponent(created.game_id)}` }, "watch the game")),
+      el(
+        "ul",
+        {},
+        people.map((s) =>
+          el(
+            "li",
+            {},
+            `Seat ${s.seat}, ${s.name} (${s.character}): `,
+            el("a", { href: seatLink("play", created.game_id, s.token) }, "play"),
+            " ",
+            el("button", { type: "button", onclick: () => navigator.clipboard.writeText(seatLink("play", created.game_id, s.token)) }, "copy link"),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function seatsText(seats) {
+  return seats.map((s) => `${s.name} (${s.character}${s.bot ? `, ${s.bot} bot` : ""})`).join(", ");
+}
+
+async function loadGames() {
+  const problem = document.getElementById("games-problem");
+  const status = document.getElementById("status").value;
+  try {
+    const lobby = await api(`/games?limit=100${status ? `&status=${status}` : ""}`);
+    showProblem(problem, null);
+    const rows = lobby.games.map((g) => {
+      const id = encodeURIComponent(g.game_id);
+      const toAct = g.to_act === null ? "–" : (g.seats[g.to_act] || {}).name;
+      return el(
+        "tr",
+        {},
+        el("td", {}, el("code", { title: g.game_id }, shortId(g.game_id))),
+        el("td", {}, el("span", { class: `badge ${g.status}` }, g.status), " ", dealBadge(g.deal)),
+        el("td", {}, seatsText(g.seats)),
+        el("td", {}, toAct),
+        el("td", { class: "num" }, g.version),
+        el("td", {}, when(g.last_move_at)),
+        el("td", { class: "nowrap" }, el("a", { href: `/play/${id}` }, g.status === "finished" ? "board" : "play"), " · ", el("a", { href: `/replay/${id}` }, "replay")),
+      );
+    });
+    clear(document.getElementById("games"), rows.length ? rows : el("tr", {}, el("td", { colspan: 7, class: "muted" }, "No games yet.")));
+  } catch (error) {
+    showProblem(problem, error);
+  }
+}
+
+async function loadStats() {
+  const target = document.getElementById("stats");
+  try {
+    const stats = await api("/stats");
+    if (!stats.games) return clear(target, `No finished games yet (${stats.in_progress} in progress).`);
+    clear(
+      target,
+      el("p", {}, `${stats.games} finished ${stats.games === 1 ? "game" : "games"}; the first seat wins ${(100 * (stats.first_seat.win_rate || 0)).toFixed(0)} % (fair share ${(100 * (stats.first_seat.fair_rate || 0)).toFixed(0)} %).`),
+      el(
+        "table",
+        {},
+        el("thead", {}, el("tr", {}, ["Character", "Games", "Wins", "Win rate", "Mean score"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, stats.characters.map((c) => el("tr", {}, el("td", {}, c.character), el("td", { class: "num" }, c.games), el("td", { class: "num" }, c.wins), el("td", { class: "num" }, `${(100 * c.win_rate).toFixed(0)} %`), el("td", { class: "num" }, c.mean_score.toFixed(1))))),
+      ),
+    );
+  } catch (error) {
+    showProblem(target, error);
+  }
+}
+
+document.getElementById("status").addEventListener("change", loadGames);
+document.getElementById("refresh").addEventListener("click", loadGames);
+setSeats(2);
+loadGames();
+loadStats();
+setInterval(loadGames, 15000);

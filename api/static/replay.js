@@ -1,0 +1,131 @@
+// Replaying one game: every event (GET /games/{id}/events), the board at any version
+// (GET .../at/{v}; after the end, as any seat), a fork at any version (POST .../fork) and the score
+// timeline (GET .../timeline, drawn as SVG).
+import { api, clear, dealBadge, describeEvent, el, gameIdFromPath, renderBoard, seatLink, showProblem, takeToken } from "/static/common.js";
+
+const gameId = gameIdFromPath();
+const path = `/games/${encodeURIComponent(gameId)}`;
+const token = takeToken(gameId);
+let events = [];
+let finished = false;
+let current = 1;
+let loading = 0;
+
+document.getElementById("game").textContent = gameId.slice(0, 8);
+document.getElementById("play-link").href = `/play/${encodeURIComponent(gameId)}`;
+document.getElementById("who").textContent = token ? "with your seat's view" : "as a spectator";
+
+async function loadEvents() {
+  const all = [];
+  let after = 0;
+  while (after !== null) {
+    const page = await api(`${path}/events?after=${after}&limit=500`, { token });
+    all.push(...page.events);
+    after = page.next_after;
+  }
+  return all;
+}
+
+function seatsOf(firstEvent) {
+  return ((firstEvent && firstEvent.event.seats) || []).map(([name, character], seat) => ({ seat, name, character }));
+}
+
+async function show(version) {
+  const head = events.length;
+  current = Math.min(Math.max(1, version), head);
+  document.getElementById("slider").value = String(current);
+  document.getElementById("version").value = String(current);
+  document.getElementById("fork-at").textContent = String(current);
+  const item = events[current - 1];
+  clear(document.getElementById("event"), el("strong", {}, "Event: "), describeEvent(item));
+  for (const li of document.querySelectorAll("#events li")) li.classList.toggle("current", Number(li.dataset.version) === current);
+  const marked = document.querySelector("#events li.current");
+  if (marked) marked.scrollIntoView({ block: "nearest" });
+  const asSeat = document.getElementById("as-seat").value;
+  const query = finished && asSeat !== "" ? `?as_seat=${asSeat}` : "";
+  const ticket = ++loading;
+  try {
+    const board = await api(`${path}/at/${current}${query}`, { token });
+    if (ticket !== loading) return;  // a later step was asked for meanwhile
+    showProblem(document.getElementById("board-problem"), null);
+    renderBoard(document.getElementById("board"), board, token && !finished ? "you" : "this view");
+  } catch (error) {
+    if (ticket === loading) showProblem(document.getElementById("board-problem"), error);
+  }
+}
+
+function listEvents() {
+  const list = document.getElementById("events");
+  clear(list, events.map((item) => el("li", { class: "clickable", "data-version": item.version, onclick: () => show(item.version) }, describeEvent(item))));
+}
+
+function forkForm(seats) {
+  const kinds = [["", "a person"], ["greedy", "greedy bot"], ["random", "random bot"]];
+  clear(
+    document.getElementById("fork-seats"),
+    seats.map((s) => el("div", { class: "row" }, el("label", {}, `Seat ${s.seat} (${s.name}): `, el("select", { "data-seat": s.seat }, kinds.map(([value, label]) => el("option", { value }, label)))))),
+  );
+}
+
+document.getElementById("fork").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const seats = Array.from(document.querySelectorAll("#fork-seats select"), (select) => (select.value ? { bot: select.value } : {}));
+  const problem = document.getElementById("fork-problem");
+  try {
+    const forked = await api(`${path}/fork`, { token, method: "POST", body: { at_version: current, seats } });
+    showProblem(problem, null);
+    const people = forked.seats.filter((s) => s.token);
+    clear(
+      document.getElementById("forked"),
+      el(
+        "div",
+        { class: "ok" },
+        el("p", {}, "New game ", el("a", { href: `/play/${encodeURIComponent(forked.game_id)}` }, forked.game_id.slice(0, 8)), " at version ", forked.version, " ", dealBadge(forked.deal)),
+        people.length ? el("p", {}, "Each link is one seat's secret, shown only now:") : null,
+        el("ul", {}, people.map((s) => el("li", {}, `Seat ${s.seat}, ${s.name}: `, el("a", { href: seatLink("play", forked.game_id, s.token) }, "play")))),
+      ),
+    );
+  } catch (error) {
+    showProblem(problem, error);  // e.g. 403 fork-would-reveal: another seat holds a face-down card
+  }
+});
+
+const step = (delta) => show(current + delta);
+document.getElementById("first").addEventListener("click", () => show(1));
+document.getElementById("prev").addEventListener("click", () => step(-1));
+document.getElementById("next").addEventListener("click", () => step(1));
+document.getElementById("last").addEventListener("click", () => show(events.length));
+document.getElementById("slider").addEventListener("input", (e) => show(Number(e.target.value)));
+document.getElementById("as-seat").addEventListener("change", () => show(current));
+document.getElementById("jump").addEventListener("submit", (e) => {
+  e.preventDefault();
+  show(Number(document.getElementById("version").value));
+});
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+  if (e.key === "ArrowLeft") step(-1);
+  if (e.key === "ArrowRight") step(1);
+});
+
+try {
+  events = await loadEvents();
+  finished = events.length > 0 && events[events.length - 1].type === "GameEnded";
+  const seats = seatsOf(events[0]);
+  const slider = document.getElementById("slider");
+  slider.max = String(events.length);
+  document.getElementById("version").max = String(events.length);
+  document.getElementById("head").textContent = `of ${events.length}${finished ? " (finished: everything is public)" : " (the game goes on)"}`;
+  if (finished) {
+    const select = document.getElementById("as-seat");
+    clear(select, el("option", { value: "" }, "everyone (all revealed)"), seats.map((s) => el("option", { value: s.seat }, `seat ${s.seat}, ${s.name}: what it could see`)));
+    document.getElementById("as-seat-label").hidden = false;
+  }
+  listEvents();
+  forkForm(seats);
+  document.getElementById("timeline").src = `${path}/timeline`;
+  const wanted = Number(new URLSearchParams(location.search).get("v")) || events.length;
+  await show(wanted);
+} catch (error) {
+  clear(document.getElementById("board"));
+  showProblem(document.getElementById("board-problem"), error);
+}
