@@ -14,6 +14,7 @@ from dataclasses import replace
 from domain import events as ev
 from domain.engine import settle
 from domain.evolve import fold
+from domain.rng import SeededRandom
 from domain.setup import commitment_of, redeal
 from domain.state import GameState
 
@@ -26,6 +27,26 @@ def _drawn(prefix: Sequence[ev.Event]) -> tuple[list[str], list[str]]:
         if isinstance(e, ev.CardDealt | ev.CardDrawnFaceDown):
             (reserve if e.from_reserve else deck).append(e.card)
     return deck, reserve
+
+
+def _redeal_face_down(prefix: list[ev.Event], state: GameState, seed: str) -> tuple[str, ...]:
+    """Face-down library cards (OBS-52) show only their tier and back: their fronts are as unseen as the
+    deck. Each is re-drawn (rewriting its CardDrawnFaceDown in `prefix`) among the unseen cards with the
+    same tier and back, so everything public stays as it was. Returns the unseen cards left to deal."""
+    cards = state.catalog.cards
+    drawn = [i for i, e in enumerate(prefix) if isinstance(e, ev.CardDrawnFaceDown)]
+    fronts = [e.card for e in prefix if isinstance(e, ev.CardDrawnFaceDown)]
+    pool = sorted({*state.deck, *state.box, *state.reserve, *fronts})
+    rng = SeededRandom(seed, "fork-face-down")
+    for i in drawn:
+        e = prefix[i]
+        assert isinstance(e, ev.CardDrawnFaceDown)
+        look = (cards[e.card].tier, cards[e.card].back)
+        alike = [c for c in pool if (cards[c].tier, cards[c].back) == look]
+        card = rng.choice(alike)
+        pool.remove(card)
+        prefix[i] = replace(e, card=card)
+    return tuple(pool)
 
 
 def kept_deal_fork(state: GameState, source_game: str, source_version: int) -> ev.GameForked:
@@ -66,7 +87,8 @@ def fork_events(
     if seed is None:
         forked = kept_deal_fork(state, source_game, at)
     else:
-        forked = redeal(state, seed, source_game, at, salt)
+        unseen = _redeal_face_down(prefix, state, seed)
+        forked = redeal(state, seed, source_game, at, salt, unseen)
         first = prefix[0]
         assert isinstance(first, ev.GameStarted)
         drawn_deck, drawn_reserve = _drawn(prefix)

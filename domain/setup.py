@@ -173,14 +173,20 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
 
 
 def redeal(
-    state: GameState, seed: str, source_game: str, source_version: int, salt: str | None = None
+    state: GameState,
+    seed: str,
+    source_game: str,
+    source_version: int,
+    salt: str | None = None,
+    unseen: tuple[str, ...] | None = None,
 ) -> GameForked:
     """Fork an unfinished game: re-deal every unseen card with a new seed (design.md, "Hidden
-    information"). The deck keeps its size and tier layering; which cards it holds is drawn anew."""
+    information"). The deck keeps its size and tier layering; which cards it holds is drawn anew.
+    `unseen` is the pool to deal from (default: the deck, the box and the reserve)."""
     catalog = state.catalog
     tiers = [catalog.cards[c].tier for c in state.deck]
     pools: dict[int, list[str]] = {1: [], 2: [], 3: []}
-    for card in (*state.deck, *state.box, *state.reserve):
+    for card in unseen if unseen is not None else (*state.deck, *state.box, *state.reserve):
         pools[catalog.cards[card].tier].append(card)
     rng = SeededRandom(seed, "fork")
     deck: list[str] = []

@@ -10,7 +10,6 @@ from starlette.concurrency import run_in_threadpool
 from api import boards, seating
 from api.deps import GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError
-from api.runtime import Runtime
 from api.schemas import BoardView, ForkGame, GameCreated
 from api.seats import KNOWN, SECRET
 from projections.views import Viewer, viewer_for
@@ -48,48 +47,20 @@ async def board_at(
     return Response(body, media_type="application/json", headers={"ETag": f'"{version}-{viewer.cls}"'})
 
 
-def _first_private(
-    runtime: Runtime, game_id: str, at_version: int, caller: int | None
-) -> tuple[int, int] | None:
-    """(version, seat) of the first event among the first `at_version` with a field private to a seat
-    other than `caller` (a card drawn face down), if any."""
-    for stored in runtime.store.events(game_id, 0, at_version):
-        event = stored.event
-        if event.OWNER_ONLY and event.seat is not None and event.seat != caller:
-            return stored.version, event.seat
-    return None
-
-
 @router.post(
     "/fork",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
-    responses={403: {"description": "The fork would show the creator another seat's private cards."}},
 )
 async def fork(game_id: GameId, body: ForkGame, runtime: RuntimeDep, seat: OptionalSeat) -> GameCreated:
-    """Fork a new game from the first `at_version` events (an unfinished game's unseen cards are
-    re-dealt); the answer holds the new game's seat tokens."""
+    """Fork a new game from the first `at_version` events (an unfinished game's unseen cards, face-down
+    library cards included, are re-dealt); the answer holds the new game's seat tokens."""
     source, _ = await run_in_threadpool(runtime.store.current, game_id)
     names = [(p.name, p.character) for p in source.players]
     if body.seats is not None and len(body.seats) != len(names):
         raise ApiError(
             422, "bad-seats", f"the game has {len(names)} seats, the request lists {len(body.seats)}"
         )
-    if not source.finished:
-        # The copied prefix keeps each face-down card's front (the engine re-deals only unseen cards),
-        # and the fork's creator gets every seat: refuse where that would show another seat's cards.
-        caller = None if seat is None else seat.seat
-        private = await run_in_threadpool(_first_private, runtime, game_id, body.at_version, caller)
-        if private is not None:
-            version, owner = private
-            raise ApiError(
-                403,
-                "fork-would-reveal",
-                f"seat {owner} drew a card face down at version {version} that only it may see until the "
-                f"game ends, and a fork gives its creator every seat: fork at a version before {version}, "
-                "as that seat, or once the game has ended",
-                private_from_version=version,
-            )
     bots = [None if body.seats is None else body.seats[i].bot for i in range(len(names))]
     actor = "api" if seat is None else f"seat {seat.seat} of {game_id}"
     new_id = await run_in_threadpool(runtime.store.fork, game_id, body.at_version, actor)

@@ -86,7 +86,7 @@ document.getElementById("fork").addEventListener("submit", async (event) => {
       ),
     );
   } catch (error) {
-    showProblem(problem, error);  // e.g. 403 fork-would-reveal: another seat holds a face-down card
+    showProblem(problem, error);
   }
 });
 

@@ -21,7 +21,11 @@ def test_fork_redeals_unseen_cards_and_is_reproducible_from_its_own_prefix(luna:
     assert isinstance(fork, GameForked) and (fork.source_game, fork.source_version) == ("source-game", at)
     start = forked[0]
     assert isinstance(start, GameStarted) and start.seed == "new-seed" and start.salt == "new-salt"
-    assert sorted(fork.deck + fork.box + fork.reserve) == sorted(source.deck + source.box + source.reserve)
+    def unseen(state, deal):  # type: ignore[no-untyped-def]
+        face_down = [c for p in state.players for c, dark in p.library if not dark]
+        return sorted([*deal.deck, *deal.box, *deal.reserve, *face_down])
+
+    assert unseen(fold(forked[: at + 1]), fork) == unseen(source, source)
     assert fork.deck != source.deck
     again = fork_events(forked[:at], at, "source-game", "new-seed", "new-salt")
     assert again == forked  # the rewrite is a fixed point
@@ -40,3 +44,33 @@ def test_fork_of_a_finished_game_keeps_its_deal() -> None:
         fork_events(events[:-5], 50, "g", None)
     with pytest.raises(ValueError, match="at or after the end"):
         fork_events(events, len(events), "g", None)
+
+
+def test_fork_redraws_face_down_cards_among_cards_with_the_same_tier_and_back() -> None:
+    from domain.events import CardDrawnFaceDown
+
+    for i in range(40):
+        record = selfplay(3, f"fork-facedown-{i}", "random")
+        events = list(record.events)
+        draws = [k for k, e in enumerate(events) if isinstance(e, CardDrawnFaceDown)]
+        if draws and draws[0] < len(events) - 200:
+            break
+    at = draws[0] + 5
+    forked = fork_events(events, at, "src", "seed-x", "salt-x")
+    cards = fold(events[:1]).catalog.cards
+    old, new = events[draws[0]], forked[draws[0]]
+    assert isinstance(old, CardDrawnFaceDown) and isinstance(new, CardDrawnFaceDown)
+    assert (cards[new.card].tier, cards[new.card].back) == (cards[old.card].tier, cards[old.card].back)
+    assert (new.tier, new.back) == (old.tier, old.back)
+    assert fork_events(forked[:at], at, "src", "seed-x", "salt-x") == forked  # still a fixed point
+    state = fold(forked)
+    everything = [c for p in state.players for c, _ in p.library] + [c for c in state.display if c]
+    everything += list(state.deck + state.box + state.reserve)
+    assert sorted(everything) == sorted(cards)  # every card exactly once
+    differs = any(
+        fork_events(events, at, "src", f"seed-{k}", "s")[draws[0]].card != old.card for k in range(12)
+    )
+    alike = [
+        c for c in cards if (cards[c].tier, cards[c].back) == (cards[old.card].tier, cards[old.card].back)
+    ]
+    assert differs or len(alike) == 1  # re-drawn, unless the back alone identifies the card
