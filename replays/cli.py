@@ -313,6 +313,29 @@ def import_game(
 
 
 @app.command()
+def explain(
+    ctx: typer.Context,
+    game: str = GAME,
+    turn: int = typer.Option(..., "--turn", min=0, help="The turn to explain (0 = the first turn)."),
+    viewer: int = typer.Option(None, help="Explain what this seat may see [default: a spectator's view]."),
+    json_output: bool = JSON,
+) -> None:
+    """A dispute report: one turn event by event, with each command, the legal moves it was chosen from,
+    the rule behind every event and the game's verification."""
+    from replays.dispute import dispute_report, render
+
+    with _games(ctx) as service:
+        try:
+            report = dispute_report(service, game, turn, viewer)
+        except (LookupError, ValueError) as exc:
+            raise _fail(str(exc)) from None
+    if json_output:
+        _echo_json(report)
+        return
+    typer.echo(render(report))
+
+
+@app.command()
 def verify(
     ctx: typer.Context,
     target: str = typer.Argument(..., help="A game ID or an export file."),

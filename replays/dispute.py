@@ -1,0 +1,129 @@
+"""Dispute reports: one turn of a stored game explained event by event, for referees (design.md).
+
+For each command of the turn: who sent it, when it was received, its text, how many legal moves the
+rules offered at that point and whether it was one of them (re-checked with the engine now), then every
+event it caused with the rule that decided it and the points it moved, as the viewer may see them. The
+report starts with the game's verification (hash chain, re-adjudication, fair deal), so a referee knows
+the log can be trusted before reading it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from uuid import UUID
+
+from domain import legal_moves, parse_command
+from domain.events import TurnEnded
+from replays.service import Games
+
+
+def _turn_span(games: Games, game_id: str | UUID, turn: int) -> tuple[int, int]:
+    """The versions (first, last) of the events of `turn` (0-based; turn 0 includes the setup)."""
+    first: int | None = None
+    current = 0
+    for stored in games.events(game_id):
+        if current == turn and first is None:
+            first = stored.version
+        if isinstance(stored.event, TurnEnded):
+            if current == turn:
+                assert first is not None
+                return first, stored.version
+            current += 1
+    if current == turn and first is not None:
+        return first, games.head(game_id)  # the turn under way
+    raise ValueError(f"the game has no turn {turn} (it has had {current + 1})")
+
+
+def _summary(event: Mapping[str, Any]) -> str:
+    skip = {"type", "seat", "rule", "redacted"}
+    parts = [f"{k}={v}" for k, v in event.items() if k not in skip]
+    if event.get("redacted"):
+        parts.append(f"(hidden: {', '.join(event['redacted'])})")
+    return " ".join(parts)
+
+
+def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | None = None) -> dict[str, Any]:
+    """The report as data (the CLI prints it; `--json` gives it as is)."""
+    report = games.verify(game_id)
+    first, last = _turn_span(games, game_id, turn)
+    lines = games.log(game_id, viewer, after=first - 1, limit=last - first + 1)
+    commands: list[dict[str, Any]] = []
+    rules: set[str] = set()
+    for line in lines:
+        meta, event = line["meta"], line["event"]
+        version = line["version"]
+        if meta.get("kind") == "command" and (
+            not commands or commands[-1]["command_id"] != meta.get("command_id")
+        ):
+            before = games.state(game_id, version - 1)
+            text = meta.get("command", {}).get("text", "")
+            legal = legal_moves(before) if before is not None else []
+            try:
+                offered = parse_command(text) in legal
+            except ValueError:
+                offered = False
+            commands.append(
+                {
+                    "version": version,
+                    "actor": meta.get("actor"),
+                    "received_at": meta.get("received_at"),
+                    "command_id": meta.get("command_id"),
+                    "command": text,
+                    "legal_moves": len(legal),
+                    "was_legal": offered,
+                    "events": [],
+                }
+            )
+        elif not commands:
+            commands.append(
+                {
+                    "version": version,
+                    "actor": meta.get("actor"),
+                    "command": f"({meta.get('kind', 'automatic')})",
+                    "command_id": meta.get("command_id"),
+                    "events": [],
+                }
+            )
+        rule = event.get("rule")
+        if rule:
+            rules.add(rule)
+        entry = {"version": version, "type": event["type"], "seat": event.get("seat"), "rule": rule}
+        entry["details"] = _summary(event)
+        if event["type"] == "VictoryPointsScored":
+            entry["points"] = {"seat": event["seat"], "points": event["points"], "source": event["source"]}
+        commands[-1]["events"].append(entry)
+    return {
+        "game_id": str(game_id),
+        "turn": turn,
+        "versions": [first, last],
+        "viewer": viewer,
+        "verified": {c.name: c.status for c in report.checks},
+        "ok": report.ok,
+        "commands": commands,
+        "rules": sorted(rules),
+    }
+
+
+def render(report: Mapping[str, Any]) -> str:
+    """Plain text, one block per command."""
+    out = [
+        f"Dispute report: game {report['game_id']}, turn {report['turn']} "
+        f"(events {report['versions'][0]}-{report['versions'][1]})",
+        "Verification: " + ", ".join(f"{k} {v}" for k, v in report["verified"].items()),
+    ]
+    for block in report["commands"]:
+        legal = ""
+        if "legal_moves" in block:
+            verdict = "one of them" if block["was_legal"] else "NOT one of them"
+            legal = f" - {block['legal_moves']} legal move(s) at that point, this was {verdict}"
+        out.append("")
+        out.append(f"#{block['version']} {block['actor']}: {block['command']}{legal}")
+        if block.get("received_at"):
+            out.append(f"    received {block['received_at']} (command id {block['command_id']})")
+        for e in block["events"]:
+            rule = f" [{e['rule']}]" if e["rule"] else ""
+            out.append(f"    {e['version']:>5} {e['type']}{rule} {e['details']}")
+    out.append("")
+    out.append("Rules applied (rules-digest.md): " + ", ".join(report["rules"]))
+    return "\n".join(out)
