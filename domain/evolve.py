@@ -286,14 +286,13 @@ def _pay(
         held.remove((d[0], d[1]))
         supply = _supply(supply, d[0], 1)
     states = list(p.comets)
-    agenda = s.agenda
     for i in comets:
         states[i] = "sky2" if states[i] == "sky1" else "pending"
     s = _player(s, seat, dice=tuple(held), comets=tuple(states))
     turn = _turn(
         s, fixed_done=s.turn.fixed_done or own_fixed, comets_used=s.turn.comets_used | frozenset(comets)
     )
-    return replace(s, supply=supply, turn=turn, agenda=agenda)
+    return replace(s, supply=supply, turn=turn)
 
 
 def _book_tasks(s: GameState, before: PlayerState, seat: int) -> list[Task]:

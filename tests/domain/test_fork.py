@@ -21,6 +21,7 @@ def test_fork_redeals_unseen_cards_and_is_reproducible_from_its_own_prefix(luna:
     assert isinstance(fork, GameForked) and (fork.source_game, fork.source_version) == ("source-game", at)
     start = forked[0]
     assert isinstance(start, GameStarted) and start.seed == "new-seed" and start.salt == "new-salt"
+
     def unseen(state, deal):  # type: ignore[no-untyped-def]
         face_down = [c for p in state.players for c, dark in p.library if not dark]
         return sorted([*deal.deck, *deal.box, *deal.reserve, *face_down])

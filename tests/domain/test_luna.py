@@ -136,7 +136,6 @@ def test_EX_20_moon_objective_after_the_second_observation() -> None:
 
 
 def test_AMB_15_option_moon_objective_in_cleanup() -> None:
-    s = moon_scenario("LUNA-61")
     s = new_game(3, "luna-scenario", luna=True, moon_objective_immediate=False)
     s = player(s, 0, moon=2)
     s, _ = resolve(turn(actions_at(s, S2), phase="cleanup"))
@@ -449,9 +448,12 @@ def test_LUNA_BB_8_three_partial_writings_and_3_vp() -> None:
 def test_AMB_20_option_bonus_b8_write_size() -> None:
     s = luna_game(bonus_board_side="B", bonus_b8_write_size=3)
     s = player(s, 0, grand=(0, 0, 1, 0), library=tuple((c, True) for c in ("D1-03", "D1-07", "D1-11")))
-    s = with_agenda(actions_at(s, S2), Task("PER"))
-    s, _ = play(s, "bonus 8")
-    assert [t.n for t in s.agenda if t.kind == "WRITE"][-1] in (3, 2)
+    from domain.luna import bonus_space, bonus_tasks
+
+    tasks = bonus_tasks(s, bonus_space(s, 8))
+    assert [(t.kind, t.n) for t in tasks] == [("WRITE", 3)] * 3 + [("VP", 3)]
+    default = luna_game(bonus_board_side="B")
+    assert [t.n for t in bonus_tasks(default, bonus_space(default, 8)) if t.kind == "WRITE"] == [1, 1, 1]
 
 
 # -- Scoring tiles ---------------------------------------------------------------------------------
