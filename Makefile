@@ -2,7 +2,7 @@
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test bench
+.PHONY: serve test bench soak
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -e '.[dev,bench]'
@@ -16,3 +16,6 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/python -m bench
+
+soak: $(STAMP)
+	$(VENV)/bin/pytest -q -m soak
