@@ -2,7 +2,7 @@
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test bench soak
+.PHONY: serve test bench soak openapi
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -e '.[dev,bench]'
@@ -19,3 +19,6 @@ bench: $(STAMP)
 
 soak: $(STAMP)
 	$(VENV)/bin/pytest -q -m soak
+
+openapi: $(STAMP)
+	$(VENV)/bin/python scripts/openapi.py

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from api import problems
+from api import contract, problems
 from api.limits import BodyLimit
 from api.routers import analysis, events, games, health, pages, play, replay
 from api.runtime import Runtime
@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = config
     problems.install(app)
+    contract.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
     routers = (health, games, play, events, replay, analysis, pages)
     for module in routers:

@@ -14,8 +14,23 @@ from api.tokens import looks_like_token, token_hash
 
 
 def get_runtime(request: Request) -> Runtime:
+    """The runtime of a route that needs the store: 503 at once while the store is known to be down
+    (api/outage.py), instead of waiting for a connection."""
     runtime: Runtime = request.app.state.runtime
+    if runtime.health.down:
+        raise store_unavailable(runtime)
     return runtime
+
+
+def store_unavailable(runtime: Runtime) -> ApiError:
+    seconds = runtime.settings.retry_after_seconds
+    return ApiError(
+        503,
+        "store-unavailable",
+        "the game store cannot be reached; retry shortly (nothing was written)",
+        headers={"Retry-After": str(seconds)},
+        retry_after=seconds,
+    )
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]

@@ -50,7 +50,12 @@ class ProjectedLobby:
 
     def entries(self, status: str | None, games: Collection[str] | None, limit: int) -> list[LobbyEntry]:
         out: list[LobbyEntry] = []
-        rows = self._view.list(status=status, games=games, limit=limit)
+        abandoned = self._seats.abandoned()  # stored without seats by an older version (api/repair.py)
+        rows = [
+            g
+            for g in self._view.list(status=status, games=games, limit=limit + len(abandoned))
+            if g.game_id not in abandoned
+        ][:limit]
         deals = self._seats.deals([g.game_id for g in rows])
         for game in rows:
             bots = {s.seat: s.bot for s in self._seats.of_game(game.game_id) if s.kind == BOT}

@@ -8,6 +8,7 @@ conflicts add `current_version`. Bodies never echo a header, a token or anything
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,8 +16,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from api import service
+from api.outage import UNAVAILABLE
 from domain import IllegalMove
 
 logger = logging.getLogger(__name__)
@@ -34,6 +37,7 @@ TITLES: Mapping[int, str] = {
     413: "Content too large",
     415: "Unsupported media type",
     422: "Unprocessable content",
+    429: "Too many requests",
     500: "Internal server error",
     503: "Service unavailable",
 }
@@ -117,12 +121,52 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
     }
     code = codes.get(exc.status_code, f"http-{exc.status_code}")
     detail = exc.detail if isinstance(exc.detail, str) else TITLES.get(exc.status_code, "error")
-    return problem(exc.status_code, code, detail, _path(request), exc.headers)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:  # every method the path has (Starlette names only one route's)
+        headers["Allow"] = ", ".join(_allowed(request))
+    return problem(exc.status_code, code, detail, _path(request), headers)
+
+
+def _allowed(request: Request) -> list[str]:
+    """The methods of this path, as the OpenAPI document resolves it (a concrete path such as
+    /games/import before a templated one such as /games/{game_id}); for undocumented paths (the web
+    pages), the methods some route serves there."""
+    path = request.url.path
+    best: tuple[int, list[str]] | None = None
+    for template, item in request.app.openapi()["paths"].items():
+        pattern = re.sub(r"\\\{[^}]*\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            rank = template.count("{")
+            if best is None or rank < best[0]:
+                best = (rank, sorted(m.upper() for m in item))
+    if best is not None:
+        return best[1]
+    return [
+        method
+        for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+        if any(
+            r.matches({**request.scope, "method": method})[0] == Match.FULL for r in request.app.router.routes
+        )
+    ]
 
 
 async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     status, code, extra = service.classify(exc)
     return problem(status, code, str(exc), _path(request), **extra)
+
+
+async def _unavailable(request: Request, exc: Exception) -> JSONResponse:
+    runtime = request.app.state.runtime
+    runtime.health.failed(exc)
+    seconds = runtime.settings.retry_after_seconds
+    return problem(
+        503,
+        "store-unavailable",
+        "the game store cannot be reached; retry shortly (nothing was written)",
+        _path(request),
+        {"Retry-After": str(seconds)},
+        retry_after=seconds,
+    )
 
 
 async def _internal(request: Request, exc: Exception) -> JSONResponse:
@@ -138,4 +182,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http)
     for error_class in service.SERVICE_ERRORS:
         app.add_exception_handler(error_class, _service_error)
+    for error_class in UNAVAILABLE:
+        app.add_exception_handler(error_class, _unavailable)
     app.add_exception_handler(Exception, _internal)

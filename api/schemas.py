@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 BotKind = Literal["greedy", "random"]
 Character = Literal["galileo", "kepler", "copernicus", "bruno"]
 Deal = Literal["secret", "chosen-seed", "known"]  # api.seats.DEALS
+
+
+def as_deal(value: str | None) -> Deal | None:
+    """A deal read back from the store, checked against the documented values."""
+    if value is None:
+        return None
+    if value not in get_args(Deal):
+        raise ValueError(f"unknown deal {value!r}")
+    return cast(Deal, value)
+
 
 SEED_HELP = (
     "Optional; leave it out to play a fair game. Whoever chooses the seed knows the whole deal (the order "
@@ -38,7 +48,11 @@ class SeatRequest(Request):
 
 
 class CreateGame(Request):
-    seats: list[SeatRequest] = Field(min_length=1, max_length=4)
+    seats: list[SeatRequest] = Field(
+        min_length=2,
+        max_length=4,
+        description="Two to four seats (the solo game against the automa is not served yet: SOLO-1).",
+    )
     options: dict[str, Any] = Field(
         default_factory=dict, description="Rule options by their documented names (digest §23.1)."
     )

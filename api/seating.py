@@ -1,5 +1,6 @@
-"""Issuing the seats of a new game (created, forked or imported): one secret token per person, recorded
-with how the game's deal came about; and reading that back (`deal_of`)."""
+"""The seats of a new game (created, forked or imported): one secret token per person, stored with the
+game's events in one transaction together with how its deal came about and who made it
+(`api.seats.creation_rows`); and reading the deal back (`deal_of`)."""
 
 from __future__ import annotations
 
@@ -9,32 +10,54 @@ from datetime import UTC, datetime
 from starlette.concurrency import run_in_threadpool
 
 from api.runtime import Runtime
-from api.schemas import SeatOut
-from api.seats import BOT, HUMAN, Seat
+from api.schemas import Deal, SeatOut
+from api.seats import BOT, HUMAN, Seat, creation_rows
 from api.tokens import new_token, token_hash
+from domain import GameState
+from replays.store import Rows
 
 
-async def issue(
-    runtime: Runtime,
-    game_id: str,
-    seats: Sequence[tuple[str, str]],
-    bots: Sequence[str | None],
-    deal: str,
-) -> list[SeatOut]:
-    """Record the seats of `game_id` (a bot kind or None for a person per seat) and its `deal` (one of
-    `api.seats.DEALS`), and return the seats with the new tokens. The tokens exist only in this answer;
-    the store keeps their hashes."""
-    tokens = [None if bot else new_token() for bot in bots]
-    rows = [
-        Seat(game_id, i, BOT if bot else HUMAN, bot, None if token is None else token_hash(token))
-        for i, (bot, token) in enumerate(zip(bots, tokens, strict=True))
-    ]
-    await run_in_threadpool(runtime.seats.add, game_id, rows, deal, datetime.now(UTC).isoformat())
-    runtime.deal_cache[game_id] = deal
-    return [
-        SeatOut(seat=i, name=name, character=character, bot=bot, token=token)
-        for i, ((name, character), bot, token) in enumerate(zip(seats, bots, tokens, strict=True))
-    ]
+class Seating:
+    """The seats, deal and owner of a game about to be stored: pass `rows` to `Store.create`, `fork` or
+    `import_` (it runs inside the store's write), then read the answer's seats with `answer`.
+
+    `bots` is a bot kind or None (a person) per seat; None gives every seat to a person. A finished game
+    (an imported complete file) gets no seats: nobody plays it. The tokens exist only in the answer; the
+    store keeps their hashes."""
+
+    def __init__(self, client: str, kind: str, deal: Deal, bots: Sequence[str | None] | None = None) -> None:
+        self.client = client
+        self.kind = kind  # create | fork | import
+        self.deal = deal
+        self.bots = None if bots is None else list(bots)
+        self.tokens: list[str | None] = []
+
+    def rows(self, game_id: str, state: GameState, size: int) -> list[Rows]:
+        count = len(state.players)
+        bots: list[str | None] = self.bots if self.bots is not None else [None] * count
+        if len(bots) != count:
+            raise ValueError(f"{len(bots)} seat kinds for a game of {count} seats")
+        self.bots = bots
+        self.tokens = [None if bot or state.finished else new_token() for bot in bots]
+        seats = (
+            []
+            if state.finished
+            else [
+                Seat(game_id, i, BOT if bot else HUMAN, bot, None if token is None else token_hash(token))
+                for i, (bot, token) in enumerate(zip(bots, self.tokens, strict=True))
+            ]
+        )
+        now = datetime.now(UTC).isoformat()
+        return creation_rows(game_id, seats, self.deal, now, self.client, self.kind, size)
+
+    def answer(self, runtime: Runtime, game_id: str, state: GameState) -> list[SeatOut]:
+        """The new game's seats with their tokens (call once the game is stored)."""
+        runtime.deal_cache[game_id] = self.deal
+        bots: list[str | None] = self.bots or [None] * len(state.players)
+        return [
+            SeatOut(seat=i, name=p.name, character=p.character, bot=bot, token=token)
+            for i, (p, bot, token) in enumerate(zip(state.players, bots, self.tokens, strict=True))
+        ]
 
 
 async def deal_of(runtime: Runtime, game_id: str) -> str | None:

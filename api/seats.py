@@ -6,7 +6,10 @@ and a token may be revoked or rotated later without rewriting history. So they l
 `galileo_seats`, next to the event tables of the same database (the SQLite file or the PostgreSQL
 database of `GALILEO_DATABASE_URL`): no second database, and both stores are covered by one module.
 Next to it, `galileo_games` keeps what the API knows of a game beyond its events: who may know its deal
-(`deal`, one of `DEALS`), written with the seats in one transaction.
+(`deal`, one of `DEALS`); `galileo_creations` who made it (a client key, for the per-client caps), how
+(create, fork, import) and how many bytes its creation stored. All three are written in the transaction
+of the game's first events (`creation_rows`, `replays.service.RowsFor`): a game never exists without
+them. `galileo_abandoned` lists the games an older version stored without them (`repair`).
 """
 
 from __future__ import annotations
@@ -16,17 +19,19 @@ import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
+
+from replays.store import DB_TIMEOUT_SECONDS, Rows, connection_options
 
 SCHEMA_LOCK = 0x6761_6C69  # PostgreSQL advisory lock key for creating the table
 HUMAN = "human"
 BOT = "bot"
 
 # Who may know a game's deal (the order of every hidden stack):
-SECRET = "secret"  # nobody: the service drew a secret random seed and salt
-CHOSEN_SEED = "chosen-seed"  # whoever chose the seed at creation (practice, analysis): not a fair game
-KNOWN = "known"  # anyone who had the source: a fork of a finished game, an imported complete file
+SECRET: Final = "secret"  # nobody: the service drew a secret random seed and salt
+CHOSEN_SEED: Final = "chosen-seed"  # whoever chose the seed at creation (practice, analysis): not a fair game
+KNOWN: Final = "known"  # anyone who had the source: a fork of a finished game, an imported complete file
 DEALS = (SECRET, CHOSEN_SEED, KNOWN)
 
 _CREATE = """
@@ -47,6 +52,24 @@ CREATE TABLE IF NOT EXISTS galileo_games (
     created_at TEXT NOT NULL
 )
 """
+_CREATE_CREATIONS = """
+CREATE TABLE IF NOT EXISTS galileo_creations (
+    game_id TEXT PRIMARY KEY,
+    client TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    bytes BIGINT NOT NULL,
+    created_at TEXT NOT NULL
+)
+"""
+_CREATE_CREATIONS_INDEX = "CREATE INDEX IF NOT EXISTS galileo_creations_client ON galileo_creations (client)"
+_CREATE_ABANDONED = """
+CREATE TABLE IF NOT EXISTS galileo_abandoned (
+    game_id TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    found_at TEXT NOT NULL
+)
+"""
+_SCHEMA = (_CREATE, _CREATE_GAMES, _CREATE_CREATIONS, _CREATE_CREATIONS_INDEX, _CREATE_ABANDONED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +81,59 @@ class Seat:
     token_hash: str | None = None  # humans only
 
 
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """What one client has stored: games created (forks and imports included) and their bytes."""
+
+    games: int
+    bytes: int
+
+
+def creation_rows(
+    game_id: str,
+    seats: Sequence[Seat],
+    deal: str,
+    created_at: str,
+    client: str,
+    kind: str,
+    size: int,
+) -> list[Rows]:
+    """The rows of a new game (`kind`: create, fork or import) made by `client`, stored in the
+    transaction of its events (`replays.service.RowsFor`). Another record of a game joins here."""
+    return [
+        Rows(
+            "galileo_seats",
+            ("game_id", "seat", "kind", "bot", "token_hash", "created_at"),
+            [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats],
+        ),
+        Rows("galileo_games", ("game_id", "deal", "created_at"), [(game_id, deal, created_at)]),
+        Rows(
+            "galileo_creations",
+            ("game_id", "client", "kind", "bytes", "created_at"),
+            [(game_id, client, kind, size, created_at)],
+        ),
+    ]
+
+
 class SeatStore(Protocol):
     def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
-        """Record a new game's seats and how its deal came about, together."""
+        """Record a game's seats and how its deal came about, together (games stored elsewhere; new
+        games get theirs with their events: `creation_rows`)."""
         ...
+
+    def usage(self, client: str) -> Usage:
+        """What `client` has stored so far (for the per-client caps)."""
+        ...
+
+    def recorded(self, game_ids: Collection[str]) -> set[str]:
+        """Those of `game_ids` that have a `galileo_games` row or are already listed as abandoned."""
+        ...
+
+    def abandon(self, game_ids: Collection[str], reason: str, found_at: str) -> None:
+        """List games as abandoned (stored without their seats by an older version)."""
+        ...
+
+    def abandoned(self) -> set[str]: ...
 
     def by_token(self, token_hash: str) -> Seat | None: ...
     def of_game(self, game_id: str) -> list[Seat]: ...
@@ -89,8 +161,8 @@ class SQLiteSeats:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, timeout=10, isolation_level=None)
         with self._lock:
-            self._db.execute(_CREATE)
-            self._db.execute(_CREATE_GAMES)
+            for statement in _SCHEMA:
+                self._db.execute(statement)
 
     def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
         rows = [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats]
@@ -103,6 +175,39 @@ class SQLiteSeats:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    def usage(self, client: str) -> Usage:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM galileo_creations WHERE client = ?", (client,)
+            ).fetchone()
+        return Usage(int(row[0]), int(row[1]))
+
+    def recorded(self, game_ids: Collection[str]) -> set[str]:
+        ids = list(game_ids)
+        out: set[str] = set()
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ", ".join("?" * len(chunk))
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT game_id FROM galileo_games WHERE game_id IN ({marks}) "
+                    f"UNION SELECT game_id FROM galileo_abandoned WHERE game_id IN ({marks})",
+                    chunk + chunk,
+                ).fetchall()
+            out.update(str(r[0]) for r in rows)
+        return out
+
+    def abandon(self, game_ids: Collection[str], reason: str, found_at: str) -> None:
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR IGNORE INTO galileo_abandoned VALUES (?, ?, ?)",
+                [(g, reason, found_at) for g in game_ids],
+            )
+
+    def abandoned(self) -> set[str]:
+        with self._lock:
+            return {str(r[0]) for r in self._db.execute("SELECT game_id FROM galileo_abandoned")}
 
     def by_token(self, token_hash: str) -> Seat | None:
         with self._lock:
@@ -146,21 +251,60 @@ class PostgresSeats:
     def __init__(self, conninfo: str, schema: str | None) -> None:
         from psycopg_pool import ConnectionPool
 
-        kwargs: dict[str, Any] = {"autocommit": True}
+        # Bounded waits, and every pooled connection checked before use: after a database restart the
+        # first request gets a fresh connection, not a broken one (README, "Outages").
+        kwargs: dict[str, Any] = {"autocommit": True, **connection_options()}
         if schema:
-            kwargs["options"] = f"-c search_path={schema}"
-        self._pool = ConnectionPool(conninfo, min_size=1, max_size=4, kwargs=kwargs, open=True, timeout=10)
+            kwargs["options"] += f" -c search_path={schema}"
+        self._pool = ConnectionPool(
+            conninfo,
+            min_size=1,
+            max_size=4,
+            kwargs=kwargs,
+            open=True,
+            timeout=DB_TIMEOUT_SECONDS,
+            check=ConnectionPool.check_connection,
+        )
         with self._pool.connection() as conn, conn.transaction():
             # Replicas starting together would race on CREATE TABLE IF NOT EXISTS (a catalog conflict).
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            conn.execute(_CREATE)
-            conn.execute(_CREATE_GAMES)
+            for statement in _SCHEMA:
+                conn.execute(statement)
 
     def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
         rows = [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats]
         with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
             cur.executemany("INSERT INTO galileo_seats VALUES (%s, %s, %s, %s, %s, %s)", rows)
             cur.execute("INSERT INTO galileo_games VALUES (%s, %s, %s)", (game_id, deal, created_at))
+
+    def usage(self, client: str) -> Usage:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM galileo_creations WHERE client = %s", (client,)
+            ).fetchone()
+        assert row is not None
+        return Usage(int(row[0]), int(row[1]))
+
+    def recorded(self, game_ids: Collection[str]) -> set[str]:
+        ids = list(game_ids)
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT game_id FROM galileo_games WHERE game_id = ANY(%s) "
+                "UNION SELECT game_id FROM galileo_abandoned WHERE game_id = ANY(%s)",
+                (ids, ids),
+            ).fetchall()
+        return {str(r[0]) for r in rows}
+
+    def abandon(self, game_ids: Collection[str], reason: str, found_at: str) -> None:
+        with self._pool.connection() as conn, conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO galileo_abandoned VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                [(g, reason, found_at) for g in game_ids],
+            )
+
+    def abandoned(self) -> set[str]:
+        with self._pool.connection() as conn:
+            return {str(r[0]) for r in conn.execute("SELECT game_id FROM galileo_abandoned").fetchall()}
 
     def by_token(self, token_hash: str) -> Seat | None:
         with self._pool.connection() as conn:

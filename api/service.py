@@ -26,7 +26,7 @@ from replays.errors import (
     VersionOutOfRange,
 )
 from replays.records import GameInfo, StoredEvent, SubmitResult
-from replays.service import Games
+from replays.service import Games, RowsFor
 from replays.verify import VerifyReport
 
 __all__ = ["SERVICE_ERRORS", "GameInfo", "Store", "StoredEvent", "SubmitResult", "classify"]
@@ -96,9 +96,9 @@ class Store:
             self._idle.wait_for(lambda: self._busy == 0, timeout)
         self.games.close()
 
-    def create(self, setup: Setup, actor: int | str) -> tuple[str, int]:
+    def create(self, setup: Setup, actor: int | str, rows: RowsFor) -> tuple[str, int]:
         with self._use():
-            return self.games.create(setup, actor)
+            return self.games.create(setup, actor, rows)
 
     def submit(
         self, game_id: str, command: Command, expected_version: int, command_id: str, actor: int | str
@@ -128,17 +128,17 @@ class Store:
         with self._use():
             return self.games.events(game_id, after=after, limit=limit)
 
-    def fork(self, game_id: str, at_version: int, actor: int | str) -> str:
+    def fork(self, game_id: str, at_version: int, actor: int | str, rows: RowsFor) -> str:
         with self._use():
-            return self.games.fork(game_id, at_version, actor)
+            return self.games.fork(game_id, at_version, actor, rows)
 
     def export(self, game_id: str, viewer: int | None) -> bytes:
         with self._use():
             return self.games.export(game_id, viewer)
 
-    def import_(self, data: bytes) -> str:
+    def import_(self, data: bytes, rows: RowsFor) -> str:
         with self._use():
-            return self.games.import_(data)
+            return self.games.import_(data, rows)
 
     def verify(self, game_id: str) -> VerifyReport:
         with self._use():

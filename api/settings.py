@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Self
 
+from api.limits import KINDS, Rate
 from projections.projector import in_process as projections_in_process
 
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
@@ -19,6 +20,20 @@ def _float(name: str, default: float) -> float:
 def _int(name: str, default: int) -> int:
     raw = os.environ.get(name)
     return default if raw in (None, "") else int(raw)
+
+
+def _flag(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    return default if raw in (None, "") else raw.strip().lower() not in ("0", "false", "no", "off")
+
+
+DEFAULT_RATES = {  # per client: requests a minute / burst (README, "Limits")
+    "create": Rate(30, 10),
+    "fork": Rate(30, 10),
+    "import": Rate(10, 5),
+    "command": Rate(600, 60),
+}
+NO_RATES = {kind: Rate(0, 0) for kind in KINDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +55,12 @@ class Settings:
     bots: bool = True  # play bot seats in the background
     projections: bool = True  # keep the read models (lobby, statistics) in this process
     page_limit: int = 500  # most events one /events page returns
+    rates: dict[str, Rate] = field(default_factory=lambda: dict(DEFAULT_RATES))  # GALILEO_RATE_<KIND>
+    max_games_per_client: int = 1000  # games one client may make (create, fork, import); 0: no cap
+    max_bytes_per_client: int = 256 * 1024 * 1024  # bytes of games one client may store; 0: no cap
+    trust_forwarded_for: bool = False  # the client is X-Forwarded-For's first address (behind a proxy)
+    retry_after_seconds: int = 2  # Retry-After of a 503 while the store is unreachable
+    store_probe_seconds: float = 0.25  # how often an unreachable store is probed until it answers
 
     @classmethod
     def from_env(cls) -> Self:
@@ -57,4 +78,15 @@ class Settings:
             view_cache_seconds=_int("GALILEO_VIEW_CACHE_SECONDS", d.view_cache_seconds),
             bots=os.environ.get("GALILEO_BOTS", "1") not in ("0", "false", "no"),
             projections=projections_in_process(),
+            rates={
+                kind: Rate.parse(os.environ[f"GALILEO_RATE_{kind.upper()}"])
+                if os.environ.get(f"GALILEO_RATE_{kind.upper()}")
+                else rate
+                for kind, rate in d.rates.items()
+            },
+            max_games_per_client=_int("GALILEO_MAX_GAMES_PER_CLIENT", d.max_games_per_client),
+            max_bytes_per_client=_int("GALILEO_MAX_BYTES_PER_CLIENT", d.max_bytes_per_client),
+            trust_forwarded_for=_flag("GALILEO_TRUST_FORWARDED_FOR", d.trust_forwarded_for),
+            retry_after_seconds=_int("GALILEO_RETRY_AFTER_SECONDS", d.retry_after_seconds),
+            store_probe_seconds=_float("GALILEO_STORE_PROBE_SECONDS", d.store_probe_seconds),
         )

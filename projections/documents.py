@@ -22,6 +22,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL, Composed
 
 from projections.source import APP
+from replays.store import bound_connections
 
 Document = dict[str, Any]
 CHUNK = 500  # ids per `IN (...)` on SQLite
@@ -218,6 +219,7 @@ class PostgresDocuments(Documents, PostgresTrackingRecorder):
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
+        bound_connections(self.datastore)  # bounded connect and statement times (README, "Outages")
         schema = _quote(self.datastore.schema)
         self.qualified = f"{schema}.{_quote(self.schema.table)}"
         self.tracking_qualified = f"{schema}.{_quote(self.tracking_table_name)}"

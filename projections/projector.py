@@ -29,7 +29,7 @@ from projections.runners import ListeningRunner, PollingRunner, Progress, catch_
 from projections.source import is_sqlite, open_store, view_env
 from projections.stats import PostgresStatsTable, SQLiteStatsTable, StatsProjection, StatsView
 from replays.service import database_url
-from replays.store import on_save
+from replays.store import on_save, schema_lock
 
 ENV_SWITCH = "GALILEO_PROJECTIONS"
 
@@ -74,8 +74,11 @@ def spec(name: str) -> Spec:
 def open_table(url: str, name: str) -> Any:
     """The view's table (created if missing), for reading or for a runner."""
     s = spec(name)
-    factory = InfrastructureFactory.construct(env=_env(url, s.name))
-    return factory.tracking_recorder(s.table_class(url))
+    # Created under the store's advisory lock on PostgreSQL: replicas and the projector starting together
+    # would otherwise collide in the catalog ("tuple concurrently updated").
+    with schema_lock(view_env(url, s.name)):
+        factory = InfrastructureFactory.construct(env=_env(url, s.name))
+        return factory.tracking_recorder(s.table_class(url))
 
 
 def open_lobby(url: str | None = None) -> LobbyView:
@@ -157,6 +160,7 @@ def runner_env(url: str) -> dict[str, str]:
     # One environment serves the store application and the view inside the library's runner.
     env = view_env(url, "runner")
     env.pop("SQLITE_DBNAME", None)
+    env["CREATE_TABLE"] = "no"  # `Projector.start` created every table first, under the schema lock
     return env
 
 

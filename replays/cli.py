@@ -421,7 +421,11 @@ def projections_rebuild(
         for view in [name] if name else list(SPECS):
             task = progress.add_task(f"{view:<6}", total=end or 1)
             began = time.perf_counter()
-            count = rebuild(url, view, lambda position, t=task: progress.update(t, completed=position))
+
+            def advance(position: int, task: Any = task) -> None:
+                progress.update(task, completed=position)
+
+            count = rebuild(url, view, advance)
             progress.update(task, completed=end or 1)
             seconds = time.perf_counter() - began
             progress.console.print(f"{view}: {count} event(s) of {end} in {seconds:.1f} s")

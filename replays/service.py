@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -47,12 +47,21 @@ from replays.errors import (
 )
 from replays.export import ExportFormatError, encode, export_line, header_problems, make_header, parse
 from replays.records import MAX_TEXT, GameInfo, Record, StoredEvent, SubmitResult
-from replays.store import DEFAULT_DATABASE_URL, TOPIC_PREFIX, Game, open_store
+from replays.store import DEFAULT_DATABASE_URL, TOPIC_PREFIX, Game, Rows, open_store
 from replays.verify import Finding, VerifyReport, verify_records
 
 Viewer = int | None
 OPERATOR = "operator"  # the viewer named in a complete export of an unfinished game (backups)
 LIST_PAGE = 500
+
+RowsFor = Callable[[str, GameState, int], Sequence[Rows]]
+"""What a caller stores with a new game (create, fork, import) in the transaction of its events: given
+the new game's ID, its state and the size of its stored events in bytes, the rows to write (the API's
+seats, deal and owner, and any future record of a game, such as a host). Raising in it stores nothing."""
+
+
+def _no_rows(game_id: str, state: GameState, size: int) -> Sequence[Rows]:
+    return ()
 
 
 def database_url() -> str:
@@ -94,10 +103,11 @@ class Games:
 
     # -- writing -----------------------------------------------------------------------------------
 
-    def create(self, setup: Setup, actor: Actor = SYSTEM) -> tuple[str, int]:
+    def create(self, setup: Setup, actor: Actor = SYSTEM, rows: RowsFor = _no_rows) -> tuple[str, int]:
         """Start a game: (its ID, its version). Raises IllegalMove for a setup the rules refuse.
 
-        Without a salt in `setup` the service draws a secret one for the deal's commitment."""
+        Without a salt in `setup` the service draws a secret one for the deal's commitment. `rows` gives
+        what is stored with the game's events in one transaction (`RowsFor`)."""
         _check_actor(actor)
         if setup.salt is None:
             setup = replace(setup, salt=self._secret())
@@ -108,7 +118,7 @@ class Games:
         cause = _cause("setup", actor, setup_command(setup), None, now, first)
         game_id = uuid4()
         game = self._assemble(game_id, [(e, cause.metadata(1)) for e in events], now)
-        self.store.save(game)
+        self._save_new(game, rows)
         return str(game_id), game.version
 
     def submit(
@@ -149,11 +159,14 @@ class Games:
             raise VersionConflict(game.version, expected_version) from None
         return SubmitResult(game.version, tuple(events))
 
-    def fork(self, game_id: str | UUID, at_version: int, actor: Actor = SYSTEM) -> str:
+    def fork(
+        self, game_id: str | UUID, at_version: int, actor: Actor = SYSTEM, rows: RowsFor = _no_rows
+    ) -> str:
         """A new game from the first `at_version` events of this one, then `GameForked`.
 
         An unfinished game's unseen cards are re-dealt with a new secret seed; a finished one keeps
-        its (revealed) deal. Command IDs of the copied events do not count against the new game."""
+        its (revealed) deal. Command IDs of the copied events do not count against the new game.
+        `rows` gives what is stored with the new game's events in one transaction (`RowsFor`)."""
         _check_actor(actor)
         gid = _uuid(game_id)
         source = self.events(gid)
@@ -174,12 +187,13 @@ class Games:
             for i, e in enumerate(forked)
         ]
         new_id = uuid4()
-        self.store.save(self._assemble(new_id, entries, now))
+        self._save_new(self._assemble(new_id, entries, now), rows)
         return str(new_id)
 
-    def import_(self, data: bytes) -> str:
+    def import_(self, data: bytes, rows: RowsFor = _no_rows) -> str:
         """Store an export file as a new game, after checking everything; raises ImportRejected
-        (with the line) and writes nothing when the file is malformed, tampered or redacted."""
+        (with the line) and writes nothing when the file is malformed, tampered or redacted.
+        `rows` gives what is stored with the game's events in one transaction (`RowsFor`)."""
         try:
             log = parse(data)
         except ExportFormatError as exc:
@@ -201,8 +215,15 @@ class Games:
             )
         entries = [(event_from_dict(r.event), r.meta) for r in log.records]
         game_id = uuid4()
-        self.store.save(self._assemble(game_id, entries, self._now()))
+        self._save_new(self._assemble(game_id, entries, self._now()), rows)
         return str(game_id)
+
+    def _save_new(self, game: Game, rows: RowsFor) -> None:
+        """Store a new game's events and the caller's rows in one transaction: both or neither (a crash
+        in between leaves no game without its seats)."""
+        assert game.state is not None
+        size = sum(len(self.store.mapper.to_stored_event(e).state) for e in game.pending_events)
+        self.store.save(game, rows=rows(str(game.id), game.state, size))
 
     def _assemble(
         self, game_id: UUID, entries: Iterable[tuple[DomainEvent, Mapping[str, Any]]], now: datetime

@@ -10,9 +10,12 @@ exact engine event through `event_from_dict`. Encoding is orjson (guide §4); sn
 from __future__ import annotations
 
 import logging
+import os
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from copy import copy
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -21,8 +24,11 @@ from uuid import UUID
 import orjson
 from eventsourcing.application import Application, ProjectorFunction
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, Transcoding
-from eventsourcing.utils import Environment, register_topic
+from eventsourcing.persistence import JSONTranscoder, StoredEvent, Transcoding
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+from eventsourcing.utils import Environment, get_topic, register_topic
+from psycopg_pool.base import AttemptWithBackoff
 
 from domain import EVENT_TYPES, GameState, dump_state, event_from_dict, evolve, load_state
 from domain.events import Event as DomainEvent
@@ -39,6 +45,125 @@ TOPIC_PREFIX = "galileo:"
 CREATE_TABLES_LOCK = 0x47616C696C656F  # PostgreSQL advisory lock key ("Galileo") held while creating tables
 PLAIN_KEYS = frozenset({"payload", "metadata"})  # stored-event fields that never hold tagged values
 _SAVE_LISTENERS: list[Callable[[], None]] = []
+
+# Bounded waits on PostgreSQL (README, "Outages"): connecting (libpq's connect_timeout and the pool's wait
+# for a free connection), and each statement. Read from the environment once, at import.
+DB_TIMEOUT_SECONDS = max(1, int(float(os.environ.get("GALILEO_DB_TIMEOUT_SECONDS") or 2)))
+DB_STATEMENT_TIMEOUT_SECONDS = float(os.environ.get("GALILEO_DB_STATEMENT_TIMEOUT_SECONDS") or 30)
+# psycopg_pool reconnects a lost connection with an exponential backoff (1 s, 2 s, 4 s... up to minutes):
+# after a 30 s outage the pool would stay empty for up to 16 s more. A steady half-second retry brings
+# every pool back within a second of the database (a refused connection costs nothing).
+AttemptWithBackoff.INITIAL_DELAY = 0.5
+AttemptWithBackoff.DELAY_BACKOFF = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """Rows of another table written in the same transaction as a save's events (`GameStore.save(game,
+    rows=[...])`): the seats, deal and owner of a new game are never stored without its events, nor the
+    events without them. `table` is unqualified (PostgreSQL: the store's schema)."""
+
+    table: str
+    columns: tuple[str, ...]
+    values: Sequence[tuple[Any, ...]]
+
+    def statement(self, mark: str, schema: str | None = None) -> str:
+        name = self.table if schema is None else f'"{schema}".{self.table}'
+        marks = ", ".join(mark for _ in self.columns)
+        return f"INSERT INTO {name} ({', '.join(self.columns)}) VALUES ({marks})"
+
+
+class SQLiteRecorder(SQLiteApplicationRecorder):
+    """The library's SQLite recorder, writing a save's `rows` inside the transaction of its events."""
+
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        for rows in kwargs.get("rows") or ():
+            c.executemany(rows.statement("?"), list(rows.values))
+        return ids
+
+
+def _single_attempt(name: str) -> Callable[..., Any]:
+    wrapped = getattr(PostgresApplicationRecorder, name).__wrapped__
+
+    def call(self: PostgresApplicationRecorder, *args: Any, **kwargs: Any) -> Any:
+        return wrapped(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+class PostgresRecorder(PostgresApplicationRecorder):
+    """The library's PostgreSQL recorder with bounded waits, writing a save's `rows` inside the
+    transaction of its events.
+
+    The library retries a failed connection ten times per call (each waiting up to the pool timeout),
+    which turns an outage into half a minute of hanging requests. Here each call makes one attempt:
+    pooled connections are checked before use (`POSTGRES_PRE_PING`), so a connection broken by a restart
+    is replaced, not failed with; an outage fails within `DB_TIMEOUT_SECONDS` and the API answers 503."""
+
+    insert_events = _single_attempt("insert_events")
+    select_events = _single_attempt("select_events")
+    select_notifications = _single_attempt("select_notifications")
+    max_notification_id = _single_attempt("max_notification_id")
+
+    def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        bound_connections(datastore)
+
+    def _insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
+        super()._insert_events(curs, stored_events, **kwargs)
+        for rows in kwargs.get("rows") or ():
+            curs.executemany(rows.statement("%s", self.datastore.schema), list(rows.values))
+
+
+def connection_options() -> dict[str, Any]:
+    """libpq settings of every PostgreSQL connection: bounded connect and statement times, and TCP
+    keepalives so that a vanished server is noticed."""
+    return {
+        "connect_timeout": DB_TIMEOUT_SECONDS,
+        "options": f"-c statement_timeout={int(DB_STATEMENT_TIMEOUT_SECONDS * 1000)}",
+        "keepalives": 1,
+        "keepalives_idle": 10,
+        "keepalives_interval": 2,
+        "keepalives_count": 3,
+    }
+
+
+def bound_connections(datastore: PostgresDatastore) -> None:
+    """Give a library datastore's pool the bounded connection settings (before its first connection)."""
+    kwargs = datastore.pool.kwargs
+    assert isinstance(kwargs, dict)  # the library passes a dict
+    kwargs.update(connection_options())
+
+
+@contextmanager
+def schema_lock(env: Mapping[str, str]) -> Iterator[None]:
+    """Hold the PostgreSQL advisory lock that serialises table creation (nothing on SQLite).
+
+    Processes starting together (API replicas, the projector) would otherwise fail with "tuple
+    concurrently updated" when they create tables or replace the library's functions at once."""
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        yield
+        return
+    import psycopg
+
+    with psycopg.connect(
+        host=env["POSTGRES_HOST"],
+        port=env["POSTGRES_PORT"],
+        dbname=env["POSTGRES_DBNAME"],
+        user=env["POSTGRES_USER"],
+        password=env["POSTGRES_PASSWORD"],
+        autocommit=True,
+        connect_timeout=DB_TIMEOUT_SECONDS,
+    ) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (CREATE_TABLES_LOCK,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (CREATE_TABLES_LOCK,))
 
 
 def on_save(listener: Callable[[], None]) -> Callable[[], None]:
@@ -224,29 +349,11 @@ class GameStore(Application[UUID]):
 
 
 def open_store(url: str) -> GameStore:
-    """The store of a database URL, its tables created if need be.
-
-    On PostgreSQL the creation is serialised by an advisory lock: processes starting together (API
-    replicas) would otherwise fail with "tuple concurrently updated" when they all replace the
-    library's insert function at once."""
+    """The store of a database URL, its tables created if need be (on PostgreSQL under the advisory
+    lock of `schema_lock`)."""
     env = store_env(url)
-    if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
+    with schema_lock(env):
         return GameStore(env=env)
-    import psycopg
-
-    with psycopg.connect(
-        host=env["POSTGRES_HOST"],
-        port=env["POSTGRES_PORT"],
-        dbname=env["POSTGRES_DBNAME"],
-        user=env["POSTGRES_USER"],
-        password=env["POSTGRES_PASSWORD"],
-        autocommit=True,
-    ) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (CREATE_TABLES_LOCK,))
-        try:
-            return GameStore(env=env)
-        finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (CREATE_TABLES_LOCK,))
 
 
 def store_env(url: str) -> dict[str, str]:
@@ -263,7 +370,12 @@ def store_env(url: str) -> dict[str, str]:
             raise ValueError(f"bad SQLite URL {url!r}: expected sqlite:///path/to/file.db")
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        return {**common, "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path}
+        return {
+            **common,
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": path,
+            "APPLICATION_RECORDER_TOPIC": get_topic(SQLiteRecorder),
+        }
     if parts.scheme in ("postgresql", "postgres"):
         dbname = unquote(parts.path.lstrip("/"))
         if not parts.hostname or not dbname:
@@ -276,6 +388,10 @@ def store_env(url: str) -> dict[str, str]:
             "POSTGRES_PORT": str(parts.port or 5432),
             "POSTGRES_USER": unquote(parts.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(parts.password or ""),
+            # Bounded waits and checked connections (README, "Outages"; `PostgresRecorder`).
+            "POSTGRES_CONNECT_TIMEOUT": str(DB_TIMEOUT_SECONDS),
+            "POSTGRES_PRE_PING": "y",
+            "APPLICATION_RECORDER_TOPIC": get_topic(PostgresRecorder),
         }
         schema = parse_qs(parts.query).get("schema")
         if schema:

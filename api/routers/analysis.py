@@ -8,6 +8,7 @@ import orjson
 from fastapi import APIRouter, Header, Query, Response
 from starlette.concurrency import run_in_threadpool
 
+from api.contract import errors
 from api.deps import GameId, RuntimeDep
 from api.negotiation import SVG, prefers
 from api.problems import ApiError
@@ -22,7 +23,7 @@ router = APIRouter(tags=["analysis"])
 JSON = "application/json"
 
 
-@router.get("/stats", response_model=Stats)
+@router.get("/stats", response_model=Stats, responses=errors(422))
 async def stats(runtime: RuntimeDep, query: Annotated[StatsFilters, Query()]) -> Response:
     """Statistics across finished games, filtered by players, Luna, seats, edition and forks."""
     try:
@@ -40,7 +41,8 @@ async def stats(runtime: RuntimeDep, query: Annotated[StatsFilters, Query()]) ->
         200: {
             "content": {SVG: {"schema": {"type": "string"}}},
             "description": "JSON (docs/projections.md), or the SVG chart if Accept prefers image/svg+xml.",
-        }
+        },
+        **errors(404, 422),
     },
 )
 async def game_timeline(

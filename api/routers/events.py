@@ -9,15 +9,20 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api import play
+from api.contract import errors
 from api.deps import GameId, OptionalSeat, RuntimeDep, StreamSeat
-from api.problems import ApiError
 from api.schemas import EventItem, EventsPage
 from api.stream import game_stream
 
 router = APIRouter(prefix="/games/{game_id}", tags=["events"])
 
 
-@router.get("/events", response_model=EventsPage)
+@router.get(
+    "/events",
+    response_model=EventsPage,
+    responses=errors(401, 403, 404, 422),
+    openapi_extra={"x-seat-token": "optional"},
+)
 async def events(
     game_id: GameId,
     runtime: RuntimeDep,
@@ -46,13 +51,11 @@ async def events(
     )
 
 
-def _last_event_id(header: str | None, after: int | None) -> int:
-    raw = header if header is not None else (None if after is None else str(after))
-    if raw is None or raw == "":
-        return 0
-    if not raw.strip().isdigit():
-        raise ApiError(400, "bad-last-event-id", "Last-Event-ID must be an event version (an integer)")
-    return int(raw.strip())
+def _last_event_id(header: str, after: int | None) -> int:
+    """The version to resume after: Last-Event-ID (digits only, by its schema), else `after`, else 0."""
+    if header.strip():
+        return int(header)
+    return 0 if after is None else after
 
 
 @router.get(
@@ -64,13 +67,18 @@ def _last_event_id(header: str | None, after: int | None) -> int:
             "description": "One SSE message per event; id = version.",
         },
         204: {"description": "The game has ended and the client has every event: stop reconnecting."},
+        **errors(401, 403, 404, 422),
     },
+    openapi_extra={"x-seat-token": "optional"},
 )
 async def stream(
     game_id: GameId,
     runtime: RuntimeDep,
     seat: StreamSeat,
-    last_event_id: Annotated[str | None, Header()] = None,
+    last_event_id: Annotated[
+        str,
+        Header(pattern=r"^\s*[0-9]{0,18}\s*$", description="The version of the last event received."),
+    ] = "",
     after: Annotated[
         int | None, Query(ge=0, description="Like Last-Event-ID, for a first connection.")
     ] = None,

@@ -8,10 +8,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Header, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
-from api import boards, seating
+from api import boards, limits
+from api.contract import errors
 from api.deps import AnySeat, GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError, unauthorized
-from api.schemas import BoardView, CreateGame, GameCreated, Lobby, LobbyGame, LobbySeat, SeatOut
+from api.schemas import BoardView, CreateGame, Deal, GameCreated, Lobby, LobbyGame, LobbySeat, as_deal
+from api.seating import Seating, deal_of
 from api.seats import CHOSEN_SEED, KNOWN, SECRET
 from domain import Options, SeatSpec, Setup
 from domain.setup import BASE_CHARACTERS
@@ -47,18 +49,27 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
     return setup, [s.bot for s in body.seats]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
-async def create_game(body: CreateGame, runtime: RuntimeDep) -> GameCreated:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameCreated,
+    responses=errors(400, 403, 422, 429),
+)
+async def create_game(body: CreateGame, request: Request, runtime: RuntimeDep) -> GameCreated:
     """Create a game; the answer holds each person's secret seat token, shown this once only."""
     setup, bots = _setup(body)
-    deal = SECRET if body.seed is None else CHOSEN_SEED
-    game_id, version = await run_in_threadpool(runtime.store.create, setup, "api")
-    seats = await seating.issue(runtime, game_id, [(s.name, s.character) for s in setup.seats], bots, deal)
+    deal: Deal = SECRET if body.seed is None else CHOSEN_SEED
+    client = await limits.admit(runtime, request, "create")
+    seating = Seating(client, "create", deal, bots)
+    game_id, version = await run_in_threadpool(runtime.store.create, setup, "api", seating.rows)
+    state, _ = await run_in_threadpool(runtime.store.current, game_id)
     runtime.bots.kick(game_id)
-    return GameCreated(game_id=game_id, version=version, deal=deal, seats=seats)
+    return GameCreated(
+        game_id=game_id, version=version, deal=deal, seats=seating.answer(runtime, game_id, state)
+    )
 
 
-@router.get("", response_model=Lobby)
+@router.get("", response_model=Lobby, responses=errors(401, 422), openapi_extra={"x-seat-token": "optional"})
 async def lobby(
     runtime: RuntimeDep,
     seat: AnySeat,
@@ -83,7 +94,7 @@ async def lobby(
                 version=e.version,
                 created_at=e.created_at,
                 last_move_at=e.last_move_at,
-                deal=e.deal,
+                deal=as_deal(e.deal),
             )
             for e in entries
         ]
@@ -94,29 +105,32 @@ async def lobby(
     "/import",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
-    openapi_extra={"requestBody": {"content": {IMPORT_MEDIA: {"schema": {"type": "string"}}}}},
+    responses=errors(403, 422, 429),
+    openapi_extra={
+        "requestBody": {"required": True, "content": {IMPORT_MEDIA: {"schema": {"type": "string"}}}}
+    },
 )
 async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
     """Import an export file (JSON Lines) as a new game; seats of an unfinished game get new tokens."""
     data = await request.body()
-    game_id = await run_in_threadpool(runtime.store.import_, data)
+    client = await limits.admit(runtime, request, "import", len(data))
+    # A complete file holds the whole deal: whoever had it knows it. A finished game gets no seats.
+    seating = Seating(client, "import", KNOWN)
+    game_id = await run_in_threadpool(runtime.store.import_, data, seating.rows)
     state, version = await run_in_threadpool(runtime.store.current, game_id)
-    names = [(p.name, p.character) for p in state.players]
-    bots: list[str | None] = [None] * len(names)
-    seats: list[SeatOut]
-    # A complete file holds the whole deal: whoever had it knows it.
-    if state.finished:  # nobody plays a finished game: no tokens to hand out, only the deal to record
-        await seating.issue(runtime, game_id, [], [], KNOWN)
-        seats = [SeatOut(seat=i, name=n, character=c, token=None) for i, (n, c) in enumerate(names)]
-    else:
-        seats = await seating.issue(runtime, game_id, names, bots, KNOWN)
-    return GameCreated(game_id=game_id, version=version, deal=KNOWN, seats=seats)
+    return GameCreated(
+        game_id=game_id, version=version, deal=KNOWN, seats=seating.answer(runtime, game_id, state)
+    )
 
 
 @router.get(
     "/{game_id}",
     response_model=BoardView,
-    responses={304: {"description": "Not modified (If-None-Match matched the ETag)."}},
+    responses={
+        304: {"description": "Not modified (If-None-Match matched the ETag)."},
+        **errors(401, 403, 404, 422),
+    },
+    openapi_extra={"x-seat-token": "optional"},
 )
 async def board(
     game_id: GameId,
@@ -135,7 +149,7 @@ async def board(
     key = boards.cache_key(game_id, version, viewer)
     body = await runtime.views.get(key)
     if body is None:
-        deal = await seating.deal_of(runtime, game_id)
+        deal = await deal_of(runtime, game_id)
         body = await run_in_threadpool(boards.render, state, version, viewer, deal)
         if deal is not None:  # else perhaps not recorded yet (a game being created): do not keep it
             await runtime.views.put(key, body)

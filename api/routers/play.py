@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from api import play
+from api import limits, play
+from api.contract import errors
 from api.deps import GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
 from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
@@ -14,7 +15,12 @@ from domain import command_from_dict, command_to_dict, legal_moves
 router = APIRouter(prefix="/games/{game_id}", tags=["play"])
 
 
-@router.get("/moves", response_model=MovesOut)
+@router.get(
+    "/moves",
+    response_model=MovesOut,
+    responses=errors(401, 403, 404, 422),
+    openapi_extra={"x-seat-token": "required"},
+)
 async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> MovesOut:
     """The caller's legal moves now, each a complete command to post back unchanged (empty when it is
     not the caller's turn)."""
@@ -34,7 +40,9 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
 @router.post(
     "/commands",
     response_model=CommandResult,
+    openapi_extra={"x-seat-token": "required"},
     responses={
+        **errors(400, 404, 429),
         401: {"description": "No valid seat token."},
         403: {"description": "The seat may not act now, or the command is for another seat."},
         409: {"description": "Stale `expected_version` (the body has `current_version`)."},
@@ -42,9 +50,10 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     },
 )
 async def submit(
-    game_id: GameId, body: SubmitCommand, runtime: RuntimeDep, seat: RequiredSeat
+    game_id: GameId, body: SubmitCommand, request: Request, runtime: RuntimeDep, seat: RequiredSeat
 ) -> CommandResult:
     """Submit a command at the version the caller saw; a retry with the same command ID is safe."""
+    limits.rate(runtime, request, "command")
     try:
         command = command_from_dict(body.command)
     except ValueError as error:

@@ -4,23 +4,32 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Path, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
-from api import boards, seating
+from api import boards, limits
+from api.contract import errors
 from api.deps import GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError
-from api.schemas import BoardView, ForkGame, GameCreated
+from api.schemas import BoardView, Deal, ForkGame, GameCreated
+from api.seating import Seating, deal_of
 from api.seats import KNOWN, SECRET
 from projections.views import Viewer, viewer_for
 
 router = APIRouter(prefix="/games/{game_id}", tags=["replay"])
 
 
-@router.get("/at/{version}", response_model=BoardView)
+@router.get(
+    "/at/{version}",
+    response_model=BoardView,
+    responses=errors(401, 403, 404, 422),
+    openapi_extra={"x-seat-token": "optional"},
+)
 async def board_at(
     game_id: GameId,
-    version: int,
+    version: Annotated[
+        int, Path(ge=1, description="A version of the game: 1 (its first event) to its head.")
+    ],
     runtime: RuntimeDep,
     seat: OptionalSeat,
     as_seat: Annotated[int | None, Query(ge=0, le=3, description="Once the game has ended only.")] = None,
@@ -40,7 +49,7 @@ async def board_at(
     key = boards.cache_key(game_id, version, viewer)
     body = await runtime.views.get(key)
     if body is None:
-        deal = await seating.deal_of(runtime, game_id)
+        deal = await deal_of(runtime, game_id)
         body = await run_in_threadpool(boards.render, state, version, viewer, deal)
         if deal is not None:  # else perhaps not recorded yet (a game being created): do not keep it
             await runtime.views.put(key, body)
@@ -51,8 +60,12 @@ async def board_at(
     "/fork",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
+    responses=errors(400, 401, 403, 404, 422, 429),
+    openapi_extra={"x-seat-token": "optional"},
 )
-async def fork(game_id: GameId, body: ForkGame, runtime: RuntimeDep, seat: OptionalSeat) -> GameCreated:
+async def fork(
+    game_id: GameId, body: ForkGame, request: Request, runtime: RuntimeDep, seat: OptionalSeat
+) -> GameCreated:
     """Fork a new game from the first `at_version` events (an unfinished game's unseen cards, face-down
     library cards included, are re-dealt); the answer holds the new game's seat tokens."""
     source, _ = await run_in_threadpool(runtime.store.current, game_id)
@@ -63,19 +76,29 @@ async def fork(game_id: GameId, body: ForkGame, runtime: RuntimeDep, seat: Optio
         )
     bots = [None if body.seats is None else body.seats[i].bot for i in range(len(names))]
     actor = "api" if seat is None else f"seat {seat.seat} of {game_id}"
-    new_id = await run_in_threadpool(runtime.store.fork, game_id, body.at_version, actor)
-    _, version = await run_in_threadpool(runtime.store.current, new_id)
+    client = await limits.admit(runtime, request, "fork")
     # An unfinished game's fork is re-dealt with a new secret seed; a finished one's deal is public.
-    deal = KNOWN if source.finished else SECRET
-    seats = await seating.issue(runtime, new_id, names, bots, deal)
+    deal: Deal = KNOWN if source.finished else SECRET
+    seating = Seating(client, "fork", deal, bots)
+    new_id = await run_in_threadpool(runtime.store.fork, game_id, body.at_version, actor, seating.rows)
+    state, version = await run_in_threadpool(runtime.store.current, new_id)
     runtime.bots.kick(new_id)
-    return GameCreated(game_id=new_id, version=version, deal=deal, seats=seats)
+    return GameCreated(
+        game_id=new_id, version=version, deal=deal, seats=seating.answer(runtime, new_id, state)
+    )
 
 
 @router.get(
     "/export",
     response_class=Response,
-    responses={200: {"content": {"application/x-ndjson": {}}, "description": "docs/export.md"}},
+    responses={
+        200: {
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            "description": "docs/export.md",
+        },
+        **errors(401, 403, 404, 422),
+    },
+    openapi_extra={"x-seat-token": "optional"},
 )
 async def export(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> Response:
     """The game as a JSON Lines file, redacted for the caller until the game has ended."""
@@ -87,7 +110,7 @@ async def export(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> Re
     )
 
 
-@router.get("/verify")
+@router.get("/verify", responses=errors(401, 403, 404, 422), openapi_extra={"x-seat-token": "optional"})
 async def verify(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> dict[str, Any]:
     """Verify the stored game: format, hash chain, re-adjudication by the rules, fair deal."""
     report = await run_in_threadpool(runtime.store.verify, game_id)

@@ -12,7 +12,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.settings import Settings
+from api.settings import NO_RATES, Settings
 from tests.api.helpers import free_port, wait_until
 
 ClientFactory = Callable[..., TestClient]
@@ -22,8 +22,12 @@ ClientFactory = Callable[..., TestClient]
 def settings(tmp_path: Path) -> Settings:
     # The lobby's projector is started only by the tests that read the lobby (`lobby_client`): it
     # competes for the two cores with long games played over HTTP.
+    # No rate limits: tests create games faster than a person would (tests/api/test_limits.py has them).
     return Settings(
-        database_url=f"sqlite:///{tmp_path}/games.db", stream_heartbeat_seconds=1.0, projections=False
+        database_url=f"sqlite:///{tmp_path}/games.db",
+        stream_heartbeat_seconds=1.0,
+        projections=False,
+        rates=dict(NO_RATES),
     )
 
 

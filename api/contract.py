@@ -1,0 +1,128 @@
+"""The API's exact contract in OpenAPI: every status each operation can answer, errors as
+`application/problem+json` with one `Problem` schema, and the seat token as a bearer security scheme.
+
+Routes declare their own error statuses (`errors(...)`); `openapi(app)` adds those every operation can
+answer (413 for any request body over the limit, 500, and 503 while the store is unreachable, except the
+probes), gives every 4xx/5xx the problem content type and schema, and the security requirement of each
+operation. `docs/openapi.json` is this document, committed (`scripts/openapi.py` writes it; a test diffs
+it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.problems import MEDIA_TYPE
+
+SCHEME = "seatToken"
+
+DESCRIPTIONS: dict[int, str] = {
+    400: "Malformed request (e.g. a body that is not JSON); `code` says what.",
+    401: "The seat token is missing where required, malformed or unknown (`WWW-Authenticate: Bearer`).",
+    403: "Forbidden: the token is another game's or seat's, it is not the seat's turn, or a cap is "
+    "reached (`quota-exceeded`).",
+    404: "No such game (`game-not-found`) or version (`version-out-of-range`).",
+    409: "Conflict: a stale `expected_version` (`current_version` says the head) or a command ID reused "
+    "for another command.",
+    413: "The request body is over its limit (`body-too-large`), declared or chunked.",
+    422: "The request does not match its schema (`invalid-request`, with `errors`), or the rules refuse it "
+    "(`illegal-move` with `reason` and `rule_id`, `invalid-options`, `import-rejected` with `line`...).",
+    429: "Too many requests of this kind from this client (`rate-limited`); retry after `Retry-After` s.",
+    500: "The server failed (`internal-error`); the error was logged, nothing was half-written.",
+    503: "The game store cannot be reached (`store-unavailable`); retry after `Retry-After` seconds. "
+    "Nothing was written.",
+}
+EVERY = (413, 500)  # any request: a body over the limit, a failure
+STORE = 503  # any route that reads or writes the store
+PROBES = {("get", "/healthz"), ("get", "/readyz")}
+NO_STORE = {("get", "/healthz")}
+
+
+class Problem(BaseModel):
+    """An error (RFC 9457). `code` is stable; the members after `instance` appear where they apply."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = Field(description="`/problems/<code>`, relative to the API.")
+    title: str
+    status: int
+    detail: str = Field(description="For people; never echoes a token or anything hidden.")
+    code: str = Field(description="Stable machine-readable code.")
+    instance: str | None = Field(None, description="The request path.")
+    reason: str | None = Field(None, description="Illegal moves: the engine's reason code.")
+    rule_id: str | None = Field(None, description="Illegal moves: the rule that forbids it (rules digest).")
+    current_version: int | None = Field(None, description="409 version-conflict: the game's version now.")
+    command_id: str | None = Field(None, description="409 command-id-reused.")
+    head: int | None = Field(None, description="404 version-out-of-range: the game's last version.")
+    line: int | None = Field(None, description="422 import-rejected: the file's line at fault (0: none).")
+    retry_after: int | None = Field(None, description="429 and 503: seconds to wait, as Retry-After.")
+    limit: int | None = Field(None, description="403 quota-exceeded: the cap reached.")
+    errors: list[dict[str, Any]] | None = Field(None, description="422 invalid-request: what failed where.")
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The `responses=` entries of a route's own error statuses (content added by `openapi`)."""
+    return {status: {"description": DESCRIPTIONS[status]} for status in statuses}
+
+
+def _security(method: str, path: str, operation: dict[str, Any]) -> list[dict[str, list[str]]] | None:
+    token = operation.pop("x-seat-token", None)
+    if token == "required":
+        return [{SCHEME: []}]
+    if token == "optional":
+        return [{}, {SCHEME: []}]
+    return None
+
+
+def openapi(app: FastAPI) -> dict[str, Any]:
+    """The app's OpenAPI document, completed (cached on the app like FastAPI's own)."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    spec = get_openapi(
+        title=app.title,
+        version=app.version,
+        description=app.description,
+        routes=app.routes,
+        tags=app.openapi_tags,
+    )
+    components = spec.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    schemas["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(unused, None)
+    components["securitySchemes"] = {
+        SCHEME: {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A seat's secret token (`gg_...`), issued once when the game is created, "
+            "forked or imported. The stream also takes it as `?access_token=` (EventSource sends no "
+            "headers).",
+        }
+    }
+    problem = {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            responses: dict[str, Any] = operation.setdefault("responses", {})
+            extra = list(EVERY)
+            if (method, path) not in NO_STORE:
+                extra.append(STORE)
+            for added in extra:
+                responses.setdefault(str(added), {"description": DESCRIPTIONS[added]})
+            for status, response in responses.items():
+                if int(status) < 400 or ((method, path) in PROBES and status == "503"):
+                    continue
+                response["content"] = problem
+                if int(status) == 422:
+                    response["description"] = DESCRIPTIONS[422]
+            security = _security(method, path, operation)
+            if security is not None:
+                operation["security"] = security
+    app.openapi_schema = spec
+    return spec
+
+
+def install(app: FastAPI) -> None:
+    app.openapi = lambda: openapi(app)  # type: ignore[method-assign]

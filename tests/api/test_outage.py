@@ -1,0 +1,169 @@
+"""Store outages (README, "Outages"): with PostgreSQL stopped every game route answers 503
+problem+json with Retry-After within 5 s and /readyz turns 503 within 2 s; once it is back every route
+answers 2xx within 3 s, with no stale pooled connection failing the first requests. The server is the
+test's own (tests/pg_instance.py), never the machine's."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.settings import Settings
+from domain import SeatSpec, Setup
+from replays.service import Games
+from tests.api.helpers import Table, create, parse_sse
+from tests.pg_instance import PostgresInstance
+
+PROBLEM = "application/problem+json"
+OUTAGE_ANSWER_SECONDS = 5.0
+READY_SECONDS = 2.0
+BACK_SECONDS = 3.0
+
+
+@pytest.fixture(scope="module")
+def instance() -> Iterator[PostgresInstance]:
+    pg = PostgresInstance()
+    pg.start()
+    try:
+        yield pg
+    finally:
+        pg.close()
+
+
+Call = Callable[[], httpx.Response]
+
+
+def _routes(client: TestClient, table: Table, export: bytes) -> dict[str, Call]:
+    game = table.game_id
+
+    def command() -> httpx.Response:
+        listing = client.get(f"/games/{game}/moves", headers=table.auth(0))
+        if listing.status_code != 200:
+            return listing
+        seat = listing.json()["to_act"]
+        listing = client.get(f"/games/{game}/moves", headers=table.auth(seat)).json()
+        body = {
+            "command": listing["moves"][0],
+            "expected_version": listing["version"],
+            "command_id": f"outage-{time.monotonic_ns()}",
+        }
+        return client.post(f"/games/{game}/commands", headers=table.auth(seat), json=body)
+
+    def stream() -> httpx.Response:
+        with client.stream("GET", f"/games/{game}/stream", headers=table.auth(0)) as response:
+            if response.status_code == 200:
+                assert parse_sse(response.iter_lines(), count=1)
+            else:
+                response.read()
+            return response
+
+    return {
+        "create": lambda: client.post("/games", json={"seats": [{"name": "A"}, {"name": "B"}]}),
+        "lobby": lambda: client.get("/games"),
+        "lobby mine": lambda: client.get("/games", params={"mine": "true"}, headers=table.auth(0)),
+        "board": lambda: client.get(f"/games/{game}"),
+        "board as seat": lambda: client.get(f"/games/{game}", headers=table.auth(1)),
+        "moves": lambda: client.get(f"/games/{game}/moves", headers=table.auth(0)),
+        "command": command,
+        "events": lambda: client.get(f"/games/{game}/events"),
+        "stream": stream,
+        "at": lambda: client.get(f"/games/{game}/at/1"),
+        "fork": lambda: client.post(f"/games/{game}/fork", json={"at_version": 1}),
+        "export": lambda: client.get(f"/games/{game}/export"),
+        "import": lambda: client.post(
+            "/games/import", content=export, headers={"Content-Type": "application/x-ndjson"}
+        ),
+        "verify": lambda: client.get(f"/games/{game}/verify"),
+        "timeline": lambda: client.get(f"/games/{game}/timeline"),
+        "stats": lambda: client.get("/stats"),
+    }
+
+
+def _backup(tmp_path: Path) -> bytes:
+    """A complete export file (an operator's backup of a game just started), importable anywhere."""
+    with Games(f"sqlite:///{tmp_path}/backup.db") as games:
+        seats = (SeatSpec("A", "galileo"), SeatSpec("B", "kepler"))
+        game_id, _ = games.create(Setup(seats=seats, seed="backup"))
+        return games.export(game_id, reveal=True)
+
+
+@pytest.mark.postgres
+def test_store_outage_answers_503_fast_and_recovers(
+    instance: PostgresInstance, settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = replace(settings, database_url=instance.url, projections=True)
+    figures: dict[str, Any] = {}
+    with TestClient(create_app(config)) as client:
+        table = create(client, 2, seed="outage")
+        export = _backup(tmp_path)
+        routes = _routes(client, table, export)
+        for name, call in routes.items():  # every route works before the outage
+            assert call().status_code in (200, 201), name
+
+        instance.stop()
+        slowest = 0.0
+        for name, call in routes.items():
+            started = time.monotonic()
+            response = call()
+            elapsed = time.monotonic() - started
+            slowest = max(slowest, elapsed)
+            assert response.status_code == 503, (name, response.status_code, response.text)
+            assert response.headers["content-type"].startswith(PROBLEM), name
+            assert response.json()["code"] == "store-unavailable", name
+            assert int(response.headers["retry-after"]) >= 1, name
+            assert elapsed < OUTAGE_ANSWER_SECONDS, (name, elapsed)
+        figures["slowest 503"] = round(slowest, 3)
+        started = time.monotonic()
+        ready = client.get("/readyz")
+        figures["readyz 503"] = round(time.monotonic() - started, 3)
+        assert ready.status_code == 503 and ready.json()["checks"]["store"].startswith("unreachable")
+        assert figures["readyz 503"] < READY_SECONDS
+        assert client.get("/healthz").status_code == 200  # the process itself is alive
+
+        back = instance.start()
+        while client.get("/readyz").status_code != 200:
+            assert time.monotonic() - back < BACK_SECONDS, "/readyz still 503 after the restart"
+            time.sleep(0.05)
+        figures["readyz 200 after restart"] = round(time.monotonic() - back, 3)
+        # From then on every route answers at the first attempt (no stale pooled connection fails).
+        for name, call in routes.items():
+            response = call()
+            assert response.status_code in (200, 201), (name, response.status_code, response.text)
+        figures["every route 2xx, done at"] = round(time.monotonic() - back, 3)
+        assert client.get("/readyz").status_code == 200
+    with capsys.disabled():
+        print(f"\noutage figures: {figures}")
+
+
+@pytest.mark.postgres
+def test_cold_start_outage_readyz_within_2s(instance: PostgresInstance, settings: Settings) -> None:
+    """A store that stops while nobody uses it: /readyz notices by itself within 2 s, then routes fail
+    fast; an uncached seat token works at once after the restart."""
+    config = replace(settings, database_url=instance.url)
+    with TestClient(create_app(config)) as client:
+        table = create(client, 2, seed="cold")
+        fresh = TestClient(client.app)  # the same app: a token the process has not cached yet is used later
+        instance.stop()
+        started = time.monotonic()
+        assert client.get("/readyz").status_code == 503
+        assert time.monotonic() - started < READY_SECONDS
+        started = time.monotonic()
+        assert client.get(f"/games/{table.game_id}").status_code == 503
+        assert time.monotonic() - started < 0.5  # known down: no wait for a connection
+        back = instance.start()
+        client.app.state.runtime.token_cache.clear()
+        while True:
+            answer = fresh.get(f"/games/{table.game_id}/moves", headers=table.auth(1))
+            if answer.status_code == 200:
+                break
+            assert answer.status_code == 503, answer.text
+            assert time.monotonic() - back < BACK_SECONDS
+            time.sleep(0.05)
