@@ -231,4 +231,33 @@ def header_problems(log: GameLog) -> list[Finding]:
     ):
         last = records[-1]
         out.append(Finding("format", "the last event's hash is not the header's head_hash", line=last.line))
+    if not records:
+        return out
+    first, last_type = records[0].event, records[-1].event.get("type")
+    said: list[tuple[str, Any, Any]] = [
+        ("finished", header.get("finished"), last_type == "GameEnded"),
+        (
+            "catalog",
+            header.get("catalog"),
+            {"edition": first.get("catalog_edition"), "hash": first.get("catalog_hash")},
+        ),
+        ("options", header.get("options"), first.get("options")),
+        ("seats", header.get("seats"), first.get("seats")),
+    ]
+    if header.get("complete") is True and any(r.sealed for r in records):
+        said.append(("complete", True, False))
+    for field, claimed, actual in said:
+        if claimed != actual:
+            out.append(
+                Finding(
+                    "format",
+                    f"the header's {field} ({_short(claimed)}) disagrees with the events ({_short(actual)})",
+                    line=1,
+                )
+            )
     return out
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -199,3 +199,30 @@ def test_event_dicts_in_files_are_the_engine_form(finished_export: bytes) -> Non
 
     for line in _lines(finished_export)[1:]:
         assert event_to_dict(event_from_dict(line["event"])) == line["event"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("finished", True),
+        ("catalog", {"edition": "base", "hash": "0" * 64}),
+        ("options", {"luna": True}),
+        ("seats", [["Mallory", "galileo"], ["Eve", "kepler"]]),
+    ],
+)
+def test_import_checks_every_header_field_against_the_lines(local: Games, field: str, value: Any) -> None:
+    """A header that claims what its lines do not (an unfinished game said to be finished, another
+    catalog, options or seats) is refused at line 1, and nothing is written."""
+    game_id = new_game(local, "header-1")
+    play(local, game_id, "header-1", limit=30)
+    lines = local.export(game_id, reveal=True).splitlines()
+    header = orjson.loads(lines[0])
+    assert header[field] != value
+    header[field] = value
+    forged = b"\n".join([orjson.dumps(header), *lines[1:]]) + b"\n"
+    before = len(local.list_games())
+    with pytest.raises(ImportRejected) as refused:
+        local.import_(forged)
+    assert refused.value.line == 1 and field in str(refused.value)
+    assert len(local.list_games()) == before
+    assert not verify_file(forged).ok
