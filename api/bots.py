@@ -108,7 +108,7 @@ class BotRunner:
                 command, version = step
                 try:
                     await play.submit(
-                        self._runtime, game_id, command.seat, command, version, f"bot:{version}"
+                        self._runtime, game_id, command.seat, command, version, f"bot:{version}", BOT
                     )
                 except VersionConflict:
                     continue  # someone (another process's runner) moved first: look again

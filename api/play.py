@@ -72,10 +72,12 @@ async def submit(
     command: Command,
     expected_version: int,
     command_id: str,
+    seat_kind: str,
 ) -> SubmitResult:
-    """Store a command, fan its events out and let the bots play if the turn passed to one."""
+    """Store a command (`seat_kind`: "human" or "bot", recorded in its metadata), fan its events out and
+    let the bots play if the turn passed to one."""
     result = await run_in_threadpool(
-        runtime.store.submit, game_id, command, expected_version, command_id, actor
+        runtime.store.submit, game_id, command, expected_version, command_id, actor, seat_kind
     )
     if not result.replayed:
         await publish(runtime, game_id, result.version, result.events)

@@ -90,6 +90,9 @@ class StatsFilters(Request):
     )
     edition: str | None = Field(None, min_length=1, max_length=100, description="The catalog edition.")
     forks: bool = Field(False, description="Include forked games (a fork repeats its source's start).")
+    imports: bool = Field(
+        True, description="Include imported games (copies of one game, by content, count once either way)."
+    )
 
 
 # -- responses ---------------------------------------------------------------------------------------

@@ -101,10 +101,16 @@ class Store:
             return self.games.create(setup, actor, rows)
 
     def submit(
-        self, game_id: str, command: Command, expected_version: int, command_id: str, actor: int | str
+        self,
+        game_id: str,
+        command: Command,
+        expected_version: int,
+        command_id: str,
+        actor: int | str,
+        seat_kind: str,
     ) -> SubmitResult:
         with self._use():
-            return self.games.submit(game_id, command, expected_version, command_id, actor)
+            return self.games.submit(game_id, command, expected_version, command_id, actor, seat_kind)
 
     def current(self, game_id: str) -> tuple[GameState, int]:
         """The game's state and version read together (one load, so they agree)."""

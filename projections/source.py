@@ -19,10 +19,11 @@ from replays.store import TOPIC_PREFIX, GameStore, store_env
 
 APP = GameStore.name  # the tracking key of every view: the position in the store's notification log
 
-# Seats in the metadata: an event caused by a seat's command names the seat as its `actor`. The store
-# does not say whether that seat is a person or a bot, but the two bot drivers of this code base name
-# their commands recognisably: the API's bot runner `bot:<version>` (api/bots.py) and the play-outs of
-# `galileo selfplay --store` and fork play-outs `<game UUID>:<version>` (replays/playout.py).
+# Seats in the metadata: an event caused by a seat's command names the seat as its `actor`, and since
+# this version whether a person or a bot played it (`seat_kind`). Before that, the two bot drivers of this
+# code base named their commands recognisably (the fallback for those events): the API's bot runner
+# `bot:<version>` (api/bots.py) and the play-outs of `galileo selfplay --store` and fork play-outs
+# `<game UUID>:<version>` (replays/playout.py).
 BOT_COMMAND_ID = re.compile(r"bot:.*|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\d+")
 BOT, HUMAN = "bot", "human"
 
@@ -31,7 +32,7 @@ class Fact:
     """One stored event of one game, as read from the notification log. The engine event is decoded
     (`event_from_dict`) on first use: most views look only at a few event types."""
 
-    __slots__ = ("_event", "game_id", "meta", "payload", "version")
+    __slots__ = ("_event", "game_id", "meta", "payload", "stored_at", "version")
 
     def __init__(
         self,
@@ -40,8 +41,10 @@ class Fact:
         payload: Mapping[str, Any],
         meta: Mapping[str, Any],
         event: Event | None = None,
+        stored_at: str | None = None,
     ) -> None:
         self.game_id = game_id
+        self.stored_at = stored_at  # when this store wrote it (differs from received_at in an import)
         self.version = version
         self.payload = payload
         self.meta = meta
@@ -68,11 +71,16 @@ class Fact:
 
     @property
     def seat_kind(self) -> tuple[int, str] | None:
-        """(seat, BOT or HUMAN) when a seat's command caused this event, else None."""
+        """(seat, BOT or HUMAN) when a seat's command caused this event, else None. The log records it
+        (`meta.seat_kind`, written by the API and the play-outs); only events stored before it was
+        recorded fall back on the command ID's pattern."""
         meta = self.meta
         actor = meta.get("actor")
         if meta.get("kind") != "command" or not isinstance(actor, int) or isinstance(actor, bool):
             return None
+        recorded = meta.get("seat_kind")
+        if recorded in (BOT, HUMAN):
+            return actor, str(recorded)
         command_id = meta.get("command_id")
         is_bot = isinstance(command_id, str) and BOT_COMMAND_ID.fullmatch(command_id) is not None
         return actor, BOT if is_bot else HUMAN
@@ -80,7 +88,14 @@ class Fact:
 
 def fact_of(stored: Any) -> Fact:
     """The fact of a stored event as the store's mapper gives it (`replays.store.Game.Event`)."""
-    return Fact(str(stored.originator_id), stored.originator_version, stored.payload, stored.metadata)
+    stamp = getattr(stored, "timestamp", None)
+    return Fact(
+        str(stored.originator_id),
+        stored.originator_version,
+        stored.payload,
+        stored.metadata,
+        stored_at=None if stamp is None else stamp.isoformat(),
+    )
 
 
 def topics(*names: str) -> tuple[str, ...]:

@@ -8,7 +8,11 @@ them. Final scores are the sums of `VictoryPointsScored` (design.md: points chan
 Decisions where the issue is silent:
 - only finished games count ("games played"); `in_progress` says how many others match;
 - forked games are left out unless `forks=True`: a fork repeats its source's start and would count
-  it twice (imported games count: they are games played elsewhere);
+  it twice;
+- each game counts once: copies of one game (an export imported here again, twice, ...) are recognised
+  by content, the hash that ends their identical chains (`content`), and counted once;
+- imported games (stored here with the times of another store: `received_at` differs from when this
+  store wrote them) count, as games played elsewhere, unless `imports=False`;
 - a shared win is a win for every winner, and the fair share of wins at a seat is the mean of
   winners/players, so ties do not look like a first-seat advantage;
 - seat positions count from the first seat (position 0 starts the game).
@@ -70,6 +74,8 @@ def fold(doc: Document | None, fact: Fact) -> Document:
         doc["finished"] = True
         doc["winners"] = list(event.winners)
         doc["events"] = fact.version
+        doc["content"] = fact.meta.get("hash")  # covers every event and its metadata: equal for copies
+        doc["imported"] = fact.stored_at is not None and fact.stored_at != fact.received_at
     return doc
 
 
@@ -83,6 +89,8 @@ def _started(game_id: str, started: Mapping[str, Any]) -> Document:
         "edition": started["catalog_edition"],
         "seats_kind": None,
         "forked": False,
+        "imported": False,
+        "content": None,
         "first_seat": started["first_seat"],
         "seats": [
             {"name": name, "character": character, "kind": None, "score": 0, "by_source": {}}
@@ -127,6 +135,7 @@ class Filters:
     seats: str | None = None  # bots | humans | mixed
     edition: str | None = None
     forks: bool = False  # include forked games
+    imports: bool = True  # include imported games (copies of one game count once either way)
 
     def __post_init__(self) -> None:
         if self.players is not None and not 1 <= self.players <= 4:
@@ -162,8 +171,12 @@ class StatsView:
         self._cache: dict[tuple[Any, ...], dict[str, Any]] = {}
 
     def games(self, filters: Filters = Filters(), finished: bool = True) -> list[Document]:
+        """The rows of the matching games, each game once (copies by content: the first stored)."""
         where, params = filters.where()
-        return self.table.select([*where, "finished = ?"], [*params, int(finished)], order="game_id")
+        rows = self.table.select([*where, "finished = ?"], [*params, int(finished)], order="game_id")
+        if not filters.imports:
+            rows = [r for r in rows if not r.get("imported")]
+        return once(rows)
 
     def compute(self, filters: Filters = Filters(), bin_width: int = BIN_WIDTH) -> dict[str, Any]:
         """The statistics of the finished games matching `filters` (cached per view position: the view
@@ -189,6 +202,20 @@ class StatsView:
 
     def close(self) -> None:
         self.table.datastore.close()
+
+
+def once(rows: Sequence[Document]) -> list[Document]:
+    """Each game once: of the rows with the same content (copies of one game), the first not imported."""
+    kept: dict[Any, Document] = {}
+    out: list[Document] = []
+    for row in sorted(rows, key=lambda r: (bool(r.get("imported")), r["game_id"])):
+        content = row.get("content")
+        if content is None:
+            out.append(row)
+        elif content not in kept:
+            kept[content] = row
+            out.append(row)
+    return sorted(out, key=lambda r: r["game_id"])
 
 
 def summarise(games: Sequence[Document], bin_width: int = BIN_WIDTH) -> dict[str, Any]:

@@ -127,10 +127,11 @@ class Cause:
     catalog_hash: str
     options: Mapping[str, Any]
     engine_version: str = ENGINE_VERSION
+    seat_kind: str | None = None  # a seat's command: "human" or "bot" (who played it), as the caller says
 
     def metadata(self, batch: int) -> dict[str, Any]:
         """The metadata of an event of this batch (without `prev_hash` and `hash`)."""
-        return {
+        meta: dict[str, Any] = {
             "kind": self.kind,
             "actor": self.actor,
             "command_id": self.command_id,
@@ -141,6 +142,9 @@ class Cause:
             "catalog": {"edition": self.catalog_edition, "hash": self.catalog_hash},
             "options_hash": options_hash(self.options),
         }
+        if self.seat_kind is not None:
+            meta["seat_kind"] = self.seat_kind
+        return meta
 
 
 def options_hash(options: Mapping[str, Any]) -> str:

@@ -141,8 +141,8 @@ def new(
         list[str] | None,
         typer.Option("--seat", help="NAME:CHARACTER for each seat, in order (overrides --players)."),
     ] = None,
-    seed: str = typer.Option(None, help="Secret seed of the deal [default: random]."),
-    first_seat: int = typer.Option(None, "--first-seat", help="Seat that starts [default: drawn]."),
+    seed: str = typer.Option(None, help="Secret seed of the deal \\[default: random]."),
+    first_seat: int = typer.Option(None, "--first-seat", help="Seat that starts \\[default: drawn]."),
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", help="Rule option NAME=VALUE (JSON value), e.g. dieMax=6."),
@@ -187,17 +187,31 @@ def games(ctx: typer.Context, json_output: bool = JSON) -> None:
     with _games(ctx) as service:
         found = service.list_games()
     if json_output:
-        _echo_json([{"game_id": g.game_id, "created_at": g.created_at, "seats": g.seats} for g in found])
+        _echo_json(
+            [
+                {
+                    "game_id": g.game_id,
+                    "created_at": g.created_at,
+                    "status": g.status,
+                    "winners": list(g.winners),
+                    "seats": g.seats,
+                }
+                for g in found
+            ]
+        )
         return
     for g in found:
-        typer.echo(f"{g.game_id}  {g.created_at}  " + ", ".join(f"{n} ({c})" for n, c in g.seats))
+        won = ", ".join(g.seats[w][0] for w in g.winners if w < len(g.seats))
+        status = f"finished, won by {won}" if g.status == "finished" else "active"
+        seats = ", ".join(f"{n} ({c})" for n, c in g.seats)
+        typer.echo(f"{g.game_id}  {g.created_at}  {status:<28}  {seats}")
 
 
 @app.command()
 def show(
     ctx: typer.Context,
     game: str = GAME,
-    at: int = typer.Option(None, "--at", help="Version to show (0..head) [default: now]."),
+    at: int = typer.Option(None, "--at", help="Version to show (0..head) \\[default: now]."),
     json_output: bool = JSON,
 ) -> None:
     """Show a game's state at a version: scores by source, dice, positions; whose turn."""
@@ -234,7 +248,7 @@ def log(
     game: str = GAME,
     after: int = typer.Option(0, help="Show events after this version."),
     limit: int = typer.Option(None, help="Show at most this many events."),
-    viewer: int = typer.Option(None, help="Show what this seat may see [default: a spectator's view]."),
+    viewer: int = typer.Option(None, help="Show what this seat may see \\[default: a spectator's view]."),
     json_output: bool = JSON,
 ) -> None:
     """Print a game's events with who caused them, which command and which rule (no secrets before
@@ -278,7 +292,7 @@ def export_game(
     ],
     game: str = GAME,
     viewer: int = typer.Option(
-        None, help="Seat whose view an unfinished game is exported for [default: spectator]."
+        None, help="Seat whose view an unfinished game is exported for \\[default: spectator]."
     ),
     reveal_hidden: bool = typer.Option(
         False,
@@ -317,7 +331,7 @@ def explain(
     ctx: typer.Context,
     game: str = GAME,
     turn: int = typer.Option(..., "--turn", min=0, help="The turn to explain (0 = the first turn)."),
-    viewer: int = typer.Option(None, help="Explain what this seat may see [default: a spectator's view]."),
+    viewer: int = typer.Option(None, help="Explain what this seat may see \\[default: a spectator's view]."),
     json_output: bool = JSON,
 ) -> None:
     """A dispute report: one turn event by event, with each command, the legal moves it was chosen from,
@@ -364,8 +378,11 @@ def verify(
         console.print(report_table(report))
         for finding in report.findings:
             console.print(f"[red]{finding}[/]", markup=True, highlight=False)
-            if finding.expected is not None or finding.stored is not None:
-                console.print(f"  expected: {finding.expected}\n  stored:   {finding.stored}", markup=False)
+            # Only what the finding has: a chain finding compares hashes, not events ("expected: None").
+            if finding.expected is not None:
+                console.print(f"  expected: {finding.expected}", markup=False)
+            if finding.stored is not None:
+                console.print(f"  stored:   {finding.stored}", markup=False)
         for note in report.notes:
             console.print(f"note: {note}", markup=False)
     raise typer.Exit(report.exit_code)
@@ -403,7 +420,7 @@ def projections_run(
 @projections_app.command("rebuild")
 def projections_rebuild(
     ctx: typer.Context,
-    name: str = typer.Argument(None, help="lobby or stats [default: every view]."),
+    name: str = typer.Argument(None, help="lobby or stats \\[default: every view]."),
 ) -> None:
     """Drop a view and rebuild it from event 1, with a progress bar."""
     import time

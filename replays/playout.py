@@ -28,7 +28,7 @@ def play_out(games: Games, game_id: str, bots: Sequence[Bot], limit: int | None 
     max_decisions = MAX_DECISIONS if limit is None else limit
     while not state.finished and decisions < max_decisions:
         move = bots[state.turn.seat].choose(state, legal_moves(state))
-        result = games.submit(game_id, move, version, f"{game_id}:{version}", move.seat)
+        result = games.submit(game_id, move, version, f"{game_id}:{version}", move.seat, "bot")
         version = result.version
         state = fold(result.events, state)
         decisions += 1

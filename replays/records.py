@@ -35,13 +35,17 @@ class SubmitResult:
     version: int
     events: tuple[Event, ...]
     replayed: bool = False  # True when a retried command ID returned the first result
+    actor: int | str | None = None  # the audit metadata of the batch (as /events shows it)
+    received_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
     game_id: str
-    created_at: str
+    created_at: str  # when this store wrote the game (a fork or an import: then, not its source's time)
     seats: tuple[tuple[str, str], ...]
+    status: str = "active"  # active | finished
+    winners: tuple[int, ...] = ()  # the winning seats of a finished game
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,8 @@ class Record:
         return f"line {self.line}" if self.line is not None else f"event {self.version}"
 
 
+SEAT_KINDS = ("human", "bot")  # meta.seat_kind: who played a seat's command (docs/audit.md)
+OPTIONAL_META = frozenset({"nonces", "seat_kind"})
 _META_TYPES: Mapping[str, tuple[type, ...]] = {
     "kind": (str,),
     "actor": (int, str),
@@ -96,13 +102,15 @@ def check_record(record: Record) -> str | None:
     missing = [k for k in _META_TYPES if k not in meta]
     if missing:
         return f"meta lacks {', '.join(missing)}"
-    extra = sorted(set(meta) - set(_META_TYPES) - {"nonces"})
+    extra = sorted(set(meta) - set(_META_TYPES) - OPTIONAL_META)
     if extra:
         return f"meta has unknown key(s) {', '.join(extra)}"
     for key, types in _META_TYPES.items():
         value = meta[key]
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             return f"meta.{key} has the wrong type ({type(value).__name__})"
+    if "seat_kind" in meta and meta["seat_kind"] not in SEAT_KINDS:
+        return f"meta.seat_kind must be one of {', '.join(SEAT_KINDS)}, not {meta['seat_kind']!r}"
     if meta["kind"] not in KINDS:
         return f"meta.kind must be one of {', '.join(KINDS)}, not {meta['kind']!r}"
     actor = meta["actor"]

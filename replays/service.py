@@ -46,7 +46,7 @@ from replays.errors import (
     VersionOutOfRange,
 )
 from replays.export import ExportFormatError, encode, export_line, header_problems, make_header, parse
-from replays.records import MAX_TEXT, GameInfo, Record, StoredEvent, SubmitResult
+from replays.records import MAX_TEXT, SEAT_KINDS, GameInfo, Record, StoredEvent, SubmitResult
 from replays.store import DEFAULT_DATABASE_URL, TOPIC_PREFIX, Game, Rows, open_store
 from replays.verify import Finding, VerifyReport, verify_records
 
@@ -122,14 +122,24 @@ class Games:
         return str(game_id), game.version
 
     def submit(
-        self, game_id: str | UUID, command: Command, expected_version: int, command_id: str, actor: Actor
+        self,
+        game_id: str | UUID,
+        command: Command,
+        expected_version: int,
+        command_id: str,
+        actor: Actor,
+        seat_kind: str | None = None,
     ) -> SubmitResult:
         """Decide and store `command` as one batch of events.
 
         A retry of `command_id` with the same command returns the first result and writes nothing;
         with another command it raises CommandIdReused. A stale `expected_version` raises
         VersionConflict; a refused command raises IllegalMove. Nothing is written on any error.
+        `seat_kind` ("human" or "bot") records who played the seat, as a fact of the log (statistics
+        read it; docs/audit.md).
         """
+        if seat_kind is not None and seat_kind not in SEAT_KINDS:
+            raise ValueError(f"a seat kind is one of {', '.join(SEAT_KINDS)}, not {seat_kind!r}")
         if not isinstance(command_id, str) or not 0 < len(command_id) <= MAX_TEXT:
             raise ValueError(f"a command ID is a string of 1 to {MAX_TEXT} characters")
         _check_actor(actor)
@@ -145,7 +155,10 @@ class Games:
         assert game.state is not None
         events = decide(game.state, command)
         now = self._now()
-        cause = _cause("command", actor, command_to_dict(command), command_id, now, game.state)
+        cause = replace(
+            _cause("command", actor, command_to_dict(command), command_id, now, game.state),
+            seat_kind=seat_kind,
+        )
         self._append(game, [(e, cause.metadata(game.version + 1)) for e in events], now)
         try:
             self.store.save(game)
@@ -157,7 +170,7 @@ class Games:
             if first is not None:
                 return first
             raise VersionConflict(game.version, expected_version) from None
-        return SubmitResult(game.version, tuple(events))
+        return SubmitResult(game.version, tuple(events), actor=actor, received_at=cause.received_at)
 
     def fork(
         self, game_id: str | UUID, at_version: int, actor: Actor = SYSTEM, rows: RowsFor = _no_rows
@@ -255,7 +268,14 @@ class Games:
         stored = self.events(gid, after=span[0] - 1, limit=span[1] - span[0] + 1)
         if canonical(stored[0].metadata["command"]) != canonical(command_to_dict(command)):
             raise CommandIdReused(command_id, span[0])
-        return SubmitResult(span[1], tuple(s.event for s in stored), replayed=True)
+        meta = stored[0].metadata
+        return SubmitResult(
+            span[1],
+            tuple(s.event for s in stored),
+            replayed=True,
+            actor=meta.get("actor"),
+            received_at=meta.get("received_at"),
+        )
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -293,20 +313,35 @@ class Games:
             yield stored.version, stored.event, state
 
     def list_games(self) -> list[GameInfo]:
-        """Every stored game, oldest first (from each game's first event)."""
-        out: list[GameInfo] = []
+        """Every stored game, oldest first: when this store wrote it (a fork or an import: then, not its
+        source's time), its seats, its status and winners (from the log's GameStarted and GameEnded)."""
+        started: dict[str, GameInfo] = {}
+        ended: dict[str, tuple[int, ...]] = {}
         start_id: int | None = None
+        topics = [TOPIC_PREFIX + "GameStarted", TOPIC_PREFIX + "GameEnded"]
         while True:
             page = self.store.recorder.select_notifications(
-                start_id, LIST_PAGE, topics=[TOPIC_PREFIX + "GameStarted"], inclusive_of_start=False
+                start_id, LIST_PAGE, topics=topics, inclusive_of_start=False
             )
             for n in page:
                 data = self.store.mapper.transcoder.decode(n.state)
-                seats = tuple((str(name), str(char)) for name, char in data["payload"]["seats"])
-                out.append(GameInfo(str(n.originator_id), data["metadata"]["received_at"], seats))
+                game_id, payload = str(n.originator_id), data["payload"]
+                if payload["type"] == "GameEnded":
+                    ended[game_id] = tuple(int(w) for w in payload["winners"])
+                    continue
+                stamp = data.get("timestamp")
+                created = (
+                    stamp.isoformat() if isinstance(stamp, datetime) else data["metadata"]["received_at"]
+                )
+                seats = tuple((str(name), str(char)) for name, char in payload["seats"])
+                started[game_id] = GameInfo(game_id, created, seats)
             if len(page) < LIST_PAGE:
-                return out
+                break
             start_id = page[-1].id
+        return [
+            replace(info, status="finished", winners=ended[gid]) if gid in ended else info
+            for gid, info in started.items()
+        ]
 
     # -- export and verification ---------------------------------------------------------------------
 

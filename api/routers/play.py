@@ -10,6 +10,7 @@ from api.contract import errors
 from api.deps import GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
 from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
+from api.seats import HUMAN
 from domain import command_from_dict, command_to_dict, legal_moves
 
 router = APIRouter(prefix="/games/{game_id}", tags=["play"])
@@ -62,7 +63,9 @@ async def submit(
         raise ApiError(
             403, "wrong-seat", f"this token is seat {seat.seat}'s, the command is for seat {command.seat}"
         )
-    result = await play.submit(runtime, game_id, seat.seat, command, body.expected_version, body.command_id)
+    result = await play.submit(
+        runtime, game_id, seat.seat, command, body.expected_version, body.command_id, HUMAN
+    )
     finished = play.ends_game(result.events)
     if result.replayed and not finished:
         state, _ = await run_in_threadpool(runtime.store.current, game_id)
@@ -73,7 +76,11 @@ async def submit(
         version=result.version,
         replayed=result.replayed,
         events=[
-            EventItem(**play.event_item(first + i, e, finished, seat.seat))
+            EventItem(
+                **play.event_item(first + i, e, finished, seat.seat),
+                actor=result.actor,
+                received_at=result.received_at,
+            )
             for i, e in enumerate(result.events)
         ],
     )

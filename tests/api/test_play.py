@@ -80,3 +80,20 @@ def test_posting_a_listed_move_back_unchanged_and_by_text(client: TestClient) ->
     assert result["version"] > listing["version"]
     assert result["events"][0]["version"] == listing["version"] + 1
     assert result["replayed"] is False
+
+
+def test_command_answers_carry_actor_and_received_at_like_the_event_log(client: TestClient) -> None:
+    table = create(client, 2, seed="audit-answer")
+    seat = client.get(f"/games/{table.game_id}/moves", headers=table.auth(0)).json()["to_act"]
+    listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
+    post = {"command": listing["moves"][0], "expected_version": listing["version"], "command_id": "a-1"}
+    url = f"/games/{table.game_id}/commands"
+    answer = client.post(url, headers=table.auth(seat), json=post).json()
+    retried = client.post(url, headers=table.auth(seat), json=post).json()
+    log = client.get(f"/games/{table.game_id}/events", params={"after": listing["version"]}).json()["events"]
+    assert retried["replayed"] is True
+    for events in (answer["events"], retried["events"]):
+        assert [(e["actor"], e["received_at"]) for e in events] == [
+            (e["actor"], e["received_at"]) for e in log[: len(events)]
+        ]
+        assert all(e["actor"] == seat and e["received_at"] for e in events)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from replays.cli import app
@@ -62,6 +63,9 @@ def test_game_commands_from_new_to_import(tmp_path: Path) -> None:
     tampered.write_bytes(complete.read_bytes().replace(b'"points":2', b'"points":3', 1))
     code, out = _run(db, "verify", str(tampered))
     assert code == 1 and "altered" in out
+    assert "expected: None" not in out and "stored:   None" not in out  # a chain finding has no events
+    code, out = _run(db, "games")
+    assert "finished, won by" in out and "active" in out  # status and winners
     assert _run(db, "verify", "no-such-game")[0] == 1
     with Games(db) as games:
         assert len(games.list_games()) == 4  # new, selfplay, fork, import
@@ -73,3 +77,18 @@ def test_new_refuses_bad_setups_with_the_rule(tmp_path: Path) -> None:
     assert code == 1 and "SET-21" in out
     code, out = _run(db, "new", "-o", "noSuchOption=1")
     assert code == 1 and "noSuchOption" in out
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        (["new"], "[default: random]"),
+        (["show"], "[default: now]"),
+        (["projections", "rebuild"], "[default: every view]"),
+    ],
+)
+def test_help_keeps_its_defaults(command: list[str], shown: str) -> None:
+    """Rich would read "[default: ...]" in a help text as markup and drop it; it is escaped."""
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    assert shown in result.output

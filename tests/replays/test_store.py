@@ -94,6 +94,25 @@ def test_list_games_names_every_stored_game(games: Games) -> None:
     listed = games.list_games()
     assert [g.game_id for g in listed] == ids
     assert [len(g.seats) for g in listed] == [2, 3, 4]
+    assert {g.status for g in listed} == {"active"} and all(g.winners == () for g in listed)
+
+
+def test_list_games_gives_copies_their_own_time_and_every_status_and_winner(
+    games: Games, finished_export: bytes
+) -> None:
+    """A fork or an import is listed with the time this store wrote it, not its source's."""
+    for i in range(3):  # the store's clock moves on past the file's times
+        new_game(games, f"before-{i}")
+    imported = games.import_(finished_export)
+    fork = games.fork(imported, 3)
+    listed = {g.game_id: g for g in games.list_games()}
+    assert list(listed)[-2:] == [imported, fork]
+    source_time = games.events(imported, limit=1)[0].metadata["received_at"]
+    assert (
+        listed[imported].created_at > source_time and listed[fork].created_at >= listed[imported].created_at
+    )
+    assert listed[imported].status == "finished" and listed[imported].winners
+    assert listed[fork].status == "active" and listed[fork].winners == ()
 
 
 def test_snapshots_are_taken_every_interval_and_used_for_any_version(games: Games) -> None:
