@@ -476,6 +476,7 @@ def stats(
     seats: str = typer.Option(None, help="Only games of bots, humans or mixed seats."),
     edition: str = typer.Option(None, help="Only games of this catalog edition."),
     forks: bool = typer.Option(False, "--forks", help="Count forked games too."),
+    imports: bool = typer.Option(True, "--imports/--no-imports", help="Count imported games."),
     bin_width: int = typer.Option(10, min=1, help="Width of the score distribution's bins."),
     update: bool = typer.Option(True, help="Bring the view up to date first (else read it as it is)."),
     json_output: bool = JSON,
@@ -489,7 +490,9 @@ def stats(
     from projections.stats import Filters
 
     try:
-        filters = Filters(players=players, luna=luna, seats=seats, edition=edition, forks=forks)
+        filters = Filters(
+            players=players, luna=luna, seats=seats, edition=edition, forks=forks, imports=imports
+        )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     url = _url(ctx)
