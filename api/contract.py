@@ -39,6 +39,18 @@ DESCRIPTIONS: dict[int, str] = {
 EVERY = (413, 500)  # any request: a body over the limit, a failure
 STORE = 503  # any route that reads or writes the store
 PROBES = {("get", "/healthz"), ("get", "/readyz")}
+CREATIONS = (("post", "/games"), ("post", "/games/import"), ("post", "/games/{game_id}/fork"))
+# What a client does next with a new game: OpenAPI links from each creation's answer (clients and
+# schemathesis' stateful runs follow them).
+NEXT = {
+    "board": ("get", "/games/{game_id}", {}),
+    "events": ("get", "/games/{game_id}/events", {}),
+    "at": ("get", "/games/{game_id}/at/{version}", {"version": "$response.body#/version"}),
+    "export": ("get", "/games/{game_id}/export", {}),
+    "verify": ("get", "/games/{game_id}/verify", {}),
+    "timeline": ("get", "/games/{game_id}/timeline", {}),
+    "fork": ("post", "/games/{game_id}/fork", {}),
+}
 NO_STORE = {("get", "/healthz")}
 
 
@@ -120,8 +132,23 @@ def openapi(app: FastAPI) -> dict[str, Any]:
             security = _security(method, path, operation)
             if security is not None:
                 operation["security"] = security
+    _link_creations(spec)
     app.openapi_schema = spec
     return spec
+
+
+def _link_creations(spec: dict[str, Any]) -> None:
+    paths = spec["paths"]
+    links = {
+        name: {
+            "operationId": paths[path][method]["operationId"],
+            "parameters": {"game_id": "$response.body#/game_id", **extra},
+            "description": f"The new game's {name.replace('_', ' ')}.",
+        }
+        for name, (method, path, extra) in NEXT.items()
+    }
+    for method, path in CREATIONS:
+        paths[path][method]["responses"]["201"]["links"] = links
 
 
 def install(app: FastAPI) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schemathesis
@@ -80,3 +81,24 @@ def test_api_contract(case: schemathesis.Case) -> None:
 @settings(max_examples=200, **COMMON)
 def test_api_contract_soak(case: schemathesis.Case) -> None:
     _run(case)
+
+
+StatefulBase = schema.as_state_machine()
+
+
+class StatefulRun(StatefulBase):  # type: ignore[misc,valid-type]
+    """Sequences following the OpenAPI links: create, import or fork a game, then read, replay, export,
+    verify and fork it (a bounded number of steps)."""
+
+    def validate_response(self, response: Any, case: schemathesis.Case, **kwargs: Any) -> None:
+        key = f"stateful {case.operation.label}"
+        CASES[key] = CASES.get(key, 0) + 1
+        super().validate_response(response, case, **kwargs)
+
+
+TestStatefulContract = StatefulRun.TestCase
+TestStatefulContract.settings = settings(
+    max_examples=5,
+    stateful_step_count=5,
+    **COMMON,  # type: ignore[arg-type]
+)
