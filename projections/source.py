@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 from domain import event_from_dict, event_to_dict
 from domain.events import Event
 from replays.store import TOPIC_PREFIX, GameStore, store_env
+from replays.store import open_store as open_game_store
 
 APP = GameStore.name  # the tracking key of every view: the position in the store's notification log
 
@@ -104,8 +105,9 @@ def topics(*names: str) -> tuple[str, ...]:
 
 
 def open_store(url: str) -> GameStore:
-    """The store application the projections read (configured by its URL only, like the service)."""
-    return GameStore(env=store_env(url))
+    """The store application the projections read (configured by its URL only, like the service; its
+    tables created under the store's advisory lock on PostgreSQL, `replays.store.schema_lock`)."""
+    return open_game_store(url)
 
 
 def is_sqlite(url: str) -> bool:
