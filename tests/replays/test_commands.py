@@ -46,7 +46,10 @@ def test_retry_with_the_same_command_id_returns_the_first_result_and_writes_noth
     first = games.submit(game_id, moves[0], version, "retry", moves[0].seat)
     assert not first.replayed and first.version == games.head(game_id)
     again = games.submit(game_id, moves[0], version, "retry", moves[0].seat)  # the version it saw then
-    assert again == SubmitResult(first.version, first.events, replayed=True)
+    assert again == SubmitResult(
+        first.version, first.events, replayed=True, actor=first.actor, received_at=first.received_at
+    )
+    assert first.actor == moves[0].seat and first.received_at
     assert games.head(game_id) == first.version
 
 
