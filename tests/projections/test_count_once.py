@@ -17,7 +17,7 @@ from replays.service import Games
 def _finished(games: Games, seed: str) -> str:
     seats = (SeatSpec("A", "galileo"), SeatSpec("B", "kepler"))
     game_id, _ = games.create(Setup(seats=seats, seed=seed, first_seat=0))
-    play_out(games, game_id, [make_bot("greedy", f"{seed}:{i}") for i in range(2)])
+    play_out(games, game_id, [make_bot("random", f"{seed}:{i}") for i in range(2)])
     return game_id
 
 
@@ -48,7 +48,7 @@ def test_seat_kind_is_a_fact_of_the_log_not_a_command_id_pattern(tmp_path: Path)
     with Games(url) as games:
         seats = (SeatSpec("A", "galileo"), SeatSpec("B", "kepler"))
         game_id, version = games.create(Setup(seats=seats, seed="kind", first_seat=0))
-        bots = [make_bot("greedy", f"kind:{i}") for i in range(2)]
+        bots = [make_bot("random", f"kind:{i}") for i in range(2)]
         state = games.state(game_id)
         assert state is not None
         while not state.finished:
