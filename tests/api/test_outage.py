@@ -157,7 +157,7 @@ def test_cold_start_outage_readyz_within_2s(instance: PostgresInstance, settings
         assert time.monotonic() - started < READY_SECONDS
         started = time.monotonic()
         assert client.get(f"/games/{table.game_id}").status_code == 503
-        assert time.monotonic() - started < 0.5  # known down: no wait for a connection
+        assert time.monotonic() - started < 1.0  # known down: no wait for a connection
         back = instance.start()
         client.app.state.runtime.token_cache.clear()
         while True:
