@@ -85,3 +85,10 @@ def test_the_rules_routes_are_in_the_openapi(client: TestClient) -> None:
     assert "text/html" in operation["responses"]["200"]["content"]
     assert PROBLEM in operation["responses"]["404"]["content"]
     assert "/rules" in paths
+
+
+def test_the_web_pages_link_rule_ids_to_the_reference(client: TestClient) -> None:
+    """Problems (rule_id) and event lines (event.rule) on the play and replay pages become /rules links."""
+    script = client.get("/static/common.js").text
+    assert "export function ruleLink" in script and "`/rules/${encodeURIComponent(ruleId)}`" in script
+    assert "ruleLink(p.rule_id)" in script and "ruleLink(event.rule)" in script

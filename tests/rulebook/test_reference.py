@@ -158,3 +158,28 @@ def test_html_pages_link_every_cited_rule_and_escape_text() -> None:
     assert '<a href="/rules/CHAR-SOP-2">CHAR-SOP-2</a>' in page and "<script" not in page
     index = index_page(ref, ref.search("<b>"), "<b>")
     assert "&lt;b&gt;" in index and "<b>" not in index
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"[-+]?\d+", text)]
+
+
+def _edition_value(rule_id: str, edition: str) -> str:
+    values = {e.edition: e.value for e in reference().get(rule_id).editions}
+    return values[edition]
+
+
+def test_first_edition_values_in_the_reference_are_the_catalogs() -> None:
+    """What the reference says of edition base-provisional-1 is what that catalog edition holds."""
+    from domain.catalog import load_catalog
+
+    catalog = load_catalog("base-provisional-1")
+    first = "base-provisional-1"
+    deck = _edition_value("DATA-2", first)  # "1 and 2 players 8 / 5 / 4 (17 cards); 3 players ..."
+    for players, counts in catalog.deck_composition.items():
+        assert f"{' / '.join(map(str, counts))}" in deck, (players, counts, deck)
+    assert _numbers(_edition_value("DATA-6", first)) == list(catalog.cellar_arch)
+    assert _numbers(_edition_value("DATA-7", first)) == list(catalog.cellar_bottom)
+    assert _numbers(_edition_value("DATA-12", first))[0] == catalog.dice_per_colour
+    assert _numbers(_edition_value("DATA-1", first))[0] == len(catalog.cards)
+    assert _numbers(_edition_value("DATA-10", first).replace("Six", "6"))[0] == len(catalog.scale_tiles)
