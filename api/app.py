@@ -10,7 +10,7 @@ from fastapi.staticfiles import StaticFiles
 
 from api import problems
 from api.limits import BodyLimit
-from api.routers import analysis, events, games, health, pages, play, replay
+from api.routers import analysis, events, games, health, pages, play, replay, rules
 from api.runtime import Runtime
 from api.settings import Settings
 from api.tokens import install_token_filter
@@ -26,8 +26,9 @@ score timeline of a game (`GET /games/{id}/timeline`) and statistics across game
 
 Hidden information (the deck order, the seed) is never shown before the game ends, and the front of a
 card drawn face down only to the seat that drew it. Errors are `application/problem+json` (RFC 9457)
-with a stable `code`; illegal moves carry the `rule_id`. The same app serves web pages for people:
-the lobby at `/`, `/play/{id}` and `/replay/{id}`.
+with a stable `code`; illegal moves carry the `rule_id` and its `rule_url`. Every rule ID resolves in the
+rules reference (`GET /rules`, `GET /rules/{rule_id}`, JSON or HTML). The same app serves web pages for
+people: the lobby at `/`, `/play/{id}` and `/replay/{id}`.
 """
 
 
@@ -52,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = config
     problems.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
-    routers = (health, games, play, events, replay, analysis, pages)
+    routers = (health, games, play, events, replay, analysis, rules, pages)
     for module in routers:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

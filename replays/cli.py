@@ -509,6 +509,40 @@ def plot(
 
 
 @app.command()
+def rules(
+    rule_id: str = typer.Argument(None, help="A rule ID such as MOV-1 or CHAR-GAL-2; omit to list."),
+    search: str = typer.Option(None, "--search", "-s", help="List the rules whose text has every word."),
+    json_output: bool = JSON,
+) -> None:
+    """The rules reference (docs/rules/): one rule's text, source and edition values, or the list of rules
+    (all, or those matching --search). Every rule ID in errors, events and dispute reports is here."""
+    from rich.console import Console
+
+    from rulebook import UnknownRule, reference
+    from rulebook.console import rule_panel, rules_table
+
+    ref = reference()
+    if rule_id is not None:
+        try:
+            found = ref.get(rule_id)
+        except UnknownRule as exc:
+            raise _fail(str(exc)) from None
+        if json_output:
+            _echo_json(ref.to_json(found))
+        else:
+            Console().print(rule_panel(found, ref))
+        return
+    listed = ref.search(search) if search else list(ref)
+    if json_output:
+        _echo_json([{"id": r.id, "title": r.title, "kind": r.kind, "url": r.url} for r in listed])
+        return
+    if not listed:
+        raise _fail(f"no rule matches {search!r}")
+    title = f"{len(listed)} rule(s)" + (f" matching {search!r}" if search else "")
+    Console().print(rules_table(listed, ref, title))
+
+
+@app.command()
 def version() -> None:
     """Print the version of the galileo-service distribution."""
     typer.echo(package_version("galileo-service"))

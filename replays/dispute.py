@@ -16,6 +16,7 @@ from uuid import UUID
 from domain import legal_moves, parse_command
 from domain.events import TurnEnded
 from replays.service import Games
+from rulebook import UnknownRule, reference, rule_url
 
 
 def _turn_span(games: Games, game_id: str | UUID, turn: int) -> tuple[int, int]:
@@ -89,6 +90,8 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
         if rule:
             rules.add(rule)
         entry = {"version": version, "type": event["type"], "seat": event.get("seat"), "rule": rule}
+        if rule:
+            entry["rule_url"] = rule_url(rule)
         entry["details"] = _summary(event)
         if event["type"] == "VictoryPointsScored":
             entry["points"] = {"seat": event["seat"], "points": event["points"], "source": event["source"]}
@@ -102,7 +105,17 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
         "ok": report.ok,
         "commands": commands,
         "rules": sorted(rules),
+        "rule_refs": [_rule_ref(rule) for rule in sorted(rules)],
     }
+
+
+def _rule_ref(rule_id: str) -> dict[str, str | None]:
+    """A rule of the report with its title and the path of its entry in the rules reference."""
+    try:
+        title: str | None = reference().get(rule_id).title
+    except UnknownRule:
+        title = None  # tests/rulebook keeps every cited ID in the reference; a stale log still renders
+    return {"id": rule_id, "title": title, "url": rule_url(rule_id)}
 
 
 def render(report: Mapping[str, Any]) -> str:
@@ -125,5 +138,7 @@ def render(report: Mapping[str, Any]) -> str:
             rule = f" [{e['rule']}]" if e["rule"] else ""
             out.append(f"    {e['version']:>5} {e['type']}{rule} {e['details']}")
     out.append("")
-    out.append("Rules applied (rules-digest.md): " + ", ".join(report["rules"]))
+    out.append("Rules applied (text: docs/rules/, `galileo rules RULE_ID`, or GET /rules/RULE_ID):")
+    for ref in report["rule_refs"]:
+        out.append(f"    {ref['id']:<10} {ref['title'] or '(not in the rules reference)'} - see {ref['url']}")
     return "\n".join(out)

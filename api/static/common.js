@@ -106,9 +106,10 @@ export function showProblem(target, error) {
   const extra = [];
   if (p.code) extra.push(`code ${p.code}`);
   if (p.reason) extra.push(`reason ${p.reason}`);
-  if (p.rule_id) extra.push(`rule ${p.rule_id}`);
   if (p.current_version !== undefined) extra.push(`current version ${p.current_version}`);
-  return clear(target, el("div", { class: "problem", role: "alert" }, lines, extra.length ? el("div", { class: "muted" }, extra.join(" · ")) : null));
+  const rule = p.rule_id ? [extra.length ? " · rule " : "rule ", ruleLink(p.rule_id)] : [];
+  const notes = extra.length || rule.length ? el("div", { class: "muted" }, extra.join(" · "), rule) : null;
+  return clear(target, el("div", { class: "problem", role: "alert" }, lines, notes));
 }
 
 export function shortId(gameId) {
@@ -214,8 +215,16 @@ export function describeEvent(item) {
   const rest = Object.entries(event).filter(([k]) => !["type", "seat", "rule", "redacted"].includes(k));
   const detail = rest.map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
   const who = event.seat === null || event.seat === undefined ? "" : ` seat ${event.seat}`;
-  const rule = event.rule ? ` [${event.rule}]` : "";
   const hidden = event.redacted ? ` (not shown: ${event.redacted.join(", ")})` : "";
-  const text = `${item.version}. ${item.type}${who}${rule} ${detail}${hidden}`;
-  return text.length > 220 ? `${text.slice(0, 217)}…` : text;
+  const head = `${item.version}. ${item.type}${who}`;
+  const room = 220 - head.length - (event.rule ? event.rule.length + 3 : 0);
+  let tail = ` ${detail}${hidden}`;
+  if (tail.length > room) tail = `${tail.slice(0, Math.max(room - 1, 0))}…`;
+  // Children for el()/clear(): the rule ID links to its entry in the rules reference.
+  return event.rule ? [head, " [", ruleLink(event.rule), "]", tail] : [head + tail];
+}
+
+// A rule ID as a link to its page in the rules reference (/rules/{rule_id}).
+export function ruleLink(ruleId) {
+  return el("a", { href: `/rules/${encodeURIComponent(ruleId)}`, class: "rule-link", title: `Rule ${ruleId} in the rules reference` }, ruleId);
 }

@@ -21,6 +21,8 @@ ROUTES = {
     ("get", "/stats"),
     ("get", "/healthz"),
     ("get", "/readyz"),
+    ("get", "/rules"),
+    ("get", "/rules/{rule_id}"),
 }
 
 
