@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
-from api import boards, seating
+from api import boards, hooks, play, seating
 from api.deps import AnySeat, GameId, OptionalSeat, RuntimeDep
+from api.notify import check_url
 from api.problems import ApiError, unauthorized
 from api.schemas import BoardView, CreateGame, GameCreated, Lobby, LobbyGame, LobbySeat, SeatOut
 from api.seats import CHOSEN_SEED, KNOWN, SECRET
+from api.tables import TableRecord
+from api.tokens import new_token, token_hash
 from domain import Options, SeatSpec, Setup
 from domain.setup import BASE_CHARACTERS
 from projections.views import viewer_for
+from replays.clock import ClockConfig, parse_duration
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -49,20 +54,47 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
 async def create_game(body: CreateGame, runtime: RuntimeDep) -> GameCreated:
-    """Create a game; the answer holds each person's secret seat token, shown this once only."""
+    """Create a game; the answer holds each person's secret seat token and the host token, shown this
+    once only (and each webhook's signing secret)."""
     setup, bots = _setup(body)
+    table, host_token = table_rules(body, runtime.settings.takeback_timeout)
     deal = SECRET if body.seed is None else CHOSEN_SEED
     game_id, version = await run_in_threadpool(runtime.store.create, setup, "api")
-    seats = await seating.issue(runtime, game_id, [(s.name, s.character) for s in setup.seats], bots, deal)
-    runtime.bots.kick(game_id)
-    return GameCreated(game_id=game_id, version=version, deal=deal, seats=seats)
+    record = replace(table, game_id=game_id)
+    names = [(s.name, s.character) for s in setup.seats]
+    seats = await seating.issue(runtime, game_id, names, bots, deal, record)
+    seats = await hooks.register_at_creation(runtime, game_id, body, seats)
+    await play.after_create(runtime, game_id, version)
+    return GameCreated(game_id=game_id, version=version, deal=deal, seats=seats, host_token=host_token)
+
+
+def table_rules(body: CreateGame, default_takeback: str) -> tuple[TableRecord, str]:
+    """The game's table (clock, take-back timeout, resignation policy) and a new host token, checked
+    before anything is written (422 invalid-table)."""
+    try:
+        clock = None
+        if body.clock is not None:
+            clock = ClockConfig.from_json(body.clock.model_dump(exclude_none=True)).to_json()
+        takeback = parse_duration(body.takeback_timeout or default_takeback, "takeback_timeout")
+    except ValueError as error:
+        raise ApiError(422, "invalid-table", str(error)) from None
+    for spec in body.seats:
+        problem = None if spec.webhook is None else check_url(spec.webhook)
+        if spec.webhook is not None and spec.bot is not None:
+            problem = "a bot seat has no webhook"
+        if problem:
+            raise ApiError(422, "invalid-webhook", problem)
+    host_token = new_token()
+    seconds = max(1, int(takeback.total_seconds()))
+    record = TableRecord("", token_hash(host_token), clock, seconds, body.on_resign, "greedy")
+    return record, host_token
 
 
 @router.get("", response_model=Lobby)
 async def lobby(
     runtime: RuntimeDep,
     seat: AnySeat,
-    status_: Annotated[Literal["active", "finished"] | None, Query(alias="status")] = None,
+    status_: Annotated[Literal["active", "finished", "cancelled"] | None, Query(alias="status")] = None,
     mine: Annotated[bool, Query(description="Only the game of the presented seat token.")] = False,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> Lobby:
@@ -75,7 +107,7 @@ async def lobby(
         games=[
             LobbyGame(
                 game_id=e.game_id,
-                status="finished" if e.status == "finished" else "active",
+                status=e.status if e.status in ("finished", "cancelled") else "active",
                 seats=[
                     LobbySeat(seat=s.seat, name=s.name, character=s.character, bot=s.bot) for s in e.seats
                 ],
