@@ -204,6 +204,14 @@ class Notifier:
         return len(claimed)
 
     async def _send(self, d: Delivery) -> None:
+        try:
+            await self._attempt(d)
+        except asyncio.CancelledError:
+            # The process is stopping: give the delivery back at once rather than after its lease.
+            self._runtime.tables.release(d.id)
+            raise
+
+    async def _attempt(self, d: Delivery) -> None:
         runtime = self._runtime
         settings = runtime.settings
         tables = runtime.tables

@@ -254,6 +254,13 @@ class TableStore:
                 )
         return [_delivery(r) for r in rows]
 
+    def release(self, delivery_id: str) -> None:
+        """Give a claimed delivery back (its worker is stopping before it finished)."""
+        self.db.execute(
+            "UPDATE galileo_outbox SET locked_until = NULL WHERE id = ? AND status = ?",
+            (delivery_id, PENDING),
+        )
+
     def delivered(self, delivery_id: str, code: int, now: datetime) -> None:
         self.db.execute(
             "UPDATE galileo_outbox SET status = ?, attempts = attempts + 1, last_code = ?, "
