@@ -58,7 +58,7 @@ class Runtime:
         seats = open_seats(settings.database_url)
         fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)
         views = make_cache(settings.redis_url, settings.view_cache_seconds, settings.redis_timeout_seconds)
-        lobby = ProjectedLobby(open_lobby(settings.database_url), seats)
+        lobby = ProjectedLobby(open_lobby(settings.database_url), seats, tables)
         stats = open_stats(settings.database_url)
         return cls(settings, store, seats, fanout, views, lobby, stats, tables, clock)
 

@@ -177,6 +177,9 @@ class LobbyGame(BaseModel):
     created_at: str
     last_move_at: str
     deal: Deal | None = Field(description=DEAL_HELP)
+    clock: dict[str, Any] | None = Field(
+        None, description="A clocked game's time control and the next deadline (docs/async.md)."
+    )
 
 
 class Lobby(BaseModel):
@@ -192,6 +195,9 @@ class BoardView(BaseModel):
     status: str
     to_act: int | None
     deal: Deal | None = Field(description=DEAL_HELP)
+    clock: dict[str, Any] | None = Field(
+        None, description="The clock: config, the seat whose time runs, its deadline, paused (docs/async.md)."
+    )
 
 
 class Stats(BaseModel):

@@ -188,6 +188,24 @@ class TableStore:
         )
         return [str(r[0]) for r in rows]
 
+    def clocks(self, game_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The clock of each of these games that has one: {"config", "deadline"} (the next deadline of a
+        person, None while paused, over or a bot's turn)."""
+        out: dict[str, dict[str, Any]] = {}
+        ids = list(game_ids)
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self.db.query(
+                f"SELECT game_id, options, deadline FROM galileo_tables WHERE game_id IN ({marks})", chunk
+            )
+            for gid, options, deadline in rows:
+                clock = json.loads(options).get("clock")
+                if clock is not None:
+                    at = None if deadline is None else unstamp(deadline).isoformat()
+                    out[str(gid)] = {"config": clock, "deadline": at}
+        return out
+
     def clocked(self) -> list[str]:
         """Every clocked game still in play (the scheduler's periodic re-check)."""
         rows = self.db.query("SELECT game_id FROM galileo_tables WHERE active = 1")

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
 from api import boards, hooks, play, seating
+from api.clocks import view_of
 from api.deps import AnySeat, GameId, OptionalSeat, RuntimeDep
 from api.notify import check_url
 from api.problems import ApiError, unauthorized
+from api.runtime import Runtime
 from api.schemas import BoardView, CreateGame, GameCreated, Lobby, LobbyGame, LobbySeat, SeatOut
 from api.seats import CHOSEN_SEED, KNOWN, SECRET
 from api.tables import TableRecord
@@ -116,6 +118,7 @@ async def lobby(
                 created_at=e.created_at,
                 last_move_at=e.last_move_at,
                 deal=e.deal,
+                clock=e.clock,
             )
             for e in entries
         ]
@@ -168,7 +171,25 @@ async def board(
     body = await runtime.views.get(key)
     if body is None:
         deal = await seating.deal_of(runtime, game_id)
-        body = await run_in_threadpool(boards.render, state, version, viewer, deal)
+        clock = await _clock(runtime, game_id)
+        body = await run_in_threadpool(boards.render, state, version, viewer, deal, clock)
         if deal is not None:  # else perhaps not recorded yet (a game being created): do not keep it
             await runtime.views.put(key, body)
     return Response(body, media_type="application/json", headers=headers)
+
+
+async def _clock(runtime: Runtime, game_id: str) -> dict[str, Any] | None:
+    """The game's clock as the log fixes it at this version (docs/async.md): the board view is cached per
+    version, so it holds the deadline, not the time left."""
+    record = await runtime.table_of(game_id)
+    if record is None or record.clock is None:
+        return None
+    game = await run_in_threadpool(runtime.store.game, game_id)
+    view = view_of(ClockConfig.from_json(record.clock), game, runtime.clock())
+    return {
+        "config": record.clock,
+        "seat": view.seat,
+        "since": None if view.since is None else view.since.isoformat(),
+        "deadline": None if view.deadline is None else view.deadline.isoformat(),
+        "paused": view.paused,
+    }

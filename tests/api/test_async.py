@@ -102,6 +102,9 @@ def bots_idle(client: TestClient) -> None:
 def test_ASYNC_1_timeout_exactly_at_the_boundary(client: TestClient, clock: Clock) -> None:
     created = create(client, people(), clock={"per_move": "PT60S"})
     game_id = created["game_id"]
+    board_clock = client.get(f"/games/{game_id}").json()["clock"]
+    assert board_clock["seat"] == 0 and board_clock["paused"] is False
+    assert board_clock["deadline"] == (clock.now + __import__("datetime").timedelta(seconds=60)).isoformat()
     clock.advance(seconds=59, microseconds=999_999)
     assert tick(client) == 0
     assert "TimeExpired" not in types(client, game_id)
@@ -537,3 +540,16 @@ def test_one_stream_follows_the_turns_of_all_my_games(client: TestClient) -> Non
             assert posted.status_code == 200, posted.text
         turn = parse_sse(lines, count=1)[0]["data"]
         assert turn == {**turn, "game_id": second_id, "seat": 1, "your_turn": True}
+
+
+def test_clocks_appear_in_the_lobby(lobby_client: TestClient) -> None:
+    from tests.api.helpers import wait_until
+
+    created = create(lobby_client, people(), clock={"per_move": "P2D"})
+
+    def entry() -> dict[str, Any] | None:
+        games = lobby_client.get("/games").json()["games"]
+        return next((g for g in games if g["game_id"] == created["game_id"]), None)
+
+    found = wait_until(entry, 10, "the game in the lobby")
+    assert found["clock"]["config"]["per_move"] == "PT172800S" and found["clock"]["deadline"]
