@@ -52,7 +52,12 @@ def test_signature_is_hmac_sha256_of_the_body() -> None:
     assert not verify_signature("s3cret", body + b" ", sign("s3cret", body))
 
 
-def test_retried_with_backoff_after_an_endpoint_failure(fast: Settings, live_server) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_retried_with_backoff_after_an_endpoint_failure(  # type: ignore[no-untyped-def]
+    backend: str, fast: Settings, live_server, request: pytest.FixtureRequest
+) -> None:
+    if backend == "postgres":  # the outbox's claim (FOR UPDATE SKIP LOCKED) and the table records
+        fast = replace(fast, database_url=request.getfixturevalue("postgres_url"))
     listener = Listener(statuses=[500, 503]).start()
     try:
         with live_server(fast) as server, httpx.Client(base_url=server.url, timeout=10) as client:

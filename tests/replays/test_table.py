@@ -158,3 +158,31 @@ def test_verification_re_checks_every_take_back(tmp_path: Any) -> None:
         games.table(other, {"type": "Forged"}, lambda game, now: [points], "points", "host")
         found = games.verify(other).first
         assert found is not None and "only the service's facts" in found.message
+
+
+def test_table_facts_survive_snapshots(tmp_path: Any) -> None:
+    """The clock log, the hand-overs and the open request are part of the aggregate's snapshots."""
+    from domain.bots import make_bot
+
+    url = f"sqlite:///{tmp_path}/snap.db"
+    with Games(url) as games:
+        game_id = _game(games)
+        bot = make_bot("random", "snap")
+        handed = False
+        while games.head(game_id) < 230:
+            state = games.state(game_id)
+            assert state is not None and not state.finished
+            if not handed and games.head(game_id) > 40:
+                games.table(game_id, {"type": "Resign"}, table.resign_batch(1, "bot", "greedy"), "r", 1)
+                handed = True
+                continue
+            command = bot.choose(state, legal_moves(state))
+            games.submit(game_id, command, games.head(game_id), f"c{games.head(game_id)}", command.seat)
+        before = games.game(game_id)
+    with Games(url) as fresh:  # a new process: loaded from the last snapshot and the events after it
+        after = fresh.game(game_id)
+        assert after.version == before.version
+        assert [list(m) for m in after.clock_log] == [list(m) for m in before.clock_log]
+        assert dict(after.handed) == dict(before.handed) == {"1": ["bot", "greedy"]}
+        assert fresh.store.snapshots is not None
+        assert list(fresh.store.snapshots.get(after.id))  # a snapshot was used
