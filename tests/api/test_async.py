@@ -553,3 +553,34 @@ def test_clocks_appear_in_the_lobby(lobby_client: TestClient) -> None:
 
     found = wait_until(entry, 10, "the game in the lobby")
     assert found["clock"]["config"]["per_move"] == "PT172800S" and found["clock"]["deadline"]
+
+
+def test_ASYNC_7_a_finished_game_with_take_backs_exports_imports_and_verifies(client: TestClient) -> None:
+    created = create(client, [people(1)[0], {"bot": "greedy"}])
+    game_id, token, host = created["game_id"], tokens(created)[0], created["host_token"]
+    start_version = created["version"]
+    play(client, game_id, token, "@0 move 3", "m1")
+    assert table_post(client, game_id, "takeback", token).status_code == 200
+    play(client, game_id, token, "@0 move 1", "m2")
+    handed = table_post(client, game_id, "host/seats/0/handover", host, to="bot")
+    assert handed.status_code == 200
+    bots_idle(client)
+    board = client.get(f"/games/{game_id}").json()
+    assert board["status"] == "finished"
+    # Replay: the board at the version before the take-back and right after it agree.
+    head_events = events(client, game_id)
+    taken = next(e for e in head_events if e["type"] == "TakenBack")
+    assert "state" in taken["event"]  # the game has ended: nothing is hidden any more
+    before = client.get(f"/games/{game_id}/at/{start_version}").json()
+    after = client.get(f"/games/{game_id}/at/{taken['version']}").json()
+    assert {k: v for k, v in before.items() if k != "version"} == {
+        k: v for k, v in after.items() if k != "version"
+    }
+    exported = client.get(f"/games/{game_id}/export")
+    assert verify_file(exported.content).ok
+    imported = client.post(
+        "/games/import", content=exported.content, headers={"Content-Type": "application/x-ndjson"}
+    )
+    assert imported.status_code == 201, imported.text
+    assert client.get(f"/games/{imported.json()['game_id']}/verify").json()["ok"] is True
+    assert client.get(f"/games/{game_id}/timeline").json()["finished"] is True
