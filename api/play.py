@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 
+from api import clocks, notify
 from api.broker import Batch
 from domain import EVENT_TYPES, Command, Event, event_to_dict, redact_event
 from domain.events import GameEnded, SeatHandedOver
+from replays.clock import ClockConfig
 
 logger = logging.getLogger(__name__)
 
@@ -89,9 +91,6 @@ async def submit(
 async def after_write(runtime: Runtime, game_id: str, last_version: int, events: Sequence[Event]) -> None:
     """Everything that follows a stored batch: fan it out, queue its notifications, refresh the game's
     clock deadline, and let the bots play if the turn passed to one (docs/async.md)."""
-    from api import clocks, notify
-    from replays.clock import ClockConfig
-
     await publish(runtime, game_id, last_version, events)
     if any(isinstance(e, SeatHandedOver) for e in events):
         runtime.bots.forget(game_id)
@@ -113,9 +112,6 @@ async def after_create(runtime: Runtime, game_id: str, version: int) -> None:
     """A new game's first notification (the seat to act) and clock deadline; then its bots play."""
     events = [s.event for s in await run_in_threadpool(runtime.store.events, game_id, 0, None)]
     try:
-        from api import clocks, notify
-        from replays.clock import ClockConfig
-
         await notify.queue(runtime, game_id, version, events)
         record = await runtime.table_of(game_id)
         if record is not None and record.clock is not None:

@@ -21,6 +21,7 @@ from api.clocks import view_of
 from api.deps import GameId, RuntimeDep, presented_token
 from api.notify import check_url
 from api.problems import ApiError, unauthorized
+from api.routers.play import guard
 from api.runtime import Runtime
 from api.schemas import (
     EventItem,
@@ -141,13 +142,22 @@ async def _record(
     )
 
 
-async def _person(runtime: Runtime, game_id: str, seat: int) -> list[int]:
-    """The people of the game; refuses a seat that is no longer a person's (ASYNC-3)."""
+async def _person(runtime: Runtime, game_id: str, seat: int, in_time: bool = True) -> list[int]:
+    """The people of the game; refuses a seat that is no longer a person's (ASYNC-3), and with
+    `in_time` one whose time has run out (ASYNC-1)."""
+    if in_time:
+        await guard(runtime, game_id, seat)
     game = await run_in_threadpool(runtime.store.game, game_id)
     people = await runtime.people(game_id, game)
     if seat not in people:
         raise TableRefused("seat-handed-over", f"seat {seat} is no longer played by a person", "ASYNC-3", 403)
     return people
+
+
+async def _clocked(runtime: Runtime, game_id: str) -> None:
+    record = await runtime.table_of(game_id)
+    if record is None or record.clock is None:
+        raise TableRefused("no-clock", "this game has no clock", "ASYNC-4")
 
 
 # -- reading ---------------------------------------------------------------------------------------------
@@ -235,7 +245,7 @@ async def answer_take_back(
 @router.post("/resign", response_model=TableResult, responses=REFUSALS)
 async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: SeatCaller) -> TableResult:
     """Resign (ASYNC-2): by the game's `on_resign`, a bot takes the seat over or its turns are passed."""
-    await _person(runtime, game_id, seat.seat)
+    await _person(runtime, game_id, seat.seat, in_time=False)
     record = await runtime.table_of(game_id)
     policy, bot = (record.on_resign, record.resign_bot) if record else ("bot", "greedy")
     request = {"type": "Resign", "seat": seat.seat}
@@ -247,6 +257,7 @@ async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat:
 @router.post("/clock/pause", response_model=TableResult, responses=REFUSALS)
 async def pause(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: SeatCaller) -> TableResult:
     """Ask to pause the clocks (vacation, ASYNC-4); they stop when every person has asked."""
+    await _clocked(runtime, game_id)
     people = await _person(runtime, game_id, seat.seat)
     request = {"type": "PauseClock", "seat": seat.seat}
     return await _record(runtime, game_id, request, rules.pause_batch(seat.seat, people), body, seat.seat)
@@ -258,8 +269,9 @@ async def resume(game_id: GameId, body: TableCommand, runtime: RuntimeDep, calle
     if caller is None:
         raise unauthorized("token-required", "this route needs a seat or host token")
     by = "host" if caller.host else str(caller.seat.seat if caller.seat else "")
+    await _clocked(runtime, game_id)
     if caller.seat is not None:
-        await _person(runtime, game_id, caller.seat.seat)
+        await _person(runtime, game_id, caller.seat.seat, in_time=False)
     actor: int | str = "host" if caller.seat is None else caller.seat.seat
     return await _record(
         runtime, game_id, {"type": "ResumeClock", "by": by}, rules.resume_batch(by), body, actor
@@ -346,6 +358,7 @@ async def hand_over(
 @router.post("/host/clock/extend", response_model=TableResult, responses=REFUSALS)
 async def extend(game_id: GameId, body: Extend, runtime: RuntimeDep, _: HostCaller) -> TableResult:
     """Give a seat more time (ASYNC-5)."""
+    await _clocked(runtime, game_id)
     try:
         seconds = int(parse_duration(body.by, "by").total_seconds())
     except ValueError as error:

@@ -417,6 +417,8 @@ def test_ASYNC_3_host_hands_seats_to_a_bot_and_to_a_new_person(client: TestClien
 def test_ASYNC_8_host_cancels_the_game(client: TestClient) -> None:
     created = create(client, people())
     game_id, (a, _), host = created["game_id"], tokens(created), created["host_token"]
+    unclocked = table_post(client, game_id, "clock/pause", a)
+    assert unclocked.status_code == 409 and unclocked.json()["code"] == "no-clock"
     cancelled = table_post(client, game_id, "host/cancel", host)
     assert [e["type"] for e in cancelled.json()["events"]] == ["GameCancelled"]
     refused = client.post(
