@@ -140,7 +140,22 @@ _DELIVERY = (
 
 
 def _delivery(row: Sequence[Any]) -> Delivery:
-    return Delivery(*row[:2], int(row[2]), row[3], int(row[4]), *row[5:8], int(row[8]), *row[9:])  # type: ignore[arg-type]
+    return Delivery(
+        id=str(row[0]),
+        game_id=str(row[1]),
+        seat=int(row[2]),
+        kind=str(row[3]),
+        version=int(row[4]),
+        url=str(row[5]),
+        body=str(row[6]),
+        status=str(row[7]),
+        attempts=int(row[8]),
+        next_at=str(row[9]),
+        last_code=None if row[10] is None else int(row[10]),
+        last_error=row[11],
+        created_at=str(row[12]),
+        delivered_at=row[13],
+    )
 
 
 class TableStore:

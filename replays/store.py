@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from copy import copy
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
@@ -67,7 +67,13 @@ class Game(Aggregate):
 
     # The table (docs/async.md), read off the events as they are absorbed. Class-level defaults keep
     # snapshots taken before these fields existed loadable; each game gets its own copies on first use.
-    # (Unannotated: the aggregate is a dataclass, and these are not its constructor's fields.)
+    # (Annotated for type checkers only: the aggregate is a dataclass, and these are not its fields.)
+    if TYPE_CHECKING:
+        clock_log: Sequence[Sequence[Any]]
+        pending: Mapping[str, Any] | None
+        pause_votes: Sequence[int]
+        last_batch: Sequence[Any]
+        handed: Mapping[str, Sequence[str]]
     clock_log = ()  # [kind, version, received_at, ...] facts: see replays/clock.py
     pending = None  # the open take-back request: {"seat", "to_version", "expires_at", "version", "answers"}
     pause_votes = ()  # seats that asked to pause the clocks
@@ -137,7 +143,7 @@ class Game(Aggregate):
                 "answers": {},
             }
         elif isinstance(event, ev.TakeBackAnswered) and self.pending is not None:
-            answers = {**self.pending["answers"], str(event.seat): event.accepted}
+            answers = {**dict(self.pending["answers"]), str(event.seat): event.accepted}
             self.pending = None if not event.accepted else {**self.pending, "answers": answers}
         elif isinstance(event, ev.TakenBack):
             self.pending = None

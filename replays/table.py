@@ -35,7 +35,7 @@ def _playing(game: Game) -> None:
 
 def turn_start(game: Game) -> int:
     """The version at which the current turn began (its clock mark)."""
-    marks = [m for m in game.clock_log if m[0] == "turn"]
+    marks: list[Sequence[Any]] = [m for m in game.clock_log if m[0] == "turn"]
     return int(marks[-1][1]) if marks else 1
 
 

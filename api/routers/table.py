@@ -185,7 +185,7 @@ async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) ->
         clock = {"config": record.clock, **view_of(config, game, now).to_json(now)}
     pending = None
     if game.pending is not None:
-        lapsed = now >= datetime.fromisoformat(game.pending["expires_at"])
+        lapsed = now >= datetime.fromisoformat(str(game.pending["expires_at"]))
         pending = {**game.pending, "lapsed": lapsed}
     you: dict[str, Any] = {"seat": None, "host": bool(caller and caller.host)}
     if caller is not None and caller.seat is not None:
