@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from api import clocks as clocks_module
 from api.app import create_app
 from api.settings import Settings
-from domain import SeatSpec, Setup, legal_moves, start
+from domain import Options, SeatSpec, Setup, legal_moves, start
 from domain.bots import make_bot
 from domain.engine import play_through
 from replays.service import verify_file
@@ -287,9 +287,10 @@ def test_ASYNC_7_take_back_alone_then_replay_verify_export_fork(client: TestClie
     assert client.get(f"/games/{fork.json()['game_id']}/verify").json()["ok"] is True
 
 
-def _greedy_commands(seed: str, count: int) -> list[tuple[int, str]]:
+def _greedy_commands(seed: str, count: int, luna: bool = False) -> list[tuple[int, str]]:
     seats = (SeatSpec("P0", "galileo"), SeatSpec("P1", "kepler"))
-    state, _ = start(Setup(seats=seats, seed=seed, first_seat=0))
+    options = Options.from_json({"luna": luna})
+    state, _ = start(Setup(seats=seats, seed=seed, first_seat=0, options=options))
     bot = make_bot("greedy", seed)
     out = []
     for _ in range(count):
@@ -299,19 +300,28 @@ def _greedy_commands(seed: str, count: int) -> list[tuple[int, str]]:
     return out
 
 
-def test_ASYNC_7_refused_after_a_face_down_draw_and_after_a_card_is_dealt(client: TestClient) -> None:
-    # Seed g1 (greedy play): decision 34 draws a card face down, decision 42 deals a card, each with the
-    # same seat still to act (found by the engine's own bots; replayed here through the API).
-    created = create(client, people(), seed="g1")
+# Positions where a command revealed something hidden and the same seat is still to act (found by the
+# engine's greedy bots with these seeds, replayed here through the API): decision number -> the reveal.
+REVEALS = {
+    "base": ("g1", False, {34: "CardDrawnFaceDown", 42: "CardDealt"}),
+    "luna": ("g3", True, {8: "MoonObserved", 132: "MoonPhaseAdvanced"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REVEALS))
+def test_ASYNC_7_refused_after_every_kind_of_reveal(client: TestClient, case: str) -> None:
+    seed, luna, reveals = REVEALS[case]
+    created = create(client, people(), seed=seed, options={"luna": luna})
     game_id, toks = created["game_id"], tokens(created)
-    for i, (seat, text) in enumerate(_greedy_commands("g1", 42), start=1):
-        play(client, game_id, toks[seat], text, f"g{i}")
-        if i in (34, 42):
+    for i, (seat, text) in enumerate(_greedy_commands(seed, max(reveals), luna), start=1):
+        result = play(client, game_id, toks[seat], text, f"g{i}")
+        if i in reveals:
+            assert reveals[i] in [e["type"] for e in result["events"]]
             refused = table_post(client, game_id, "takeback", toks[seat])
             assert refused.status_code == 409, refused.text
             problem = refused.json()
             assert problem["rule_id"] == "ASYNC-7" and problem["code"] == "past-the-horizon"
-            assert ("CardDrawnFaceDown" if i == 34 else "CardDealt") in problem["detail"]
+            assert "revealed something hidden" in problem["detail"]  # naming the batch's first reveal
             you = client.get(f"/games/{game_id}/table", headers=bearer(toks[seat])).json()["you"]
             assert you["takeback"]["allowed"] is False and you["takeback"]["rule_id"] == "ASYNC-7"
 
