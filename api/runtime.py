@@ -75,8 +75,9 @@ class Runtime:
         if game_id in self.table_cache:
             return self.table_cache[game_id]
         record = await run_in_threadpool(self.tables.of_game, game_id)
-        if record is not None:  # the record is written with the seats and never changes
-            self.table_cache[game_id] = record
+        # The record is written with the seats, before the game's first write, and never changes; a
+        # game without one (a fork, an import, `galileo new`) never gets one.
+        self.table_cache[game_id] = record
         return record
 
     async def people(self, game_id: str, game: Game) -> list[int]:

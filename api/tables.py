@@ -185,10 +185,6 @@ class TableStore:
         rows = self.db.query("SELECT game_id FROM galileo_tables WHERE host_hash = ?", (host_hash,))
         return None if not rows else str(rows[0][0])
 
-    def ensure(self, record: TableRecord, now: datetime) -> None:
-        """A table record for a game that has none (one made by `galileo new`)."""
-        self.db.execute(INSERT_TABLE + " ON CONFLICT DO NOTHING", record.row(stamp(now)))
-
     def set_deadline(self, game_id: str, deadline: datetime | None, active: bool) -> None:
         self.db.execute(
             "UPDATE galileo_tables SET deadline = ?, active = ? WHERE game_id = ?",
