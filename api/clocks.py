@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 
+from api import notify
 from replays.clock import ClockConfig, ClockView, compute
 from replays.errors import GameNotFound, VersionConflict
 from replays.store import Game
@@ -74,6 +75,7 @@ class Scheduler:
         if resync:
             self._last_resync = time.monotonic()
             games = await run_in_threadpool(runtime.tables.clocked)
+            await notify.sweep(runtime)
         else:
             games = await run_in_threadpool(runtime.tables.due, now)
         fired = 0

@@ -31,6 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from api.tables import Delivery, Hook
 from domain import Event
 from domain import events as ev
+from replays.store import Game
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
@@ -85,36 +86,46 @@ def _private_target(url: str) -> bool:
 
 def plan(
     game_id: str,
-    version: int,
+    game: Game,
     events: Sequence[Event],
-    to_act: int | None,
     people: Sequence[int],
     hooks: dict[int, Hook],
     public_url: str,
+    resync: bool = False,
 ) -> list[tuple[str, str, int, str, int, str, str]]:
-    """The outbox rows a batch of events calls for (id, game, seat, kind, version, url, body)."""
-    wanted: list[tuple[int, str, list[str]]] = []
-    happened = [type(e).__name__ for e in events]
-    ended = any(isinstance(e, ev.GameEnded) for e in events)
-    cancelled = any(isinstance(e, ev.GameCancelled) for e in events)
+    """The outbox rows (id, game, seat, kind, version, url, body) that a batch of `events` just stored
+    calls for, `game` being the game after it; with `resync`, the rows the game's present calls for
+    (the scheduler's sweep, which re-queues what a crash between a write and its queueing lost).
+
+    A row's `version` is its identity: for `your-turn` the version at which the turn began, for the end
+    the version of the end, else the batch's last version; the outbox keeps one row per (game, seat,
+    kind, version), so re-queueing is harmless."""
+    state = game.state
+    assert state is not None
+    over = state.finished or game.cancelled
+    to_act = None if over else state.turn.seat
+    marks = [m for m in game.clock_log if m[0] in ("turn", "end")]
+    mark = int(marks[-1][1]) if marks else game.version
+    wanted: list[tuple[int, str, int]] = []
+    ended = state.finished if resync else any(isinstance(e, ev.GameEnded) for e in events)
+    cancelled = game.cancelled if resync else any(isinstance(e, ev.GameCancelled) for e in events)
     if ended or cancelled:
         kind = GAME_ENDED if ended else GAME_CANCELLED
-        wanted += [(seat, kind, happened) for seat in hooks]
+        wanted += [(seat, kind, mark) for seat in hooks]
     else:
-        turn_passed = any(
-            isinstance(e, ev.GameStarted | ev.GameForked | ev.TurnEnded | ev.TakenBack | ev.SeatHandedOver)
-            for e in events
-        )
+        passing = (ev.GameStarted, ev.GameForked, ev.TurnEnded, ev.TakenBack, ev.SeatHandedOver)
+        turn_passed = resync or any(isinstance(e, passing) for e in events)
         if turn_passed and to_act is not None and to_act in people:
-            wanted.append((to_act, YOUR_TURN, happened))
+            wanted.append((to_act, YOUR_TURN, mark))
         for e in events:
             if isinstance(e, ev.TakeBackRequested):
-                wanted += [(seat, TAKE_BACK, happened) for seat in people if seat != e.seat]
+                wanted += [(seat, TAKE_BACK, game.version) for seat in people if seat != e.seat]
             elif isinstance(e, ev.TimeExpired):
-                wanted.append((e.seat, TIME_EXPIRED, happened))
+                wanted.append((e.seat, TIME_EXPIRED, game.version))
+    happened = [type(e).__name__ for e in events]
     rows = []
     seen: set[tuple[int, str]] = set()
-    for seat, kind, what in wanted:
+    for seat, kind, key in wanted:
         hook = hooks.get(seat)
         if hook is None or (seat, kind) in seen:
             continue
@@ -123,14 +134,14 @@ def plan(
         body = {
             "id": delivery,
             "game_id": game_id,
-            "version": version,
+            "version": game.version,
             "seat": seat,
             "event": kind,
-            "happened": what,
+            "happened": happened,
             "to_act": to_act,
             "page": f"{public_url.rstrip('/')}/play/{game_id}",
         }
-        rows.append((delivery, game_id, seat, kind, version, hook.url, orjson.dumps(body).decode()))
+        rows.append((delivery, game_id, seat, kind, key, hook.url, orjson.dumps(body).decode()))
     return rows
 
 
@@ -142,14 +153,27 @@ async def queue(runtime: Runtime, game_id: str, version: int, events: Sequence[E
     if not hooks:
         return
     game = await run_in_threadpool(runtime.store.game, game_id)
-    state = game.state
-    assert state is not None
-    to_act = None if state.finished or game.cancelled else state.turn.seat
     people = await runtime.people(game_id, game)
-    rows = plan(game_id, version, events, to_act, people, hooks, runtime.settings.public_url)
+    rows = plan(game_id, game, events, people, hooks, runtime.settings.public_url)
     if rows:
         await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
         runtime.notifier.wake()
+
+
+async def sweep(runtime: Runtime) -> int:
+    """Queue whatever the present of each game with a webhook calls for that is not queued yet (a
+    process that died between storing a batch and queueing its notifications); returns the rows added."""
+    added = 0
+    for game_id in await run_in_threadpool(runtime.tables.hooked_games):
+        hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
+        game = await run_in_threadpool(runtime.store.game, game_id)
+        people = await runtime.people(game_id, game)
+        rows = plan(game_id, game, [], people, hooks, runtime.settings.public_url, resync=True)
+        if rows:
+            added += await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
+    if added:
+        runtime.notifier.wake()
+    return added
 
 
 class Notifier:

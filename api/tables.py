@@ -254,17 +254,33 @@ class TableStore:
             self.db.execute("DELETE FROM galileo_hooks WHERE game_id = ? AND seat = ?", (game_id, seat)) > 0
         )
 
-    def enqueue(self, rows: Sequence[tuple[str, str, int, str, int, str, str]], now: datetime) -> None:
+    def enqueue(self, rows: Sequence[tuple[str, str, int, str, int, str, str]], now: datetime) -> int:
         """Queue notifications (id, game, seat, kind, version, url, body); one per (game, seat, kind,
-        version), so two processes noticing the same change queue it once."""
+        version), so two processes noticing the same change queue it once. Returns how many were new."""
         at = stamp(now)
+        added = 0
         with self.db.transaction() as tx:
             for row in rows:
+                exists = tx.execute(
+                    "SELECT 1 FROM galileo_outbox "
+                    "WHERE game_id = ? AND seat = ? AND kind = ? AND version = ?",
+                    (row[1], row[2], row[3], row[4]),
+                )
+                added += not exists
                 tx.execute(
                     "INSERT INTO galileo_outbox VALUES "
                     "(?, ?, ?, ?, ?, ?, ?, ?, 0, ?, NULL, NULL, NULL, ?, NULL) ON CONFLICT DO NOTHING",
                     (*row, PENDING, at, at),
                 )
+        return added
+
+    def hooked_games(self) -> list[str]:
+        """Games with a webhook whose end has not been queued yet (the notification sweep's work)."""
+        rows = self.db.query(
+            "SELECT DISTINCT h.game_id FROM galileo_hooks h WHERE NOT EXISTS (SELECT 1 FROM galileo_outbox o "
+            "WHERE o.game_id = h.game_id AND o.kind IN ('game-ended', 'game-cancelled'))"
+        )
+        return [str(r[0]) for r in rows]
 
     def claim(self, now: datetime, lease_until: datetime, limit: int = 20) -> list[Delivery]:
         """Take up to `limit` due notifications for delivery until `lease_until` (another worker takes

@@ -596,3 +596,25 @@ def test_ASYNC_7_a_finished_game_with_take_backs_exports_imports_and_verifies(cl
     assert imported.status_code == 201, imported.text
     assert client.get(f"/games/{imported.json()['game_id']}/verify").json()["ok"] is True
     assert client.get(f"/games/{game_id}/timeline").json()["finished"] is True
+
+
+def test_a_notification_lost_between_a_write_and_its_queueing_is_queued_by_the_sweep(
+    client: TestClient,
+) -> None:
+    seats = [{**people(1)[0], "webhook": "http://127.0.0.1:9/hook"}, people(2)[1]]
+    created = create(client, seats)
+    game_id, host = created["game_id"], created["host_token"]
+
+    def log() -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = client.get(
+            f"/games/{game_id}/notifications", headers=bearer(host)
+        ).json()["deliveries"]
+        return found
+
+    assert [(d["seat"], d["kind"]) for d in log()] == [(0, "your-turn")]
+    runtime_of(client).tables.db.execute("DELETE FROM galileo_outbox")  # as if the process died first
+    assert log() == []
+    tick(client)  # the scheduler's periodic re-check sweeps the games with webhooks
+    assert [(d["seat"], d["kind"], d["status"]) for d in log()] == [(0, "your-turn", "pending")]
+    tick(client)
+    assert len(log()) == 1  # one row per seat, kind and turn
