@@ -171,19 +171,19 @@ async def board(
     body = await runtime.views.get(key)
     if body is None:
         deal = await seating.deal_of(runtime, game_id)
-        clock = await _clock(runtime, game_id)
+        clock, same = await _clock(runtime, game_id, version)
         body = await run_in_threadpool(boards.render, state, version, viewer, deal, clock)
-        if deal is not None:  # else perhaps not recorded yet (a game being created): do not keep it
-            await runtime.views.put(key, body)
+        if deal is not None and same:  # else perhaps not recorded yet (a game being created), or the
+            await runtime.views.put(key, body)  # game moved on meanwhile: do not keep it
     return Response(body, media_type="application/json", headers=headers)
 
 
-async def _clock(runtime: Runtime, game_id: str) -> dict[str, Any] | None:
-    """The game's clock as the log fixes it at this version (docs/async.md): the board view is cached per
-    version, so it holds the deadline, not the time left."""
+async def _clock(runtime: Runtime, game_id: str, version: int) -> tuple[dict[str, Any] | None, bool]:
+    """The game's clock as the log fixes it at `version` (docs/async.md), and whether it is that
+    version's: the board view is cached per version, so it holds the deadline, not the time left."""
     record = await runtime.table_of(game_id)
     if record is None or record.clock is None:
-        return None
+        return None, True
     game = await run_in_threadpool(runtime.store.game, game_id)
     view = view_of(ClockConfig.from_json(record.clock), game, runtime.clock())
     return {
@@ -192,4 +192,4 @@ async def _clock(runtime: Runtime, game_id: str) -> dict[str, Any] | None:
         "since": None if view.since is None else view.since.isoformat(),
         "deadline": None if view.deadline is None else view.deadline.isoformat(),
         "paused": view.paused,
-    }
+    }, game.version == version
