@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
+from api.tables import CREATE_TABLES, INSERT_TABLE, TableRecord
+
 SCHEMA_LOCK = 0x6761_6C69  # PostgreSQL advisory lock key for creating the table
 HUMAN = "human"
 BOT = "bot"
@@ -59,8 +61,15 @@ class Seat:
 
 
 class SeatStore(Protocol):
-    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
-        """Record a new game's seats and how its deal came about, together."""
+    def add(
+        self,
+        game_id: str,
+        seats: Sequence[Seat],
+        deal: str,
+        created_at: str,
+        table: TableRecord | None = None,
+    ) -> None:
+        """Record a new game's seats, how its deal came about and its table (host, clock), together."""
         ...
 
     def by_token(self, token_hash: str) -> Seat | None: ...
@@ -91,14 +100,24 @@ class SQLiteSeats:
         with self._lock:
             self._db.execute(_CREATE)
             self._db.execute(_CREATE_GAMES)
+            self._db.execute(CREATE_TABLES)
 
-    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
+    def add(
+        self,
+        game_id: str,
+        seats: Sequence[Seat],
+        deal: str,
+        created_at: str,
+        table: TableRecord | None = None,
+    ) -> None:
         rows = [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats]
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.executemany("INSERT INTO galileo_seats VALUES (?, ?, ?, ?, ?, ?)", rows)
                 self._db.execute("INSERT INTO galileo_games VALUES (?, ?, ?)", (game_id, deal, created_at))
+                if table is not None:
+                    self._db.execute(INSERT_TABLE, table.row(created_at))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -155,12 +174,22 @@ class PostgresSeats:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             conn.execute(_CREATE)
             conn.execute(_CREATE_GAMES)
+            conn.execute(CREATE_TABLES)
 
-    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
+    def add(
+        self,
+        game_id: str,
+        seats: Sequence[Seat],
+        deal: str,
+        created_at: str,
+        table: TableRecord | None = None,
+    ) -> None:
         rows = [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats]
         with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
             cur.executemany("INSERT INTO galileo_seats VALUES (%s, %s, %s, %s, %s, %s)", rows)
             cur.execute("INSERT INTO galileo_games VALUES (%s, %s, %s)", (game_id, deal, created_at))
+            if table is not None:
+                cur.execute(INSERT_TABLE.replace("?", "%s"), table.row(created_at))
 
     def by_token(self, token_hash: str) -> Seat | None:
         with self._pool.connection() as conn:

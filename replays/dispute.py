@@ -76,6 +76,19 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
                     "events": [],
                 }
             )
+        elif meta.get("kind") == "table" and (
+            not commands or commands[-1]["command_id"] != meta.get("command_id")
+        ):  # a take-back, resignation, clock or host request (docs/async.md): no rules choice
+            commands.append(
+                {
+                    "version": version,
+                    "actor": meta.get("actor"),
+                    "received_at": meta.get("received_at"),
+                    "command_id": meta.get("command_id"),
+                    "command": f"(table) {meta.get('command', {}).get('type', '')}",
+                    "events": [],
+                }
+            )
         elif not commands:
             commands.append(
                 {

@@ -15,7 +15,7 @@ from typing import Any
 PREFIXES: tuple[str, ...] = (
     "COMP", "SET", "TURN", "MOV", "ACT", "CLN", "SKY", "ROT", "DIE", "OBS", "GAIN", "LEC", "SPOT", "UPG",
     "ICON", "FREE", "RES", "LIB", "WRT", "BOC", "UNI", "OBJ", "SUBJ", "SCL", "INQ", "REP", "END", "SCO",
-    "TIE", "CHAR", "LUNA", "SOLO", "EX", "CT", "DER", "DATA", "AMB",
+    "TIE", "CHAR", "LUNA", "SOLO", "EX", "CT", "DER", "DATA", "AMB", "ASYNC",
 )  # fmt: skip
 
 _PREFIX = "|".join(PREFIXES)
@@ -33,6 +33,7 @@ KINDS: Mapping[str, str] = {
     "example": "a worked example from a rule document, used as a test case",
     "constructed": "a test case built from the rules",
     "addendum": "from the publisher's rulebook (rules addendum), not in the other documents",
+    "service": "a rule of this service's tables (clocks, take-backs, hosts), not of the board game",
 }
 
 # Editions that rule entries may name where a value differs between them.

@@ -6,10 +6,14 @@ from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
 from api import play
+from api.clocks import view_of
 from api.deps import GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
+from api.runtime import Runtime
 from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
 from domain import command_from_dict, command_to_dict, legal_moves
+from replays.clock import ClockConfig
+from replays.errors import TableRefused
 
 router = APIRouter(prefix="/games/{game_id}", tags=["play"])
 
@@ -53,6 +57,7 @@ async def submit(
         raise ApiError(
             403, "wrong-seat", f"this token is seat {seat.seat}'s, the command is for seat {command.seat}"
         )
+    await guard(runtime, game_id, seat.seat)
     result = await play.submit(runtime, game_id, seat.seat, command, body.expected_version, body.command_id)
     finished = play.ends_game(result.events)
     if result.replayed and not finished:
@@ -68,3 +73,22 @@ async def submit(
             for i, e in enumerate(result.events)
         ],
     )
+
+
+async def guard(runtime: Runtime, game_id: str, seat: int) -> None:
+    """A person's command needs the seat to be still theirs (ASYNC-3) and their time not to be out
+    (ASYNC-1: the command that comes too late records the expiry instead)."""
+    game = await run_in_threadpool(runtime.store.game, game_id)
+    handed = game.handed.get(str(seat))
+    if handed and handed[0] != "person":
+        raise TableRefused("seat-handed-over", f"seat {seat} is played by the server now", "ASYNC-3", 403)
+    record = await runtime.table_of(game_id)
+    if record is None or record.clock is None:
+        return
+    now = runtime.clock()
+    view = view_of(ClockConfig.from_json(record.clock), game, now)
+    if view.seat == seat and view.deadline is not None and now >= view.deadline:
+        await runtime.scheduler.check(game_id, now)
+        raise TableRefused(
+            "time-expired", f"seat {seat}'s time ran out at {view.deadline.isoformat()}", "ASYNC-1", 409
+        )

@@ -63,6 +63,9 @@ function showCreated(created) {
       people.length
         ? el("p", {}, "Each link below is one seat's secret, shown only now: open yours, send the others to their players.")
         : el("p", {}, "Every seat is a bot: ", el("a", { href: `/play/${encodeURIComponent(created.game_id)}` }, "watch the game")),
+      created.host_token
+        ? el("p", {}, "Table host token (re-issue a lost link, hand a seat over, extend a clock, cancel; paste it in a play page's Table panel), shown only now: ", el("code", {}, created.host_token))
+        : null,
       el(
         "ul",
         {},
@@ -100,7 +103,7 @@ async function loadGames() {
         el("td", {}, el("code", { title: g.game_id }, shortId(g.game_id))),
         el("td", {}, el("span", { class: `badge ${g.status}` }, g.status), " ", dealBadge(g.deal)),
         el("td", {}, seatsText(g.seats)),
-        el("td", {}, toAct),
+        el("td", {}, toAct, g.clock && g.clock.deadline ? ` (time until ${when(g.clock.deadline)})` : ""),
         el("td", { class: "num" }, g.version),
         el("td", {}, when(g.last_move_at)),
         el("td", { class: "nowrap" }, el("a", { href: `/play/${id}` }, g.status === "finished" ? "board" : "play"), " · ", el("a", { href: `/replay/${id}` }, "replay")),

@@ -23,6 +23,21 @@ ROUTES = {
     ("get", "/readyz"),
     ("get", "/rules"),
     ("get", "/rules/{rule_id}"),
+    # the table (docs/async.md)
+    ("get", "/games/{game_id}/table"),
+    ("post", "/games/{game_id}/takeback"),
+    ("post", "/games/{game_id}/takeback/answer"),
+    ("post", "/games/{game_id}/resign"),
+    ("post", "/games/{game_id}/clock/pause"),
+    ("post", "/games/{game_id}/clock/resume"),
+    ("put", "/games/{game_id}/webhook"),
+    ("delete", "/games/{game_id}/webhook"),
+    ("get", "/games/{game_id}/notifications"),
+    ("post", "/games/{game_id}/host/seats/{seat}/link"),
+    ("post", "/games/{game_id}/host/seats/{seat}/handover"),
+    ("post", "/games/{game_id}/host/clock/extend"),
+    ("post", "/games/{game_id}/host/cancel"),
+    ("get", "/turns"),
 }
 
 
