@@ -118,9 +118,7 @@ class Scheduler:
         return fired
 
 
-async def refresh(
-    runtime: Runtime, game_id: str, config: ClockConfig, game: Game, people: list[int]
-) -> None:
+async def refresh(runtime: Runtime, game_id: str, config: ClockConfig, game: Game, people: list[int]) -> None:
     """Store the game's next deadline (None while paused, over, or a bot's turn) for the scheduler."""
     state = game.state
     assert state is not None
