@@ -48,6 +48,7 @@ def test_the_documentation_pages_use_only_assets_the_app_serves(client: TestClie
             assert ref.startswith("/"), f"{page} loads {ref} from another origin"
             assert client.get(ref).status_code == 200, f"{page} loads {ref}, which is not served"
         assert "cdn" not in html.lower() and "fonts.googleapis" not in html
+    assert b"cdn.redoc.ly" not in client.get("/docs-assets/redoc.standalone.js").content  # its badge's logo
 
 
 def test_the_catalog_is_served_with_its_hash_as_etag(client: TestClient) -> None:

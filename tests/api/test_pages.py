@@ -26,6 +26,7 @@ CALLED = {
     "/games/x/fork",
     "/games/x/timeline",
     "/stats",
+    "/catalog/x",
 }
 
 
