@@ -83,8 +83,8 @@ function discovery(board, catalog, y0) {
         text(x + 8, y + 20, `Tier ${ROMAN[card.tier] || card.tier}`, { class: "on-dark small" }),
         text(x + cw - 8, y + 20, id, { class: "on-dark small", "text-anchor": "end" }),
         text(x + 8, y + 42, major.name, { class: "on-dark", "font-weight": "700", "font-size": major.name.length > 14 ? 14 : 16 }),
-        text(x + 8, y + 66, `${major.mix} ${major.cost}`, { class: "on-dark", "font-weight": "700" }),
-        s("g", {}, s("rect", { x: x + 78, y: y + 51, width: 44, height: 21, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + 100, y + 66, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
+        text(x + 8, y + 66, `${major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
+        s("g", {}, s("rect", { x: x + 82, y: y + 51, width: 42, height: 21, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + 103, y + 66, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
         inq ? s("g", {}, s("title", {}, "an Inquisitor comes with it"), s("circle", { cx: x + cw - 18, cy: y + 61, r: 13, fill: "#fff" }), inquisitor(x + cw - 27, y + 50, 18)) : null,
       ),
     ];
@@ -347,7 +347,7 @@ export function mainBoard(board, catalog) {
 
 function sky(board, catalog, p, y0) {
   const out = [];
-  const cw = 138;
+  const cw = 136;
   const upgraded = new Set(p.upgraded);
   const tiles = Object.fromEntries(catalog.action_tiles.map((t) => [t.id, t]));
   const here = board.state.turn.seat === p.seat && board.state.turn.space ? board.state.turn.space : p.telescope;
@@ -372,12 +372,12 @@ function sky(board, catalog, p, y0) {
           "g",
           { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic" },
           s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: up ? "tile upgraded" : "tile" }),
-          text(x + 14, y + 52, tile ? tile.name : id, { "font-weight": "700" }),
-          text(x + cw - 14, y + 52, up ? "★ upgraded" : "basic", { "text-anchor": "end", class: "tiny" }),
-          text(x + 14, y + 78, "1", { class: "option-no" }),
-          lines(x + 30, y + 78, rewardShort(face[0]), 14, 14, { class: "small" }),
-          text(x + 14, y + 122, "2", { class: "option-no" }),
-          lines(x + 30, y + 122, rewardShort(face[1]), 14, 14, { class: "small" }),
+          text(x + 14, y + 51, tile ? tile.name : id, { "font-weight": "700" }),
+          text(x + 14, y + 66, up ? "★ upgraded side" : "basic side", { class: "tiny" }),
+          text(x + 14, y + 88, "1", { class: "option-no" }),
+          lines(x + 30, y + 88, rewardShort(face[0]), 14, 14, { class: "small" }),
+          text(x + 14, y + 126, "2", { class: "option-no" }),
+          lines(x + 30, y + 126, rewardShort(face[1]), 14, 14, { class: "small" }),
         ),
       );
     } else {

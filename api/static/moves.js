@@ -63,6 +63,21 @@ export function targetsOf(move, board) {
   }
 }
 
+const AREAS = {
+  sky: "your starry sky",
+  mo: "the Discovery cards",
+  c: "the Discovery cards",
+  supply: "the dice supply",
+  die: "your dice",
+  scale: "the University",
+  cellar: "your cellar",
+  row: "your library",
+  page: "the Book of Comets",
+  quadrants: "your Quadrants (free actions)",
+  moon: "the Moon",
+  bonus: "the Bonus board",
+};
+
 // Moves that take something from the game for good are marked so (all moves are final until the
 // take-back of the async play issue; these are the ones that change what others can do).
 const WEIGHTY = new Set(["Observe", "EndActions", "Upgrade", "Farewell", "PlaceComet", "BonusSpace", "SwapTiles", "MoonReward", "DeclineDie", "Decline", "StopObserving", "StopWriting"]);
@@ -95,7 +110,7 @@ export class MovePanel {
     this.controls = el("div", { class: "turn-controls moves" });
     this.filter = el("input", { type: "search", placeholder: "Filter moves", "aria-label": "Filter the legal moves", oninput: () => this.renderList() });
     this.list = el("div", { class: "moves all-moves" });
-    this.allBox = el("details", { class: "all" }, el("summary", {}, "All legal moves"), el("div", { class: "row" }, this.filter), this.list);
+    this.allBox = el("details", { class: "all" }, el("summary", { onclick: () => (this.allBox.dataset.touched = "1") }, "All legal moves"), el("div", { class: "row" }, this.filter), this.list);
     clear(this.root, this.confirmBox, this.selection, this.controls, this.allBox);
   }
 
@@ -148,11 +163,30 @@ export class MovePanel {
     else this.renderSelection();
   }
 
+  // Where the highlighted elements are, each a link that brings the first of them into view.
+  areas() {
+    const found = new Map();
+    for (const key of this.byTarget.keys()) {
+      const area = AREAS[key.split(":")[0]];
+      if (area && !found.has(area)) found.set(area, key);
+    }
+    return Array.from(found, ([area, key]) =>
+      el("button", { type: "button", class: "link area", onclick: () => this.reveal(key) }, area),
+    );
+  }
+
+  reveal(key) {
+    const node = this.boardContainer.querySelector(`[data-target="${CSS.escape(key)}"]`);
+    if (!node) return;
+    node.scrollIntoView({ block: "center", behavior: "smooth" });
+    node.focus({ preventScroll: true });
+  }
+
   renderSelection() {
     const items = this.selected ? this.byTarget.get(this.selected) || [] : [];
     if (!items.length) {
-      const hint = this.moves.length ? "Choose a highlighted element of the board, or a move below." : "";
-      return clear(this.selection, hint ? el("p", { class: "muted" }, hint) : null);
+      const areas = this.areas();
+      return clear(this.selection, areas.length ? el("p", { class: "areas" }, "Highlighted on the board: ", areas.flatMap((a, i) => (i ? [" · ", a] : [a]))) : null);
     }
     clear(
       this.selection,
@@ -170,6 +204,7 @@ export class MovePanel {
     const words = this.filter.value.trim().toLowerCase();
     const items = this.moves.filter((m) => !words || `${m.words} ${m.move.text}`.toLowerCase().includes(words));
     this.allBox.hidden = !this.moves.length;
+    if (this.moves.length && this.moves.length <= 8 && !this.allBox.dataset.touched) this.allBox.open = true;
     clear(this.list, items.map((item) => this.button(item, "listed")));
   }
 

@@ -16,6 +16,7 @@ let expected = 0;
 let stream = null;
 let refreshing = null;
 let again = false;
+let sending = false;  // a command is being posted: its answer refreshes the board, the stream need not
 
 const boardNode = document.getElementById("board");
 const banner = new TurnBanner(document.getElementById("banner"), document.getElementById("turn-options"));
@@ -50,6 +51,8 @@ async function load() {
   const problem = document.getElementById("moves-problem");
   let board;
   let catalog;
+  // The board and the moves are read together; the moves answer says at which version it was made.
+  const moves = token ? api(`${path}/moves`, { token }).catch((error) => error) : null;
   try {
     board = await api(path, { token });
     catalog = await loadCatalog(board.state.catalog.edition);
@@ -73,11 +76,15 @@ async function load() {
   document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : `playing seat ${seat}, ${board.seats[seat].name}`;
   let listing = null;
   let note = "Spectators have no moves.";
-  if (token) {
+  if (moves) {
     try {
-      listing = await api(`${path}/moves`, { token });
+      listing = await moves;
+      if (listing instanceof Error) throw listing;
       showProblem(problem, null);
-      if (listing.version !== version) again = true;  // the game moved between the two reads
+      if (listing.version !== version) {
+        again = true;  // the game moved between the two reads: read both again
+        return;
+      }
       expected = listing.version;
       note = board.status === "finished" ? "The game has ended." : listing.to_act === listing.seat ? "Choose a highlighted element of the board (or a move from the list), then confirm." : "Not your turn: the board updates as the others play.";
     } catch (error) {
@@ -96,11 +103,14 @@ async function load() {
 
 async function submit(move) {
   const problem = document.getElementById("moves-problem");
+  sending = true;
   try {
     await api(`${path}/commands`, { token, method: "POST", body: { command: move, expected_version: expected, command_id: newCommandId() } });
     showProblem(problem, null);
   } catch (error) {
     showProblem(problem, error);  // 409: someone moved first; 422: illegal (with the rule); 403: not now
+  } finally {
+    sending = false;
   }
   await refresh();
 }
@@ -129,7 +139,7 @@ function follow(after) {
   stream.onmessage = (message) => {
     const item = JSON.parse(message.data);
     history.add(item);
-    if (item.version > version) refresh();
+    if (item.version > version && !sending) refresh();
   };
   stream.addEventListener("end", () => {
     live.textContent = "The game has ended.";
