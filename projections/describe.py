@@ -210,7 +210,8 @@ class Context:
             scale = self.state.get("scale") or []
             if 0 <= slot < len(scale):
                 subject = subjects[slot] if slot < len(subjects) else ""
-                return f"Scale tile {slot + 1} ({scale[slot]}{', ' + subject if subject else ''})"
+                theme = next((t.theme for t in self.catalog.subject_tiles if t.arch == subject), subject)
+                return f"Scale tile {slot + 1} ({theme + ', ' if theme else ''}{scale[slot]})"
         return f"Scale tile {slot + 1}"
 
     def scale_row(self, slot: int, height: int) -> str:

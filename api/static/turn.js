@@ -48,14 +48,15 @@ export class TurnBanner {
       }
       localStorage.setItem(NOTIFY_KEY, notify.checked ? "1" : "0");
     });
-    this.message = el("div", { class: "banner-text", role: "status", "aria-live": "polite" });
+    this.message = el("span", { class: "banner-text", role: "status", "aria-live": "polite" });
+    this.jump = el("a", { href: "#moves-section", class: "jump", hidden: true }, "Your moves ↓");
     clear(
       options,
       el("label", {}, sound, " sound on my turn"),
       " ",
       "Notification" in window ? el("label", {}, notify, " notify me") : null,
     );
-    clear(root, this.message);
+    clear(root, this.message, " ", this.jump);
   }
 
   show(board) {
@@ -79,6 +80,7 @@ export class TurnBanner {
     this.root.className = `banner ${cls}`;
     this.root.style.setProperty("--seat", board.to_act === null ? "#555" : seatColour(board.to_act));
     this.message.textContent = text;
+    this.jump.hidden = cls !== "mine";
     const title = board.status === "finished" ? "Finished" : board.your_turn ? "● Your turn" : `${name(board.to_act)} to play`;
     document.title = `${title} · Galileo Galilei`;
     favicon(board.to_act === null ? "#555" : seatColour(board.to_act), board.your_turn);

@@ -1,7 +1,7 @@
 """The web pages in a real browser: Debian's chromium driven by playwright (no browser download).
 
-One browser and one `galileo serve` (on SQLite in a temporary folder) per test session (per worker under
-pytest-xdist). Without chromium (or playwright) the tests are skipped with the reason, unless
+One browser for the module and one `galileo serve` (on SQLite in a temporary folder) per test session (per
+worker under pytest-xdist). Without chromium (or playwright) the tests are skipped with the reason, unless
 GALILEO_REQUIRE_SERVICES=1 (CI), where they fail. Screenshots go to artefacts/browser/ (ignored by git).
 
 - a complete game (one person and two bots) played by clicking the board's elements (and the turn
@@ -47,8 +47,11 @@ def _unavailable(reason: str) -> None:
     pytest.skip(f"browser unavailable: {reason}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One browser for the tests of this module (per worker). Module scope, not session: playwright's sync
+    API marks an event loop as running in this thread while it is started, and tests of other modules
+    that call asyncio.run() must not run meanwhile; pytest closes a module's fixtures before it moves on."""
     executable = _chromium()
     if executable is None:
         _unavailable("no chromium on this machine (apt-get install chromium; .ci/run does it)")
