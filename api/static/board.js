@@ -81,14 +81,14 @@ function discovery(board, catalog, y0) {
         { "data-kind": "major", "data-card": id },
         s("rect", { x: x + 1, y: y + 1, width: cw - 2, height: 78, rx: 7, fill: MIXES[major.mix] || "#888" }),
         text(x + 8, y + 20, `Tier ${ROMAN[card.tier] || card.tier}`, { class: "on-dark small" }),
-        text(x + cw - 8, y + 20, id, { class: "on-dark small", "text-anchor": "end" }),
+        s("g", {}, s("rect", { x: x + cw - 52, y: y + 6, width: 46, height: 20, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + cw - 29, y + 20, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
         text(x + 8, y + 42, major.name, { class: "on-dark", "font-weight": "700", "font-size": major.name.length > 14 ? 14 : 16 }),
         text(x + 8, y + 66, `${major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
-        s("g", {}, s("rect", { x: x + 82, y: y + 51, width: 42, height: 21, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + 103, y + 66, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
         inq ? s("g", {}, s("title", {}, "an Inquisitor comes with it"), s("circle", { cx: x + cw - 18, cy: y + 61, r: 13, fill: "#fff" }), inquisitor(x + cw - 27, y + 50, 18)) : null,
       ),
     ];
-    const slot = (ch - 98) / Math.max(card.constellations.length, 1);
+    parts.push(text(x + cw - 8, y + ch - 8, id, { class: "tiny muted", "text-anchor": "end" }));
+    const slot = (ch - 104) / Math.max(card.constellations.length, 1);
     card.constellations.forEach((c, k) => {
       const cy = y + 86 + k * slot;
       const by = covers[k];
@@ -426,7 +426,8 @@ function resources(board, catalog, p, y0) {
   const cy0 = narrow ? y0 + 84 : y0;
   const tx0 = narrow ? 8 : 690;
   const ty0 = narrow ? y0 + 168 : y0;
-  const states = { slot: "on board", sky1: "above", sky2: "below", pending: "pending", book: "in book" };
+  const states = { slot: "on the board", sky1: "above the cards (+1)", sky2: "below the cards (+2)", pending: "used twice, waiting for the Book", book: "in the Book of Comets" };
+  const marks = { sky1: "+1", sky2: "+2", pending: "…", book: "book" };
   out.push(text(cx0, cy0 + 22, "Comets", { class: "heading" }));
   p.comets.forEach((state, i) => {
     const x = cx0 + i * 40;
@@ -437,7 +438,7 @@ function resources(board, catalog, p, y0) {
         { "data-kind": "comet", "data-seat": p.seat, "data-index": i, "data-state": state },
         s("title", {}, `Comet ${i + 1}: ${states[state] || state}`),
         s("rect", { x, y, width: 36, height: 44, rx: 5, class: "slot" }),
-        state === "slot" ? comet(x + 22, y + 18, 9, "#e8e2c4") : text(x + 18, y + 22, states[state] || state, { class: "tiny muted", "text-anchor": "middle" }),
+        state === "slot" ? comet(x + 22, y + 18, 9, "#e8e2c4") : text(x + 18, y + 22, marks[state] || state, { class: "tiny muted", "text-anchor": "middle" }),
         text(x + 18, y + 40, i + 1, { class: "tiny muted", "text-anchor": "middle" }),
       ),
     );
