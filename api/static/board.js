@@ -102,7 +102,7 @@ function discovery(board, catalog, y0) {
           text(x + 20, cy + 23, c.cost, { "text-anchor": "middle", fill: c.colour === "Y" ? "#1d2433" : "#fff", "font-weight": "700" }),
           text(x + 38, cy + 16, c.name, { "font-weight": "600", "font-size": 13 }),
           text(x + 38, cy + 34, rewardShort(c.reward), { class: "small" }),
-          by >= 0 ? pawn(by, x + 31, cy + 30, 9) : null,
+          by >= 0 ? pawn(by, x + 20, cy + 40, 8) : null,
         ),
       );
     });
