@@ -11,7 +11,20 @@ from fastapi.staticfiles import StaticFiles
 
 from api import problems
 from api.limits import BodyLimit
-from api.routers import analysis, events, games, health, pages, play, replay, rules, table, turns
+from api.routers import (
+    analysis,
+    catalog,
+    docs,
+    events,
+    games,
+    health,
+    pages,
+    play,
+    replay,
+    rules,
+    table,
+    turns,
+)
 from api.runtime import Runtime
 from api.settings import Settings
 from api.tokens import install_token_filter
@@ -59,14 +72,20 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] |
             await runtime.stop()
 
     app = FastAPI(
-        title="Galileo Galilei game service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan
+        title="Galileo Galilei game service",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # served offline by api/routers/docs.py
+        redoc_url=None,
     )
     app.state.settings = config
     problems.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
-    routers = (health, games, play, table, turns, events, replay, analysis, rules, pages)
+    routers = (health, games, play, table, turns, events, replay, analysis, rules, catalog, pages)
     for module in routers:
         app.include_router(module.router)
+    docs.install(app)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
 

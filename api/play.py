@@ -18,6 +18,7 @@ from api import clocks, notify
 from api.broker import Batch
 from domain import EVENT_TYPES, Command, Event, event_to_dict, redact_event
 from domain.events import GameEnded, SeatHandedOver
+from projections.describe import default_context, describe_event
 from replays.clock import ClockConfig
 
 logger = logging.getLogger(__name__)
@@ -33,7 +34,11 @@ def event_body(event: Event, finished: bool, viewer: int | None = None) -> dict[
 
 
 def event_item(version: int, event: Event, finished: bool, viewer: int | None = None) -> dict[str, Any]:
-    return {"version": version, "type": type(event).__name__, "event": event_body(event, finished, viewer)}
+    """An event item; `text` says it in words (projections/describe.py), from the form `viewer` sees."""
+    body = event_body(event, finished, viewer)
+    name = type(event).__name__
+    text = describe_event(body, default_context(), name)
+    return {"version": version, "type": name, "event": body, "text": text}
 
 
 def stored_items(

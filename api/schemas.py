@@ -134,6 +134,9 @@ class EventItem(BaseModel):
     version: int
     type: str
     event: dict[str, Any]
+    text: str | None = Field(
+        default=None, description="The event in words, without its subject (the seat is in `event`)."
+    )
     actor: int | str | None = None
     received_at: str | None = None
 
@@ -151,6 +154,11 @@ class MovesOut(BaseModel):
     seat: int
     to_act: int | None
     moves: list[dict[str, Any]]
+    descriptions: list[str] = Field(
+        default_factory=list,
+        description="Each move in words with what it will do, in the order of `moves` (not part of a move: "
+        "post the move back unchanged).",
+    )
 
 
 class EventsPage(BaseModel):

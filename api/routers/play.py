@@ -11,7 +11,8 @@ from api.deps import GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
 from api.runtime import Runtime
 from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
-from domain import command_from_dict, command_to_dict, legal_moves
+from domain import command_from_dict, command_to_dict, legal_moves, public_state
+from projections.describe import default_context, describe_command
 from replays.clock import ClockConfig
 from replays.errors import TableRefused
 
@@ -26,12 +27,15 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     runtime.bots.kick(game_id)
     to_act = None if state.finished else state.turn.seat
     listed = await run_in_threadpool(legal_moves, state) if to_act == seat.seat else []
+    moves = [command_to_dict(m) for m in listed]
+    position = default_context(public_state(state, seat.seat)) if moves else None
     return MovesOut(
         game_id=game_id,
         version=version,
         seat=seat.seat,
         to_act=to_act,
-        moves=[command_to_dict(m) for m in listed],
+        moves=moves,
+        descriptions=[describe_command(m, position) for m in moves],
     )
 
 

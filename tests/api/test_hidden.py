@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from api.negotiation import SVG
 from api.runtime import Runtime
 from api.settings import Settings
+from domain.catalog import load_catalog
 from domain.events import CardDrawnFaceDown
 from tests.api.conftest import LiveServer
 from tests.api.helpers import (
@@ -168,7 +169,7 @@ def _events(http: httpx.Client, game: str, headers: dict[str, str]) -> list[dict
         page = http.get(
             f"/games/{game}/events", headers=headers, params={"after": after, "limit": 500}
         ).json()
-        out += [{k: e[k] for k in ("version", "type", "event")} for e in page["events"]]
+        out += [{k: e[k] for k in ("version", "type", "event", "text")} for e in page["events"]]
         after = page["next_after"]
     return out
 
@@ -238,6 +239,8 @@ def test_a_face_down_card_is_seen_by_the_seat_that_drew_it_and_nobody_else(
                 "verify": http.get(f"/games/{game}/verify", headers=headers).text,
                 "timeline": http.get(f"/games/{game}/timeline", headers=headers).text,
             }
+            named = load_catalog().cards[card].major.name  # the words name the card only to its owner
+            assert (named in drawn["text"]) == (name == "owner"), drawn["text"]
             if name == "owner":
                 assert drawn["event"]["card"] == card and "redacted" not in drawn["event"]
                 library = http.get(f"/games/{game}", headers=headers).json()["state"]["players"][owner]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from fastapi.testclient import TestClient
 
 ROUTES = {
@@ -19,6 +21,7 @@ ROUTES = {
     ("get", "/games/{game_id}/verify"),
     ("get", "/games/{game_id}/timeline"),
     ("get", "/stats"),
+    ("get", "/catalog/{edition}"),
     ("get", "/healthz"),
     ("get", "/readyz"),
     ("get", "/rules"),
@@ -49,3 +52,30 @@ def test_every_route_is_documented(client: TestClient) -> None:
         for method, operation in item.items():
             assert operation.get("description"), f"{method.upper()} {path} has no description"
     assert client.get("/docs").status_code == 200
+
+
+def test_the_documentation_pages_use_only_assets_the_app_serves(client: TestClient) -> None:
+    """/docs and /redoc load their scripts and styles from this app, never from a CDN (offline use);
+    tests/api/test_browser.py renders them in a browser with every other origin blocked."""
+    for page in ("/docs", "/redoc"):
+        html = client.get(page).text
+        refs = re.findall(r"(?:src|href)=['\"]([^'\"]+)['\"]", html)
+        assert refs, page
+        for ref in refs:
+            assert ref.startswith("/"), f"{page} loads {ref} from another origin"
+            assert client.get(ref).status_code == 200, f"{page} loads {ref}, which is not served"
+        assert "cdn" not in html.lower() and "fonts.googleapis" not in html
+    assert b"cdn.redoc.ly" not in client.get("/docs-assets/redoc.standalone.js").content  # its badge's logo
+
+
+def test_the_catalog_is_served_with_its_hash_as_etag(client: TestClient) -> None:
+    response = client.get("/catalog/base")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["edition"] == "base-provisional-1" and len(data["cards"]) > 20
+    assert {"action_tiles", "starry_sky", "scale_tiles", "book_pages", "luna"} <= set(data)
+    etag = response.headers["etag"]
+    assert etag == f'"{data["content_hash"]}"'
+    assert client.get(f"/catalog/{data['edition']}", headers={"If-None-Match": etag}).status_code == 304
+    missing = client.get("/catalog/no-such-edition")
+    assert missing.status_code == 404 and missing.json()["code"] == "unknown-edition"

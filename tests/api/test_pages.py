@@ -30,6 +30,7 @@ CALLED = {
     "/games/x/takeback",
     "/games/x/host/seats/x/link",
     "/games/x/host/cancel",
+    "/catalog/x",
 }
 
 

@@ -71,6 +71,9 @@ def test_posting_a_listed_move_back_unchanged_and_by_text(client: TestClient) ->
     seat = listing["to_act"]
     listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
     move = listing["moves"][0]
+    # Each move in words, in the order of the moves (projections/describe.py), outside the move itself.
+    assert len(listing["descriptions"]) == len(listing["moves"])
+    assert listing["descriptions"][0].startswith("Move the telescope 1 step to ")
     response = client.post(
         f"/games/{table.game_id}/commands",
         headers=table.auth(seat),
@@ -80,4 +83,5 @@ def test_posting_a_listed_move_back_unchanged_and_by_text(client: TestClient) ->
     result = response.json()
     assert result["version"] > listing["version"]
     assert result["events"][0]["version"] == listing["version"] + 1
+    assert result["events"][0]["text"].startswith("Moved the telescope")  # each event in words
     assert result["replayed"] is False
