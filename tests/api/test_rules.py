@@ -91,4 +91,6 @@ def test_the_web_pages_link_rule_ids_to_the_reference(client: TestClient) -> Non
     """Problems (rule_id) and event lines (event.rule) on the play and replay pages become /rules links."""
     script = client.get("/static/common.js").text
     assert "export function ruleLink" in script and "`/rules/${encodeURIComponent(ruleId)}`" in script
-    assert "ruleLink(p.rule_id)" in script and "ruleLink(event.rule)" in script
+    assert "ruleLink(p.rule_id)" in script  # problems
+    history = client.get("/static/history.js").text  # the event lines of both pages
+    assert "ruleLink(rule)" in history and "ruleLink" in history.split("\n", 3)[2]
