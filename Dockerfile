@@ -6,6 +6,7 @@ COPY domain ./domain
 COPY projections ./projections
 COPY api ./api
 COPY replays ./replays
+COPY rulebook ./rulebook
 RUN pip install --no-cache-dir .
 EXPOSE 8000
 CMD ["galileo", "serve", "--host", "0.0.0.0", "--port", "8000"]

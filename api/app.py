@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from api import contract, problems
 from api.limits import BodyLimit
-from api.routers import analysis, events, games, health, pages, play, replay
+from api.routers import (
+    analysis,
+    catalog,
+    docs,
+    events,
+    games,
+    health,
+    pages,
+    play,
+    replay,
+    rules,
+    table,
+    turns,
+)
 from api.runtime import Runtime
 from api.settings import Settings
 from api.tokens import install_token_filter
@@ -26,19 +40,30 @@ score timeline of a game (`GET /games/{id}/timeline`) and statistics across game
 
 Hidden information (the deck order, the seed) is never shown before the game ends, and the front of a
 card drawn face down only to the seat that drew it. Errors are `application/problem+json` (RFC 9457)
-with a stable `code`; illegal moves carry the `rule_id`. The same app serves web pages for people:
-the lobby at `/`, `/play/{id}` and `/replay/{id}`.
+with a stable `code`; illegal moves carry the `rule_id` and its `rule_url`. Every rule ID resolves in the
+rules reference (`GET /rules`, `GET /rules/{rule_id}`, JSON or HTML). The same app serves web pages for
+people: the lobby at `/`, `/play/{id}` and `/replay/{id}`.
+
+Async play over days (docs/async.md): a game may have a clock (`clock` at creation: per move with a
+reserve, or base + increment, ISO 8601 durations), each seat a webhook told when it must act (signed
+with HMAC-SHA256, delivered through an outbox with retries; `GET /games/{id}/notifications`), and one
+stream follows a token holder's turns in all its games (`GET /turns`). A seat may take back its own
+commands of the turn within the information horizon (ASYNC-7; others consent, ASYNC-6), resign, or ask
+to pause the clocks; the table's host (the `host_token` from creation) re-issues a lost seat link,
+hands a seat to a bot or a new person, extends a clock and cancels the game (`/games/{id}/host/...`).
+`GET /games/{id}/table` shows the clocks, who plays each seat, and what the caller may do.
 """
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """An app for `settings` (default: from the environment); its runtime starts with the app."""
+def create_app(settings: Settings | None = None, clock: Callable[[], datetime] | None = None) -> FastAPI:
+    """An app for `settings` (default: from the environment); its runtime starts with the app.
+    `clock` is the service's time (default: the system's, UTC); tests pass a controllable one."""
     config = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_token_filter()
-        runtime = Runtime.build(config)
+        runtime = Runtime.build(config, clock)
         app.state.runtime = runtime
         await runtime.start()
         try:
@@ -47,15 +72,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await runtime.stop()
 
     app = FastAPI(
-        title="Galileo Galilei game service", version="0.1.0", description=DESCRIPTION, lifespan=lifespan
+        title="Galileo Galilei game service",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # served offline by api/routers/docs.py
+        redoc_url=None,
     )
     app.state.settings = config
     problems.install(app)
     contract.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
-    routers = (health, games, play, events, replay, analysis, pages)
+    routers = (health, games, play, table, turns, events, replay, analysis, rules, catalog, pages)
     for module in routers:
         app.include_router(module.router)
+    docs.install(app)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
 

@@ -21,8 +21,10 @@ logger = logging.getLogger(__name__)
 KEY_PREFIX = "galileo:view:"
 
 
-def render(state: GameState, version: int, viewer: Viewer, deal: str | None) -> bytes:
-    return orjson.dumps({**board_view(state, version, viewer), "deal": deal})
+def render(
+    state: GameState, version: int, viewer: Viewer, deal: str | None, clock: dict[str, Any] | None = None
+) -> bytes:
+    return orjson.dumps({**board_view(state, version, viewer), "deal": deal, "clock": clock})
 
 
 def cache_key(game_id: str, version: int, viewer: Viewer) -> str:

@@ -12,14 +12,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 
 from api.seats import BOT
 from api.service import StoreClosed
-from domain import Command, legal_moves
+from domain import Command, GameState, legal_moves
+from domain import commands as c
 from domain.bots import make_bot
+from domain.engine import play_through
 from replays.errors import VersionConflict
 
 if TYPE_CHECKING:
@@ -28,6 +31,23 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MAX_MOVES_PER_RUN = 50_000  # a safety net: a game ends long before
+PASS = "pass"  # a forfeited seat (docs/async.md, ASYNC-3): its turns are passed
+_PASSING = (c.EndActions, c.EndFreeActions, c.StopObserving, c.StopWriting, c.DeclineDie, c.Decline)
+
+
+def pass_move(state: GameState, moves: Sequence[Command]) -> Command:
+    """A forfeited seat's move: the one that gains it the fewest points, preferring to end or decline
+    (the telescope moves one step when it must). Deterministic: ties go to the first listed."""
+    seat = state.turn.seat
+    before = state.players[seat].score
+
+    def cost(indexed: tuple[int, Command]) -> tuple[int, int, int, int]:
+        i, move = indexed
+        gained = play_through(state, move)[0].players[seat].score - before
+        steps = move.steps if isinstance(move, c.Move) else 0
+        return (gained, 0 if isinstance(move, _PASSING) else 1, steps, i)
+
+    return min(enumerate(moves), key=cost)[1]
 
 
 class BotRunner:
@@ -74,25 +94,47 @@ class BotRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    def bots_of(self, game_id: str) -> dict[int, str]:
+    def forget(self, game_id: str) -> None:
+        """Read the game's seats again (a seat was handed over)."""
+        self._bots.pop(game_id, None)
+
+    def bots_of(self, game_id: str, handed: Mapping[str, Sequence[str]] | None = None) -> dict[int, str]:
+        """The seats the server plays: the bot seats of creation, then the hand-overs the game
+        recorded (`SeatHandedOver`, docs/async.md): to a bot, to `PASS` (a forfeited seat), or back to
+        a person."""
         bots = self._bots.get(game_id)
         if bots is None:
             seats = self._runtime.seats.of_game(game_id)
             bots = {s.seat: s.bot for s in seats if s.kind == BOT and s.bot}
-            self._bots[game_id] = bots
-        return bots
+            self._bots[game_id] = bots  # the seats of creation never change
+        if not handed:
+            return bots
+        out = dict(bots)
+        for seat, (to, kind) in ((int(k), v) for k, v in handed.items()):
+            if to == "bot":
+                out[seat] = kind or "greedy"
+            elif to == "forfeit":
+                out[seat] = PASS
+            else:
+                out.pop(seat, None)
+        return out
 
     def _next(self, game_id: str) -> tuple[Command, int] | None:
         """The bot move to play now and the version it was chosen at, or None if no bot is to act."""
-        bots = self.bots_of(game_id)
-        if not bots:
+        game = self._runtime.store.game(game_id)
+        state, version = game.state, game.version
+        assert state is not None
+        if state.finished or game.cancelled:
             return None
-        state, version = self._runtime.store.current(game_id)
-        if state.finished or state.turn.seat not in bots:
+        bots = self.bots_of(game_id, game.handed)
+        if state.turn.seat not in bots:
             return None
         seat = state.turn.seat
+        moves = legal_moves(state)
+        if bots[seat] == PASS:
+            return pass_move(state, moves), version
         bot = make_bot(bots[seat], f"{game_id}:{seat}:{version}")
-        return bot.choose(state, legal_moves(state)), version
+        return bot.choose(state, moves), version
 
     async def _drive(self, game_id: str) -> None:
         from api import play

@@ -3,9 +3,9 @@
 
 Routes declare their own error statuses (`errors(...)`); `openapi(app)` adds those every operation can
 answer (413 for any request body over the limit, 500, and 503 while the store is unreachable, except the
-probes), gives every 4xx/5xx the problem content type and schema, and the security requirement of each
-operation. `docs/openapi.json` is this document, committed (`scripts/openapi.py` writes it; a test diffs
-it).
+routes that never use it), gives every 4xx/5xx the problem content type and schema, and the security
+requirement of each operation (`seatToken`, and `hostToken` for the table host's routes).
+`docs/openapi.json` is this document, committed (`scripts/openapi.py` writes it; a test diffs it).
 """
 
 from __future__ import annotations
@@ -19,6 +19,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from api.problems import MEDIA_TYPE
 
 SCHEME = "seatToken"
+HOST_SCHEME = "hostToken"  # the table host's token (docs/async.md)
+# `openapi_extra={"x-seat-token": ...}` of a route: which tokens it takes, and whether one is needed.
+SECURITY: dict[str, list[dict[str, list[str]]]] = {
+    "required": [{SCHEME: []}],
+    "optional": [{}, {SCHEME: []}],
+    "host": [{HOST_SCHEME: []}],
+    "seat-or-host": [{SCHEME: []}, {HOST_SCHEME: []}],
+    "optional-seat-or-host": [{}, {SCHEME: []}, {HOST_SCHEME: []}],
+}
 
 DESCRIPTIONS: dict[int, str] = {
     400: "Malformed request (e.g. a body that is not JSON); `code` says what.",
@@ -36,7 +45,7 @@ DESCRIPTIONS: dict[int, str] = {
     503: "The game store cannot be reached (`store-unavailable`); retry after `Retry-After` seconds. "
     "Nothing was written.",
 }
-EVERY = (413, 500)  # any request: a body over the limit, a failure
+EVERY = (413, 500)  # any request: a body over the limit, a failure (and 400 where a JSON body is read)
 STORE = 503  # any route that reads or writes the store
 PROBES = {("get", "/healthz"), ("get", "/readyz")}
 CREATIONS = (("post", "/games"), ("post", "/games/import"), ("post", "/games/{game_id}/fork"))
@@ -50,8 +59,15 @@ NEXT = {
     "verify": ("get", "/games/{game_id}/verify", {}),
     "timeline": ("get", "/games/{game_id}/timeline", {}),
     "fork": ("post", "/games/{game_id}/fork", {}),
+    "table": ("get", "/games/{game_id}/table", {}),
 }
-NO_STORE = {("get", "/healthz")}
+# Routes that never touch the store (the process, and public component and rules data): no 503.
+NO_STORE = {
+    ("get", "/healthz"),
+    ("get", "/catalog/{edition}"),
+    ("get", "/rules"),
+    ("get", "/rules/{rule_id}"),
+}
 
 
 class Problem(BaseModel):
@@ -82,11 +98,7 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 def _security(method: str, path: str, operation: dict[str, Any]) -> list[dict[str, list[str]]] | None:
     token = operation.pop("x-seat-token", None)
-    if token == "required":
-        return [{SCHEME: []}]
-    if token == "optional":
-        return [{}, {SCHEME: []}]
-    return None
+    return None if token is None else [dict(r) for r in SECURITY[token]]
 
 
 def openapi(app: FastAPI) -> dict[str, Any]:
@@ -112,13 +124,21 @@ def openapi(app: FastAPI) -> dict[str, Any]:
             "description": "A seat's secret token (`gg_...`), issued once when the game is created, "
             "forked or imported. The stream also takes it as `?access_token=` (EventSource sends no "
             "headers).",
-        }
+        },
+        HOST_SCHEME: {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The table host's secret token (`gg_...`), issued once when the game is created "
+            "(`host_token`): re-issue seat links, hand seats over, extend a clock, cancel the game.",
+        },
     }
     problem = {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             responses: dict[str, Any] = operation.setdefault("responses", {})
             extra = list(EVERY)
+            if "application/json" in operation.get("requestBody", {}).get("content", {}):
+                extra.append(400)  # a body that is not JSON (`malformed-json`)
             if (method, path) not in NO_STORE:
                 extra.append(STORE)
             for added in extra:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
@@ -56,13 +57,12 @@ async def seat_of_token(runtime: Runtime, token: str) -> Seat:
     if not looks_like_token(token):
         raise unauthorized("invalid-token", "the seat token is not valid")
     digest = token_hash(token)
-    cache: dict[str, Seat] = runtime.token_cache
-    seat = cache.get(digest)
+    seat = runtime.cached_seat(digest)
     if seat is None:
         seat = await run_in_threadpool(runtime.seats.by_token, digest)
         if seat is None:
             raise unauthorized("invalid-token", "the seat token is not valid")
-        cache[digest] = seat
+        runtime.token_cache[digest] = (seat, time.monotonic())
     return seat
 
 

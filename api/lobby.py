@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from api.seats import BOT, SeatStore
+from api.tables import TableStore
 from projections.lobby import LobbyView
 
 
@@ -26,13 +27,14 @@ class SeatEntry:
 @dataclass(frozen=True, slots=True)
 class LobbyEntry:
     game_id: str
-    status: str  # active | finished
+    status: str  # active | finished | cancelled
     seats: tuple[SeatEntry, ...]
     to_act: int | None
     version: int
     created_at: str
     last_move_at: str
     deal: str | None  # api.seats.DEALS; None for a game not created through the API
+    clock: dict[str, Any] | None = None  # {"config", "deadline"} of a clocked game (docs/async.md)
 
 
 class Lobby(Protocol):
@@ -44,9 +46,10 @@ class Lobby(Protocol):
 
 
 class ProjectedLobby:
-    def __init__(self, view: LobbyView, seats: SeatStore) -> None:
+    def __init__(self, view: LobbyView, seats: SeatStore, tables: TableStore | None = None) -> None:
         self._view = view
         self._seats = seats
+        self._tables = tables
 
     def entries(self, status: str | None, games: Collection[str] | None, limit: int) -> list[LobbyEntry]:
         out: list[LobbyEntry] = []
@@ -57,6 +60,7 @@ class ProjectedLobby:
             if g.game_id not in abandoned
         ][:limit]
         deals = self._seats.deals([g.game_id for g in rows])
+        clocks = {} if self._tables is None else self._tables.clocks([g.game_id for g in rows])
         for game in rows:
             bots = {s.seat: s.bot for s in self._seats.of_game(game.game_id) if s.kind == BOT}
             out.append(
@@ -69,6 +73,7 @@ class ProjectedLobby:
                     created_at=game.created_at,
                     last_move_at=game.last_move_at,
                     deal=deals.get(game.game_id),
+                    clock=clocks.get(game.game_id),
                 )
             )
         return out

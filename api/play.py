@@ -8,14 +8,20 @@ What is published to the fan-out is the spectator form (see `withheld_from` and 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 
+from api import clocks, notify
 from api.broker import Batch
 from domain import EVENT_TYPES, Command, Event, event_to_dict, redact_event
-from domain.events import GameEnded
+from domain.events import GameEnded, SeatHandedOver
+from projections.describe import default_context, describe_event
+from replays.clock import ClockConfig
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
@@ -28,7 +34,11 @@ def event_body(event: Event, finished: bool, viewer: int | None = None) -> dict[
 
 
 def event_item(version: int, event: Event, finished: bool, viewer: int | None = None) -> dict[str, Any]:
-    return {"version": version, "type": type(event).__name__, "event": event_body(event, finished, viewer)}
+    """An event item; `text` says it in words (projections/describe.py), from the form `viewer` sees."""
+    body = event_body(event, finished, viewer)
+    name = type(event).__name__
+    text = describe_event(body, default_context(), name)
+    return {"version": version, "type": name, "event": body, "text": text}
 
 
 def stored_items(
@@ -80,6 +90,41 @@ async def submit(
         runtime.store.submit, game_id, command, expected_version, command_id, actor, seat_kind
     )
     if not result.replayed:
-        await publish(runtime, game_id, result.version, result.events)
+        await after_write(runtime, game_id, result.version, result.events)
     runtime.bots.kick(game_id)
     return result
+
+
+async def after_write(runtime: Runtime, game_id: str, last_version: int, events: Sequence[Event]) -> None:
+    """Everything that follows a stored batch: fan it out, queue its notifications, refresh the game's
+    clock deadline, and let the bots play if the turn passed to one (docs/async.md)."""
+    await publish(runtime, game_id, last_version, events)
+    if any(isinstance(e, SeatHandedOver) for e in events):
+        runtime.bots.forget(game_id)
+    try:
+        await notify.queue(runtime, game_id, last_version, events)
+        record = await runtime.table_of(game_id)
+        if record is not None and record.clock is not None:
+            game = await run_in_threadpool(runtime.store.game, game_id)
+            people = await runtime.people(game_id, game)
+            await clocks.refresh(runtime, game_id, ClockConfig.from_json(record.clock), game, people)
+    except Exception:
+        # The events are stored: a lost notification or deadline is found again by the scheduler's
+        # periodic re-check; the move itself must not look failed.
+        logger.exception("after the write to game %s at version %s", game_id, last_version)
+    runtime.bots.kick(game_id)
+
+
+async def after_create(runtime: Runtime, game_id: str, version: int) -> None:
+    """A new game's first notification (the seat to act) and clock deadline; then its bots play."""
+    events = [s.event for s in await run_in_threadpool(runtime.store.events, game_id, 0, None)]
+    try:
+        await notify.queue(runtime, game_id, version, events)
+        record = await runtime.table_of(game_id)
+        if record is not None and record.clock is not None:
+            game = await run_in_threadpool(runtime.store.game, game_id)
+            people = await runtime.people(game_id, game)
+            await clocks.refresh(runtime, game_id, ClockConfig.from_json(record.clock), game, people)
+    except Exception:
+        logger.exception("after creating game %s", game_id)
+    runtime.bots.kick(game_id)

@@ -1,7 +1,8 @@
 """Errors as `application/problem+json` (RFC 9457): the API's own errors and the mapping of every other one.
 
 Each problem has a stable `code` (also the last segment of its `type`), a `title`, the `status`, a `detail`
-for people and the `instance` path. Illegal moves add the engine's `reason` code and `rule_id`; version
+for people and the `instance` path. Illegal moves add the engine's `reason` code, the `rule_id` and the
+`rule_url` of its entry in the rules reference (`/rules/{rule_id}`); version
 conflicts add `current_version`. Bodies never echo a header, a token or anything hidden.
 """
 
@@ -21,6 +22,7 @@ from starlette.routing import Match
 from api import service
 from api.outage import UNAVAILABLE
 from domain import IllegalMove
+from rulebook import rule_url
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +97,15 @@ async def _illegal_move(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, IllegalMove)
     # A seat that may not act now is forbidden rather than illegal.
     status, code = (403, "not-your-turn") if exc.code == "not-your-turn" else (422, "illegal-move")
-    return problem(status, code, exc.message, _path(request), reason=exc.code, rule_id=exc.rule_id)
+    return problem(
+        status,
+        code,
+        exc.message,
+        _path(request),
+        reason=exc.code,
+        rule_id=exc.rule_id,
+        rule_url=rule_url(exc.rule_id),
+    )
 
 
 async def _validation(request: Request, exc: Exception) -> JSONResponse:

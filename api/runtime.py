@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from starlette.concurrency import run_in_threadpool
 
 from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
+from api.clocks import Scheduler
 from api.limits import RateLimiter
 from api.lobby import Lobby, ProjectedLobby
+from api.notify import Notifier
 from api.outage import StoreHealth
 from api.repair import repair
-from api.seats import Seat, SeatStore, open_seats
+from api.seats import HUMAN, Seat, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
+from api.tables import TableRecord, TableStore
 from projections.projector import Projector, open_lobby, open_stats
 from projections.stats import StatsView
+from replays.store import Game
 
 PING_TIMEOUT_SECONDS = 1.5  # a readiness ping: /readyz answers within 2 s even when the store hangs
 
@@ -31,17 +38,26 @@ class Runtime:
     views: ViewCache
     lobby: Lobby
     stats: StatsView  # statistics across games (read model kept by the projector)
+    tables: TableStore  # host records, webhooks, the notification outbox (docs/async.md)
+    clock: Callable[[], datetime]  # the service's time (tests pass a controllable one)
     projector: Projector | None = None  # the read models, when this process keeps them
     bots: BotRunner = field(init=False)
     health: StoreHealth = field(init=False)  # whether the store answers (api/outage.py)
     limiter: RateLimiter = field(init=False)  # per-client token buckets (api/limits.py)
-    token_cache: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (seats never change)
+    scheduler: Scheduler = field(init=False)
+    notifier: Notifier = field(init=False)
+    # token hash -> (seat, when the lookup was made): a re-issued link revokes the old token, at once in
+    # this process and within `token_cache_seconds` in the others.
+    token_cache: dict[str, tuple[Seat, float]] = field(default_factory=dict)
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
+    table_cache: dict[str, TableRecord | None] = field(default_factory=dict)  # game -> its host record
 
     def __post_init__(self) -> None:
         self.bots = BotRunner(self, enabled=self.settings.bots)
         self.health = StoreHealth(self.ping, self.settings.store_probe_seconds, PING_TIMEOUT_SECONDS)
         self.limiter = RateLimiter(self.settings.rates)
+        self.scheduler = Scheduler(self)
+        self.notifier = Notifier(self)
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
@@ -49,22 +65,60 @@ class Runtime:
         self.seats.ping()
 
     @classmethod
-    def build(cls, settings: Settings) -> Runtime:
-        store = Store(settings.database_url)
+    def build(cls, settings: Settings, clock: Callable[[], datetime] | None = None) -> Runtime:
+        clock = clock or (lambda: datetime.now(UTC))
+        tables = TableStore(settings.database_url)  # first: a creation writes galileo_tables with its events
+        store = Store(settings.database_url, clock=clock)
         seats = open_seats(settings.database_url)
         fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)
         views = make_cache(settings.redis_url, settings.view_cache_seconds, settings.redis_timeout_seconds)
-        lobby = ProjectedLobby(open_lobby(settings.database_url), seats)
+        lobby = ProjectedLobby(open_lobby(settings.database_url), seats, tables)
         stats = open_stats(settings.database_url)
-        return cls(settings, store, seats, fanout, views, lobby, stats)
+        return cls(settings, store, seats, fanout, views, lobby, stats, tables, clock)
 
     async def start(self) -> None:
         await run_in_threadpool(repair, self.store.games, self.seats)
         if self.settings.projections:  # else a separate `galileo projections run` keeps them
             self.projector = await run_in_threadpool(Projector(self.settings.database_url).start)
         await self.fanout.start()
+        if self.settings.clocks:  # else a separate `galileo clocks run` keeps the clocks and webhooks
+            self.scheduler.start()
+            self.notifier.start()
+
+    async def table_of(self, game_id: str) -> TableRecord | None:
+        """The game's host record (clock, host token hash); None for a game made elsewhere."""
+        if game_id in self.table_cache:
+            return self.table_cache[game_id]
+        record = await run_in_threadpool(self.tables.of_game, game_id)
+        # The record is written with the seats, before the game's first write, and never changes; a
+        # game without one (a fork, an import, `galileo new`) never gets one.
+        self.table_cache[game_id] = record
+        return record
+
+    async def people(self, game_id: str, game: Game) -> list[int]:
+        """The seats people play now: a person's seat of creation or one handed to a person, and not
+        handed to a bot or forfeited since (docs/async.md)."""
+        seats = await run_in_threadpool(self.seats.of_game, game_id)
+        out = []
+        for s in seats:
+            handed = game.handed.get(str(s.seat))
+            if (handed[0] == "person") if handed else s.kind == HUMAN:
+                out.append(s.seat)
+        return out
+
+    def forget_token(self, token_hash: str | None) -> None:
+        if token_hash is not None:
+            self.token_cache.pop(token_hash, None)
+
+    def cached_seat(self, token_hash: str) -> Seat | None:
+        entry = self.token_cache.get(token_hash)
+        if entry is None or time.monotonic() - entry[1] > self.settings.token_cache_seconds:
+            return None
+        return entry[0]
 
     async def stop(self) -> None:
+        await self.scheduler.stop()
+        await self.notifier.stop()
         await self.health.stop()
         await self.bots.stop()
         await self.fanout.stop()
@@ -74,4 +128,5 @@ class Runtime:
         self.lobby.close()
         self.stats.close()
         self.seats.close()
+        self.tables.close()
         self.store.close()

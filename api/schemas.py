@@ -41,10 +41,31 @@ class Request(BaseModel):
 # -- requests ----------------------------------------------------------------------------------------
 
 
+WEBHOOK_HELP = (
+    "A URL the service POSTs a signed JSON body to when this seat must act, is asked to accept a "
+    "take-back, runs out of time, and when the game ends (docs/async.md). The answer gives the seat's "
+    "`webhook_secret` for checking `X-Galileo-Signature`."
+)
+
+
 class SeatRequest(Request):
     name: str | None = Field(None, min_length=1, max_length=40, description="Shown to everyone.")
     character: Character | None = Field(None, description="Default: the first character not yet taken.")
     bot: BotKind | None = Field(None, description="Played by the server; no token is issued.")
+    webhook: str | None = Field(None, min_length=8, max_length=2000, description=WEBHOOK_HELP)
+
+
+class ClockRequest(Request):
+    """Day-scale time control (docs/async.md): ISO 8601 durations, seconds allowed (`PT3S`)."""
+
+    per_move: str | None = Field(None, description="Time for each turn, e.g. `P2D`.", examples=["P2D"])
+    reserve: str | None = Field(None, description="With per_move: a bank per seat for longer turns.")
+    base: str | None = Field(None, description="Instead of per_move: each seat's starting bank.")
+    increment: str | None = Field(None, description="With base: added after each of the seat's turns.")
+    on_timeout: Literal["bot", "forfeit"] = Field(
+        "bot", description="bot: a bot takes the seat over; forfeit: its turns are passed."
+    )
+    bot: BotKind = Field("greedy", description="The bot that takes a seat over.")
 
 
 class CreateGame(Request):
@@ -59,6 +80,13 @@ class CreateGame(Request):
     seed: str | None = Field(None, min_length=1, max_length=200, description=SEED_HELP)
     first_seat: int | None = Field(None, ge=0, le=3)
     tile_orders: list[list[str]] | None = Field(None, description="Only with randomActionTiles false.")
+    clock: ClockRequest | None = Field(None, description="Time control; none: the game waits forever.")
+    takeback_timeout: str | None = Field(
+        None, description="How long a take-back request waits for the other people (ISO 8601, default P1D)."
+    )
+    on_resign: Literal["bot", "forfeit"] = Field(
+        "bot", description="What a resigned seat becomes: a bot's, or forfeited (its turns are passed)."
+    )
 
 
 class SubmitCommand(Request):
@@ -104,6 +132,8 @@ class SeatOut(BaseModel):
     character: str
     bot: str | None = None
     token: str | None = Field(None, description="Only in the answer that issued it: keep it secret.")
+    webhook_secret: str | None = Field(
+        default=None, description="The HMAC key of this seat's webhook signatures.")
 
 
 class GameCreated(BaseModel):
@@ -111,12 +141,20 @@ class GameCreated(BaseModel):
     version: int
     deal: Deal = Field(description=DEAL_HELP)
     seats: list[SeatOut]
+    host_token: str | None = Field(
+        default=None,
+        description="The table host's secret token (re-issue seat links, hand seats over, extend a clock, "
+        "cancel the game): shown this once only.",
+    )
 
 
 class EventItem(BaseModel):
     version: int
     type: str
     event: dict[str, Any]
+    text: str | None = Field(
+        default=None, description="The event in words, without its subject (the seat is in `event`)."
+    )
     actor: int | str | None = None
     received_at: str | None = None
 
@@ -134,6 +172,11 @@ class MovesOut(BaseModel):
     seat: int
     to_act: int | None
     moves: list[dict[str, Any]]
+    descriptions: list[str] = Field(
+        default_factory=list,
+        description="Each move in words with what it will do, in the order of `moves` (not part of a move: "
+        "post the move back unchanged).",
+    )
 
 
 class EventsPage(BaseModel):
@@ -153,13 +196,16 @@ class LobbySeat(BaseModel):
 
 class LobbyGame(BaseModel):
     game_id: str
-    status: Literal["active", "finished"]
+    status: Literal["active", "finished", "cancelled"]
     seats: list[LobbySeat]
     to_act: int | None
     version: int
     created_at: str
     last_move_at: str
     deal: Deal | None = Field(description=DEAL_HELP)
+    clock: dict[str, Any] | None = Field(
+        None, description="A clocked game's time control and the next deadline (docs/async.md)."
+    )
 
 
 class Lobby(BaseModel):
@@ -175,6 +221,9 @@ class BoardView(BaseModel):
     status: str
     to_act: int | None
     deal: Deal | None = Field(description=DEAL_HELP)
+    clock: dict[str, Any] | None = Field(
+        None, description="The clock: config, the seat whose time runs, its deadline, paused (docs/async.md)."
+    )
 
 
 class Stats(BaseModel):
@@ -200,3 +249,77 @@ class Timeline(BaseModel):
 class Health(BaseModel):
     status: str
     checks: dict[str, str] = Field(default_factory=dict)
+
+
+# -- the table (docs/async.md) -------------------------------------------------------------------------
+
+
+class TableCommand(Request):
+    command_id: str = Field(
+        min_length=1,
+        max_length=200,
+        description="The client's ID: a retry with it never doubles the request.",
+    )
+    expected_version: int | None = Field(None, ge=0, description="When given, the game must be at it.")
+
+
+class TakeBackRequest(TableCommand):
+    to_version: int | None = Field(
+        None, ge=1, description="Return to the state after this event (default: before your last command)."
+    )
+
+
+class TakeBackAnswer(TableCommand):
+    accept: bool
+
+
+class HandOver(TableCommand):
+    to: Literal["bot", "person"]
+    bot: BotKind = "greedy"
+
+
+class Extend(TableCommand):
+    seat: int = Field(ge=0, le=3)
+    by: str = Field(description="ISO 8601 duration added to the seat's time, e.g. `P1D`.")
+
+
+class WebhookIn(Request):
+    url: str = Field(min_length=8, max_length=2000, description=WEBHOOK_HELP)
+
+
+class WebhookOut(BaseModel):
+    seat: int
+    url: str
+    secret: str = Field(description="Verify `X-Galileo-Signature: sha256=<hex HMAC-SHA256 of the body>`.")
+
+
+class TableResult(BaseModel):
+    game_id: str
+    version: int
+    replayed: bool
+    events: list[EventItem]
+
+
+class SeatLink(BaseModel):
+    seat: int
+    token: str = Field(description="The new seat token (the old one stops working): keep it secret.")
+    link: str = Field(description="The seat's page, the token in the fragment.")
+
+
+class TableView(BaseModel):
+    """The table of a game (docs/async.md): seats and who plays them, clocks, take-back, pause votes."""
+
+    model_config = ConfigDict(extra="allow")
+    game_id: str
+    version: int
+    status: str
+    seats: list[dict[str, Any]]
+    clock: dict[str, Any] | None
+    takeback: dict[str, Any] | None
+    pause_votes: list[int]
+    you: dict[str, Any]
+
+
+class Notifications(BaseModel):
+    game_id: str
+    deliveries: list[dict[str, Any]]

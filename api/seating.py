@@ -5,6 +5,7 @@ game's events in one transaction together with how its deal came about and who m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from starlette.concurrency import run_in_threadpool
@@ -12,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from api.runtime import Runtime
 from api.schemas import Deal, SeatOut
 from api.seats import BOT, HUMAN, Seat, creation_rows
+from api.tables import TableRecord
 from api.tokens import new_token, token_hash
 from domain import GameState
 from replays.store import Rows
@@ -23,13 +25,23 @@ class Seating:
 
     `bots` is a bot kind or None (a person) per seat; None gives every seat to a person. A finished game
     (an imported complete file) gets no seats: nobody plays it. The tokens exist only in the answer; the
-    store keeps their hashes."""
+    store keeps their hashes. `table` is a created game's host record (host token hash, clock; its
+    `game_id` is filled in here), stored in the same transaction (docs/async.md); forks and imports
+    have none."""
 
-    def __init__(self, client: str, kind: str, deal: Deal, bots: Sequence[str | None] | None = None) -> None:
+    def __init__(
+        self,
+        client: str,
+        kind: str,
+        deal: Deal,
+        bots: Sequence[str | None] | None = None,
+        table: TableRecord | None = None,
+    ) -> None:
         self.client = client
         self.kind = kind  # create | fork | import
         self.deal = deal
         self.bots = None if bots is None else list(bots)
+        self.table = table
         self.tokens: list[str | None] = []
 
     def rows(self, game_id: str, state: GameState, size: int) -> list[Rows]:
@@ -48,7 +60,8 @@ class Seating:
             ]
         )
         now = datetime.now(UTC).isoformat()
-        return creation_rows(game_id, seats, self.deal, now, self.client, self.kind, size)
+        table = None if self.table is None else replace(self.table, game_id=game_id)
+        return creation_rows(game_id, seats, self.deal, now, self.client, self.kind, size, table)
 
     def answer(self, runtime: Runtime, game_id: str, state: GameState) -> list[SeatOut]:
         """The new game's seats with their tokens (call once the game is stored)."""

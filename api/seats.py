@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
+from api.tables import CREATE_TABLES, INSERT_TABLE, TABLE_COLUMNS, TableRecord
 from replays.store import DB_TIMEOUT_SECONDS, Rows, connection_options
 
 SCHEMA_LOCK = 0x6761_6C69  # PostgreSQL advisory lock key for creating the table
@@ -69,7 +70,15 @@ CREATE TABLE IF NOT EXISTS galileo_abandoned (
     found_at TEXT NOT NULL
 )
 """
-_SCHEMA = (_CREATE, _CREATE_GAMES, _CREATE_CREATIONS, _CREATE_CREATIONS_INDEX, _CREATE_ABANDONED)
+# galileo_tables (api/tables.py) too: a created game's host record is written with its seats.
+_SCHEMA = (
+    _CREATE,
+    _CREATE_GAMES,
+    _CREATE_CREATIONS,
+    _CREATE_CREATIONS_INDEX,
+    _CREATE_ABANDONED,
+    CREATE_TABLES,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +106,12 @@ def creation_rows(
     client: str,
     kind: str,
     size: int,
+    table: TableRecord | None = None,
 ) -> list[Rows]:
     """The rows of a new game (`kind`: create, fork or import) made by `client`, stored in the
-    transaction of its events (`replays.service.RowsFor`). Another record of a game joins here."""
-    return [
+    transaction of its events (`replays.service.RowsFor`). Another record of a game joins here: a
+    created game's `table` (its host record and clock, api/tables.py; forks and imports have none)."""
+    rows = [
         Rows(
             "galileo_seats",
             ("game_id", "seat", "kind", "bot", "token_hash", "created_at"),
@@ -113,12 +124,22 @@ def creation_rows(
             [(game_id, client, kind, size, created_at)],
         ),
     ]
+    if table is not None:
+        rows.append(Rows("galileo_tables", TABLE_COLUMNS, [table.row(created_at)]))
+    return rows
 
 
 class SeatStore(Protocol):
-    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
-        """Record a game's seats and how its deal came about, together (games stored elsewhere; new
-        games get theirs with their events: `creation_rows`)."""
+    def add(
+        self,
+        game_id: str,
+        seats: Sequence[Seat],
+        deal: str,
+        created_at: str,
+        table: TableRecord | None = None,
+    ) -> None:
+        """Record a game's seats, how its deal came about and its table (host, clock), together (games
+        stored elsewhere; new games get theirs with their events: `creation_rows`)."""
         ...
 
     def usage(self, client: str) -> Usage:
@@ -164,13 +185,22 @@ class SQLiteSeats:
             for statement in _SCHEMA:
                 self._db.execute(statement)
 
-    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
+    def add(
+        self,
+        game_id: str,
+        seats: Sequence[Seat],
+        deal: str,
+        created_at: str,
+        table: TableRecord | None = None,
+    ) -> None:
         rows = [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats]
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.executemany("INSERT INTO galileo_seats VALUES (?, ?, ?, ?, ?, ?)", rows)
                 self._db.execute("INSERT INTO galileo_games VALUES (?, ?, ?)", (game_id, deal, created_at))
+                if table is not None:
+                    self._db.execute(INSERT_TABLE, table.row(created_at))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -271,11 +301,20 @@ class PostgresSeats:
             for statement in _SCHEMA:
                 conn.execute(statement)
 
-    def add(self, game_id: str, seats: Sequence[Seat], deal: str, created_at: str) -> None:
+    def add(
+        self,
+        game_id: str,
+        seats: Sequence[Seat],
+        deal: str,
+        created_at: str,
+        table: TableRecord | None = None,
+    ) -> None:
         rows = [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats]
         with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
             cur.executemany("INSERT INTO galileo_seats VALUES (%s, %s, %s, %s, %s, %s)", rows)
             cur.execute("INSERT INTO galileo_games VALUES (%s, %s, %s)", (game_id, deal, created_at))
+            if table is not None:
+                cur.execute(INSERT_TABLE.replace("?", "%s"), table.row(created_at))
 
     def usage(self, client: str) -> Usage:
         with self._pool.connection() as conn:

@@ -8,8 +8,9 @@ worker thread.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -22,11 +23,14 @@ from replays.errors import (
     GameNotFound,
     ImportRejected,
     SeatMismatch,
+    TableRefused,
     VersionConflict,
     VersionOutOfRange,
 )
 from replays.records import GameInfo, StoredEvent, SubmitResult
 from replays.service import Games, RowsFor
+from replays.store import Game
+from replays.table import Build
 from replays.verify import VerifyReport
 
 __all__ = ["SERVICE_ERRORS", "GameInfo", "Store", "StoredEvent", "SubmitResult", "classify"]
@@ -39,6 +43,7 @@ SERVICE_ERRORS: tuple[type[Exception], ...] = (
     VersionOutOfRange,
     ForkRefused,
     ImportRejected,
+    TableRefused,
 )
 
 
@@ -58,6 +63,8 @@ def classify(error: Exception) -> tuple[int, str, dict[str, Any]]:
         return 422, "fork-refused", {}
     if isinstance(error, ImportRejected):
         return 422, "import-rejected", {"line": error.line}
+    if isinstance(error, TableRefused):  # a service rule (ASYNC-n, docs/async.md) or a game rule
+        return error.status, error.code, {"rule_id": error.rule}
     return 500, "internal-error", {}
 
 
@@ -70,8 +77,18 @@ class Store:
     may outlive the request that started it (a cancelled stream, a bot move at shutdown), and closing a
     SQLite connection under a running query crashes the process."""
 
-    def __init__(self, database_url: str, secret: Callable[[], str] | None = None) -> None:
-        self.games = Games(database_url) if secret is None else Games(database_url, secret=secret)
+    def __init__(
+        self,
+        database_url: str,
+        secret: Callable[[], str] | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        kwargs: dict[str, Any] = {}
+        if secret is not None:
+            kwargs["secret"] = secret
+        if clock is not None:
+            kwargs["clock"] = clock
+        self.games = Games(database_url, **kwargs)
         self._busy = 0  # calls in progress: closing waits for them (a worker thread may outlive its request)
         self._idle = threading.Condition()
         self._closed = False
@@ -111,6 +128,30 @@ class Store:
     ) -> SubmitResult:
         with self._use():
             return self.games.submit(game_id, command, expected_version, command_id, actor, seat_kind)
+
+    def table(
+        self,
+        game_id: str,
+        request: Mapping[str, Any],
+        build: Build,
+        command_id: str,
+        actor: int | str,
+        expected_version: int | None = None,
+    ) -> SubmitResult:
+        """Record a table batch (replays.table): take-backs, resignations, clocks, host actions."""
+        with self._use():
+            return self.games.table(game_id, request, build, command_id, actor, expected_version)
+
+    def game(self, game_id: str) -> Game:
+        """The game aggregate now: its state, version and table facts (clock log, take-back request...)."""
+        with self._use():
+            try:
+                return self.games.store.load(UUID(game_id))
+            except (ValueError, AggregateNotFoundError):
+                raise GameNotFound(game_id) from None
+
+    def now(self) -> datetime:
+        return self.games.now()
 
     def current(self, game_id: str) -> tuple[GameState, int]:
         """The game's state and version read together (one load, so they agree)."""

@@ -12,6 +12,9 @@ from projections.projector import in_process as projections_in_process
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 
 
+_YES = ("1", "true", "yes", "on")
+
+
 def _float(name: str, default: float) -> float:
     raw = os.environ.get(name)
     return default if raw in (None, "") else float(raw)
@@ -61,6 +64,17 @@ class Settings:
     trust_forwarded_for: bool = False  # the client is X-Forwarded-For's first address (behind a proxy)
     retry_after_seconds: int = 2  # Retry-After of a 503 while the store is unreachable
     store_probe_seconds: float = 0.25  # how often an unreachable store is probed until it answers
+    clocks: bool = True  # run the clock scheduler and the webhook deliveries in this process
+    clock_tick_seconds: float = 1.0  # how often the scheduler looks for deadlines that have come
+    clock_resync_seconds: float = 60.0  # how often it re-checks every clocked game (a missed refresh)
+    public_url: str = "http://127.0.0.1:8000"  # the base of the page links sent in notifications
+    webhook_timeout_seconds: float = 10.0  # one delivery attempt
+    webhook_backoff_seconds: float = 2.0  # first retry delay, doubled after each failure (capped at 1 h)
+    webhook_max_attempts: int = 12  # then the notification is marked failed
+    webhook_poll_seconds: float = 1.0  # how often the delivery worker looks at the outbox
+    webhook_allow_private: bool = False  # allow webhooks to loopback and private addresses
+    token_cache_seconds: float = 5.0  # how long a process trusts a token lookup (re-issued links)
+    takeback_timeout: str = "P1D"  # how long a take-back request waits for the other people
 
     @classmethod
     def from_env(cls) -> Self:
@@ -89,4 +103,15 @@ class Settings:
             trust_forwarded_for=_flag("GALILEO_TRUST_FORWARDED_FOR", d.trust_forwarded_for),
             retry_after_seconds=_int("GALILEO_RETRY_AFTER_SECONDS", d.retry_after_seconds),
             store_probe_seconds=_float("GALILEO_STORE_PROBE_SECONDS", d.store_probe_seconds),
+            clocks=os.environ.get("GALILEO_CLOCKS", "1") not in ("0", "false", "no", "off"),
+            clock_tick_seconds=_float("GALILEO_CLOCK_TICK_SECONDS", d.clock_tick_seconds),
+            clock_resync_seconds=_float("GALILEO_CLOCK_RESYNC_SECONDS", d.clock_resync_seconds),
+            public_url=os.environ.get("GALILEO_PUBLIC_URL") or d.public_url,
+            webhook_timeout_seconds=_float("GALILEO_WEBHOOK_TIMEOUT_SECONDS", d.webhook_timeout_seconds),
+            webhook_backoff_seconds=_float("GALILEO_WEBHOOK_BACKOFF_SECONDS", d.webhook_backoff_seconds),
+            webhook_max_attempts=_int("GALILEO_WEBHOOK_MAX_ATTEMPTS", d.webhook_max_attempts),
+            webhook_poll_seconds=_float("GALILEO_WEBHOOK_POLL_SECONDS", d.webhook_poll_seconds),
+            webhook_allow_private=os.environ.get("GALILEO_WEBHOOK_ALLOW_PRIVATE", "0") in _YES,
+            token_cache_seconds=_float("GALILEO_TOKEN_CACHE_SECONDS", d.token_cache_seconds),
+            takeback_timeout=os.environ.get("GALILEO_TAKEBACK_TIMEOUT") or d.takeback_timeout,
         )

@@ -475,6 +475,122 @@ class BonusDeclined(PlayerEvent):
     rule: str = "RES-7"
 
 
+# -- the table: facts the service records about who plays a seat, the clocks and take-backs ----------
+# (docs/async.md). They are not rules of the game: their rule IDs are the service's ASYNC-n. Only
+# `TakenBack` changes the state; the others are facts that replay and verification carry along.
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeExpired(PlayerEvent):
+    """ASYNC-1: the seat to act ran out of time; `policy` is what the game does about it."""
+
+    policy: str  # "bot" (a bot takes the seat over) or "forfeit" (its turns are passed)
+    deadline: str  # ISO 8601, the time the seat's clock ran out
+    rule: str = "ASYNC-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatResigned(PlayerEvent):
+    """ASYNC-2: the seat resigned; `policy` as for TimeExpired."""
+
+    policy: str
+    rule: str = "ASYNC-2"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatHandedOver(PlayerEvent):
+    """ASYNC-3: who plays the seat from now on: `to` is "bot", "forfeit" or "person"."""
+
+    to: str
+    bot: str = ""  # the bot's kind when `to` is "bot"
+    reason: str = ""  # "time", "resigned" or "host"
+    rule: str = "ASYNC-3"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClockPauseRequested(PlayerEvent):
+    """ASYNC-4: a person asks to pause the clocks (vacation); all people must ask."""
+
+    rule: str = "ASYNC-4"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClockPaused(Event):
+    """ASYNC-4: every person agreed: the clocks stop."""
+
+    rule: str = "ASYNC-4"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClockResumed(Event):
+    """ASYNC-4: the clocks run again (`by`: a seat number as text, or "host")."""
+
+    by: str
+    rule: str = "ASYNC-4"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClockExtended(PlayerEvent):
+    """ASYNC-5: the host gave the seat more time."""
+
+    seconds: int
+    rule: str = "ASYNC-5"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakeBackRequested(PlayerEvent):
+    """ASYNC-6: the seat asks the other people to let it take back its commands since `to_version`."""
+
+    to_version: int
+    expires_at: str  # ISO 8601: unanswered by then, the request lapses
+    rule: str = "ASYNC-6"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakeBackAnswered(PlayerEvent):
+    """ASYNC-6: a person accepts or declines the pending take-back request."""
+
+    accepted: bool
+    rule: str = "ASYNC-6"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakenBack(PlayerEvent):
+    """ASYNC-7: the game returns to its state after event `to_version`; nothing is deleted.
+
+    `state` is that state in its JSON form (`dump_state`), hidden until the game ends like the deal it
+    holds; `scores` and `points` (points by source per seat) are its public part."""
+
+    to_version: int
+    scores: tuple[int, ...]
+    points: tuple[tuple[tuple[str, int], ...], ...]
+    state: Mapping[str, Any]
+    rule: str = "ASYNC-7"
+    HIDDEN: ClassVar[tuple[str, ...]] = ("state",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameCancelled(Event):
+    """ASYNC-8: the table's host cancelled the game; nobody acts any more."""
+
+    rule: str = "ASYNC-8"
+
+
+TABLE_EVENTS: tuple[type[Event], ...] = (
+    TimeExpired,
+    SeatResigned,
+    SeatHandedOver,
+    ClockPauseRequested,
+    ClockPaused,
+    ClockResumed,
+    ClockExtended,
+    TakeBackRequested,
+    TakeBackAnswered,
+    TakenBack,
+    GameCancelled,
+)
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -530,6 +646,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         BonusActionTaken,
         ScaleRewardCollected,
         BonusDeclined,
+        *TABLE_EVENTS,
     )
 }
 

@@ -18,6 +18,7 @@ from domain.effects import push, reward_tasks
 from domain.fastcopy import replace
 from domain.luna import bonus_space, bonus_tasks, moon_objective_due
 from domain.options import Options
+from domain.serialize import load_state
 from domain.state import COLOURS, START, Die, GameState, LunaState, PlayerState, Task, TurnState
 
 Handler = Callable[[GameState, Any], GameState]
@@ -732,3 +733,20 @@ def _scale_collected(s: GameState, e: ev.ScaleRewardCollected) -> GameState:
 @_on(ev.BonusDeclined)
 def _declined(s: GameState, e: ev.BonusDeclined) -> GameState:
     return replace(s, agenda=s.agenda[:-1])
+
+
+# -- the table (docs/async.md): facts about seats and clocks change nothing in the game ----------------
+
+
+def _unchanged(s: GameState, e: ev.Event) -> GameState:
+    return s
+
+
+for _fact in ev.TABLE_EVENTS:
+    if _fact is not ev.TakenBack:
+        _HANDLERS[_fact] = _unchanged
+
+
+@_on(ev.TakenBack)
+def _taken_back(s: GameState, e: ev.TakenBack) -> GameState:
+    return load_state(ev.event_to_dict(e)["state"])  # its JSON form: lists, not the frozen tuples

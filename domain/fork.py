@@ -17,6 +17,7 @@ from domain.evolve import fold
 from domain.rng import SeededRandom
 from domain.setup import commitment_of, redeal
 from domain.state import GameState
+from domain.takeback import taken_back
 
 
 def _drawn(prefix: Sequence[ev.Event]) -> tuple[list[str], list[str]]:
@@ -122,6 +123,11 @@ def fork_events(
                     moon_hidden=forked.moon_hidden,
                     commitment=commitment_of(salt, inner_deck, forked.box, inner_reserve, forked.moon_hidden),
                 )
+        # A take-back in the prefix carries a whole earlier state, and so the old deal: it is rebuilt
+        # from the rewritten events before it (docs/async.md).
+        for i, e in enumerate(prefix):
+            if isinstance(e, ev.TakenBack):
+                prefix[i] = taken_back(e.seat, fold(prefix[: e.to_version]), e.to_version)
         state = fold(prefix)
     events: list[ev.Event] = [*prefix, forked]
     _, settled = settle(fold([forked], state))

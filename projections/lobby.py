@@ -15,8 +15,10 @@ from typing import Any
 
 from domain.events import (
     EndOfGameTriggered,
+    GameCancelled,
     GameEnded,
     GameForked,
+    TakenBack,
     TurnEnded,
     VictoryPointsScored,
 )
@@ -24,8 +26,8 @@ from projections.documents import Document, PostgresDocuments, Schema, SQLiteDoc
 from projections.projection import GameProjection
 from projections.source import HUMAN, Fact
 
-ACTIVE, FINISHED = "active", "finished"
-STATUSES = (ACTIVE, FINISHED)
+ACTIVE, FINISHED, CANCELLED = "active", "finished", "cancelled"
+STATUSES = (ACTIVE, FINISHED, CANCELLED)
 
 SCHEMA = Schema(
     table="lobby_games",
@@ -52,7 +54,15 @@ def fold(doc: Document | None, fact: Fact) -> Document:
     return doc
 
 
-_FOLLOWED = {"VictoryPointsScored", "TurnEnded", "EndOfGameTriggered", "GameForked", "GameEnded"}
+_FOLLOWED = {
+    "VictoryPointsScored",
+    "TurnEnded",
+    "EndOfGameTriggered",
+    "GameForked",
+    "GameEnded",
+    "TakenBack",
+    "GameCancelled",
+}
 
 
 def _follow(doc: Document, fact: Fact) -> None:
@@ -73,6 +83,12 @@ def _follow(doc: Document, fact: Fact) -> None:
         doc["status"] = FINISHED
         doc["to_act"] = None
         doc["winners"] = list(event.winners)
+    elif isinstance(event, TakenBack):  # within the turn (docs/async.md): only the scores go back
+        for seat, score in zip(doc["seats"], event.scores, strict=False):
+            seat["score"] = score
+    elif isinstance(event, GameCancelled):
+        doc["status"] = CANCELLED
+        doc["to_act"] = None
 
 
 def _started(fact: Fact, started: Mapping[str, Any]) -> Document:
@@ -126,7 +142,7 @@ class LobbySeat:
 @dataclass(frozen=True, slots=True)
 class LobbyGame:
     game_id: str
-    status: str  # active | finished
+    status: str  # active | finished | cancelled
     seats: tuple[LobbySeat, ...]
     to_act: int | None
     version: int

@@ -131,4 +131,8 @@ def view_env(url: str, name: str) -> dict[str, str]:
     else:
         env["POSTGRES_POOL_SIZE"] = "2"
         env["POSTGRES_MAX_OVERFLOW"] = "6"
+        # A view's batch computes its rows between statements of one transaction; on a loaded machine those
+        # pauses passed the library's 5 s idle-in-transaction default, and PostgreSQL closed the connection
+        # mid-batch (seen in `make flaky-check` at load 11 on 2 cores). A batch is bounded, so 60 s is ample.
+        env["POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT"] = "60"
     return env

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from domain.events import Event, GameEnded, GameStarted, TurnEnded, VictoryPointsScored
+from domain.events import Event, GameEnded, GameStarted, TakenBack, TurnEnded, VictoryPointsScored
 
 START, TURN, END = "start", "turn", "end"
 
@@ -39,6 +39,9 @@ def timeline(events: Iterable[Event]) -> dict[str, Any]:
             scores[event.seat] += event.points
             by_source[event.seat][event.source] = by_source[event.seat].get(event.source, 0) + event.points
             sources.add(event.source)
+        elif isinstance(event, TakenBack):  # within a turn (docs/async.md): the points go back
+            scores = list(event.scores)
+            by_source = [dict(points) for points in event.points]
         elif isinstance(event, TurnEnded):
             turns += 1
             points.append(_point(TURN, version, turns, event.seat, scores, by_source))

@@ -26,7 +26,7 @@ from domain import ENGINE_VERSION, EVENT_TYPES, Options, SeatSpec, Setup
 
 ZERO_HASH = "0" * 64
 SYSTEM = "system"  # the actor of batches no seat caused (setup, fork)
-KINDS = ("setup", "command", "fork")  # what caused a batch of events
+KINDS = ("setup", "command", "fork", "table")  # what caused a batch (table: docs/async.md)
 GROUPS = ("hidden", "private")  # secret field groups: Event.HIDDEN and Event.OWNER_ONLY
 
 Actor = int | str

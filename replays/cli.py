@@ -169,8 +169,96 @@ def new(
         return
     typer.echo(f"game {game_id} created at version {version}")
     for i, s in enumerate(seats):
+        typer.echo(f"  seat {i}: {s.name} ({s.character})")
+    typer.echo(f"issue a seat's link with: galileo seats issue {game_id} --seat N")
+
+
+@app.command("seats")
+def seats_command(
+    ctx: typer.Context,
+    first: str = typer.Argument(..., metavar="[issue] GAME", help="A game ID, or `issue` then a game ID."),
+    game: str = typer.Argument(None, metavar="", hidden=True),
+    seat: int = typer.Option(None, "--seat", min=0, max=3, help="With `issue`: the seat (0-based)."),
+    base_url: str = typer.Option(
+        "http://127.0.0.1:8000", "--base-url", envvar="GALILEO_PUBLIC_URL", help="Base of the printed link."
+    ),
+    json_output: bool = JSON,
+) -> None:
+    """`galileo seats GAME` lists who plays each seat; `galileo seats issue GAME --seat N` issues a new
+    seat link (a person's token; the seat's old token stops working), so that games made by
+    `galileo new` can be played over HTTP."""
+    from api.seats import HUMAN, open_seats
+    from api.tables import TableStore
+    from api.tokens import new_token, token_hash
+
+    issuing = first == "issue"
+    game_id = game if issuing else first
+    if game_id is None or (not issuing and game is not None):
+        raise _fail("usage: galileo seats GAME | galileo seats issue GAME --seat N", 2)
+    if issuing and seat is None:
+        raise _fail("galileo seats issue GAME needs --seat N", 2)
+    url = _url(ctx)
+    with _games(ctx) as service:
+        try:
+            aggregate = service.game(game_id)
+        except LookupError as exc:
+            raise _fail(str(exc)) from None
+        state = aggregate.state
+        assert state is not None
+        tables, seat_store = TableStore(url), open_seats(url)
+        try:
+            rows = {r.seat: r for r in seat_store.of_game(game_id)}
+            hooks = tables.hooks(game_id)
+            if issuing:
+                if not 0 <= seat < len(state.players):
+                    raise _fail(f"the game has no seat {seat} (0..{len(state.players) - 1})")
+                handed = aggregate.handed.get(str(seat))
+                if (handed and handed[0] != "person") or (
+                    seat in rows and rows[seat].kind != HUMAN and not handed
+                ):
+                    raise _fail(f"seat {seat} is played by the server; its host can hand it to a person")
+                token = new_token()
+                tables.set_seat(game_id, seat, HUMAN, None, token_hash(token))
+                link = f"{base_url.rstrip('/')}/play/{game_id}#token={token}"
+                if json_output:
+                    _echo_json({"game_id": game_id, "seat": seat, "token": token, "link": link})
+                else:
+                    typer.echo(f"seat {seat} ({state.players[seat].name}): {link}")
+                    typer.echo(
+                        "keep it secret: the token is the seat; any earlier token of this seat stops working"
+                    )
+                return
+        finally:
+            tables.close()
+            seat_store.close()
+    listing = []
+    for i, p in enumerate(state.players):
+        row = rows.get(i)
+        handed = aggregate.handed.get(str(i))
+        played = (
+            handed[0] if handed else ("bot" if row and row.kind != HUMAN else "person" if row else "nobody")
+        )
+        listing.append(
+            {
+                "seat": i,
+                "name": p.name,
+                "character": p.character,
+                "played_by": played,
+                "bot": (handed[1] or None) if handed else (row.bot if row else None),
+                "token_issued": bool(row and row.token_hash),
+                "webhook": hooks[i].url if i in hooks else None,
+            }
+        )
+    if json_output:
+        _echo_json({"game_id": game_id, "seats": listing})
+        return
+    for entry in listing:
+        token = "token issued" if entry["token_issued"] else "no token (galileo seats issue)"
         typer.echo(
-            f"  seat {i}: {s.name} ({s.character}); token: issued by the HTTP API (not available here)"
+            f"seat {entry['seat']}: {entry['name']} ({entry['character']}), {entry['played_by']}"
+            + (f" ({entry['bot']})" if entry["bot"] else "")
+            + (f", {token}" if entry["played_by"] in ("person", "nobody") else "")
+            + (f", webhook {entry['webhook']}" if entry["webhook"] else "")
         )
 
 
@@ -417,6 +505,42 @@ def projections_run(
     run_forever(_url(ctx), interval)
 
 
+clocks_app = typer.Typer(help="Clocks and turn notifications (docs/async.md).", no_args_is_help=True)
+app.add_typer(clocks_app, name="clocks")
+
+
+@clocks_app.command("run")
+def clocks_run(ctx: typer.Context) -> None:
+    """Run the clock scheduler (records TimeExpired, hands seats to bots), the webhook deliveries and
+    the bots of seats taken over, until interrupted (compose's `clocks` service; `galileo serve` runs
+    them in-process unless GALILEO_CLOCKS=off)."""
+    import asyncio
+    import logging
+    import signal
+    from dataclasses import replace
+
+    from api.runtime import Runtime
+    from api.settings import Settings
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = replace(Settings.from_env(), database_url=_url(ctx), projections=False, clocks=True)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        runtime = Runtime.build(settings)
+        await runtime.start()
+        typer.echo(f"clocks running on {settings.database_url.partition('://')[0]}; Ctrl-C to stop", err=True)
+        try:
+            await stop.wait()
+        finally:
+            await runtime.stop()
+
+    asyncio.run(main())
+
+
 @projections_app.command("rebuild")
 def projections_rebuild(
     ctx: typer.Context,
@@ -530,6 +654,40 @@ def plot(
     output.write_text(render_timeline(data, f"game {game}"), encoding="utf-8")
     scores = ", ".join(f"{s['name']} {score}" for s, score in zip(data["seats"], data["scores"], strict=True))
     typer.echo(f"wrote {output}: {data['turns']} turns; {scores}")
+
+
+@app.command()
+def rules(
+    rule_id: str = typer.Argument(None, help="A rule ID such as MOV-1 or CHAR-GAL-2; omit to list."),
+    search: str = typer.Option(None, "--search", "-s", help="List the rules whose text has every word."),
+    json_output: bool = JSON,
+) -> None:
+    """The rules reference (docs/rules/): one rule's text, source and edition values, or the list of rules
+    (all, or those matching --search). Every rule ID in errors, events and dispute reports is here."""
+    from rich.console import Console
+
+    from rulebook import UnknownRule, reference
+    from rulebook.console import rule_panel, rules_table
+
+    ref = reference()
+    if rule_id is not None:
+        try:
+            found = ref.get(rule_id)
+        except UnknownRule as exc:
+            raise _fail(str(exc)) from None
+        if json_output:
+            _echo_json(ref.to_json(found))
+        else:
+            Console().print(rule_panel(found, ref))
+        return
+    listed = ref.search(search) if search else list(ref)
+    if json_output:
+        _echo_json([{"id": r.id, "title": r.title, "kind": r.kind, "url": r.url} for r in listed])
+        return
+    if not listed:
+        raise _fail(f"no rule matches {search!r}")
+    title = f"{len(listed)} rule(s)" + (f" matching {search!r}" if search else "")
+    Console().print(rules_table(listed, ref, title))
 
 
 @app.command()

@@ -13,9 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
-from domain import legal_moves, parse_command
+from domain import command_to_dict, legal_moves, parse_command, public_state
 from domain.events import TurnEnded
+from projections.describe import Context, default_context, describe_command, describe_event
 from replays.service import Games
+from rulebook import UnknownRule, reference, rule_url
 
 
 def _turn_span(games: Games, game_id: str | UUID, turn: int) -> tuple[int, int]:
@@ -50,6 +52,7 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
     lines = games.log(game_id, viewer, after=first - 1, limit=last - first + 1)
     commands: list[dict[str, Any]] = []
     rules: set[str] = set()
+    context = default_context()
     for line in lines:
         meta, event = line["meta"], line["event"]
         version = line["version"]
@@ -59,8 +62,12 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
             before = games.state(game_id, version - 1)
             text = meta.get("command", {}).get("text", "")
             legal = legal_moves(before) if before is not None else []
+            words = text
             try:
-                offered = parse_command(text) in legal
+                parsed = parse_command(text)
+                offered = parsed in legal
+                position = None if before is None else public_state(before, viewer)
+                words = describe_command(command_to_dict(parsed), Context(context.catalog, position))
             except ValueError:
                 offered = False
             commands.append(
@@ -70,8 +77,22 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
                     "received_at": meta.get("received_at"),
                     "command_id": meta.get("command_id"),
                     "command": text,
+                    "description": words,
                     "legal_moves": len(legal),
                     "was_legal": offered,
+                    "events": [],
+                }
+            )
+        elif meta.get("kind") == "table" and (
+            not commands or commands[-1]["command_id"] != meta.get("command_id")
+        ):  # a take-back, resignation, clock or host request (docs/async.md): no rules choice
+            commands.append(
+                {
+                    "version": version,
+                    "actor": meta.get("actor"),
+                    "received_at": meta.get("received_at"),
+                    "command_id": meta.get("command_id"),
+                    "command": f"(table) {meta.get('command', {}).get('type', '')}",
                     "events": [],
                 }
             )
@@ -89,6 +110,9 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
         if rule:
             rules.add(rule)
         entry = {"version": version, "type": event["type"], "seat": event.get("seat"), "rule": rule}
+        if rule:
+            entry["rule_url"] = rule_url(rule)
+        entry["description"] = describe_event(event, context)
         entry["details"] = _summary(event)
         if event["type"] == "VictoryPointsScored":
             entry["points"] = {"seat": event["seat"], "points": event["points"], "source": event["source"]}
@@ -102,7 +126,17 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
         "ok": report.ok,
         "commands": commands,
         "rules": sorted(rules),
+        "rule_refs": [_rule_ref(rule) for rule in sorted(rules)],
     }
+
+
+def _rule_ref(rule_id: str) -> dict[str, str | None]:
+    """A rule of the report with its title and the path of its entry in the rules reference."""
+    try:
+        title: str | None = reference().get(rule_id).title
+    except UnknownRule:
+        title = None  # tests/rulebook keeps every cited ID in the reference; a stale log still renders
+    return {"id": rule_id, "title": title, "url": rule_url(rule_id)}
 
 
 def render(report: Mapping[str, Any]) -> str:
@@ -118,12 +152,16 @@ def render(report: Mapping[str, Any]) -> str:
             verdict = "one of them" if block["was_legal"] else "NOT one of them"
             legal = f" - {block['legal_moves']} legal move(s) at that point, this was {verdict}"
         out.append("")
-        out.append(f"#{block['version']} {block['actor']}: {block['command']}{legal}")
+        said = f" ({block['description']})" if block.get("description") else ""
+        out.append(f"#{block['version']} {block['actor']}: {block['command']}{said}{legal}")
         if block.get("received_at"):
             out.append(f"    received {block['received_at']} (command id {block['command_id']})")
         for e in block["events"]:
             rule = f" [{e['rule']}]" if e["rule"] else ""
-            out.append(f"    {e['version']:>5} {e['type']}{rule} {e['details']}")
+            out.append(f"    {e['version']:>5} {e['description']}{rule}")
+            out.append(f"          {e['type']} {e['details']}")
     out.append("")
-    out.append("Rules applied (rules-digest.md): " + ", ".join(report["rules"]))
+    out.append("Rules applied (text: docs/rules/, `galileo rules RULE_ID`, or GET /rules/RULE_ID):")
+    for ref in report["rule_refs"]:
+        out.append(f"    {ref['id']:<10} {ref['title'] or '(not in the rules reference)'} - see {ref['url']}")
     return "\n".join(out)

@@ -62,3 +62,16 @@ class ImportRejected(GameServiceError, ValueError):
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
         self.message = message
+
+
+class TableRefused(GameServiceError, ValueError):
+    """A table request (take-back, resignation, clock, host action) that the service's rules refuse.
+
+    `rule` is the service rule (ASYNC-n, docs/async.md) or the game rule that forbids it."""
+
+    def __init__(self, code: str, message: str, rule: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.status = status

@@ -7,8 +7,9 @@ from typing import Any
 
 from rich.table import Table
 
-from domain import GameState
+from domain import GameState, command_to_dict, parse_command
 from domain.state import SKY
+from projections.describe import default_context, describe_command, describe_event
 from replays.verify import VerifyReport
 
 DETAIL_WIDTH = 90
@@ -61,20 +62,35 @@ def _short(value: Any) -> str:
     return str(value)
 
 
+def command_words(command: Mapping[str, Any]) -> str:
+    """A stored command (its JSON form, or only its text notation) in words, with its notation."""
+    text = str(command.get("text") or command.get("type", ""))
+    data: Mapping[str, Any] = command
+    if "type" not in command and text:
+        try:
+            data = command_to_dict(parse_command(text))
+        except ValueError:
+            return text
+    return f"{describe_command(data, default_context())} ({text})" if text else ""
+
+
 def log_table(lines: Sequence[Mapping[str, Any]], title: str) -> Table:
-    """One row per event line (`Games.log`); the command and who sent it on the first event of a batch."""
+    """One row per event line (`Games.log`), in words (projections/describe.py) and as its fields; the
+    command and who sent it on the first event of a batch."""
     table = Table(title=title)
-    for column in ("#", "seat", "event", "details", "rule", "cause"):
+    for column in ("#", "seat", "what happened", "event", "rule", "cause"):
         table.add_column(column, overflow="fold")
+    context = default_context()
     for line in lines:
         view, meta = line["event"], line["meta"]
         cause = ""
         if meta.get("batch") == line["version"]:
-            command = meta.get("command", {})
-            what = command.get("text") or command.get("type", "")
-            cause = f"{meta.get('kind')} by {meta.get('actor')}: {what}"
+            cause = f"{meta.get('kind')} by {meta.get('actor')}: {command_words(meta.get('command', {}))}"
         seat = "" if view.get("seat") is None else str(view["seat"])
-        table.add_row(str(line["version"]), seat, view["type"], _details(view), view.get("rule", ""), cause)
+        words = describe_event(view, context)
+        table.add_row(
+            str(line["version"]), seat, words, f"{view['type']} {_details(view)}", view.get("rule", ""), cause
+        )
     return table
 
 

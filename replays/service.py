@@ -42,6 +42,7 @@ from replays.errors import (
     GameNotFound,
     ImportRejected,
     SeatMismatch,
+    TableRefused,
     VersionConflict,
     VersionOutOfRange,
 )
@@ -152,6 +153,8 @@ class Games:
             return first
         if expected_version != game.version:
             raise VersionConflict(game.version, expected_version)
+        if game.cancelled:
+            raise TableRefused("game-cancelled", "the table's host cancelled this game", "ASYNC-8")
         assert game.state is not None
         events = decide(game.state, command)
         now = self._now()
@@ -171,6 +174,54 @@ class Games:
                 return first
             raise VersionConflict(game.version, expected_version) from None
         return SubmitResult(game.version, tuple(events), actor=actor, received_at=cause.received_at)
+
+    def table(
+        self,
+        game_id: str | UUID,
+        request: Mapping[str, Any],
+        build: Callable[[Game, datetime], Sequence[DomainEvent]],
+        command_id: str,
+        actor: Actor,
+        expected_version: int | None = None,
+    ) -> SubmitResult:
+        """Record a table batch (docs/async.md): `build(game, now)` gives its events from the game as it
+        is, or raises TableRefused. Idempotent on `command_id` like `submit` (a retry with the same
+        `request` gets the first result); `expected_version`, when given, must be the game's version.
+        Two writers of the same version: one wins, the other gets its first result or a conflict."""
+        if not isinstance(command_id, str) or not 0 < len(command_id) <= MAX_TEXT:
+            raise ValueError(f"a command ID is a string of 1 to {MAX_TEXT} characters")
+        _check_actor(actor)
+        gid = _uuid(game_id)
+        game = self._load(gid)
+        first = self._first_result(gid, game, request, command_id)
+        if first is not None:
+            return first
+        if expected_version is not None and expected_version != game.version:
+            raise VersionConflict(game.version, expected_version)
+        assert game.state is not None
+        now = self._now()
+        events = list(build(game, now))
+        if not events:
+            return SubmitResult(game.version, ())
+        cause = _cause("table", actor, request, command_id, now, game.state)
+        self._append(game, [(e, cause.metadata(game.version + 1)) for e in events], now)
+        try:
+            self.store.save(game)
+        except IntegrityError:
+            game = self._load(gid)
+            first = self._first_result(gid, game, request, command_id)
+            if first is not None:
+                return first
+            raise VersionConflict(game.version, expected_version) from None
+        return SubmitResult(game.version, tuple(events), actor=actor, received_at=cause.received_at)
+
+    def now(self) -> datetime:
+        """The service's clock (injectable: tests control time)."""
+        return self._now()
+
+    def game(self, game_id: str | UUID) -> Game:
+        """The game aggregate now (its state and its table facts: clock log, take-back request...)."""
+        return self._load(_uuid(game_id))
 
     def fork(
         self, game_id: str | UUID, at_version: int, actor: Actor = SYSTEM, rows: RowsFor = _no_rows
@@ -261,12 +312,15 @@ class Games:
                 meta = {**meta, "nonces": nonces} if nonces else meta
             game.record(event, payload, link(game.version + 1, payload, meta, game.last_hash), timestamp=now)
 
-    def _first_result(self, gid: UUID, game: Game, command: Command, command_id: str) -> SubmitResult | None:
+    def _first_result(
+        self, gid: UUID, game: Game, command: Command | Mapping[str, Any], command_id: str
+    ) -> SubmitResult | None:
         span = game.commands.get(command_id)
         if span is None:
             return None
         stored = self.events(gid, after=span[0] - 1, limit=span[1] - span[0] + 1)
-        if canonical(stored[0].metadata["command"]) != canonical(command_to_dict(command)):
+        asked = dict(command) if isinstance(command, Mapping) else command_to_dict(command)
+        if canonical(stored[0].metadata["command"]) != canonical(asked):
             raise CommandIdReused(command_id, span[0])
         meta = stored[0].metadata
         return SubmitResult(

@@ -17,7 +17,8 @@ from contextlib import contextmanager
 from copy import copy
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
@@ -31,6 +32,7 @@ from eventsourcing.utils import Environment, get_topic, register_topic
 from psycopg_pool.base import AttemptWithBackoff
 
 from domain import EVENT_TYPES, GameState, dump_state, event_from_dict, evolve, load_state
+from domain import events as ev
 from domain.events import Event as DomainEvent
 from domain.events import GameForked
 from replays.audit import ZERO_HASH
@@ -188,6 +190,22 @@ class Game(Aggregate):
     class Created(Aggregate.Created):  # the stored GameStarted: every game begins with it
         TOPIC = "galileo:GameStarted"
 
+    # The table (docs/async.md), read off the events as they are absorbed. Class-level defaults keep
+    # snapshots taken before these fields existed loadable; each game gets its own copies on first use.
+    # (Annotated for type checkers only: the aggregate is a dataclass, and these are not its fields.)
+    if TYPE_CHECKING:
+        clock_log: Sequence[Sequence[Any]]
+        pending: Mapping[str, Any] | None
+        pause_votes: Sequence[int]
+        last_batch: Sequence[Any]
+        handed: Mapping[str, Sequence[str]]
+    clock_log = ()  # [kind, version, received_at, ...] facts: see replays/clock.py
+    pending = None  # the open take-back request: {"seat", "to_version", "expires_at", "version", "answers"}
+    pause_votes = ()  # seats that asked to pause the clocks
+    cancelled = False
+    last_batch = ()  # [first version, kind, actor] of the last batch
+    handed = MappingProxyType({})  # seat (as text) -> [to, bot]: who plays it since SeatHandedOver
+
     def __init__(self) -> None:
         self.state: GameState | None = None
         self.last_hash = ZERO_HASH
@@ -197,13 +215,65 @@ class Game(Aggregate):
 
     def absorb(self, version: int, payload: Mapping[str, Any], metadata: Mapping[str, Any]) -> None:
         event = event_from_dict(payload)
+        before = self.state
         self.state = evolve(self.state, event)
         self.last_hash = metadata["hash"]
         if isinstance(event, GameForked):
             self.commands = {}
         command_id = metadata.get("command_id")
-        if command_id is not None and metadata.get("kind") == "command":
+        kind = metadata.get("kind")
+        if command_id is not None and kind in ("command", "table"):
             self.commands.setdefault(command_id, [version, version])[1] = version
+        self._table(version, event, before, metadata)
+
+    def _table(
+        self, version: int, event: DomainEvent, before: GameState | None, metadata: Mapping[str, Any]
+    ) -> None:
+        """Keep the clock facts, the open take-back request, the pause votes and the cancellation."""
+        at = str(metadata.get("received_at"))
+        state = self.state
+        assert state is not None
+        if metadata.get("batch") == version:
+            self.last_batch = [version, metadata.get("kind"), metadata.get("actor")]
+            if metadata.get("kind") != "table":
+                self.pending = None  # any move ends an open take-back request
+        log = self.clock_log
+        if before is None or isinstance(event, GameForked):
+            self.clock_log = [["turn", version, at, state.turn.seat]]
+            self.pending, self.pause_votes, self.cancelled, self.handed = None, [], False, {}
+        elif isinstance(event, ev.TurnEnded) and not state.finished:
+            self.clock_log = [*log, ["turn", version, at, state.turn.seat]]
+        elif isinstance(event, ev.GameEnded | ev.GameCancelled):
+            self.clock_log = [*log, ["end", version, at]]
+            self.pending = None
+            self.cancelled = self.cancelled or isinstance(event, ev.GameCancelled)
+        elif isinstance(event, ev.ClockPauseRequested):
+            self.pause_votes = sorted({*self.pause_votes, event.seat})
+        elif isinstance(event, ev.ClockPaused):
+            self.clock_log = [*log, ["pause", version, at]]
+            self.pause_votes = []
+        elif isinstance(event, ev.ClockResumed):
+            self.clock_log = [*log, ["resume", version, at]]
+            self.pause_votes = []
+        elif isinstance(event, ev.ClockExtended):
+            self.clock_log = [*log, ["extend", version, at, event.seat, event.seconds]]
+        elif isinstance(event, ev.TimeExpired):
+            self.clock_log = [*log, ["expired", version, at, event.seat]]
+        elif isinstance(event, ev.TakeBackRequested):
+            self.pending = {
+                "seat": event.seat,
+                "to_version": event.to_version,
+                "expires_at": event.expires_at,
+                "version": version,
+                "answers": {},
+            }
+        elif isinstance(event, ev.TakeBackAnswered) and self.pending is not None:
+            answers = {**dict(self.pending["answers"]), str(event.seat): event.accepted}
+            self.pending = None if not event.accepted else {**self.pending, "answers": answers}
+        elif isinstance(event, ev.TakenBack):
+            self.pending = None
+        elif isinstance(event, ev.SeatHandedOver):
+            self.handed = {**self.handed, str(event.seat): [event.to, event.bot]}
 
     def record(
         self, event: DomainEvent, payload: dict[str, Any], metadata: dict[str, Any], **kw: Any
@@ -216,6 +286,7 @@ class Game(Aggregate):
         # of pending events (a real deep copy would also copy the whole component catalog).
         clone = copy(self)
         clone.commands = {k: list(v) for k, v in self.commands.items()}
+        # clock_log, pause_votes, pending and last_batch are replaced, never mutated: shared safely.
         clone._pending_events = []
         return clone
 

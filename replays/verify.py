@@ -19,16 +19,28 @@ from domain import (
     event_from_dict,
     event_to_dict,
     evolve,
+    fold,
     fork_events,
     settle,
     start,
     start_game,
 )
 from domain import Event as DomainEvent
-from domain.events import CardDealt, CardDrawnFaceDown, GameEnded, GameForked, GameStarted
+from domain.events import (
+    TABLE_EVENTS,
+    CardDealt,
+    CardDrawnFaceDown,
+    GameEnded,
+    GameForked,
+    GameStarted,
+    TakeBackAnswered,
+    TakeBackRequested,
+    TakenBack,
+)
 from domain.fork import kept_deal_fork
 from domain.setup import commitment_of
 from domain.state import GameState
+from domain.takeback import taken_back
 from replays.audit import (
     ZERO_HASH,
     canonical,
@@ -38,7 +50,8 @@ from replays.audit import (
     public_fields,
     setup_from_command,
 )
-from replays.records import Record, check_record
+from replays.records import Record, StoredEvent, check_record
+from replays.table import horizon_problem
 
 CHECKS = ("format", "chain", "adjudication", "fairness")
 HASH_SEARCH = 1000  # how far around its place a moved event is looked for, to say where it came from
@@ -365,7 +378,10 @@ class Adjudicator:
             meta = self.records[start_index].meta
             stored = self.events[start_index:end]
             try:
-                expected = self._expected(meta, start_index, state)
+                if meta["kind"] == "table":
+                    expected = self._table_batch(start_index, end)
+                else:
+                    expected = self._expected(meta, start_index, state)
             except IllegalMove as exc:
                 return self._finding(
                     start_index,
@@ -433,6 +449,33 @@ class Adjudicator:
                     )
                 )
         return whole[i:]
+
+    def _table_batch(self, i: int, end: int) -> list[DomainEvent]:
+        """A table batch (docs/async.md) holds only the service's facts, taken as recorded; a take-back
+        must be within its information horizon (ASYNC-7) and restore exactly the earlier state."""
+        out: list[DomainEvent] = []
+        for k in range(i, end):
+            e = self.events[k]
+            if not isinstance(e, TABLE_EVENTS):
+                raise _Divergence(
+                    self._finding(k, f"a table batch holds {type(e).__name__}: only the service's facts")
+                )
+            if isinstance(e, TakenBack):
+                to = e.to_version
+                if not 1 <= to < k:
+                    raise _Divergence(self._finding(k, f"a take-back to version {to} is outside 1..{k}"))
+                after = [
+                    StoredEvent(j + 1, self.events[j], self.records[j].meta)
+                    for j in range(to, k)
+                    if not isinstance(self.events[j], TakeBackRequested | TakeBackAnswered)
+                    or j < i  # this batch's own answer is part of the take-back
+                ]
+                problem = horizon_problem(after, e.seat, to)
+                if problem is not None:
+                    raise _Divergence(self._finding(k, problem.message, rule=problem.rule))
+                e = taken_back(e.seat, fold(self.events[:to]), to)
+            out.append(e)
+        return out
 
     def _compare(self, i: int, end: int, expected: Sequence[DomainEvent], cut: bool) -> Finding | None:
         stored = self.records[i:end]

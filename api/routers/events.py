@@ -83,7 +83,9 @@ async def stream(
         int | None, Query(ge=0, description="Like Last-Event-ID, for a first connection.")
     ] = None,
 ) -> Response:
-    """Live events (SSE) as the caller may see them, each once and in order; resume with Last-Event-ID."""
+    """Live events (SSE) as the caller may see them, each once and in order; resume with Last-Event-ID.
+    A browser's EventSource cannot send an Authorization header: it may pass the seat token as the
+    `access_token` query parameter instead (accepted on this route only, and scrubbed from the logs)."""
     last = _last_event_id(last_event_id, after)
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     if state.finished and last >= version:

@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
-from api import boards, limits
+from api import boards, hooks, limits, play
+from api.clocks import view_of
 from api.contract import errors
 from api.deps import AnySeat, GameId, OptionalSeat, RuntimeDep
+from api.notify import check_url
 from api.problems import ApiError, unauthorized
+from api.runtime import Runtime
 from api.schemas import BoardView, CreateGame, Deal, GameCreated, Lobby, LobbyGame, LobbySeat, as_deal
 from api.seating import Seating, deal_of
 from api.seats import CHOSEN_SEED, KNOWN, SECRET
+from api.tables import TableRecord
+from api.tokens import new_token, token_hash
 from domain import Options, SeatSpec, Setup
 from domain.setup import BASE_CHARACTERS
 from projections.views import viewer_for
+from replays.clock import ClockConfig, parse_duration
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -56,24 +62,48 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
     responses=errors(400, 403, 422, 429),
 )
 async def create_game(body: CreateGame, request: Request, runtime: RuntimeDep) -> GameCreated:
-    """Create a game; the answer holds each person's secret seat token, shown this once only."""
+    """Create a game; the answer holds each person's secret seat token and the host token, shown this
+    once only (and each webhook's signing secret)."""
     setup, bots = _setup(body)
+    table, host_token = table_rules(body, runtime.settings.takeback_timeout)
     deal: Deal = SECRET if body.seed is None else CHOSEN_SEED
     client = await limits.admit(runtime, request, "create")
-    seating = Seating(client, "create", deal, bots)
+    # The seats, deal, creation record and table host record are stored with the game's first events.
+    seating = Seating(client, "create", deal, bots, table)
     game_id, version = await run_in_threadpool(runtime.store.create, setup, "api", seating.rows)
     state, _ = await run_in_threadpool(runtime.store.current, game_id)
-    runtime.bots.kick(game_id)
-    return GameCreated(
-        game_id=game_id, version=version, deal=deal, seats=seating.answer(runtime, game_id, state)
-    )
+    seats = await hooks.register_at_creation(runtime, game_id, body, seating.answer(runtime, game_id, state))
+    await play.after_create(runtime, game_id, version)
+    return GameCreated(game_id=game_id, version=version, deal=deal, seats=seats, host_token=host_token)
+
+
+def table_rules(body: CreateGame, default_takeback: str) -> tuple[TableRecord, str]:
+    """The game's table (clock, take-back timeout, resignation policy) and a new host token, checked
+    before anything is written (422 invalid-table)."""
+    try:
+        clock = None
+        if body.clock is not None:
+            clock = ClockConfig.from_json(body.clock.model_dump(exclude_none=True)).to_json()
+        takeback = parse_duration(body.takeback_timeout or default_takeback, "takeback_timeout")
+    except ValueError as error:
+        raise ApiError(422, "invalid-table", str(error)) from None
+    for spec in body.seats:
+        problem = None if spec.webhook is None else check_url(spec.webhook)
+        if spec.webhook is not None and spec.bot is not None:
+            problem = "a bot seat has no webhook"
+        if problem:
+            raise ApiError(422, "invalid-webhook", problem)
+    host_token = new_token()
+    seconds = max(1, int(takeback.total_seconds()))
+    record = TableRecord("", token_hash(host_token), clock, seconds, body.on_resign, "greedy")
+    return record, host_token
 
 
 @router.get("", response_model=Lobby, responses=errors(401, 422), openapi_extra={"x-seat-token": "optional"})
 async def lobby(
     runtime: RuntimeDep,
     seat: AnySeat,
-    status_: Annotated[Literal["active", "finished"] | None, Query(alias="status")] = None,
+    status_: Annotated[Literal["active", "finished", "cancelled"] | None, Query(alias="status")] = None,
     mine: Annotated[bool, Query(description="Only the game of the presented seat token.")] = False,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> Lobby:
@@ -86,7 +116,11 @@ async def lobby(
         games=[
             LobbyGame(
                 game_id=e.game_id,
-                status="finished" if e.status == "finished" else "active",
+                status="finished"
+                if e.status == "finished"
+                else "cancelled"
+                if e.status == "cancelled"
+                else "active",
                 seats=[
                     LobbySeat(seat=s.seat, name=s.name, character=s.character, bot=s.bot) for s in e.seats
                 ],
@@ -95,6 +129,7 @@ async def lobby(
                 created_at=e.created_at,
                 last_move_at=e.last_move_at,
                 deal=as_deal(e.deal),
+                clock=e.clock,
             )
             for e in entries
         ]
@@ -150,7 +185,25 @@ async def board(
     body = await runtime.views.get(key)
     if body is None:
         deal = await deal_of(runtime, game_id)
-        body = await run_in_threadpool(boards.render, state, version, viewer, deal)
-        if deal is not None:  # else perhaps not recorded yet (a game being created): do not keep it
-            await runtime.views.put(key, body)
+        clock, same = await _clock(runtime, game_id, version)
+        body = await run_in_threadpool(boards.render, state, version, viewer, deal, clock)
+        if deal is not None and same:  # else perhaps not recorded yet (a game being created), or the
+            await runtime.views.put(key, body)  # game moved on meanwhile: do not keep it
     return Response(body, media_type="application/json", headers=headers)
+
+
+async def _clock(runtime: Runtime, game_id: str, version: int) -> tuple[dict[str, Any] | None, bool]:
+    """The game's clock as the log fixes it at `version` (docs/async.md), and whether it is that
+    version's: the board view is cached per version, so it holds the deadline, not the time left."""
+    record = await runtime.table_of(game_id)
+    if record is None or record.clock is None:
+        return None, True
+    game = await run_in_threadpool(runtime.store.game, game_id)
+    view = view_of(ClockConfig.from_json(record.clock), game, runtime.clock())
+    return {
+        "config": record.clock,
+        "seat": view.seat,
+        "since": None if view.since is None else view.since.isoformat(),
+        "deadline": None if view.deadline is None else view.deadline.isoformat(),
+        "paused": view.paused,
+    }, game.version == version

@@ -6,12 +6,17 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
 from api import limits, play
+from api.clocks import view_of
 from api.contract import errors
 from api.deps import GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
+from api.runtime import Runtime
 from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
 from api.seats import HUMAN
-from domain import command_from_dict, command_to_dict, legal_moves
+from domain import command_from_dict, command_to_dict, legal_moves, public_state
+from projections.describe import default_context, describe_command
+from replays.clock import ClockConfig
+from replays.errors import TableRefused
 
 router = APIRouter(prefix="/games/{game_id}", tags=["play"])
 
@@ -29,12 +34,15 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     runtime.bots.kick(game_id)
     to_act = None if state.finished else state.turn.seat
     listed = await run_in_threadpool(legal_moves, state) if to_act == seat.seat else []
+    moves = [command_to_dict(m) for m in listed]
+    position = default_context(public_state(state, seat.seat)) if moves else None
     return MovesOut(
         game_id=game_id,
         version=version,
         seat=seat.seat,
         to_act=to_act,
-        moves=[command_to_dict(m) for m in listed],
+        moves=moves,
+        descriptions=[describe_command(m, position) for m in moves],
     )
 
 
@@ -63,6 +71,7 @@ async def submit(
         raise ApiError(
             403, "wrong-seat", f"this token is seat {seat.seat}'s, the command is for seat {command.seat}"
         )
+    await guard(runtime, game_id, seat.seat)
     result = await play.submit(
         runtime, game_id, seat.seat, command, body.expected_version, body.command_id, HUMAN
     )
@@ -84,3 +93,22 @@ async def submit(
             for i, e in enumerate(result.events)
         ],
     )
+
+
+async def guard(runtime: Runtime, game_id: str, seat: int) -> None:
+    """A person's command needs the seat to be still theirs (ASYNC-3) and their time not to be out
+    (ASYNC-1: the command that comes too late records the expiry instead)."""
+    game = await run_in_threadpool(runtime.store.game, game_id)
+    handed = game.handed.get(str(seat))
+    if handed and handed[0] != "person":
+        raise TableRefused("seat-handed-over", f"seat {seat} is played by the server now", "ASYNC-3", 403)
+    record = await runtime.table_of(game_id)
+    if record is None or record.clock is None:
+        return
+    now = runtime.clock()
+    view = view_of(ClockConfig.from_json(record.clock), game, now)
+    if view.seat == seat and view.deadline is not None and now >= view.deadline:
+        await runtime.scheduler.check(game_id, now)
+        raise TableRefused(
+            "time-expired", f"seat {seat}'s time ran out at {view.deadline.isoformat()}", "ASYNC-1", 409
+        )

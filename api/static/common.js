@@ -1,4 +1,5 @@
-// Shared by the pages: calling the API, showing its problems, drawing a board view.
+// Shared by the pages: seat tokens, calling the API, showing its problems, building elements.
+// The board is drawn by board.js, the moves by moves.js, whose turn by turn.js, the history by history.js.
 // Plain ES modules, no build step. Everything user-supplied is inserted as text, never as HTML.
 
 // -- seat tokens ------------------------------------------------------------------------------------
@@ -106,9 +107,10 @@ export function showProblem(target, error) {
   const extra = [];
   if (p.code) extra.push(`code ${p.code}`);
   if (p.reason) extra.push(`reason ${p.reason}`);
-  if (p.rule_id) extra.push(`rule ${p.rule_id}`);
   if (p.current_version !== undefined) extra.push(`current version ${p.current_version}`);
-  return clear(target, el("div", { class: "problem", role: "alert" }, lines, extra.length ? el("div", { class: "muted" }, extra.join(" · ")) : null));
+  const rule = p.rule_id ? [extra.length ? " · rule " : "rule ", ruleLink(p.rule_id)] : [];
+  const notes = extra.length || rule.length ? el("div", { class: "muted" }, extra.join(" · "), rule) : null;
+  return clear(target, el("div", { class: "problem", role: "alert" }, lines, notes));
 }
 
 export function shortId(gameId) {
@@ -132,90 +134,7 @@ export function dealBadge(deal) {
   return el("span", { class: "badge practice", title: DEAL_NOTES[deal] || "" }, deal === "chosen-seed" ? "practice: chosen seed" : `deal ${deal}`);
 }
 
-// -- a board view (GET /games/{id}, /games/{id}/at/{v}) ---------------------------------------------
-
-const dice = (list) => (list || []).map(([colour, value]) => `${colour}${value}`).join(" ") || "–";
-
-const points = (byName) =>
-  Object.entries(byName || {})
-    .map(([source, value]) => `${source} ${value}`)
-    .join(", ") || "–";
-
-function libraryCell(library) {
-  if (!library || !library.length) return "–";
-  return library.map(([card, dark]) => (String(card).startsWith("hidden:") ? `face down (tier ${String(card).slice(7)})` : `${card}${dark ? "" : " (face down)"}`)).join(", ");
-}
-
-function cardView(card, index) {
-  if (!card) return el("li", { class: "card empty" }, `space ${index + 1}: empty`);
-  const major = card.major;
-  return el(
-    "li",
-    { class: "card" },
-    el("div", {}, el("strong", {}, card.id), ` · tier ${card.tier}`),
-    el("div", {}, `${major.name} (${major.mix}, cost ${major.cost}, ${major.vp} VP)`),
-    el("ul", {}, card.constellations.map((c) => el("li", {}, `${c.name}: ${c.colour} cost ${c.cost} → ${c.reward.join(" + ")}`))),
-  );
-}
-
-export function renderBoard(container, board, viewerLabel = "you") {
-  const state = board.state || {};
-  const seats = board.seats || [];
-  const nameOf = (seat) => (seats[seat] ? `${seats[seat].name} (seat ${seat})` : `seat ${seat}`);
-  const summary = [
-    `Version ${board.version}`,
-    `turn ${board.turn} (round ${board.round})`,
-    `phase ${board.phase}`,
-    board.status === "finished" ? "finished" : `to act: ${board.to_act === null ? "–" : nameOf(board.to_act)}`,
-  ].join(" · ");
-  const winners = board.winners && board.winners.length ? el("p", { class: "winners" }, "Winners: ", board.winners.map(nameOf).join(", ")) : null;
-  const viewer = board.viewer || {};
-  const players = state.players || [];
-  const rows = seats.map((s) => {
-    const p = players[s.seat] || {};
-    return el(
-      "tr",
-      { class: s.seat === board.to_act ? "to-act" : null },
-      el("td", {}, s.seat),
-      el("td", {}, s.name, viewer.seat === s.seat ? ` (${viewerLabel})` : ""),
-      el("td", {}, s.character),
-      el("td", { class: "num" }, s.score),
-      el("td", { class: "num" }, p.telescope ?? ""),
-      el("td", {}, dice(p.dice)),
-      el("td", { class: "num" }, p.reputation ?? ""),
-      el("td", {}, libraryCell(p.library)),
-      el("td", {}, points(p.points)),
-    );
-  });
-  const deck = state.deck_tiers
-    ? `Deck: ${state.deck_size} cards (tier 1: ${state.deck_tiers["1"] ?? 0}, tier 2: ${state.deck_tiers["2"] ?? 0}, tier 3: ${state.deck_tiers["3"] ?? 0}) · reserve ${state.reserve_size}`
-    : `Deck: ${(state.deck || []).length} cards (revealed: the game has ended)`;
-  const note = DEAL_NOTES[board.deal];
-  clear(
-    container,
-    el("p", { class: "summary" }, summary, " ", board.your_turn ? el("span", { class: "badge turn" }, "your turn") : null, " ", el("span", { class: "muted" }, `viewing as ${viewer.class || "?"}`)),
-    note ? el("p", { class: "note" }, note) : null,
-    winners,
-    el(
-      "table",
-      { class: "seats" },
-      el("thead", {}, el("tr", {}, ["Seat", "Name", "Character", "Score", "Telescope", "Dice", "Reputation", "Library", "Points by source"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, rows),
-    ),
-    el("h3", {}, "Display"),
-    el("ol", { class: "display" }, (board.display || []).map(cardView)),
-    el("p", { class: "muted" }, deck),
-    el("details", {}, el("summary", {}, "Everything in this view (JSON)"), el("pre", {}, JSON.stringify(board, null, 2))),
-  );
-}
-
-export function describeEvent(item) {
-  const event = item.event || {};
-  const rest = Object.entries(event).filter(([k]) => !["type", "seat", "rule", "redacted"].includes(k));
-  const detail = rest.map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-  const who = event.seat === null || event.seat === undefined ? "" : ` seat ${event.seat}`;
-  const rule = event.rule ? ` [${event.rule}]` : "";
-  const hidden = event.redacted ? ` (not shown: ${event.redacted.join(", ")})` : "";
-  const text = `${item.version}. ${item.type}${who}${rule} ${detail}${hidden}`;
-  return text.length > 220 ? `${text.slice(0, 217)}…` : text;
+// A rule ID as a link to its page in the rules reference (/rules/{rule_id}).
+export function ruleLink(ruleId) {
+  return el("a", { href: `/rules/${encodeURIComponent(ruleId)}`, class: "rule-link", title: `Rule ${ruleId} in the rules reference` }, ruleId);
 }

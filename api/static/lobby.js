@@ -1,5 +1,5 @@
 // The lobby: list games (GET /games), create one (POST /games), statistics (GET /stats).
-import { api, clear, dealBadge, el, seatLink, shortId, showProblem, when } from "/static/common.js";
+import { Problem, api, clear, dealBadge, el, saveToken, seatLink, shortId, showProblem, when } from "/static/common.js";
 
 const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno"];
 const KINDS = [["person", "a person"], ["greedy", "greedy bot"], ["random", "random bot"]];
@@ -63,6 +63,9 @@ function showCreated(created) {
       people.length
         ? el("p", {}, "Each link below is one seat's secret, shown only now: open yours, send the others to their players.")
         : el("p", {}, "Every seat is a bot: ", el("a", { href: `/play/${encodeURIComponent(created.game_id)}` }, "watch the game")),
+      created.host_token
+        ? el("p", {}, "Table host token (re-issue a lost link, hand a seat over, extend a clock, cancel; paste it in a play page's Table panel), shown only now: ", el("code", {}, created.host_token))
+        : null,
       el(
         "ul",
         {},
@@ -100,7 +103,7 @@ async function loadGames() {
         el("td", {}, el("code", { title: g.game_id }, shortId(g.game_id))),
         el("td", {}, el("span", { class: `badge ${g.status}` }, g.status), " ", dealBadge(g.deal)),
         el("td", {}, seatsText(g.seats)),
-        el("td", {}, toAct),
+        el("td", {}, toAct, g.clock && g.clock.deadline ? ` (time until ${when(g.clock.deadline)})` : ""),
         el("td", { class: "num" }, g.version),
         el("td", {}, when(g.last_move_at)),
         el("td", { class: "nowrap" }, el("a", { href: `/play/${id}` }, g.status === "finished" ? "board" : "play"), " · ", el("a", { href: `/replay/${id}` }, "replay")),
@@ -132,9 +135,49 @@ async function loadStats() {
   }
 }
 
+// "Your games": every game whose seat token this browser keeps (localStorage, see common.js), with
+// whether it is that seat's turn. A token the service no longer knows (game gone, token refused) is
+// forgotten.
+async function loadMine() {
+  const ids = Object.keys(localStorage).filter((k) => k.startsWith("galileo:token:")).map((k) => k.slice("galileo:token:".length));
+  const section = document.getElementById("mine-section");
+  section.hidden = !ids.length;
+  if (!ids.length) return;
+  const rows = await Promise.all(
+    ids.map(async (id) => {
+      const token = localStorage.getItem(`galileo:token:${id}`);
+      try {
+        const board = await api(`/games/${encodeURIComponent(id)}`, { token });
+        return { id, board };
+      } catch (error) {
+        if (error instanceof Problem && (error.status === 401 || error.status === 404)) saveToken(id, null);
+        return null;
+      }
+    }),
+  );
+  const known = rows.filter(Boolean);
+  known.sort((a, b) => Number(b.board.your_turn) - Number(a.board.your_turn) || (a.board.status === "finished") - (b.board.status === "finished"));
+  const yours = known.filter((r) => r.board.your_turn).length;
+  document.title = yours ? `● Your turn in ${yours} game${yours === 1 ? "" : "s"} · Galileo Galilei` : "Galileo Galilei: lobby";
+  section.hidden = !known.length;
+  clear(
+    document.getElementById("mine"),
+    known.map(({ id, board }) => {
+      const seat = board.viewer.seat;
+      const me = board.seats[seat] || {};
+      const state = board.status === "finished" ? el("span", { class: "badge finished" }, "finished") : board.your_turn ? el("span", { class: "badge turn" }, "your turn") : el("span", { class: "badge" }, `waiting for ${(board.seats[board.to_act] || {}).name || "?"}`);
+      return el("li", { class: board.your_turn ? "your-turn" : null }, state, " ", el("a", { href: `/play/${encodeURIComponent(id)}` }, `Game ${shortId(id)}`), ` as ${me.name || `seat ${seat}`}, round ${board.round}, ${board.seats.map((s) => `${s.name} ${s.score}`).join(" · ")}`);
+    }),
+  );
+}
+
 document.getElementById("status").addEventListener("change", loadGames);
 document.getElementById("refresh").addEventListener("click", loadGames);
 setSeats(2);
 loadGames();
+loadMine();
 loadStats();
-setInterval(loadGames, 15000);
+setInterval(() => {
+  loadGames();
+  loadMine();
+}, 15000);

@@ -1,16 +1,29 @@
-// Playing one game: the board for this seat (GET /games/{id}), its legal moves (GET .../moves) posted
-// back as buttons (POST .../commands with expected_version and a fresh command_id), problems shown as
-// they come, and live updates from the SSE stream (GET .../stream).
-import { Problem, api, clear, describeEvent, el, gameIdFromPath, newCommandId, renderBoard, saveToken, showProblem, takeToken } from "/static/common.js";
+// Playing one game: the board for this seat (GET /games/{id}) drawn from the catalog, its legal moves
+// (GET .../moves) on the board elements they involve, each confirmed in words before it is posted
+// (POST .../commands with expected_version and a fresh command_id), whose turn it is, the history in
+// words, and live updates from the SSE stream (GET .../stream). Each panel is its own module.
+import { Problem, api, clear, gameIdFromPath, newCommandId, saveToken, showProblem, takeToken } from "/static/common.js";
+import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
+import { History } from "/static/history.js";
+import { MovePanel, installKeys } from "/static/moves.js";
+import { TurnBanner } from "/static/turn.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
 let token = takeToken(gameId);
 let version = 0;
+let expected = 0;
 let stream = null;
 let refreshing = null;
 let again = false;
-let shown = { moves: [], note: "", seen: 0 };
+let sending = false;  // a command is being posted: its answer refreshes the board, the stream need not
+
+const boardNode = document.getElementById("board");
+const banner = new TurnBanner(document.getElementById("banner"), document.getElementById("turn-options"));
+const history = new History(document.getElementById("history"));
+const panel = new MovePanel(document.getElementById("move-panel"), boardNode, submit);
+installKeys(panel);
+onLayoutChange(boardNode, () => refresh());
 
 document.getElementById("game").textContent = gameId.slice(0, 8);
 document.getElementById("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
@@ -37,75 +50,96 @@ async function refresh() {
 async function load() {
   const problem = document.getElementById("moves-problem");
   let board;
+  let catalog;
+  // The board and the moves are read together; the moves answer says at which version it was made.
+  const moves = token ? api(`${path}/moves`, { token }).catch((error) => error) : null;
   try {
     board = await api(path, { token });
+    catalog = await loadCatalog(board.state.catalog.edition);
   } catch (error) {
     if (error instanceof Problem && error.status === 401) {
       saveToken(gameId, null);
       token = null;
     }
-    clear(document.getElementById("board"));
-    showProblem(document.getElementById("board"), error);
+    clear(boardNode);
+    showProblem(document.getElementById("board-problem"), error);
     return;
   }
+  showProblem(document.getElementById("board-problem"), null);
+  const hadFocus = boardNode.contains(document.activeElement) || document.getElementById("move-panel").contains(document.activeElement);
   version = board.version;
-  renderBoard(document.getElementById("board"), board);
+  renderBoard(boardNode, board, catalog);
+  boardNode.dataset.version = String(board.version);
+  banner.show(board);
+  history.setSeats(board.seats);
   const seat = board.viewer.seat;
-  const who = document.getElementById("who");
-  who.textContent = seat === null || seat === undefined ? "watching as a spectator" : `playing seat ${seat}, ${board.seats[seat].name}`;
-  document.title = `Galileo Galilei: ${board.your_turn ? "your turn" : board.status === "finished" ? "finished" : "waiting"}`;
-  if (!token) return showMoves([], "Spectators have no moves.");
-  try {
-    const listing = await api(`${path}/moves`, { token });
-    showProblem(problem, null);
-    if (listing.version !== version) again = true;  // the game moved between the two reads
-    const note = board.status === "finished" ? "The game has ended." : listing.to_act === listing.seat ? `Version ${listing.version}: choose a move.` : "Not your turn: waiting for the others.";
-    showMoves(listing.moves, note, listing.version);
-  } catch (error) {
-    showProblem(problem, error);
+  document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : `playing seat ${seat}, ${board.seats[seat].name}`;
+  let listing = null;
+  let note = "Spectators have no moves.";
+  if (moves) {
+    try {
+      listing = await moves;
+      if (listing instanceof Error) throw listing;
+      showProblem(problem, null);
+      if (listing.version !== version) {
+        again = true;  // the game moved between the two reads: read both again
+        return;
+      }
+      expected = listing.version;
+      note = board.status === "finished" ? "The game has ended." : listing.to_act === listing.seat ? "Choose a highlighted element of the board (or a move from the list), then confirm." : "Not your turn: the board updates as the others play.";
+    } catch (error) {
+      showProblem(problem, error);
+    }
+  }
+  document.getElementById("moves-note").textContent = note;
+  panel.update(board, listing);
+  document.getElementById("moves-section").classList.toggle("active", Boolean(listing && listing.moves.length));
+  boardNode.dataset.ready = String(board.version);  // drawn, with its moves (tests wait on it)
+  if (hadFocus) {
+    const first = boardNode.querySelector(".target.live") || document.querySelector("#move-panel button");
+    if (first) first.focus({ preventScroll: true });
   }
 }
 
-function showMoves(moves, note, seen) {
-  shown = { moves, note, seen };
-  document.getElementById("moves-note").textContent = note;
-  const filter = document.getElementById("move-filter");
-  filter.hidden = moves.length < 12;
-  const words = filter.value.trim().toLowerCase();
-  const buttons = moves
-    .filter((m) => !words || (m.text || "").toLowerCase().includes(words))
-    .map((move) => el("button", { type: "button", title: JSON.stringify(move), onclick: (e) => submit(move, seen, e.target) }, move.text || move.type));
-  clear(document.getElementById("moves"), buttons);
-}
-
-async function submit(move, seen, button) {
+async function submit(move) {
   const problem = document.getElementById("moves-problem");
-  for (const b of document.querySelectorAll("#moves button")) b.disabled = true;
-  button.classList.add("primary");
+  sending = true;
   try {
-    await api(`${path}/commands`, { token, method: "POST", body: { command: move, expected_version: seen, command_id: newCommandId() } });
+    await api(`${path}/commands`, { token, method: "POST", body: { command: move, expected_version: expected, command_id: newCommandId() } });
     showProblem(problem, null);
   } catch (error) {
     showProblem(problem, error);  // 409: someone moved first; 422: illegal (with the rule); 403: not now
+  } finally {
+    sending = false;
   }
   await refresh();
 }
 
-function follow() {
+async function loadHistory() {
+  const all = [];
+  let after = 0;
+  while (after !== null) {
+    const page = await api(`${path}/events?after=${after}&limit=500`, { token });
+    all.push(...page.events);
+    after = page.next_after;
+  }
+  history.set(all);
+  return all.length ? all[all.length - 1].version : 0;
+}
+
+function follow(after) {
   // EventSource reconnects by itself with Last-Event-ID; a finished game answers 204, which stops it.
   if (stream) stream.close();
-  const query = new URLSearchParams({ after: String(version) });
+  const query = new URLSearchParams({ after: String(after) });
   if (token) query.set("access_token", token);  // EventSource cannot send an Authorization header
   stream = new EventSource(`${path}/stream?${query}`);
   const live = document.getElementById("live");
-  const log = document.getElementById("log");
-  stream.onopen = () => (live.textContent = "Live: new events appear here as they happen.");
+  stream.onopen = () => (live.textContent = "Live: new events appear as they happen.");
   stream.onerror = () => (live.textContent = stream.readyState === EventSource.CLOSED ? "The stream has closed." : "Reconnecting…");
   stream.onmessage = (message) => {
     const item = JSON.parse(message.data);
-    log.prepend(el("li", {}, describeEvent(item)));
-    while (log.children.length > 200) log.lastElementChild.remove();
-    if (item.version > version) refresh();
+    history.add(item);
+    if (item.version > version && !sending) refresh();
   };
   stream.addEventListener("end", () => {
     live.textContent = "The game has ended.";
@@ -114,21 +148,28 @@ function follow() {
   });
 }
 
-document.getElementById("move-filter").addEventListener("input", () => showMoves(shown.moves, shown.note, shown.seen));
+async function start() {
+  await refresh();
+  let last = version;
+  try {
+    last = await loadHistory();
+  } catch (error) {
+    showProblem(document.getElementById("live"), error);
+  }
+  follow(last);
+}
+
 document.getElementById("token-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   token = document.getElementById("token").value.trim() || null;
   document.getElementById("token").value = "";
   saveToken(gameId, token);
-  await refresh();
-  follow();
+  await start();
 });
 document.getElementById("forget").addEventListener("click", async () => {
   token = null;
   saveToken(gameId, null);
-  await refresh();
-  follow();
+  await start();
 });
 
-await refresh();
-follow();
+await start();

@@ -1,7 +1,9 @@
 // Replaying one game: every event (GET /games/{id}/events), the board at any version
 // (GET .../at/{v}; after the end, as any seat), a fork at any version (POST .../fork) and the score
 // timeline (GET .../timeline, drawn as SVG).
-import { api, clear, dealBadge, describeEvent, el, gameIdFromPath, renderBoard, seatLink, showProblem, takeToken } from "/static/common.js";
+import { api, clear, dealBadge, el, gameIdFromPath, seatLink, showProblem, takeToken } from "/static/common.js";
+import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
+import { History } from "/static/history.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
@@ -10,6 +12,9 @@ let events = [];
 let finished = false;
 let current = 1;
 let loading = 0;
+const boardNode = document.getElementById("board");
+const history = new History(document.getElementById("events"), { onPick: (v) => show(v), newestFirst: false });
+onLayoutChange(boardNode, () => show(current));
 
 document.getElementById("game").textContent = gameId.slice(0, 8);
 document.getElementById("play-link").href = `/play/${encodeURIComponent(gameId)}`;
@@ -37,26 +42,29 @@ async function show(version) {
   document.getElementById("version").value = String(current);
   document.getElementById("fork-at").textContent = String(current);
   const item = events[current - 1];
-  clear(document.getElementById("event"), el("strong", {}, "Event: "), describeEvent(item));
-  for (const li of document.querySelectorAll("#events li")) li.classList.toggle("current", Number(li.dataset.version) === current);
-  const marked = document.querySelector("#events li.current");
-  if (marked) marked.scrollIntoView({ block: "nearest" });
+  const seat = item.event.seat;
+  const who = seat === null || seat === undefined ? "Game" : (seatsOf(events[0])[seat] || {}).name || `Seat ${seat}`;
+  clear(document.getElementById("event"), el("strong", {}, `Event ${item.version}: `), `${who}: ${item.text || item.type}`, item.event.rule ? el("span", { class: "muted" }, ` (${item.event.rule})`) : null);
+  history.mark(current);
   const asSeat = document.getElementById("as-seat").value;
   const query = finished && asSeat !== "" ? `?as_seat=${asSeat}` : "";
   const ticket = ++loading;
   try {
     const board = await api(`${path}/at/${current}${query}`, { token });
+    const catalog = await loadCatalog(board.state.catalog.edition);
     if (ticket !== loading) return;  // a later step was asked for meanwhile
     showProblem(document.getElementById("board-problem"), null);
-    renderBoard(document.getElementById("board"), board, token && !finished ? "you" : "this view");
+    renderBoard(boardNode, board, catalog);
+    boardNode.dataset.version = String(board.version);
+    boardNode.dataset.viewer = board.viewer.class;
   } catch (error) {
     if (ticket === loading) showProblem(document.getElementById("board-problem"), error);
   }
 }
 
 function listEvents() {
-  const list = document.getElementById("events");
-  clear(list, events.map((item) => el("li", { class: "clickable", "data-version": item.version, onclick: () => show(item.version) }, describeEvent(item))));
+  history.setSeats(seatsOf(events[0]));
+  history.set(events);
 }
 
 function forkForm(seats) {

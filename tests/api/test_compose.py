@@ -16,8 +16,15 @@ def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
     assert len(apis) == 2
     for name in apis:
         api = services[name]
-        assert set(api["environment"]) == {"GALILEO_DATABASE_URL", "REDIS_URL", "GALILEO_PROJECTIONS"}
+        assert set(api["environment"]) == {
+            "GALILEO_DATABASE_URL",
+            "REDIS_URL",
+            "GALILEO_PROJECTIONS",
+            "GALILEO_CLOCKS",
+            "GALILEO_PUBLIC_URL",
+        }
         assert api["environment"]["GALILEO_PROJECTIONS"] == "off"
+        assert api["environment"]["GALILEO_CLOCKS"] == "off"
         assert api["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")
         assert api["depends_on"] == {
             "postgres": {"condition": "service_healthy"},
@@ -25,6 +32,10 @@ def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
         }
         assert "/readyz" in " ".join(api["healthcheck"]["test"])
     assert services["projector"]["command"] == ["galileo", "projections", "run"]
+    clocks = services["clocks"]  # the one clock scheduler and webhook worker (docs/async.md)
+    assert clocks["command"] == ["galileo", "clocks", "run"]
+    assert clocks["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")
+    assert clocks["environment"]["REDIS_URL"].startswith("redis://")
     for name in ("postgres", "redis"):
         assert services[name]["healthcheck"]["test"]
     assert (ROOT / "Dockerfile").exists()

@@ -1,6 +1,7 @@
 """`kill -9` of the API while games are being created, forked and imported leaves no game without its
-seats and deal: both are written in one transaction (api/seats.py `creation_rows`). Every acknowledged
-game is stored with its seats, and the restarted server serves it."""
+seats and deal, nor a created game without its table host record: all are written in one transaction
+with the game's events (api/seats.py `creation_rows`). Every acknowledged game is stored with its seats,
+and the restarted server serves it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import pytest
 
 from api.repair import find_orphans
 from api.seats import open_seats
+from api.tables import TableStore
+from api.tokens import token_hash
 from domain import SeatSpec, Setup
 from replays.service import Games
 from tests.api.servers import ServeProcess
@@ -107,6 +110,23 @@ def test_kill_9_during_create_fork_and_import_leaves_no_orphan(
                 assert len(seats.of_game(game["game_id"])) == len(game["seats"])
         finally:
             seats.close()
+        tables = TableStore(url)
+        try:
+            created = {
+                str(r[0])
+                for r in tables.db.query("SELECT game_id FROM galileo_creations WHERE kind = 'create'")
+            }
+            hosted = {str(r[0]) for r in tables.db.query("SELECT game_id FROM galileo_tables")}
+            assert created and hosted == created  # a created game's host record came with it, or neither
+            assert hosted <= stored
+            for game in acknowledged:
+                record = tables.of_game(game["game_id"])
+                if game.get("host_token"):  # POST /games
+                    assert record is not None and record.host_hash == token_hash(game["host_token"])
+                else:  # forks and imports have no table host
+                    assert record is None
+        finally:
+            tables.close()
 
     with ServeProcess(tmp_path, env, "restarted") as server:  # the store opens; the start-up repair runs
         game = next(a for a in acknowledged if all(s["token"] for s in a["seats"]))

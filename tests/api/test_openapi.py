@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from fastapi.testclient import TestClient
 
+from api.contract import NO_STORE
 from scripts.openapi import TARGET, document
 
 PROBLEM = "application/problem+json"
@@ -23,8 +26,26 @@ ROUTES = {
     ("get", "/games/{game_id}/verify"),
     ("get", "/games/{game_id}/timeline"),
     ("get", "/stats"),
+    ("get", "/catalog/{edition}"),
     ("get", "/healthz"),
     ("get", "/readyz"),
+    ("get", "/rules"),
+    ("get", "/rules/{rule_id}"),
+    # the table (docs/async.md)
+    ("get", "/games/{game_id}/table"),
+    ("post", "/games/{game_id}/takeback"),
+    ("post", "/games/{game_id}/takeback/answer"),
+    ("post", "/games/{game_id}/resign"),
+    ("post", "/games/{game_id}/clock/pause"),
+    ("post", "/games/{game_id}/clock/resume"),
+    ("put", "/games/{game_id}/webhook"),
+    ("delete", "/games/{game_id}/webhook"),
+    ("get", "/games/{game_id}/notifications"),
+    ("post", "/games/{game_id}/host/seats/{seat}/link"),
+    ("post", "/games/{game_id}/host/seats/{seat}/handover"),
+    ("post", "/games/{game_id}/host/clock/extend"),
+    ("post", "/games/{game_id}/host/cancel"),
+    ("get", "/turns"),
 }
 
 
@@ -56,18 +77,55 @@ def test_every_error_status_is_documented_as_problem_json(client: TestClient) ->
         for method, operation in item.items():
             statuses = set(operation["responses"])
             assert {"413", "500"} <= statuses, (method, path)
-            if path != "/healthz":
+            if (method, path) not in NO_STORE:
                 assert "503" in statuses, (method, path)
             for status, response in operation["responses"].items():
                 if int(status) >= 400 and not (path == "/readyz" and status == "503"):
                     assert response["content"] == {PROBLEM: problem_ref}, (method, path, status)
             if path.startswith("/games/{game_id}") and not path.endswith("/timeline"):
                 assert {"401", "403", "404"} <= statuses, (method, path)
-                assert {"seatToken": []} in operation["security"], (method, path)
+                token = {"hostToken": []} if "/host/" in path else {"seatToken": []}
+                assert token in operation["security"], (method, path)
     for method, path in (("post", "/games"), ("post", "/games/import"), ("post", "/games/{game_id}/fork")):
         assert {"403", "429"} <= set(spec["paths"][path][method]["responses"]), (method, path)
     commands = spec["paths"]["/games/{game_id}/commands"]["post"]
     assert {"409", "429"} <= set(commands["responses"]) and commands["security"] == [{"seatToken": []}]
     assert spec["paths"]["/games/{game_id}"]["get"]["security"] == [{}, {"seatToken": []}]
+    for path, item in spec["paths"].items():  # the table's writes count against the command rate
+        for method, operation in item.items():
+            if path.startswith("/games/{game_id}/") and method in ("post", "put", "delete"):
+                assert "429" in operation["responses"], (method, path)
+    assert spec["components"]["securitySchemes"]["hostToken"]["scheme"] == "bearer"
+    assert spec["paths"]["/turns"]["get"]["security"] == [{"seatToken": []}]
+    table = spec["paths"]["/games/{game_id}/table"]["get"]
+    assert table["security"] == [{}, {"seatToken": []}, {"hostToken": []}]
+    assert spec["paths"]["/games/{game_id}/host/cancel"]["post"]["security"] == [{"hostToken": []}]
     seats = spec["components"]["schemas"]["CreateGame"]["properties"]["seats"]
     assert seats["minItems"] == 2  # a one-seat game is not served yet (SOLO-1): the schema says so
+
+
+def test_the_documentation_pages_use_only_assets_the_app_serves(client: TestClient) -> None:
+    """/docs and /redoc load their scripts and styles from this app, never from a CDN (offline use);
+    tests/api/test_browser.py renders them in a browser with every other origin blocked."""
+    for page in ("/docs", "/redoc"):
+        html = client.get(page).text
+        refs = re.findall(r"(?:src|href)=['\"]([^'\"]+)['\"]", html)
+        assert refs, page
+        for ref in refs:
+            assert ref.startswith("/"), f"{page} loads {ref} from another origin"
+            assert client.get(ref).status_code == 200, f"{page} loads {ref}, which is not served"
+        assert "cdn" not in html.lower() and "fonts.googleapis" not in html
+    assert b"cdn.redoc.ly" not in client.get("/docs-assets/redoc.standalone.js").content  # its badge's logo
+
+
+def test_the_catalog_is_served_with_its_hash_as_etag(client: TestClient) -> None:
+    response = client.get("/catalog/base")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["edition"] == "base-provisional-1" and len(data["cards"]) > 20
+    assert {"action_tiles", "starry_sky", "scale_tiles", "book_pages", "luna"} <= set(data)
+    etag = response.headers["etag"]
+    assert etag == f'"{data["content_hash"]}"'
+    assert client.get(f"/catalog/{data['edition']}", headers={"If-None-Match": etag}).status_code == 304
+    missing = client.get("/catalog/no-such-edition")
+    assert missing.status_code == 404 and missing.json()["code"] == "unknown-edition"

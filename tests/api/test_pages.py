@@ -26,6 +26,11 @@ CALLED = {
     "/games/x/fork",
     "/games/x/timeline",
     "/stats",
+    "/games/x/table",
+    "/games/x/takeback",
+    "/games/x/host/seats/x/link",
+    "/games/x/host/cancel",
+    "/catalog/x",
 }
 
 

@@ -7,7 +7,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.helpers import create, play_turns
+from tests.api.helpers import create, play_turns, wait_until
 
 
 @pytest.mark.parametrize(
@@ -55,10 +55,11 @@ def test_a_bot_that_moves_first_plays_until_a_person_must_act(client: TestClient
     token = response.json()["seats"][1]["token"]
     assert response.json()["seats"][0]["token"] is None
     headers = {"Authorization": f"Bearer {token}"}
-    for _ in range(400):
-        listing = client.get(f"/games/{table_id}/moves", headers=headers).json()
-        if listing["to_act"] == 1:
-            break
+    listing = wait_until(
+        lambda: (m := client.get(f"/games/{table_id}/moves", headers=headers).json())["to_act"] == 1 and m,
+        30,
+        "the bot to hand over to the person",
+    )
     assert listing["to_act"] == 1 and listing["moves"]
     events = client.get(f"/games/{table_id}/events", params={"limit": 500}).json()["events"]
     assert any(e["actor"] == 0 for e in events)
@@ -70,6 +71,9 @@ def test_posting_a_listed_move_back_unchanged_and_by_text(client: TestClient) ->
     seat = listing["to_act"]
     listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
     move = listing["moves"][0]
+    # Each move in words, in the order of the moves (projections/describe.py), outside the move itself.
+    assert len(listing["descriptions"]) == len(listing["moves"])
+    assert listing["descriptions"][0].startswith("Move the telescope 1 step to ")
     response = client.post(
         f"/games/{table.game_id}/commands",
         headers=table.auth(seat),
@@ -79,6 +83,7 @@ def test_posting_a_listed_move_back_unchanged_and_by_text(client: TestClient) ->
     result = response.json()
     assert result["version"] > listing["version"]
     assert result["events"][0]["version"] == listing["version"] + 1
+    assert result["events"][0]["text"].startswith("Moved the telescope")  # each event in words
     assert result["replayed"] is False
 
 

@@ -48,8 +48,9 @@ def test_two_processes_share_moves_streams_and_conflicts(
         table = _create(on_a, "two-processes")
         reader = StreamReader(f"{b.url}/games/{table.game_id}/stream").start()
         try:
+            # B was ready (its Redis subscription live) before the test began, and a stream registers
+            # its listener before it reads the store: once event 1 has arrived, A's next batch reaches it.
             assert [int(m["id"]) for m in reader.take(1)] == [1]
-            time.sleep(0.3)  # B's stream now waits on the fan-out
             listing = _listing(on_a, table)
             seat = listing["to_act"]
             posted = time.monotonic()

@@ -8,15 +8,18 @@ from domain import dump_state, fold, legal_moves, load_state, play_through, star
 from domain.events import GameEnded, VictoryPointsScored
 from domain.selfplay import default_setup, selfplay
 from tests.domain.invariants import check_all
+from tests.runs import runs
 
-# 2,000 complete games across 2, 3 and 4 players (random and greedy bots), as the issue asks.
-RANDOM_GAMES = 600  # per player count
-GREEDY_GAMES = 70  # per player count
+# `make soak`: 2,010 complete games across 2, 3 and 4 players (random and greedy bots); `make test` runs
+# the first 100 random and 10 greedy games of each player count (the same seeds).
+RANDOM_GAMES = runs(100, 600)  # per player count
+GREEDY_GAMES = runs(10, 70)  # per player count
 
 
+@pytest.mark.parametrize("games", RANDOM_GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_end_and_keep_invariants(players: int) -> None:
-    for i in range(RANDOM_GAMES):
+def test_random_games_end_and_keep_invariants(players: int, games: int) -> None:
+    for i in range(games):
         record = selfplay(players, f"prop-random-{players}-{i}", "random")
         assert record.state.finished
         assert isinstance(record.events[-1], GameEnded)
@@ -29,9 +32,10 @@ def test_random_games_end_and_keep_invariants(players: int) -> None:
         assert scored == {p.seat: p.score for p in final.players}
 
 
+@pytest.mark.parametrize("games", GREEDY_GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_greedy_games_end_and_keep_invariants(players: int) -> None:
-    for i in range(GREEDY_GAMES):
+def test_greedy_games_end_and_keep_invariants(players: int, games: int) -> None:
+    for i in range(games):
         record = selfplay(players, f"prop-greedy-{players}-{i}", "greedy")
         assert record.state.finished
         assert record.turns < 80 * players, f"greedy game {i} took {record.turns} turns (80 rounds)"

@@ -20,6 +20,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 import tests.projections.corpus as corpus_module
 from projections.source import open_store
@@ -60,6 +61,13 @@ def corpus_folder(request: pytest.FixtureRequest) -> Path:
     of the engine, catalog and storage code: any change to them builds it again."""
     key = _corpus_key()
     folder = Path(request.config.cache.mkdir(f"projections-corpus-{key}"))
+    # Parallel workers share the cache: the first builds the corpus, the others wait for it.
+    with FileLock(str(folder.parent / "projections-corpus.lock")):
+        _build_corpus(folder, key)
+    return folder
+
+
+def _build_corpus(folder: Path, key: str) -> None:
     if not (folder / "complete").exists():
         for stale in folder.parent.glob("projections-corpus-*"):
             if stale != folder:
@@ -73,7 +81,6 @@ def corpus_folder(request: pytest.FixtureRequest) -> Path:
         _sqlite_store(folder / "small.db", small)
         (folder / "games.pickle").write_bytes(pickle.dumps({"corpus": games, "small": small}))
         (folder / "complete").write_text(key)
-    return folder
 
 
 @pytest.fixture(scope="session")

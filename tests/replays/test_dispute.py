@@ -24,8 +24,11 @@ def test_a_turn_is_explained_with_its_commands_legal_moves_and_rules(games: Game
     types = [e["type"] for c in report["commands"] for e in c["events"]]
     assert types[0] == "TelescopeMoved" and types[-1] == "TurnEnded"
     assert "MOV-1" in report["rules"] and "TURN-1" in report["rules"]
+    words = [e["description"] for c in report["commands"] for e in c["events"]]
+    assert all(w and w not in types for w in words)  # every event in words (projections/describe.py)
+    assert words[0].startswith("Moved the telescope") and commands[0]["description"].startswith("Move the")
     text = render(report)
-    assert "turn 2" in text and "this was one of them" in text
+    assert "turn 2" in text and "this was one of them" in text and words[0] in text
     state = games.state(game_id)
     assert state is not None
     for secret in (*state.deck, state.seed):

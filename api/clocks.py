@@ -1,0 +1,128 @@
+"""The clock scheduler (docs/async.md, ASYNC-1): records `TimeExpired` when a person's time runs out and
+applies the game's policy (a bot takes the seat over, or its turns are passed).
+
+It runs in `galileo serve` and as `galileo clocks run` (compose's `clocks` service). Every write to a
+clocked game refreshes its next deadline in `galileo_tables`; each tick reads the games whose deadline
+has come (and, every `clock_resync_seconds`, every clocked game, in case a refresh was lost), recomputes
+the clock from the game's recorded receive times, and records the expiry as a table batch whose command
+ID is derived from the clock state (`timeout:<seat>:<version the turn began>`): two processes racing
+the same timeout write it once (the store's optimistic concurrency and command-ID index).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from starlette.concurrency import run_in_threadpool
+
+from api import notify
+from replays.clock import ClockConfig, ClockView, compute
+from replays.errors import GameNotFound, VersionConflict
+from replays.store import Game
+from replays.table import expiry_batch
+
+if TYPE_CHECKING:
+    from api.runtime import Runtime
+
+logger = logging.getLogger(__name__)
+
+CLOCK_ACTOR = "clock"
+
+
+def view_of(config: ClockConfig, game: Game, now: datetime) -> ClockView:
+    state = game.state
+    assert state is not None
+    return compute(config, game.clock_log, len(state.players), now)
+
+
+class Scheduler:
+    def __init__(self, runtime: Runtime) -> None:
+        self._runtime = runtime
+        self._task: asyncio.Task[None] | None = None
+        self._last_resync = float("-inf")
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="clocks")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the clock scheduler failed a round (it goes on)")
+            await asyncio.sleep(self._runtime.settings.clock_tick_seconds)
+
+    async def tick(self, resync: bool | None = None) -> int:
+        """One round: check the games whose deadline has come (all clocked games on a resync).
+        Returns how many expiries this process recorded."""
+        runtime = self._runtime
+        now = runtime.clock()
+        if resync is None:
+            resync = time.monotonic() - self._last_resync >= runtime.settings.clock_resync_seconds
+        if resync:
+            self._last_resync = time.monotonic()
+            games = await run_in_threadpool(runtime.tables.clocked)
+            await notify.sweep(runtime)
+        else:
+            games = await run_in_threadpool(runtime.tables.due, now)
+        fired = 0
+        for game_id in games:
+            try:
+                fired += await self.check(game_id, now)
+            except GameNotFound:
+                await run_in_threadpool(runtime.tables.set_deadline, game_id, None, False)
+        return fired
+
+    async def check(self, game_id: str, now: datetime) -> int:
+        """Record the expiry of the game's seat to act if its time is out; refresh its deadline."""
+        from api import play
+
+        runtime = self._runtime
+        record = await runtime.table_of(game_id)
+        if record is None or record.clock is None:
+            return 0
+        config = ClockConfig.from_json(record.clock)
+        game = await run_in_threadpool(runtime.store.game, game_id)
+        view = view_of(config, game, now)
+        people = await runtime.people(game_id, game)
+        fired = 0
+        due = view.deadline is not None and now >= view.deadline
+        if due and view.seat is not None and view.seat in people:
+            request = {"type": "TimeExpired", "seat": view.seat, "turn": view.turn_version}
+            build = expiry_batch(config, view.seat, view.turn_version, people)
+            command_id = f"timeout:{view.seat}:{view.turn_version}"
+            try:
+                result = await run_in_threadpool(
+                    runtime.store.table, game_id, request, build, command_id, CLOCK_ACTOR
+                )
+            except VersionConflict:
+                result = None  # a move or another process's expiry landed first: looked at next tick
+            if result is not None and result.events and not result.replayed:
+                fired = 1
+                await play.after_write(runtime, game_id, result.version, result.events)
+                return fired
+        await refresh(runtime, game_id, config, game, people)
+        return fired
+
+
+async def refresh(runtime: Runtime, game_id: str, config: ClockConfig, game: Game, people: list[int]) -> None:
+    """Store the game's next deadline (None while paused, over, or a bot's turn) for the scheduler."""
+    state = game.state
+    assert state is not None
+    over = state.finished or game.cancelled
+    view = view_of(config, game, runtime.clock())
+    deadline = view.deadline if view.seat in people else None
+    await run_in_threadpool(runtime.tables.set_deadline, game_id, deadline, not over)

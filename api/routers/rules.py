@@ -1,0 +1,149 @@
+"""The rules reference (docs/rules/): every rule ID that errors, events and dispute reports cite, as JSON
+or as an HTML page by content negotiation."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import orjson
+from fastapi import APIRouter, Header, Path, Query, Response
+from pydantic import BaseModel
+
+from api.negotiation import prefers
+from api.problems import MEDIA_TYPE as PROBLEM
+from api.problems import ApiError
+from api.routers.pages import HEADERS as PAGE_HEADERS
+from rulebook import UnknownRule, reference
+from rulebook.html import index_page, rule_page
+
+router = APIRouter(prefix="/rules", tags=["rules"])
+
+JSON = "application/json"
+HTML = "text/html"
+
+
+class EditionValueOut(BaseModel):
+    edition: str
+    value: str
+
+
+class RuleOptionOut(BaseModel):
+    name: str
+    default: str
+    alternative: str
+
+
+class ChapterRef(BaseModel):
+    number: int
+    slug: str
+    title: str
+
+
+class RuleOut(BaseModel):
+    """One rule: its text in the project's words, where it comes from, and what differs by edition."""
+
+    id: str
+    title: str
+    text: str
+    kind: str
+    kind_meaning: str
+    source: str
+    addendum: str | None
+    project: str | None
+    editions: list[EditionValueOut]
+    options: list[RuleOptionOut]
+    mentions: list[str]
+    chapter: ChapterRef
+    url: str
+    docs: str
+
+
+class RuleSummary(BaseModel):
+    id: str
+    title: str
+    url: str
+
+
+class ChapterOut(BaseModel):
+    number: int
+    slug: str
+    title: str
+    rules: list[RuleSummary]
+
+
+class RuleIndex(BaseModel):
+    """Every chapter with its rules (only the matches when searching)."""
+
+    count: int
+    query: str | None
+    chapters: list[ChapterOut]
+
+
+def _html(accept: str | None) -> bool:
+    return prefers(accept, HTML, JSON)
+
+
+HTML_RESPONSE = {"content": {HTML: {"schema": {"type": "string"}}}}
+
+
+@router.get(
+    "",
+    response_model=RuleIndex,
+    responses={200: {**HTML_RESPONSE, "description": "JSON, or an HTML page if Accept prefers text/html."}},
+)
+async def rules_index(
+    q: Annotated[
+        str | None,
+        Query(max_length=200, description="Only rules whose ID, title, text or source has every word."),
+    ] = None,
+    accept: Annotated[str | None, Header()] = None,
+) -> Response:
+    """The rules reference: every rule ID by chapter, or those matching `q`; JSON or HTML (Accept)."""
+    ref = reference()
+    found = ref.search(q) if q else None
+    headers = {"Vary": "Accept", "Cache-Control": "public, max-age=3600"}
+    if _html(accept):
+        return Response(index_page(ref, found, q), media_type=HTML, headers={**PAGE_HEADERS, **headers})
+    chosen = None if found is None else {r.id for r in found}
+    chapters = []
+    for chapter in ref.chapters:
+        listed = [
+            {"id": r.id, "title": r.title, "url": r.url}
+            for r in chapter.rules
+            if chosen is None or r.id in chosen
+        ]
+        if listed:
+            chapters.append(
+                {"number": chapter.number, "slug": chapter.slug, "title": chapter.title, "rules": listed}
+            )
+    body = {"count": len(ref) if chosen is None else len(chosen), "query": q, "chapters": chapters}
+    return Response(orjson.dumps(body), media_type=JSON, headers=headers)
+
+
+@router.get(
+    "/{rule_id}",
+    response_model=RuleOut,
+    responses={
+        200: {**HTML_RESPONSE, "description": "JSON, or an HTML page if Accept prefers text/html."},
+        404: {
+            "content": {PROBLEM: {"schema": {"type": "object"}}},
+            "description": "No such rule ID (problem code `unknown-rule`, with `suggestions`).",
+        },
+    },
+)
+async def rule(
+    rule_id: Annotated[
+        str, Path(max_length=40, description="A rule ID such as MOV-1 or CHAR-GAL-2 (any case).")
+    ],
+    accept: Annotated[str | None, Header()] = None,
+) -> Response:
+    """One rule by ID (MOV-1, INQ-20, AMB-8…): text, source, kind, edition values; JSON or HTML (Accept)."""
+    ref = reference()
+    try:
+        found = ref.get(rule_id)
+    except UnknownRule as error:
+        raise ApiError(404, "unknown-rule", str(error), suggestions=list(error.suggestions)) from None
+    headers = {"Vary": "Accept", "Cache-Control": "public, max-age=3600"}
+    if _html(accept):
+        return Response(rule_page(found, ref), media_type=HTML, headers={**PAGE_HEADERS, **headers})
+    return Response(orjson.dumps(ref.to_json(found)), media_type=JSON, headers=headers)

@@ -1,0 +1,623 @@
+// The board, drawn as SVG from a board view (GET /games/{id}, /games/{id}/at/{v}) and the component
+// catalog (GET /catalog/{edition}): the main board (Discovery cards, comets, dice supply, University,
+// objectives, reputation and score tracks, Book of Comets, Luna's Moon and Bonus board) and one player
+// board per seat (the starry sky with the Action tiles and the telescope, dice, comets, Constellation
+// tokens, cellar, library with Book tokens). Every element that a move can involve carries
+// `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
+import { api, clear, el } from "/static/common.js";
+import {
+  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text,
+} from "/static/svg.js";
+
+// The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
+// elements wrap into more rows so that the text stays legible when the drawing is scaled down.
+let W = 1000;
+const NARROW = 700;
+const catalogs = new Map();
+
+// Where item `i` of a row of items `width` wide (with `gap`) goes when the drawing is W wide.
+function place(i, width, gap, top, height) {
+  const perRow = Math.max(1, Math.floor((W - 12 + gap) / (width + gap)));
+  return { x: 6 + (i % perRow) * (width + gap), y: top + Math.floor(i / perRow) * (height + gap), rows: (n) => Math.ceil(n / perRow) };
+}
+
+export async function loadCatalog(edition) {
+  if (!catalogs.has(edition)) catalogs.set(edition, api(`/catalog/${encodeURIComponent(edition)}`));
+  return catalogs.get(edition);
+}
+
+// A group that a move may involve: focusable and announced as a button once moves.js marks it live.
+function target(key, label, attributes, ...children) {
+  return s("g", { class: "target", "data-target": key, "aria-label": label, ...attributes }, s("title", {}, label), ...children);
+}
+
+function svgRoot(height, label, ...children) {
+  return s("svg", { viewBox: `0 0 ${W} ${height}`, class: "board-svg", role: "group", "aria-label": label, "font-family": "system-ui, sans-serif", "font-size": 14 }, ...children);
+}
+
+const nameOf = (board, seat) => (board.seats[seat] ? board.seats[seat].name : `seat ${seat}`);
+const cardOf = (catalog, id) => catalog.cards[id];
+
+function majorLabel(card) {
+  const m = card.major;
+  return `${m.name}: ${m.mix} ${m.cost}, ${m.vp} VP${m.inquisitor ? ", an Inquisitor" : ""}`;
+}
+
+// -- the main board ------------------------------------------------------------------------------------
+
+function discovery(board, catalog, y0) {
+  const st = board.state;
+  const out = [];
+  const cw = 158;
+  const ch = 246;
+  const cometsOf = (where) => st.players.flatMap((p) => p.comets.map((c, i) => [p.seat, i, c]).filter(([, , c]) => c === where));
+  const cometRow = (where, y, label) => {
+    const list = cometsOf(where);
+    return s(
+      "g",
+      { "data-kind": "comets-row", "data-where": where, "data-count": list.length },
+      text(8, y + 5, label, { class: "label" }),
+      list.map(([seat, index], k) => s("g", {}, s("title", {}, `${nameOf(board, seat)}'s comet ${index + 1}`), comet(250 + k * 30, y, 9, seatColour(seat)))),
+    );
+  };
+  out.push(cometRow("sky1", y0 + 12, "Comets above the cards (+1 each):"));
+  const rows = place(0, cw, 8, 0, ch).rows(board.display.length);
+  board.display.forEach((card, i) => {
+    const { x, y } = place(i, cw, 8, y0 + 28, ch);
+    const id = st.display[i];
+    if (!card || !id) {
+      out.push(s("g", { "data-kind": "card", "data-space": i, "data-card": "" }, s("rect", { x, y, width: cw, height: ch, rx: 8, class: "empty-space" }), text(x + cw / 2, y + ch / 2, "empty", { "text-anchor": "middle", class: "label" })));
+      return;
+    }
+    const full = cardOf(catalog, id);
+    const major = card.major;
+    const inq = full ? full.major.inquisitor : false;
+    const covers = (st.covers && st.covers[i]) || [];
+    const parts = [
+      s("rect", { x, y, width: cw, height: ch, rx: 8, class: "card" }),
+      target(
+        `mo:${id}`,
+        `Major Object ${majorLabel(full || { major: { ...major, inquisitor: inq } })}`,
+        { "data-kind": "major", "data-card": id },
+        s("rect", { x: x + 1, y: y + 1, width: cw - 2, height: 78, rx: 7, fill: MIXES[major.mix] || "#888" }),
+        text(x + 8, y + 20, `Tier ${ROMAN[card.tier] || card.tier}`, { class: "on-dark small" }),
+        s("g", {}, s("rect", { x: x + cw - 52, y: y + 6, width: 46, height: 20, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + cw - 29, y + 20, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
+        text(x + 8, y + 42, major.name, { class: "on-dark", "font-weight": "700", "font-size": major.name.length > 14 ? 14 : 16 }),
+        text(x + 8, y + 66, `${major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
+        inq ? s("g", {}, s("title", {}, "an Inquisitor comes with it"), s("circle", { cx: x + cw - 18, cy: y + 61, r: 13, fill: "#fff" }), inquisitor(x + cw - 27, y + 50, 18)) : null,
+      ),
+    ];
+    parts.push(text(x + cw - 8, y + ch - 8, id, { class: "tiny muted", "text-anchor": "end" }));
+    const slot = (ch - 104) / Math.max(card.constellations.length, 1);
+    card.constellations.forEach((c, k) => {
+      const cy = y + 86 + k * slot;
+      const by = covers[k];
+      parts.push(
+        target(
+          `c:${id}:${k}`,
+          `Constellation ${c.name}: ${COLOUR_NAMES[c.colour]} ${c.cost}, gives ${rewardWords(c.reward)}${by >= 0 ? `; covered by ${nameOf(board, by)}` : ""}`,
+          { "data-kind": "constellation", "data-card": id, "data-index": k, "data-covered": by ?? -1 },
+          s("rect", { x: x + 4, y: cy, width: cw - 8, height: slot - 6, rx: 6, class: "constellation" }),
+          s("circle", { cx: x + 20, cy: cy + 18, r: 12, fill: DICE[c.colour] }),
+          text(x + 20, cy + 23, c.cost, { "text-anchor": "middle", fill: c.colour === "Y" ? "#1d2433" : "#fff", "font-weight": "700" }),
+          text(x + 38, cy + 16, c.name, { "font-weight": "600", "font-size": 13 }),
+          text(x + 38, cy + 34, rewardShort(c.reward), { class: "small" }),
+          by >= 0 ? pawn(by, x + 20, cy + 40, 8) : null,
+        ),
+      );
+    });
+    out.push(s("g", { "data-kind": "card", "data-space": i, "data-card": id }, parts));
+  });
+  const bottom = y0 + 28 + rows * (ch + 8) - 8;
+  out.push(cometRow("sky2", bottom + 16, "Comets below the cards (+2 each):"));
+  const tiers = st.deck_tiers || {};
+  const deckText = st.deck_tiers
+    ? `Deck ${st.deck_size} (I ${tiers["1"] ?? 0} · II ${tiers["2"] ?? 0} · III ${tiers["3"] ?? 0}) · reserve ${st.reserve_size}`
+    : `Deck ${(st.deck || []).length} · reserve ${(st.reserve || []).length} (revealed)`;
+  out.push(text(W < NARROW ? 8 : W - 8, W < NARROW ? bottom + 46 : y0 + 12, deckText, { "text-anchor": W < NARROW ? "start" : "end", class: "label", "data-kind": "deck", "data-deck": st.deck_size ?? (st.deck || []).length, "data-reserve": st.reserve_size ?? (st.reserve || []).length }));
+  return [out, bottom - y0 + (W < NARROW ? 56 : 32)];
+}
+
+function supply(board, y) {
+  const st = board.state;
+  const out = [text(8, y + 22, "Dice supply:", { class: "label" })];
+  ["R", "Y", "B"].forEach((colour, i) => {
+    const n = st.supply[i];
+    out.push(
+      target(
+        `supply:${colour}`,
+        `${n} ${COLOUR_NAMES[colour]} ${n === 1 ? "die" : "dice"} in the supply`,
+        { "data-kind": "supply", "data-colour": colour, "data-count": n },
+        s("rect", { x: 104 + i * 110, y: y - 4, width: 96, height: 40, rx: 6, class: "hit" }),
+        die(colour, "1", 110 + i * 110, y, 32),
+        text(150 + i * 110, y + 22, `× ${n}`, { "font-weight": "700" }),
+      ),
+    );
+  });
+  return [out, 44];
+}
+
+function university(board, catalog, y0) {
+  const st = board.state;
+  const out = [text(8, y0 + 16, "University", { class: "heading" })];
+  const tw = 242;
+  const rowH = 34;
+  const themes = Object.fromEntries(catalog.subject_tiles.map((t) => [t.arch, t.theme]));
+  const tileH = 34 + rowH * 4 + 30;
+  st.scale.forEach((faceId, slot) => {
+    const { x, y } = place(slot, tw, 6, y0 + 26, tileH);
+    const face = catalog.scale_tiles.flatMap((t) => t.faces).find((f) => f.id === faceId);
+    const subject = st.subjects[slot];
+    const parts = [
+      s("rect", { x, y, width: tw, height: 34 + rowH * 4 + 30, rx: 8, class: "scale" }),
+      text(x + 8, y + 22, `${themes[subject] || subject}`, { "font-weight": "700" }),
+      text(x + tw - 8, y + 22, faceId, { "text-anchor": "end", class: "small muted" }),
+    ];
+    for (let h = 4; h >= 1; h--) {
+      const ry = y + 34 + (4 - h) * rowH;
+      const row = face ? face.rows[h - 1] : { multiplier: "?", reward: [] };
+      parts.push(
+        s("line", { x1: x, x2: x + tw, y1: ry, y2: ry, class: "rule" }),
+        text(x + 8, ry + 22, `×${row.multiplier}`, { "font-weight": "700" }),
+        text(x + 44, ry + 22, rewardShort(row.reward), { class: "small" }),
+      );
+    }
+    const stairs = y + 34 + 4 * rowH;
+    parts.push(s("line", { x1: x, x2: x + tw, y1: stairs, y2: stairs, class: "rule" }), text(x + 8, stairs + 20, "stairs", { class: "small muted" }));
+    const here = {};
+    st.players.forEach((p) => {
+      const h = p.university[slot];
+      const k = (here[h] = (here[h] || 0) + 1) - 1;
+      const cy = h === 0 ? stairs + 15 : y + 34 + (4 - h) * rowH + rowH / 2;
+      parts.push(s("g", { "data-kind": "university", "data-seat": p.seat, "data-slot": slot, "data-height": h }, s("title", {}, `${nameOf(board, p.seat)}: ${h === 0 ? "on the stairs" : `row ${h}`}`), pawn(p.seat, x + tw - 18 - k * 24, cy, 10)));
+    });
+    const label = `Scale tile ${slot + 1}, ${themes[subject] || subject} (${faceId}): rows ${face ? face.rows.map((r, i) => `${i + 1}: ×${r.multiplier} ${rewardWords(r.reward)}`).join("; ") : ""}`;
+    out.push(target(`scale:${slot}`, label, { "data-kind": "scale", "data-slot": slot, "data-face": faceId }, parts));
+  });
+  return [out, 26 + place(0, tw, 6, 0, tileH).rows(st.scale.length) * (tileH + 6) + 4];
+}
+
+function objectives(board, catalog, y0) {
+  const st = board.state;
+  const out = [text(8, y0 + 16, `Objectives (first ${catalog.objective_first_vp} VP, later ${catalog.objective_later_vp} VP)`, { class: "heading" })];
+  const ow = 242;
+  st.objectives.forEach((id, i) => {
+    const { x, y } = place(i, ow, 6, y0 + 26, 118);
+    const o = catalog.objectives[id] || { text: id };
+    const claims = st.claims[i] || [];
+    out.push(
+      s(
+        "g",
+        { "data-kind": "objective", "data-objective": id, "data-claims": claims.join(",") },
+        s("title", {}, `${id}: ${o.text}${claims.length ? `; claimed by ${claims.map((c) => nameOf(board, c)).join(", ")}` : ""}`),
+        s("rect", { x, y, width: ow, height: 118, rx: 8, class: "objective" }),
+        text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
+        lines(x + 8, y + 36, o.text, 36, 15, { class: "small" }),
+        claims.map((seat, k) => pawn(seat, x + ow - 18 - k * 24, y + 18, 10)),
+      ),
+    );
+  });
+  return [out, 26 + place(0, ow, 6, 0, 118).rows(st.objectives.length) * 124];
+}
+
+function tracks(board, catalog, y0) {
+  const st = board.state;
+  const out = [text(8, y0 + 16, "Reputation (Tribunal track)", { class: "heading" })];
+  const low = catalog.reputation_min;
+  const high = catalog.reputation_max;
+  const n = high - low + 1;
+  const cw = (W - 12) / n;
+  const y = y0 + 24;
+  for (let v = low; v <= high; v++) {
+    const x = 6 + (v - low) * cw;
+    out.push(s("rect", { x, y, width: cw - 2, height: 44, rx: 4, class: v < 0 ? "track bad" : "track" }), text(x + cw / 2, y + 16, v, { "text-anchor": "middle", "font-weight": "700", class: "small" }), text(x + cw / 2, y + 38, `${catalog.reputation_vp[String(v)]} VP`, { "text-anchor": "middle", class: "tiny muted" }));
+  }
+  const at = {};
+  st.players.forEach((p) => {
+    const k = (at[p.reputation] = (at[p.reputation] || 0) + 1) - 1;
+    const x = 6 + (p.reputation - low) * cw + cw / 2;
+    out.push(s("g", { "data-kind": "reputation", "data-seat": p.seat, "data-value": p.reputation }, s("title", {}, `${nameOf(board, p.seat)}: reputation ${p.reputation}`), pawn(p.seat, x - 8 + k * 8, y + 56 + k * 4, 9)));
+  });
+  const sy = y + 80;
+  out.push(text(8, sy + 14, "Score", { class: "heading" }));
+  const best = Math.max(10, ...st.players.map((p) => p.score));
+  st.players.forEach((p, i) => {
+    const by = sy + 24 + i * 26;
+    const width = Math.max(0, (p.score / best) * (W - 330));
+    out.push(
+      s(
+        "g",
+        { "data-kind": "score", "data-seat": p.seat, "data-score": p.score },
+        s("title", {}, `${nameOf(board, p.seat)}: ${p.score} VP (${Object.entries(p.points).map(([k, v]) => `${k} ${v}`).join(", ") || "none yet"})`),
+        pawn(p.seat, 18, by + 9, 9),
+        text(34, by + 14, nameOf(board, p.seat), { class: "small" }),
+        s("rect", { x: 200, y: by, width, height: 18, rx: 3, fill: seatColour(p.seat), opacity: 0.8 }),
+        text(206 + width, by + 14, `${p.score} VP`, { "font-weight": "700", class: "small" }),
+      ),
+    );
+  });
+  return [out, 24 + 80 + 24 + st.players.length * 26 + 6];
+}
+
+function bookOfComets(board, catalog, y0) {
+  const st = board.state;
+  const out = [text(8, y0 + 16, "Book of Comets", { class: "heading" })];
+  const pages = catalog.book_pages;
+  const n = pages.length + 1;
+  const pw = W < NARROW ? (W - 12) / Math.ceil(n / 2) : (W - 12) / n;
+  const players = st.players.length;
+  pages.forEach((page, i) => {
+    const { x, y } = place(i, pw - 0.01, 0.01, y0 + 24, 66);
+    const by = st.pages[i];
+    const usable = players >= page.min_players;
+    out.push(
+      target(
+        `page:${page.id}`,
+        `Book of Comets page ${page.id}: ${rewardWords(page.reward)}${usable ? "" : ` (needs ${page.min_players}+ players)`}${by >= 0 ? `; covered by ${nameOf(board, by)}` : ""}`,
+        { "data-kind": "page", "data-page": page.id, "data-covered": by },
+        s("rect", { x, y, width: pw - 3, height: 62, rx: 5, class: `page ${page.colour}${usable ? "" : " unused"}` }),
+        text(x + 5, y + 15, page.id, { class: "tiny on-dark" }),
+        lines(x + 5, y + 33, rewardShort(page.reward), 10, 13, { class: "small on-dark", "font-weight": "600" }),
+        by >= 0 ? comet(x + pw - 16, y + 50, 8, seatColour(by)) : null,
+      ),
+    );
+  });
+  const { x, y } = place(pages.length, pw - 0.01, 0.01, y0 + 24, 66);
+  out.push(
+    target(
+      "page:appendix",
+      `Appendix: ${catalog.appendix_vp} VP per comet; ${st.players.map((p) => `${nameOf(board, p.seat)} ${p.appendix}`).join(", ")}`,
+      { "data-kind": "appendix" },
+      s("rect", { x, y, width: pw - 3, height: 62, rx: 5, class: "page appendix" }),
+      text(x + 5, y + 15, "Appendix", { class: "tiny" }),
+      text(x + 5, y + 31, `${catalog.appendix_vp} VP each`, { class: "tiny" }),
+      st.players.map((p, k) => (p.appendix ? s("g", { "data-kind": "appendix-count", "data-seat": p.seat, "data-count": p.appendix }, comet(x + 16 + k * 20, y + 50, 7, seatColour(p.seat)), text(x + 22 + k * 20, y + 46, p.appendix, { class: "tiny" })) : null)),
+    ),
+  );
+  return [out, 24 + place(0, pw - 0.01, 0.01, 0, 66).rows(n) * 66.01 + 6];
+}
+
+function luna(board, catalog, y0) {
+  const st = board.state;
+  const moon = st.luna;
+  const out = [text(8, y0 + 16, `Luna: the Moon (phase ${moon.phase}), Scoring tiles and the Bonus board (side ${moon.side})`, { class: "heading" })];
+  const tiles = catalog.luna.moon_tiles;
+  const scoring = Object.fromEntries(catalog.luna.scoring_tiles.map((t) => [t.id, t]));
+  const tw = 104;
+  tiles.forEach((tile, i) => {
+    const { x, y } = place(i, tw, 6, y0 + 26, 96);
+    const on = moon.scoring[i];
+    const score = scoring[on];
+    const taken = moon.flipped && moon.flipped[i];
+    out.push(
+      target(
+        `moon:${tile.id}`,
+        `Moon tile ${tile.id} (phase ${tile.column}, cost ${moon.costs[i] ?? catalog.luna.moon_costs[i]}): ${rewardWords(tile.reward)}; Scoring tile ${on === "?" ? "face down" : score ? score.name : on || "none"}`,
+        { "data-kind": "moon", "data-tile": tile.id, "data-scoring": on ?? "" },
+        s("rect", { x, y, width: tw, height: 96, rx: 6, class: `moon${tile.column <= moon.phase ? " open" : ""}${taken ? " taken" : ""}` }),
+        text(x + 6, y + 16, `${tile.id} · cost ${moon.costs[i] ?? catalog.luna.moon_costs[i]}`, { class: "small", "font-weight": "700" }),
+        lines(x + 6, y + 34, rewardShort(tile.reward), 15, 13, { class: "tiny" }),
+        lines(x + 6, y + 64, on === "?" ? "Scoring: face down" : score ? score.name : on ? on : "–", 16, 12, { class: "tiny muted" }),
+      ),
+    );
+  });
+  const by = y0 + 26 + place(0, tw, 6, 0, 96).rows(tiles.length) * 102 + 6;
+  const spaces = catalog.luna.bonus_boards[moon.side] || [];
+  const bw = 104;
+  spaces.forEach((space, i) => {
+    const { x, y: sy } = place(i, bw, 6, by, 62);
+    const seats = moon.bonus[i] || [];
+    out.push(
+      target(
+        `bonus:${space.space}`,
+        `Bonus board space ${space.space}: ${rewardWords(space.reward)}${space.requires ? ` (needs a ${space.requires})` : ""}${seats.length ? `; ${seats.map((x) => nameOf(board, x)).join(", ")}` : ""}`,
+        { "data-kind": "bonus", "data-space": space.space, "data-seats": seats.join(",") },
+        s("rect", { x, y: sy, width: bw, height: 62, rx: 6, class: "bonus" }),
+        text(x + 6, sy + 16, `Bonus ${space.space}`, { class: "small", "font-weight": "700" }),
+        lines(x + 6, sy + 33, rewardShort(space.reward), 15, 13, { class: "tiny" }),
+        seats.map((seat, k) => inquisitorPawn(seat, x + bw - 20 - k * 18, sy + 44)),
+      ),
+    );
+  });
+  return [out, by - y0 + place(0, bw, 6, 0, 62).rows(spaces.length) * 68 + 4];
+}
+
+function inquisitorPawn(seat, x, y) {
+  return s("g", {}, inquisitor(x - 8, y - 10, 18, seatColour(seat), true));
+}
+
+export function mainBoard(board, catalog) {
+  const parts = [];
+  let y = 0;
+  const add = ([items, height]) => {
+    parts.push(s("g", {}, items));
+    y += height;
+  };
+  add(discovery(board, catalog, y));
+  add(supply(board, y));
+  add(university(board, catalog, y));
+  add(objectives(board, catalog, y));
+  add(tracks(board, catalog, y));
+  add(bookOfComets(board, catalog, y));
+  if (board.state.luna) add(luna(board, catalog, y));
+  return svgRoot(y + 6, "The main board", parts);
+}
+
+// -- a player board ------------------------------------------------------------------------------------
+
+function sky(board, catalog, p, y0) {
+  const out = [];
+  const cw = 136;
+  const upgraded = new Set(p.upgraded);
+  const tiles = Object.fromEntries(catalog.action_tiles.map((t) => [t.id, t]));
+  const here = board.state.turn.seat === p.seat && board.state.turn.space ? board.state.turn.space : p.telescope;
+  catalog.starry_sky.forEach((space, i) => {
+    const { x, y } = place(i, cw, 4, y0 + 34, 196);
+    const crossed = i < 2;
+    const fixed = space.fixed.length ? space.fixed.map((r) => rewardShort(r)).join(" or ") : "–";
+    const parts = [
+      s("rect", { x, y, width: cw, height: 196, rx: 8, class: `sky${crossed ? " crossed" : ""}${i === here ? " here" : ""}` }),
+      text(x + 8, y + 20, space.id, { "font-weight": "700" }),
+      text(x + cw - 8, y + 20, crossed ? "crossed out" : fixed, { "text-anchor": "end", class: "small" }),
+    ];
+    let label = `Sky space ${space.id}${crossed ? " (crossed out)" : `: fixed action ${space.fixed.map((r) => rewardWords(r)).join(" or ") || "none"}`}`;
+    if (i < 6) {
+      const id = p.queue[i];
+      const tile = tiles[id];
+      const up = upgraded.has(id);
+      const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
+      label += `; Action tile ${tile ? tile.name : id} (${up ? "upgraded" : "basic"}): 1 ${rewardWords(face[0])}, 2 ${rewardWords(face[1])}`;
+      parts.push(
+        s(
+          "g",
+          { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic" },
+          s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: up ? "tile upgraded" : "tile" }),
+          text(x + 14, y + 51, tile ? tile.name : id, { "font-weight": "700" }),
+          text(x + 14, y + 66, up ? "★ upgraded side" : "basic side", { class: "tiny" }),
+          text(x + 14, y + 88, "1", { class: "option-no" }),
+          lines(x + 30, y + 88, rewardShort(face[0]), 14, 14, { class: "small" }),
+          text(x + 14, y + 126, "2", { class: "option-no" }),
+          lines(x + 30, y + 126, rewardShort(face[1]), 14, 14, { class: "small" }),
+        ),
+      );
+    } else {
+      label += `; instead of a tile: ${rewardWords(space.instead_of_tile)}`;
+      parts.push(text(x + 10, y + 80, "No tile here:", { class: "small" }), text(x + 10, y + 98, `${rewardShort(space.instead_of_tile)} instead`, { class: "small", "font-weight": "600" }));
+    }
+    if (i === p.telescope) {
+      parts.push(
+        s(
+          "g",
+          { "data-kind": "telescope", "data-seat": p.seat, "data-space": i },
+          s("title", {}, `${nameOf(board, p.seat)}'s telescope is on ${space.id}`),
+          s("path", { d: `M${x + cw / 2 - 34},${y + 186} L${x + cw / 2 + 24},${y + 166} L${x + cw / 2 + 28},${y + 176} L${x + cw / 2 - 30},${y + 192} Z`, fill: seatColour(p.seat), stroke: "#1d2433" }),
+          s("circle", { cx: x + cw / 2 + 26, cy: y + 171, r: 7, fill: "#fff", stroke: "#1d2433" }),
+          text(x + 8, y + 182, "telescope", { class: "tiny" }),
+        ),
+      );
+    }
+    out.push(target(`sky:${p.seat}:${i}`, label, { "data-kind": "sky", "data-space": i }, parts));
+  });
+  out.unshift(text(8, y0 + 22, "Starry sky and Action tiles", { class: "heading" }));
+  return [out, 34 + place(0, cw, 4, 0, 196).rows(catalog.starry_sky.length) * 200 + 4];
+}
+
+function resources(board, catalog, p, y0) {
+  const out = [text(8, y0 + 22, "Dice", { class: "heading" })];
+  const y = y0 + 32;
+  p.dice.forEach(([colour, value], i) => {
+    out.push(target(`die:${p.seat}:${colour}${value}`, `${COLOUR_NAMES[colour]} die showing ${value}`, { "data-kind": "die", "data-seat": p.seat, "data-colour": colour, "data-value": value }, die(colour, value, 8 + i * 52, y, 44)));
+  });
+  if (!p.dice.length) out.push(text(8, y + 26, "no dice", { class: "muted" }));
+  out.push(
+    target(
+      `quadrants:${p.seat}`,
+      `${p.quadrants} Quadrant tokens: free actions cost 1 to 4`,
+      { "data-kind": "quadrants", "data-seat": p.seat, "data-count": p.quadrants },
+      s("rect", { x: 230, y, width: 150, height: 44, rx: 6, class: "quadrant" }),
+      s("path", { d: `M240,${y + 36} A26,26 0 0 1 266,${y + 10} L266,${y + 36} Z`, fill: "#c9a227", stroke: "#1d2433" }),
+      text(276, y + 20, `${p.quadrants} Quadrants`, { "font-weight": "700", class: "small" }),
+      text(276, y + 37, "free actions", { class: "tiny muted" }),
+    ),
+  );
+  // Comets and Constellation tokens: seven slots each, left to right (below the dice when narrow).
+  const narrow = W < NARROW;
+  const cx0 = narrow ? 8 : 400;
+  const cy0 = narrow ? y0 + 84 : y0;
+  const tx0 = narrow ? 8 : 690;
+  const ty0 = narrow ? y0 + 168 : y0;
+  const states = { slot: "on the board", sky1: "above the cards (+1)", sky2: "below the cards (+2)", pending: "used twice, waiting for the Book", book: "in the Book of Comets" };
+  const marks = { sky1: "+1", sky2: "+2", pending: "…", book: "book" };
+  out.push(text(cx0, cy0 + 22, "Comets", { class: "heading" }));
+  p.comets.forEach((state, i) => {
+    const x = cx0 + i * 40;
+    const y = cy0 + 32;
+    out.push(
+      s(
+        "g",
+        { "data-kind": "comet", "data-seat": p.seat, "data-index": i, "data-state": state },
+        s("title", {}, `Comet ${i + 1}: ${states[state] || state}`),
+        s("rect", { x, y, width: 36, height: 44, rx: 5, class: "slot" }),
+        state === "slot" ? comet(x + 22, y + 18, 9, "#e8e2c4") : text(x + 18, y + 22, marks[state] || state, { class: "tiny muted", "text-anchor": "middle" }),
+        text(x + 18, y + 40, i + 1, { class: "tiny muted", "text-anchor": "middle" }),
+      ),
+    );
+  });
+  out.push(text(tx0, ty0 + 22, "Constellation tokens", { class: "heading" }));
+  catalog.constellation_slots.forEach((reward, i) => {
+    const x = tx0 + i * 43;
+    const y = ty0 + 32;
+    const present = i >= p.tokens_used;
+    out.push(
+      s(
+        "g",
+        { "data-kind": "token-slot", "data-seat": p.seat, "data-index": i, "data-present": String(present) },
+        s("title", {}, `Constellation token slot ${i + 1}: ${present ? "token here" : "empty"}; gives ${rewardWords(reward)} when its token leaves`),
+        s("rect", { x, y, width: 40, height: 44, rx: 5, class: "slot" }),
+        present ? s("path", { d: star(x + 20, y + 14, 9), fill: seatColour(p.seat), stroke: "#1d2433", "stroke-width": 0.8 }) : null,
+        text(x + 20, y + 39, rewardShort(reward), { class: "tiny", "text-anchor": "middle" }),
+      ),
+    );
+  });
+  return [out, (narrow ? 168 : 0) + 32 + 52];
+}
+
+function star(cx, cy, r) {
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const a = (Math.PI / 5) * i - Math.PI / 2;
+    const rr = i % 2 ? r * 0.45 : r;
+    pts.push(`${(cx + rr * Math.cos(a)).toFixed(1)},${(cy + rr * Math.sin(a)).toFixed(1)}`);
+  }
+  return `M${pts.join(" L")} Z`;
+}
+
+function cellar(board, catalog, p, y0) {
+  const out = [text(8, y0 + 22, "Cellar (Inquisitors)", { class: "heading" })];
+  const y = y0 + 32;
+  const cw = 118;
+  catalog.cellar_arch.forEach((arch, i) => {
+    const x = 8 + i * (cw + 4);
+    const n = p.cellar[i];
+    const g = p.grand[i] || 0;
+    const bottom = catalog.cellar_bottom[i];
+    const figures = [];
+    for (let k = 0; k < n; k++) figures.push(inquisitor(x + 8 + (k % 5) * 20, y + 24 + Math.floor(k / 5) * 22, 18));
+    for (let k = 0; k < g; k++) figures.push(s("g", { "data-kind": "grand-figure" }, inquisitor(x + 8 + ((n + k) % 5) * 20, y + 24 + Math.floor((n + k) / 5) * 22, 18, "#3a1060", true)));
+    const label = `Cellar space C${i + 1}: ${n} Inquisitor${n === 1 ? "" : "s"}${g ? ` and ${g} Grand Inquisitor${g === 1 ? "" : "s"}` : ""}; interrogation ${arch}, end of game ${bottom} VP each`;
+    out.push(
+      target(
+        `cellar:${p.seat}:${i}`,
+        label,
+        { "data-kind": "cellar", "data-seat": p.seat, "data-space": i, "data-count": n, "data-grand": g },
+        s("rect", { x, y, width: cw, height: 78, rx: 6, class: "cellar" }),
+        text(x + 6, y + 16, `C${i + 1}`, { "font-weight": "700", class: "small" }),
+        text(x + cw - 6, y + 16, `${arch > 0 ? "+" : ""}${arch} / ${bottom} VP`, { "text-anchor": "end", class: "tiny" }),
+        figures,
+        n + g === 0 ? text(x + cw / 2, y + 50, "empty", { "text-anchor": "middle", class: "tiny muted" }) : null,
+      ),
+    );
+  });
+  out.push(
+    s(
+      "g",
+      { "data-kind": "appendix-of", "data-seat": p.seat, "data-count": p.appendix },
+      text(W < NARROW ? 8 : 510, W < NARROW ? y + 100 : y + 20, `Appendix: ${p.appendix} comet${p.appendix === 1 ? "" : "s"}`, { class: "small" }),
+      text(W < NARROW ? 8 : 510, W < NARROW ? y + 118 : y + 40, `Reputation ${p.reputation} · ${p.achievements.length ? `claimed ${p.achievements.join(", ")}` : "no objective yet"}`, { class: "small" }),
+      p.moon ? text(W < NARROW ? 8 : 510, W < NARROW ? y + 136 : y + 60, `Moon observations: ${p.moon}`, { class: "small" }) : null,
+    ),
+  );
+  return [out, 32 + (W < NARROW ? 146 : 86)];
+}
+
+function library(board, catalog, p, y0) {
+  const out = [text(8, y0 + 22, "Library and Book tokens", { class: "heading" })];
+  const y = y0 + 32;
+  const cards = p.library;
+  const spaces = 2 + cards.length;
+  const sw = Math.min(96, (W - 60) / spaces);
+  const rh = 40;
+  // Card headers: one column per library card, in acquisition order.
+  cards.forEach(([id, dark], k) => {
+    const x = 50 + (k + 2) * sw;
+    const hidden = String(id).startsWith("hidden:");
+    const card = hidden ? null : cardOf(catalog, id);
+    const head = hidden ? `? tier ${String(id).slice(7)}` : card ? card.major.name : id;
+    out.push(
+      s(
+        "g",
+        { "data-kind": "library-card", "data-seat": p.seat, "data-card": id, "data-dark": String(dark) },
+        s("title", {}, hidden ? `A face-down tier ${String(id).slice(7)} card (only its owner sees its front)` : `${card ? card.major.name : id} (${id}), ${dark ? "observed: dark side up" : "face down: light side up"}`),
+        s("rect", { x: x + 2, y, width: sw - 4, height: 22, rx: 4, class: dark ? "lib-head dark" : "lib-head light" }),
+        text(x + sw / 2, y + 15, head.length > 12 ? `${head.slice(0, 11)}…` : head, { "text-anchor": "middle", class: dark ? "tiny on-dark" : "tiny" }),
+      ),
+    );
+  });
+  out.push(text(50 + sw / 2, y + 15, "start", { "text-anchor": "middle", class: "tiny muted" }), text(50 + sw * 1.5, y + 15, "printed", { "text-anchor": "middle", class: "tiny muted" }));
+  ROWS.forEach((row, r) => {
+    const ry = y + 26 + r * rh;
+    const parts = [s("rect", { x: 2, y: ry - 2, width: 48 + spaces * sw, height: rh, rx: 6, class: "hit" }), text(8, ry + 25, row, { "font-weight": "700" })];
+    for (let k = 0; k < spaces; k++) {
+      const x = 50 + k * sw;
+      let reward = null;
+      if (k === 1) reward = catalog.library_printed[r];
+      else if (k >= 2) {
+        const [id, dark] = cards[k - 2];
+        const card = String(id).startsWith("hidden:") ? null : cardOf(catalog, id);
+        reward = card ? (dark ? card.front : card.back)[r] : null;
+      }
+      parts.push(s("rect", { x: x + 2, y: ry, width: sw - 4, height: rh - 4, rx: 4, class: k === 0 ? "space start" : "space" }));
+      if (k >= 1) parts.push(text(x + sw / 2, ry + 23, reward === null ? "?" : rewardShort(reward), { "text-anchor": "middle", class: "tiny" }));
+    }
+    const pos = p.books[r];
+    const bx = 50 + Math.min(pos, spaces - 1) * sw + sw / 2;
+    parts.push(
+      s(
+        "g",
+        { "data-kind": "book", "data-seat": p.seat, "data-row": r, "data-position": pos },
+        s("title", {}, `${row} Book token on space ${pos}`),
+        s("rect", { x: bx - 13, y: ry + 2, width: 26, height: 10, rx: 2, fill: seatColour(p.seat), stroke: "#1d2433" }),
+      ),
+    );
+    const label = `Library row ${row}: Book token on space ${pos} of ${spaces - 1}; next ${pos + 1 < spaces ? (pos + 1 === 1 ? rewardWords(catalog.library_printed[r]) : "a card's space") : "the end of the row"}`;
+    out.push(target(`row:${p.seat}:${r}`, label, { "data-kind": "row", "data-row": r }, parts));
+  });
+  return [out, 32 + 26 + rh * 4 + 8];
+}
+
+export function playerBoard(board, catalog, p) {
+  const turn = board.state.turn;
+  const acting = board.to_act === p.seat;
+  const parts = [
+    s("rect", { x: 0, y: 0, width: W, height: 40, fill: seatColour(p.seat) }),
+    text(12, 27, `${nameOf(board, p.seat)} · ${p.character}`, { fill: "white", "font-weight": "700", "font-size": 18 }),
+    text(W - 12, 27, `${p.score} VP · ${p.quadrants} Q${W < NARROW ? "" : ` · reputation ${p.reputation}`}${acting ? " · to act" : ""}`, { fill: "white", "text-anchor": "end", "font-weight": "600" }),
+  ];
+  let y = 44;
+  for (const part of [sky, resources, cellar, library]) {
+    const [items, height] = part(board, catalog, p, y);
+    parts.push(s("g", {}, items));
+    y += height;
+  }
+  return svgRoot(y + 4, `${nameOf(board, p.seat)}'s player board`, parts);
+}
+
+// The whole board: the main board, then the viewer's own player board first, then the others.
+export function layoutFor(container) {
+  return (container.clientWidth || window.innerWidth) < NARROW ? "narrow" : "wide";
+}
+
+// Calls `redraw` when the container crosses between the wide and the narrow layout.
+export function onLayoutChange(container, redraw) {
+  let timer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (container.dataset.layout && layoutFor(container) !== container.dataset.layout) redraw();
+    }, 150);
+  });
+}
+
+export function renderBoard(container, board, catalog) {
+  W = layoutFor(container) === "narrow" ? 520 : 1000;
+  container.dataset.layout = W < NARROW ? "narrow" : "wide";
+  const players = board.state.players.slice();
+  const me = board.viewer ? board.viewer.seat : null;
+  players.sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
+  clear(
+    container,
+    el("div", { class: "board-main" }, mainBoard(board, catalog)),
+    players.map((p) =>
+      el(
+        "details",
+        { class: "player-board", open: true, "data-seat": p.seat },
+        el("summary", {}, `${nameOf(board, p.seat)} (${p.character})${p.seat === me ? " — you" : ""}: ${p.score} VP`),
+        playerBoard(board, catalog, p),
+      ),
+    ),
+  );
+}
+
+export function rewardTitle(code) {
+  return codeLabel(code)[1];
+}

@@ -1,0 +1,79 @@
+// The history of a game in words (each event item's `text`, projections/describe.py), newest first,
+// filterable by seat. Used by the play page (live) and the replay page (click an event to go there).
+import { clear, el, ruleLink } from "/static/common.js";
+
+export class History {
+  constructor(root, { onPick = null, newestFirst = true, limit = 2000 } = {}) {
+    this.root = root;
+    this.onPick = onPick;
+    this.newestFirst = newestFirst;
+    this.limit = limit;
+    this.items = [];
+    this.seats = [];
+    this.current = null;
+    this.select = el("select", { "aria-label": "Show the events of", onchange: () => this.render() });
+    this.list = el("ol", { class: "log history" });
+    clear(root, el("div", { class: "row" }, el("label", {}, "Show ", this.select)), this.list);
+  }
+
+  setSeats(seats) {
+    this.seats = seats;
+    const value = this.select.value;
+    clear(this.select, el("option", { value: "" }, "every seat"), seats.map((s) => el("option", { value: s.seat }, `${s.name} (seat ${s.seat})`)), el("option", { value: "game" }, "the game itself"));
+    this.select.value = value;
+  }
+
+  set(items) {
+    this.items = items.slice(-this.limit);
+    this.render();
+  }
+
+  add(item) {
+    if (this.items.length && item.version <= this.items[this.items.length - 1].version) return;
+    this.items.push(item);
+    if (this.items.length > this.limit) this.items.shift();
+    if (this.matches(item)) {
+      const line = this.line(item);
+      if (this.newestFirst) this.list.prepend(line);
+      else this.list.append(line);
+    }
+  }
+
+  matches(item) {
+    const wanted = this.select.value;
+    const seat = item.event ? item.event.seat : null;
+    if (wanted === "") return true;
+    if (wanted === "game") return seat === null || seat === undefined;
+    return String(seat) === wanted;
+  }
+
+  mark(version) {
+    this.current = version;
+    for (const li of this.list.children) li.classList.toggle("current", Number(li.dataset.version) === version);
+    const marked = this.list.querySelector("li.current");
+    if (marked) marked.scrollIntoView({ block: "nearest" });
+  }
+
+  line(item) {
+    const seat = item.event ? item.event.seat : null;
+    const who = seat === null || seat === undefined ? "Game" : (this.seats[seat] || {}).name || `Seat ${seat}`;
+    const rule = item.event && item.event.rule ? item.event.rule : "";
+    const attributes = { "data-version": item.version, class: item.version === this.current ? "current" : null };
+    const content = [
+      el("span", { class: "v" }, item.version),
+      " ",
+      el("span", { class: seat === null || seat === undefined ? "who" : `who seat-${seat % 4}` }, who),
+      " ",
+      item.text || item.type,
+      rule ? el("span", { class: "rule" }, " ", ruleLink(rule)) : null,
+    ];
+    if (!this.onPick) return el("li", attributes, content);
+    return el("li", { ...attributes, class: `clickable${item.version === this.current ? " current" : ""}` }, el("button", { type: "button", class: "link", onclick: () => this.onPick(item.version) }, content));
+  }
+
+  render() {
+    const shown = this.items.filter((item) => this.matches(item));
+    if (this.newestFirst) shown.reverse();
+    clear(this.list, shown.map((item) => this.line(item)));
+  }
+}

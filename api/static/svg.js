@@ -1,0 +1,145 @@
+// Small helpers for drawing the board as SVG: elements, text, reward labels and the colours of the game.
+// Plain ES module, no build step. Everything is inserted as text nodes, never as markup.
+
+const NS = "http://www.w3.org/2000/svg";
+
+export function s(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function text(x, y, content, attributes = {}) {
+  return s("text", { x, y, ...attributes }, content);
+}
+
+// Lines of at most `width` characters (SVG text does not wrap by itself).
+export function wrap(content, width) {
+  const lines = [];
+  let line = "";
+  for (const word of String(content).split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export function lines(x, y, content, width, height, attributes = {}) {
+  return s("text", { x, y, ...attributes }, wrap(content, width).map((line, i) => s("tspan", { x, dy: i ? height : 0 }, line)));
+}
+
+export const DICE = { R: "#d0312d", Y: "#f0b400", B: "#2166c4" };
+export const DICE_INK = { R: "#ffffff", Y: "#1d2433", B: "#ffffff" };
+export const COLOUR_NAMES = { R: "red", Y: "yellow", B: "blue" };
+export const MIXES = { orange: "#ee7d1f", green: "#3c9a3c", purple: "#8c44ad" };
+export const SEATS = ["#0f8f7a", "#7b4fc2", "#d3367d", "#8a6414"];
+export const ROMAN = ["", "I", "II", "III"];
+export const SKY = ["X1", "X2", "S1", "S2", "S3", "S4", "U"];
+export const ROWS = ["R1", "R2", "R3", "R4"];
+
+export const seatColour = (seat) => SEATS[seat % SEATS.length];
+
+// A die's colour-blind mark, as on the dice of the game: red ●, yellow ▲, blue ■.
+export function dieMark(colour, x, y, r) {
+  if (colour === "R") return s("circle", { cx: x, cy: y, r: r * 0.8, class: "mark" });
+  if (colour === "Y") return s("path", { d: `M${x},${y - r} L${x + r},${y + r * 0.8} L${x - r},${y + r * 0.8} Z`, class: "mark" });
+  return s("rect", { x: x - r * 0.8, y: y - r * 0.8, width: r * 1.6, height: r * 1.6, class: "mark" });
+}
+
+export function die(colour, value, x, y, size, attributes = {}) {
+  return s(
+    "g",
+    { class: "die", ...attributes },
+    s("rect", { x, y, width: size, height: size, rx: size * 0.18, fill: DICE[colour] || "#999", stroke: "#1d2433", "stroke-width": 1.5 }),
+    text(x + size * 0.42, y + size * 0.72, value, { "font-size": size * 0.6, "font-weight": "700", fill: DICE_INK[colour] || "#000", "text-anchor": "middle" }),
+    s("g", { fill: DICE_INK[colour] || "#000", opacity: 0.9 }, dieMark(colour, x + size * 0.8, y + size * 0.2, size * 0.09)),
+  );
+}
+
+// An Inquisitor figure (hood and robe); `grand` draws the Grand Inquisitor's mitre.
+export function inquisitor(x, y, size, fill = "#5a1f1f", grand = false) {
+  const h = size;
+  return s(
+    "g",
+    { class: "inquisitor" },
+    s("path", { d: `M${x},${y + h} L${x + h * 0.5},${y + h * 0.25} L${x + h},${y + h} Z`, fill }),
+    s("circle", { cx: x + h * 0.5, cy: y + h * 0.25, r: h * 0.2, fill }),
+    grand ? s("path", { d: `M${x + h * 0.3},${y + h * 0.12} L${x + h * 0.5},${y - h * 0.15} L${x + h * 0.7},${y + h * 0.12} Z`, fill: "#c9a227" }) : null,
+  );
+}
+
+export function comet(x, y, size, fill = "#e8e2c4") {
+  return s(
+    "g",
+    { class: "comet" },
+    s("path", { d: `M${x - size * 1.6},${y - size * 0.7} L${x},${y - size * 0.45} L${x},${y + size * 0.45} Z`, fill, opacity: 0.7 }),
+    s("circle", { cx: x, cy: y, r: size * 0.55, fill, stroke: "#1d2433", "stroke-width": 0.8 }),
+  );
+}
+
+export function pawn(seat, x, y, r, label = null) {
+  return s(
+    "g",
+    { class: "pawn" },
+    s("circle", { cx: x, cy: y, r, fill: seatColour(seat), stroke: "white", "stroke-width": 1.5 }),
+    text(x, y + r * 0.4, label === null ? seat : label, { "font-size": r * 1.1, fill: "white", "text-anchor": "middle", "font-weight": "700" }),
+  );
+}
+
+// -- reward codes (docs/catalog.md, "Reward codes") --------------------------------------------------
+
+const SIMPLE = {
+  Q: ["Q", "a Quadrant"],
+  PER: ["Persuade", "persuade an Inquisitor"],
+  DIE: ["Die", "gain a die"],
+  LEC: ["Lecture", "a Lecture"],
+  INQ: ["Inquisitor", "gain an Inquisitor"],
+  FW: ["Farewell", "an Inquisitor's Farewell"],
+  CARD: ["Card", "take a face-down card"],
+  WC: ["Write all", "complete writing"],
+  UPG: ["Upgrade", "upgrade an Action tile"],
+  SPOT: ["Spot", "spot a comet"],
+  OBS: ["Observe", "observe"],
+  REREAD: ["Reread", "regain a library row's rewards"],
+  ANYTILE: ["Any tile", "the moving action of any Action tile"],
+  SWAP: ["Swap", "swap two Action tiles"],
+  RELOCATE: ["Relocate", "move the telescope to any space"],
+  ADVANCE: ["Advance", "advance an Inquisitor to the last space"],
+  BOOKVP: ["Book VP", "VP for the Book tokens"],
+  SCALEREWARDS: ["Scales", "collect Scale rewards"],
+};
+
+export function codeLabel(code) {
+  if (SIMPLE[code]) return SIMPLE[code];
+  let m;
+  if ((m = /^(\d+)VP$/.exec(code))) return [`${m[1]} VP`, `${m[1]} victory points`];
+  if ((m = /^(\d+)Q$/.exec(code))) return [`${m[1]} Q`, `${m[1]} Quadrants`];
+  if ((m = /^PERx(\d+)$/.exec(code))) return [`Persuade ×${m[1]}`, `persuade ${m[1]} times`];
+  if ((m = /^INC(2?):([RYB])$/.exec(code))) return [`all ${COLOUR_NAMES[m[2]]} +${m[1] || 1}`, `all ${COLOUR_NAMES[m[2]]} dice +${m[1] || 1}`];
+  if ((m = /^1D\+(\d)$/.exec(code))) return [`a die +${m[1]}`, `one die +${m[1]}`];
+  if ((m = /^W(\d+)$/.exec(code))) return [`Write ${m[1]}`, `write ${m[1]}`];
+  if ((m = /^DIE@(\d)$/.exec(code))) return [`Die at ${m[1]}`, `a die at value ${m[1]}`];
+  if ((m = /^FREEOBS:(\d+)$/.exec(code))) return [`Free obs ≤${m[1]}`, `observe a constellation of cost ${m[1]} or less for free`];
+  return [code, code];
+}
+
+export function rewardShort(reward) {
+  return reward && reward.length ? reward.map((c) => codeLabel(c)[0]).join(" + ") : "–";
+}
+
+export function rewardWords(reward) {
+  const words = (reward || []).map((c) => codeLabel(c)[1]);
+  if (!words.length) return "nothing";
+  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}

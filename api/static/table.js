@@ -1,0 +1,131 @@
+// The table of a game on its play page (docs/async.md): clocks, take-back, resignation, pausing, and the
+// host's powers. A module of its own: it reads GET /games/{id}/table and posts the table routes; the
+// board and the moves are play.js's. The seat token comes from localStorage (play.js took it from the
+// link); a host token is pasted into the host form and kept in this browser only.
+import { api, clear, el, gameIdFromPath, newCommandId, showProblem, takeToken } from "/static/common.js";
+
+const gameId = gameIdFromPath();
+const path = `/games/${encodeURIComponent(gameId)}`;
+const hostKey = `galileo:host:${gameId}`;
+const panel = document.getElementById("table-panel");
+const problem = document.getElementById("table-problem");
+let table = null;
+
+function seatToken() {
+  return takeToken(gameId);
+}
+
+function hostToken() {
+  return localStorage.getItem(hostKey);
+}
+
+function duration(seconds) {
+  if (seconds === null || seconds === undefined) return "–";
+  const s = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  return d ? `${d}d ${h}h` : h ? `${h}h ${m}m` : `${m}m ${s % 60}s`;
+}
+
+async function post(url, body = {}, token = seatToken()) {
+  try {
+    const answer = await api(url, { token, method: "POST", body: { command_id: newCommandId(), ...body } });
+    showProblem(problem, null);
+    await load();
+    return answer;
+  } catch (error) {
+    showProblem(problem, error);
+    return null;
+  }
+}
+
+function button(label, onClick, title = "") {
+  const b = el("button", { type: "button", title });
+  b.textContent = label;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function renderClock(view) {
+  const box = document.getElementById("table-clock");
+  if (!view.clock) return clear(box, el("p", { class: "muted" }, "No clock: the game waits as long as it takes."));
+  const c = view.clock;
+  const rows = view.seats.map((s, i) => {
+    const running = c.seat === i && !c.paused;
+    return el("li", {}, `${s.name}: ${duration(c.seconds_left[i])}${running ? " (running)" : ""} — ${s.played_by}`);
+  });
+  const state = c.paused ? "Clocks paused." : c.deadline ? `Deadline: ${new Date(c.deadline).toLocaleString()}` : "";
+  clear(box, el("ul", {}, ...rows), el("p", { class: "muted" }, state));
+}
+
+function renderSeatActions(view) {
+  const box = document.getElementById("table-actions");
+  const you = view.you;
+  if (you.seat === null || you.seat === undefined || view.status !== "active") return clear(box);
+  const items = [];
+  const takeback = you.takeback || {};
+  if (takeback.allowed) items.push(button("Take back", () => post(`${path}/takeback`), `Return to version ${takeback.to_version}`));
+  const pending = view.takeback;
+  if (pending && !pending.lapsed && pending.seat !== you.seat && !(String(you.seat) in pending.answers)) {
+    items.push(el("span", {}, `Seat ${pending.seat} asks to take back to version ${pending.to_version}: `));
+    items.push(button("Accept", () => post(`${path}/takeback/answer`, { accept: true })));
+    items.push(button("Decline", () => post(`${path}/takeback/answer`, { accept: false })));
+  }
+  if (view.clock && !view.clock.paused && !view.pause_votes.includes(you.seat)) {
+    items.push(button("Ask to pause", () => post(`${path}/clock/pause`), "The clocks stop when every person has asked"));
+  }
+  if (view.clock && view.clock.paused) items.push(button("Resume clocks", () => post(`${path}/clock/resume`)));
+  items.push(button("Resign", () => {
+    if (confirm("Resign this game? Your seat will be played by the server.")) post(`${path}/resign`);
+  }));
+  clear(box, ...items);
+}
+
+function renderHost(view) {
+  const box = document.getElementById("table-host");
+  const token = hostToken();
+  if (!token) return clear(box);
+  const rows = view.seats.map((s) => el("li", {},
+    `Seat ${s.seat} (${s.name}, ${s.played_by}) `,
+    button("New link", async () => {
+      try {
+        const link = await api(`${path}/host/seats/${s.seat}/link`, { token, method: "POST" });
+        clear(document.getElementById("table-link"), el("code", {}, link.link));
+      } catch (error) { showProblem(problem, error); }
+    }),
+    button("Hand to bot", () => post(`${path}/host/seats/${s.seat}/handover`, { to: "bot" }, token)),
+    button("Hand to a person", async () => {
+      const answer = await post(`${path}/host/seats/${s.seat}/handover`, { to: "person" }, token);
+      if (answer && answer.link) clear(document.getElementById("table-link"), el("code", {}, answer.link.link));
+    }),
+    button("+1 day", () => post(`${path}/host/clock/extend`, { seat: s.seat, by: "P1D" }, token)),
+  ));
+  clear(box, el("ul", {}, ...rows), button("Cancel the game", () => {
+    if (confirm("Cancel this game for everyone?")) post(`${path}/host/cancel`, {}, token);
+  }));
+}
+
+async function load() {
+  try {
+    table = await api(`${path}/table`, { token: hostToken() || seatToken() });
+  } catch (error) {
+    showProblem(problem, error);
+    return;
+  }
+  renderClock(table);
+  renderSeatActions(hostToken() ? { ...table, you: { seat: null } } : table);
+  renderHost(table);
+}
+
+document.getElementById("host-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("host-token");
+  if (input.value.trim()) localStorage.setItem(hostKey, input.value.trim());
+  else localStorage.removeItem(hostKey);
+  input.value = "";
+  load();
+});
+
+if (panel) {
+  load();
+  setInterval(load, 5000);  // clocks tick and others answer; the live stream is play.js's
+}

@@ -1,0 +1,98 @@
+// Whose turn: a banner, the tab's title and favicon, and (opt-in) a sound and a browser notification
+// when it becomes the viewer's turn. The opt-ins are kept in localStorage.
+import { clear, el } from "/static/common.js";
+import { seatColour } from "/static/svg.js";
+
+const SOUND_KEY = "galileo:sound";
+const NOTIFY_KEY = "galileo:notify";
+
+function favicon(colour, mark) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="${colour}"/>${mark ? '<circle cx="16" cy="16" r="6" fill="white"/>' : ""}</svg>`;
+  let link = document.querySelector("link[rel=icon]");
+  if (!link) {
+    link = document.createElement("link");
+    link.rel = "icon";
+    document.head.append(link);
+  }
+  link.href = `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+function beep() {
+  try {
+    const context = new AudioContext();
+    const tone = context.createOscillator();
+    const gain = context.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, context.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, context.currentTime + 0.5);
+    tone.connect(gain).connect(context.destination);
+    tone.start();
+    tone.stop(context.currentTime + 0.5);
+  } catch {
+    // no audio in this browser: the banner and title still say it
+  }
+}
+
+export class TurnBanner {
+  constructor(root, options) {
+    this.root = root;
+    this.options = options;
+    this.wasMine = null;
+    const sound = el("input", { type: "checkbox", id: "opt-sound", checked: localStorage.getItem(SOUND_KEY) === "1" });
+    sound.addEventListener("change", () => localStorage.setItem(SOUND_KEY, sound.checked ? "1" : "0"));
+    const notify = el("input", { type: "checkbox", id: "opt-notify", checked: localStorage.getItem(NOTIFY_KEY) === "1" && "Notification" in window && Notification.permission === "granted" });
+    notify.addEventListener("change", async () => {
+      if (notify.checked && "Notification" in window && Notification.permission !== "granted") {
+        const answer = await Notification.requestPermission();
+        if (answer !== "granted") notify.checked = false;
+      }
+      localStorage.setItem(NOTIFY_KEY, notify.checked ? "1" : "0");
+    });
+    this.message = el("span", { class: "banner-text", role: "status", "aria-live": "polite" });
+    this.jump = el("a", { href: "#moves-section", class: "jump", hidden: true }, "Your moves ↓");
+    clear(
+      options,
+      el("label", {}, sound, " sound on my turn"),
+      " ",
+      "Notification" in window ? el("label", {}, notify, " notify me") : null,
+    );
+    clear(root, this.message, " ", this.jump);
+  }
+
+  show(board) {
+    const me = board.viewer ? board.viewer.seat : null;
+    const seats = board.seats || [];
+    const name = (seat) => (seats[seat] ? seats[seat].name : `seat ${seat}`);
+    let text;
+    let cls;
+    if (board.status === "finished") {
+      const winners = (board.winners || []).map(name).join(" and ");
+      text = `The game has ended: ${winners} ${board.winners.length > 1 ? "share the victory" : "wins"}.`;
+      cls = "finished";
+    } else if (board.your_turn) {
+      text = `Your turn, ${name(me)}: round ${board.round}, ${board.phase} phase.`;
+      cls = "mine";
+    } else {
+      const bot = seats[board.to_act] && seats[board.to_act].bot;
+      text = `${name(board.to_act)}${bot ? ` (${bot} bot)` : ""} to play: round ${board.round}, ${board.phase} phase.${me === null || me === undefined ? "" : " Waiting…"}`;
+      cls = "theirs";
+    }
+    this.root.className = `banner ${cls}`;
+    this.root.style.setProperty("--seat", board.to_act === null ? "#555" : seatColour(board.to_act));
+    this.message.textContent = text;
+    this.jump.hidden = cls !== "mine";
+    const title = board.status === "finished" ? "Finished" : board.your_turn ? "● Your turn" : `${name(board.to_act)} to play`;
+    document.title = `${title} · Galileo Galilei`;
+    favicon(board.to_act === null ? "#555" : seatColour(board.to_act), board.your_turn);
+    const mine = Boolean(board.your_turn);
+    if (mine && this.wasMine === false) this.alert(board);
+    this.wasMine = mine;
+  }
+
+  alert(board) {
+    if (localStorage.getItem(SOUND_KEY) === "1") beep();
+    if (localStorage.getItem(NOTIFY_KEY) === "1" && "Notification" in window && Notification.permission === "granted" && document.hidden) {
+      new Notification("Galileo Galilei: your turn", { body: `Round ${board.round}, ${board.phase} phase`, tag: `galileo-${board.version}` });
+    }
+  }
+}

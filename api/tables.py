@@ -1,0 +1,339 @@
+"""What the API keeps of a game's table beyond its events, in the store's own database (docs/async.md):
+the host record (`galileo_tables`: the host token's hash, the clock, the take-back timeout, the next
+deadline for the scheduler), each seat's webhook (`galileo_hooks`) and the notification outbox
+(`galileo_outbox`, also the delivery log). Seat rows (`galileo_seats`, api/seats.py) are rewritten here
+when a link is re-issued or a seat handed to a new person.
+
+Times are stored as fixed-width UTC text (`stamp`), so they compare as text in both databases.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from api.db import PostgresDb, SQLiteDb, create, open_db
+
+CREATE_TABLES = """
+CREATE TABLE IF NOT EXISTS galileo_tables (
+    game_id TEXT PRIMARY KEY,
+    host_hash TEXT UNIQUE,
+    options TEXT NOT NULL,
+    takeback_seconds INTEGER NOT NULL,
+    deadline TEXT,
+    active INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+)
+"""
+INSERT_TABLE = "INSERT INTO galileo_tables VALUES (?, ?, ?, ?, NULL, ?, ?)"
+# The columns of `TableRecord.row` (the deadline starts NULL: the scheduler sets it).
+TABLE_COLUMNS = ("game_id", "host_hash", "options", "takeback_seconds", "active", "created_at")
+_CREATE_HOOKS = """
+CREATE TABLE IF NOT EXISTS galileo_hooks (
+    game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+)
+"""
+_CREATE_OUTBOX = """
+CREATE TABLE IF NOT EXISTS galileo_outbox (
+    id TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_at TEXT NOT NULL,
+    locked_until TEXT,
+    last_code INTEGER,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    delivered_at TEXT,
+    UNIQUE (game_id, seat, kind, version)
+)
+"""
+_INDEX_OUTBOX = "CREATE INDEX IF NOT EXISTS galileo_outbox_due ON galileo_outbox (status, next_at)"
+_INDEX_DEADLINE = "CREATE INDEX IF NOT EXISTS galileo_tables_deadline ON galileo_tables (active, deadline)"
+
+PENDING, DELIVERED, FAILED = "pending", "delivered", "failed"
+
+
+def stamp(moment: datetime) -> str:
+    """A time as fixed-width UTC text: compares like the time itself."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def unstamp(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """The host record of a game made through the API (`galileo new` games have none)."""
+
+    game_id: str
+    host_hash: str | None
+    clock: dict[str, Any] | None  # replays.clock.ClockConfig.to_json()
+    takeback_seconds: int
+    on_resign: str = "bot"  # what a resigned seat becomes: "bot" or "forfeit"
+    resign_bot: str = "greedy"
+
+    def row(self, created_at: str) -> tuple[Any, ...]:
+        """The galileo_tables row (for INSERT_TABLE, or TABLE_COLUMNS)."""
+        options = {"clock": self.clock, "on_resign": self.on_resign, "resign_bot": self.resign_bot}
+        active = int(self.clock is not None)
+        return (self.game_id, self.host_hash, json.dumps(options), self.takeback_seconds, active, created_at)
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    game_id: str
+    seat: int
+    url: str
+    secret: str
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    id: str
+    game_id: str
+    seat: int
+    kind: str
+    version: int
+    url: str
+    body: str
+    status: str
+    attempts: int
+    next_at: str
+    last_code: int | None
+    last_error: str | None
+    created_at: str
+    delivered_at: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "kind": self.kind,
+            "version": self.version,
+            "status": self.status,
+            "attempts": self.attempts,
+            "next_attempt_at": self.next_at if self.status == PENDING else None,
+            "last_code": self.last_code,
+            "last_error": self.last_error,
+            "created_at": self.created_at,
+            "delivered_at": self.delivered_at,
+        }
+
+
+_DELIVERY = (
+    "id, game_id, seat, kind, version, url, body, status, attempts, next_at, last_code, last_error, "
+    "created_at, delivered_at"
+)
+
+
+def _delivery(row: Sequence[Any]) -> Delivery:
+    return Delivery(
+        id=str(row[0]),
+        game_id=str(row[1]),
+        seat=int(row[2]),
+        kind=str(row[3]),
+        version=int(row[4]),
+        url=str(row[5]),
+        body=str(row[6]),
+        status=str(row[7]),
+        attempts=int(row[8]),
+        next_at=str(row[9]),
+        last_code=None if row[10] is None else int(row[10]),
+        last_error=row[11],
+        created_at=str(row[12]),
+        delivered_at=row[13],
+    )
+
+
+class TableStore:
+    """The host records, webhooks and outbox, in the database of `database_url`."""
+
+    def __init__(self, database_url: str) -> None:
+        self.db: SQLiteDb | PostgresDb = open_db(database_url)
+        create(self.db, [CREATE_TABLES, _CREATE_HOOKS, _CREATE_OUTBOX, _INDEX_OUTBOX, _INDEX_DEADLINE])
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- host records and clocks --------------------------------------------------------------------
+
+    def of_game(self, game_id: str) -> TableRecord | None:
+        rows = self.db.query(
+            "SELECT game_id, host_hash, options, takeback_seconds FROM galileo_tables WHERE game_id = ?",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        gid, host, options, seconds = rows[0]
+        o = json.loads(options)
+        return TableRecord(str(gid), host, o.get("clock"), int(seconds), o["on_resign"], o["resign_bot"])
+
+    def by_host(self, host_hash: str) -> str | None:
+        rows = self.db.query("SELECT game_id FROM galileo_tables WHERE host_hash = ?", (host_hash,))
+        return None if not rows else str(rows[0][0])
+
+    def set_deadline(self, game_id: str, deadline: datetime | None, active: bool) -> None:
+        self.db.execute(
+            "UPDATE galileo_tables SET deadline = ?, active = ? WHERE game_id = ?",
+            (None if deadline is None else stamp(deadline), int(active), game_id),
+        )
+
+    def due(self, now: datetime, limit: int = 200) -> list[str]:
+        """Clocked games whose recorded deadline has come."""
+        rows = self.db.query(
+            "SELECT game_id FROM galileo_tables WHERE active = 1 AND deadline <= ? ORDER BY deadline LIMIT ?",
+            (stamp(now), limit),
+        )
+        return [str(r[0]) for r in rows]
+
+    def clocks(self, game_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The clock of each of these games that has one: {"config", "deadline"} (the next deadline of a
+        person, None while paused, over or a bot's turn)."""
+        out: dict[str, dict[str, Any]] = {}
+        ids = list(game_ids)
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self.db.query(
+                f"SELECT game_id, options, deadline FROM galileo_tables WHERE game_id IN ({marks})", chunk
+            )
+            for gid, options, deadline in rows:
+                clock = json.loads(options).get("clock")
+                if clock is not None:
+                    at = None if deadline is None else unstamp(deadline).isoformat()
+                    out[str(gid)] = {"config": clock, "deadline": at}
+        return out
+
+    def clocked(self) -> list[str]:
+        """Every clocked game still in play (the scheduler's periodic re-check)."""
+        rows = self.db.query("SELECT game_id FROM galileo_tables WHERE active = 1")
+        return [str(r[0]) for r in rows]
+
+    # -- seats ----------------------------------------------------------------------------------------
+
+    def set_seat(self, game_id: str, seat: int, kind: str, bot: str | None, token_hash: str | None) -> None:
+        """Rewrite (or add, for a `galileo new` game) one seat row: the old token stops working."""
+        with self.db.transaction() as tx:
+            tx.execute("DELETE FROM galileo_seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            tx.execute(
+                "INSERT INTO galileo_seats VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seat, kind, bot, token_hash, stamp(datetime.now(UTC))),
+            )
+
+    # -- webhooks and the outbox ------------------------------------------------------------------------
+
+    def hooks(self, game_id: str) -> dict[int, Hook]:
+        rows = self.db.query(
+            "SELECT game_id, seat, url, secret FROM galileo_hooks WHERE game_id = ?", (game_id,)
+        )
+        return {int(r[1]): Hook(str(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows}
+
+    def set_hook(self, hook: Hook, now: datetime) -> None:
+        with self.db.transaction() as tx:
+            tx.execute("DELETE FROM galileo_hooks WHERE game_id = ? AND seat = ?", (hook.game_id, hook.seat))
+            tx.execute(
+                "INSERT INTO galileo_hooks VALUES (?, ?, ?, ?, ?)",
+                (hook.game_id, hook.seat, hook.url, hook.secret, stamp(now)),
+            )
+
+    def delete_hook(self, game_id: str, seat: int) -> bool:
+        return (
+            self.db.execute("DELETE FROM galileo_hooks WHERE game_id = ? AND seat = ?", (game_id, seat)) > 0
+        )
+
+    def enqueue(self, rows: Sequence[tuple[str, str, int, str, int, str, str]], now: datetime) -> int:
+        """Queue notifications (id, game, seat, kind, version, url, body); one per (game, seat, kind,
+        version), so two processes noticing the same change queue it once. Returns how many were new."""
+        at = stamp(now)
+        added = 0
+        with self.db.transaction() as tx:
+            for row in rows:
+                exists = tx.execute(
+                    "SELECT 1 FROM galileo_outbox "
+                    "WHERE game_id = ? AND seat = ? AND kind = ? AND version = ?",
+                    (row[1], row[2], row[3], row[4]),
+                )
+                added += not exists
+                tx.execute(
+                    "INSERT INTO galileo_outbox VALUES "
+                    "(?, ?, ?, ?, ?, ?, ?, ?, 0, ?, NULL, NULL, NULL, ?, NULL) ON CONFLICT DO NOTHING",
+                    (*row, PENDING, at, at),
+                )
+        return added
+
+    def hooked_games(self) -> list[str]:
+        """Games with a webhook whose end has not been queued yet (the notification sweep's work)."""
+        rows = self.db.query(
+            "SELECT DISTINCT h.game_id FROM galileo_hooks h WHERE NOT EXISTS (SELECT 1 FROM galileo_outbox o "
+            "WHERE o.game_id = h.game_id AND o.kind IN ('game-ended', 'game-cancelled'))"
+        )
+        return [str(r[0]) for r in rows]
+
+    def claim(self, now: datetime, lease_until: datetime, limit: int = 20) -> list[Delivery]:
+        """Take up to `limit` due notifications for delivery until `lease_until` (another worker takes
+        them again after that, should this one die)."""
+        at = stamp(now)
+        with self.db.transaction() as tx:
+            lock = " FOR UPDATE SKIP LOCKED" if self.db.postgres else ""
+            rows = tx.execute(
+                f"SELECT {_DELIVERY} FROM galileo_outbox WHERE status = ? AND next_at <= ? "
+                f"AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_at LIMIT ?{lock}",
+                (PENDING, at, at, limit),
+            )
+            for row in rows:
+                tx.execute(
+                    "UPDATE galileo_outbox SET locked_until = ? WHERE id = ?", (stamp(lease_until), row[0])
+                )
+        return [_delivery(r) for r in rows]
+
+    def release(self, delivery_id: str) -> None:
+        """Give a claimed delivery back (its worker is stopping before it finished)."""
+        self.db.execute(
+            "UPDATE galileo_outbox SET locked_until = NULL WHERE id = ? AND status = ?",
+            (delivery_id, PENDING),
+        )
+
+    def delivered(self, delivery_id: str, code: int, now: datetime) -> None:
+        self.db.execute(
+            "UPDATE galileo_outbox SET status = ?, attempts = attempts + 1, last_code = ?, "
+            "last_error = NULL, delivered_at = ?, locked_until = NULL WHERE id = ?",
+            (DELIVERED, code, stamp(now), delivery_id),
+        )
+
+    def attempt_failed(
+        self, delivery_id: str, code: int | None, error: str, retry_at: datetime | None
+    ) -> None:
+        """Record a failed attempt; `retry_at` None gives up (status failed)."""
+        status = PENDING if retry_at is not None else FAILED
+        self.db.execute(
+            "UPDATE galileo_outbox SET status = ?, attempts = attempts + 1, last_code = ?, last_error = ?, "
+            "next_at = COALESCE(?, next_at), locked_until = NULL WHERE id = ?",
+            (status, code, error[:500], None if retry_at is None else stamp(retry_at), delivery_id),
+        )
+
+    def log(self, game_id: str, seat: int | None = None, limit: int = 200) -> list[Delivery]:
+        """The delivery log of a game (one seat's or all), newest first."""
+        where, params = "game_id = ?", [game_id]
+        if seat is not None:
+            where += " AND seat = ?"
+            params.append(seat)  # type: ignore[arg-type]
+        rows = self.db.query(
+            f"SELECT {_DELIVERY} FROM galileo_outbox WHERE {where} ORDER BY created_at DESC, id DESC LIMIT ?",
+            (*params, limit),
+        )
+        return [_delivery(r) for r in rows]

@@ -1,0 +1,43 @@
+"""Take-backs (docs/async.md, ASYNC-6/7): the event that returns a game to an earlier state, and the
+information horizon that says how far back a seat may go.
+
+A take-back never deletes anything: `TakenBack` carries the earlier state whole, so `evolve` stays a
+pure function of (state, event). The horizon is the last event that showed anyone something that was
+hidden (a card drawn or turned, a face-down draw, a Moon tile or Scoring tile turned, a re-deal) or
+another seat's action: a take-back may not reach back across it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain import events as ev
+from domain.serialize import dump_state
+from domain.state import GameState
+
+# Events that reveal something hidden until then (the drawn card's front, a Scoring tile, a new deal).
+REVEALING: tuple[type[ev.Event], ...] = (
+    ev.GameStarted,
+    ev.GameForked,
+    ev.CardDealt,
+    ev.CardDrawnFaceDown,
+    ev.MoonObserved,
+    ev.MoonPhaseAdvanced,
+    ev.GameEnded,
+)
+
+
+def taken_back(seat: int, state: GameState, to_version: int) -> ev.TakenBack:
+    """The `TakenBack` that returns a game to `state`, its state after event `to_version`."""
+    return ev.TakenBack(
+        seat=seat,
+        to_version=to_version,
+        scores=tuple(p.score for p in state.players),
+        points=tuple(p.points for p in state.players),
+        state=dump_state(state),
+    )
+
+
+def reveal_in(events: Sequence[ev.Event]) -> ev.Event | None:
+    """The first event of `events` that revealed something hidden, if any."""
+    return next((e for e in events if isinstance(e, REVEALING)), None)

@@ -1,0 +1,298 @@
+"""The table's requests as batches of events (docs/async.md): take-backs with their information
+horizon (ASYNC-6/7), resignation and hand-overs (ASYNC-2/3), clocks (ASYNC-1/4/5), cancellation
+(ASYNC-8). Each `*_batch` function returns the `build(game, now)` that `Games.table` calls with the
+game as it is at that moment, so every check runs against the version that is written.
+
+This module holds no rules of the game: it asks the engine for the earlier state (`fold`) and reads
+the log; the horizon check is shared with verification (`horizon_problem`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from domain import Event, fold
+from domain import events as ev
+from domain.takeback import REVEALING, taken_back
+from replays.clock import ClockConfig, compute
+from replays.errors import TableRefused
+from replays.records import StoredEvent
+from replays.store import Game
+
+Build = Callable[[Game, datetime], Sequence[Event]]
+TAKEBACK_TIMEOUT = timedelta(days=1)
+
+
+def _playing(game: Game) -> None:
+    assert game.state is not None
+    if game.cancelled:
+        raise TableRefused("game-cancelled", "the table's host cancelled this game", "ASYNC-8")
+    if game.state.finished:
+        raise TableRefused("game-over", "the game has ended", "END-2")
+
+
+def turn_start(game: Game) -> int:
+    """The version at which the current turn began (its clock mark)."""
+    marks: list[Sequence[Any]] = [m for m in game.clock_log if m[0] == "turn"]
+    return int(marks[-1][1]) if marks else 1
+
+
+# -- take-backs ---------------------------------------------------------------------------------------
+
+
+def horizon_problem(after: Sequence[StoredEvent], seat: int, to_version: int) -> TableRefused | None:
+    """Why the events after `to_version` (`after`, in order) cannot be taken back by `seat`, or None.
+
+    ASYNC-7: only the seat's own commands, with nothing hidden revealed since and nobody else acting;
+    the first of them must be a command of the seat that begins right after `to_version`."""
+    if not after:
+        return TableRefused("nothing-to-take-back", "there is nothing after that version", "ASYNC-7")
+    first = after[0]
+    if first.version != to_version + 1 or first.metadata.get("batch") != first.version:
+        return TableRefused(
+            "bad-take-back-point", f"version {to_version} is not where a command began", "ASYNC-7"
+        )
+    if first.metadata.get("kind") != "command" or first.metadata["command"].get("seat") != seat:
+        return TableRefused(
+            "not-your-command", f"event {first.version} was not caused by a command of seat {seat}", "ASYNC-7"
+        )
+    for stored in after:
+        meta, event = stored.metadata, stored.event
+        if meta.get("kind") == "command" and meta["command"].get("seat") != seat:
+            return TableRefused(
+                "another-seat-acted",
+                f"seat {meta['command'].get('seat')} has acted since (event {stored.version})",
+                "ASYNC-7",
+            )
+        if meta.get("kind") not in ("command", "table"):
+            return TableRefused(
+                "past-the-horizon", f"event {stored.version} began a new game line", "ASYNC-7"
+            )
+        if isinstance(event, REVEALING):
+            return TableRefused(
+                "past-the-horizon",
+                f"{type(event).__name__} (event {stored.version}) revealed something hidden since",
+                "ASYNC-7",
+            )
+        if isinstance(event, ev.TurnEnded):
+            return TableRefused(
+                "turn-over", f"the turn ended at event {stored.version}: only the current turn", "ASYNC-7"
+            )
+        if isinstance(event, ev.TakenBack | ev.SeatHandedOver | ev.GameCancelled):
+            return TableRefused(
+                "past-the-horizon", f"{type(event).__name__} (event {stored.version}) came since", "ASYNC-7"
+            )
+    return None
+
+
+def _target(events: Sequence[StoredEvent], seat: int, to_version: int | None) -> int:
+    """The version to return to: `to_version`, or before the seat's last command of the turn."""
+    if to_version is not None:
+        return to_version
+    starts = [
+        s.version - 1
+        for s in events
+        if s.metadata.get("batch") == s.version
+        and s.metadata.get("kind") == "command"
+        and s.metadata["command"].get("seat") == seat
+    ]
+    if not starts:
+        raise TableRefused("nothing-to-take-back", f"seat {seat} has no command this turn", "ASYNC-7")
+    return starts[-1]
+
+
+def check_takeback(read: Callable[[int], list[StoredEvent]], game: Game, seat: int, to: int | None) -> int:
+    _playing(game)
+    start = turn_start(game)
+    events = read(start)
+    target = _target(events, seat, to)
+    if target < start:
+        raise TableRefused("turn-over", f"version {target} is before the current turn ({start})", "ASYNC-7")
+    if target >= game.version:
+        raise TableRefused("nothing-to-take-back", f"version {target} is the game's present", "ASYNC-7")
+    problem = horizon_problem([s for s in events if s.version > target], seat, target)
+    if problem is not None:
+        raise problem
+    return target
+
+
+def request_batch(
+    read: Callable[[int], list[StoredEvent]],
+    seat: int,
+    to_version: int | None,
+    others: Sequence[int],
+    timeout: timedelta = TAKEBACK_TIMEOUT,
+) -> Build:
+    """ASYNC-6: take back at once when the seat is the only person; else ask the others."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        if game.pending is not None and not _lapsed(game.pending, now):
+            raise TableRefused("take-back-pending", "a take-back request is already open", "ASYNC-6")
+        target = check_takeback(read, game, seat, to_version)
+        if not others:
+            return [taken_back(seat, _state_at(read, target), target)]
+        expires = (now + timeout).isoformat()
+        return [ev.TakeBackRequested(seat=seat, to_version=target, expires_at=expires)]
+
+    return build
+
+
+def _lapsed(pending: Mapping[str, Any], now: datetime) -> bool:
+    return now >= datetime.fromisoformat(str(pending["expires_at"]))
+
+
+def answer_batch(
+    read: Callable[[int], list[StoredEvent]], seat: int, accept: bool, others: Sequence[int]
+) -> Build:
+    """ASYNC-6: another person accepts or declines; the last acceptance takes back."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _playing(game)
+        pending = game.pending
+        if pending is None:
+            raise TableRefused("no-take-back-request", "no take-back request is open", "ASYNC-6")
+        if _lapsed(pending, now):
+            raise TableRefused(
+                "take-back-lapsed", f"the take-back request lapsed at {pending['expires_at']}", "ASYNC-6"
+            )
+        asker = int(pending["seat"])
+        if seat == asker or seat not in others:
+            raise TableRefused("not-asked", f"seat {seat} is not asked to answer this request", "ASYNC-6")
+        if str(seat) in pending["answers"]:
+            raise TableRefused("already-answered", f"seat {seat} has answered already", "ASYNC-6")
+        answer = ev.TakeBackAnswered(seat=seat, accepted=accept)
+        if not accept:
+            return [answer]
+        accepted = {int(k) for k, v in pending["answers"].items() if v} | {seat}
+        if not set(others) - {asker} <= accepted:
+            return [answer]
+        target = int(pending["to_version"])
+        check_takeback(read, game, asker, target)  # still within the horizon
+        return [answer, taken_back(asker, _state_at(read, target), target)]
+
+    return build
+
+
+def _state_at(read: Callable[[int], list[StoredEvent]], version: int) -> Any:
+    return fold([s.event for s in read(1) if s.version <= version])
+
+
+# -- seats, clocks and the game -------------------------------------------------------------------------
+
+
+def resign_batch(seat: int, policy: str, bot: str) -> Build:
+    """ASYNC-2: the seat resigns; a bot takes it over or its turns are passed (the game's policy)."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _playing(game)
+        if str(seat) in game.handed:
+            raise TableRefused("seat-handed-over", f"seat {seat} is no longer a person's", "ASYNC-3")
+        return [
+            ev.SeatResigned(seat=seat, policy=policy),
+            ev.SeatHandedOver(seat=seat, to=policy, bot=bot if policy == "bot" else "", reason="resigned"),
+        ]
+
+    return build
+
+
+def handover_batch(seat: int, to: str, bot: str) -> Build:
+    """ASYNC-3: the host hands the seat to a bot or to a new person."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _playing(game)
+        assert game.state is not None
+        if not 0 <= seat < len(game.state.players):
+            raise TableRefused("no-such-seat", f"the game has no seat {seat}", "ASYNC-3", status=422)
+        return [ev.SeatHandedOver(seat=seat, to=to, bot=bot if to == "bot" else "", reason="host")]
+
+    return build
+
+
+def expiry_batch(config: ClockConfig, seat: int, turn_version: int, people: Sequence[int]) -> Build:
+    """ASYNC-1: the seat's clock ran out in the turn that began at `turn_version`. Rechecked against
+    the game as it is: a move in time, a pause or a second process's expiry makes it a no-op."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        if game.cancelled or game.state is None or game.state.finished:
+            return []
+        view = compute(config, game.clock_log, len(game.state.players), now)
+        if (
+            view.seat != seat
+            or view.turn_version != turn_version
+            or view.deadline is None
+            or now < view.deadline
+            or seat not in people
+            or str(seat) in game.handed
+        ):
+            return []
+        policy = config.policy
+        return [
+            ev.TimeExpired(seat=seat, policy=policy, deadline=view.deadline.isoformat()),
+            ev.SeatHandedOver(seat=seat, to=policy, bot=config.bot if policy == "bot" else "", reason="time"),
+        ]
+
+    return build
+
+
+def pause_batch(seat: int, people: Sequence[int]) -> Build:
+    """ASYNC-4: a person asks to pause; when every person has asked, the clocks stop."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _playing(game)
+        if any(m[0] == "pause" for m in _since_resume(game.clock_log)):
+            raise TableRefused("clock-paused", "the clocks are paused already", "ASYNC-4")
+        if seat in game.pause_votes:
+            raise TableRefused("already-asked", f"seat {seat} has asked to pause already", "ASYNC-4")
+        out: list[Event] = [ev.ClockPauseRequested(seat=seat)]
+        if set(people) <= {*game.pause_votes, seat}:
+            out.append(ev.ClockPaused(seat=None))
+        return out
+
+    return build
+
+
+def _since_resume(log: Sequence[Sequence[Any]]) -> list[Sequence[Any]]:
+    out: list[Sequence[Any]] = []
+    for m in log:
+        if m[0] == "resume":
+            out = []
+        elif m[0] == "pause":
+            out.append(m)
+    return out
+
+
+def resume_batch(by: str) -> Build:
+    """ASYNC-4: any person (or the host) starts the paused clocks again."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _playing(game)
+        if not _since_resume(game.clock_log):
+            raise TableRefused("clock-running", "the clocks are not paused", "ASYNC-4")
+        return [ev.ClockResumed(seat=None, by=by)]
+
+    return build
+
+
+def extend_batch(seat: int, seconds: int) -> Build:
+    """ASYNC-5: the host gives a seat more time."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _playing(game)
+        assert game.state is not None
+        if not 0 <= seat < len(game.state.players):
+            raise TableRefused("no-such-seat", f"the game has no seat {seat}", "ASYNC-5", status=422)
+        return [ev.ClockExtended(seat=seat, seconds=seconds)]
+
+    return build
+
+
+def cancel_batch() -> Build:
+    """ASYNC-8: the host cancels the game."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _playing(game)
+        return [ev.GameCancelled(seat=None)]
+
+    return build

@@ -1,0 +1,93 @@
+"""Helpers of the async-play tests (docs/async.md): a local webhook listener and a controllable clock."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from tests.api.helpers import free_port
+
+
+@dataclass
+class Call:
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def json(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.body)
+        return data
+
+
+@dataclass
+class Listener:
+    """An HTTP server on 127.0.0.1 (a free port) that records every POST. `statuses` are answered in
+    turn (then 200); `hold` makes each answer wait on an event (a slow endpoint)."""
+
+    statuses: list[int] = field(default_factory=list)
+    hold: threading.Event | None = None
+    calls: list[Call] = field(default_factory=list)
+    port: int = field(default_factory=free_port)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/hook"
+
+    def start(self) -> Listener:
+        listener = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                body = self.rfile.read(length)
+                if listener.hold is not None:
+                    listener.hold.wait(10)
+                status = listener.statuses.pop(0) if listener.statuses else 200
+                listener.calls.append(Call({k.lower(): v for k, v in self.headers.items()}, body))
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self.hold is not None:
+            self.hold.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@dataclass
+class Clock:
+    """The service's time, moved by the test."""
+
+    now: datetime = field(default_factory=lambda: datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self) -> datetime:
+        with self.lock:
+            return self.now
+
+    def advance(self, **kw: float) -> datetime:
+        with self.lock:
+            self.now += timedelta(**kw)
+            return self.now
+
+
+def listening(**kw: Any) -> Iterator[Listener]:
+    listener = Listener(**kw).start()
+    try:
+        yield listener
+    finally:
+        listener.stop()

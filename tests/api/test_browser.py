@@ -1,0 +1,444 @@
+"""The web pages in a real browser: Debian's chromium driven by playwright (no browser download).
+
+One browser for the module and one `galileo serve` (on SQLite in a temporary folder) per test session (per
+worker under pytest-xdist). Without chromium (or playwright) the tests are skipped with the reason, unless
+GALILEO_REQUIRE_SERVICES=1 (CI), where they fail. Screenshots go to artefacts/browser/ (ignored by git).
+
+- a complete game (one person and two bots) played by clicking the board's elements (and the turn
+  controls beside it for the moves that involve no element), never the list of all moves;
+- at several versions of a seeded Luna game, every element kind the board draws agrees with the API's
+  board view (telescopes, tile faces, dice, cellar, Book tokens, University, scores, display, ...);
+- the replay page's scrubber, keyboard steps, history and view-as after the end;
+- /docs and /redoc render with every other origin blocked;
+- 390 x 844: no horizontal overflow on any page; no console error or page error anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.api.servers import ServeProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTEFACTS = ROOT / "artefacts" / "browser"
+CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+def _chromium() -> str | None:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    return found or next((p for p in CHROMIUM_PATHS if Path(p).exists()), None)
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("GALILEO_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"GALILEO_REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(f"browser unavailable: {reason}")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One browser for the tests of this module (per worker). Module scope, not session: playwright's sync
+    API marks an event loop as running in this thread while it is started, and tests of other modules
+    that call asyncio.run() must not run meanwhile; pytest closes a module's fixtures before it moves on."""
+    executable = _chromium()
+    if executable is None:
+        _unavailable("no chromium on this machine (apt-get install chromium; .ci/run does it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("browser-serve")
+    env = {"GALILEO_DATABASE_URL": f"sqlite:///{folder}/games.db", "REDIS_URL": ""}
+    with ServeProcess(folder, env, "serve") as process:
+        yield process.url
+
+
+class Pages:
+    """New pages with their console errors and page errors collected; each test asserts there are none."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.errors: list[str] = []
+        self.contexts: list[Any] = []
+
+    def new(self, width: int = 1400, height: int = 1000, offline: str | None = None) -> Any:
+        context = self.browser.new_context(viewport={"width": width, "height": height})
+        self.contexts.append(context)
+        if offline is not None:  # only this origin answers: a request anywhere else fails
+            context.route(
+                "**/*",
+                lambda route: route.continue_() if route.request.url.startswith(offline) else route.abort(),
+            )
+        page = context.new_page()
+        page.on(
+            "console", lambda m: self.errors.append(f"{page.url}: {m.text}") if m.type == "error" else None
+        )
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    opened = Pages(browser)
+    try:
+        yield opened
+    finally:
+        opened.close()
+    assert not opened.errors, f"console or page errors: {opened.errors}"
+
+
+def shot(page: Any, name: str, full: bool = False) -> None:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=full)
+
+
+def wait_for(check: Callable[[], Any], seconds: float, what: str) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+
+
+def create(server: str, seats: list[dict[str, Any]], seed: str, luna: bool = False) -> dict[str, Any]:
+    response = httpx.post(f"{server}/games", json={"seats": seats, "seed": seed, "options": {"luna": luna}})
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def finished_game(server: str, seed: str, luna: bool) -> str:
+    created = create(server, [{"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}], seed, luna)
+    game_id = str(created["game_id"])
+    wait_for(
+        lambda: httpx.get(f"{server}/games/{game_id}").json()["status"] == "finished", 90, "the bots' game"
+    )
+    return game_id
+
+
+def click(locator: Any) -> bool:
+    """Click; False when the element went away meanwhile (the board was redrawn by a live update)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        locator.click(timeout=5_000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def no_overflow(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.evaluate("window.innerWidth")
+    assert width <= viewport, f"{page.url}: {width} px wide in a {viewport} px viewport"
+
+
+# -- playing -----------------------------------------------------------------------------------------
+
+
+def test_a_whole_game_played_by_clicking_the_board(server: str, pages: Pages) -> None:
+    created = create(
+        server,
+        [{"name": "Ada"}, {"bot": "greedy", "name": "Bruno"}, {"bot": "greedy", "name": "Cleo"}],
+        "browser-play",
+    )
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    page = pages.new()
+    page.goto(f"{server}/play/{game_id}#token={token}")
+    assert "token=" not in page.url  # the secret left the address bar
+    rng = random.Random(7)
+    clicks = Counter[str]()
+    screenshot_taken = False
+    deadline = time.monotonic() + 240
+    while True:
+        assert time.monotonic() < deadline, "the game did not end in time"
+        page.wait_for_selector(
+            ".board-svg .target.live, .turn-controls .move, .banner.finished",
+            state="attached",
+            timeout=60_000,
+        )
+        if page.locator(".banner.finished").count():
+            break
+        version = page.get_attribute("#board", "data-ready")
+        live = page.locator(".board-svg .target.live")
+        controls = page.locator(".turn-controls .move")
+        choices = [("board", i) for i in range(live.count())] + [
+            ("control", i) for i in range(controls.count())
+        ]
+        if not choices:  # the board is being redrawn (a live update): look again
+            time.sleep(0.1)
+            continue
+        # Half the time a turn control when one is offered (ending the phase keeps the game short).
+        controlled = [c for c in choices if c[0] == "control"]
+        kind, index = rng.choice(controlled if controlled and rng.random() < 0.5 else choices)
+        if kind == "board":
+            element = live.nth(index)
+            assert element.get_attribute("role") == "button" and element.get_attribute("tabindex") == "0"
+            assert element.get_attribute("aria-label")
+            if not click(element):
+                continue
+            options = page.locator(".selection .move")
+            if not page.locator(".confirm:not([hidden])").count() and options.count():
+                click(options.nth(rng.randrange(options.count())))
+        elif not click(controls.nth(index)):
+            continue
+        if not page.locator(".confirm:not([hidden])").count():  # redrawn under the pointer: again
+            continue
+        clicks[kind] += 1
+        assert page.locator(".confirm:not([hidden])").inner_text().strip()  # says what it will do
+        page.locator("[data-confirm]").click()
+        page.wait_for_function(
+            "(v) => document.querySelector('#board').dataset.ready !== v"
+            " || document.querySelector('#moves-problem').textContent",
+            arg=version,
+            timeout=30_000,
+        )
+        assert not page.locator("#moves-problem").inner_text(), page.locator("#moves-problem").inner_text()
+        if not screenshot_taken and sum(clicks.values()) >= 40 and page.locator(".banner.mine").count():
+            shot(page, "play-in-progress")
+            screenshot_taken = True
+    board = httpx.get(f"{server}/games/{game_id}").json()
+    assert board["status"] == "finished" and board["winners"]
+    print(f"clicks: {dict(clicks)}")
+    assert clicks["board"] > clicks["control"] > 0, clicks
+    assert "ended" in page.locator("#banner").inner_text()
+    assert page.title().startswith("Finished")
+    # The history is in words and can be filtered by seat.
+    page.select_option("#history select", "0")
+    lines = page.locator("#history li").all_inner_texts()
+    assert lines and all(" Ada " in f" {line} " for line in lines)
+    shot(page, "play-finished", full=True)
+
+
+def test_keyboard_reaches_every_move_of_an_element(server: str, pages: Pages) -> None:
+    created = create(server, [{"name": "Kim"}, {"bot": "greedy"}], "browser-keys")
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    page = pages.new()
+    page.goto(f"{server}/play/{game_id}#token={token}")
+    page.wait_for_selector(".board-svg .target.live", timeout=60_000)
+    version = page.get_attribute("#board", "data-ready")
+    page.locator(".board-svg .target.live").first.focus()
+    page.keyboard.press("Enter")
+    if not page.locator(".confirm:not([hidden])").count():
+        page.locator(".selection .move").first.focus()
+        page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.confirm") == "yes"  # focus moved to Confirm
+    page.keyboard.press("Escape")
+    assert page.locator(".confirm").is_hidden()
+    page.locator(".board-svg .target.live").first.focus()
+    page.keyboard.press(" ")
+    if not page.locator(".confirm:not([hidden])").count():
+        page.locator(".selection .move").first.focus()
+        page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_function("(v) => document.querySelector('#board').dataset.ready !== v", arg=version)
+
+
+# -- the board against the board view ------------------------------------------------------------------
+
+COLLECT = """() => {
+  const all = (kind) =>
+    Array.from(document.querySelectorAll(`#board [data-kind="${kind}"]`), (n) => n.dataset);
+  const pick = (kind, ...keys) => all(kind).map((d) => keys.map((k) => d[k]).join("|")).sort();
+  return {
+    telescope: pick("telescope", "seat", "space"),
+    tile: pick("tile", "seat", "space", "tile", "face"),
+    die: pick("die", "seat", "colour", "value"),
+    cellar: pick("cellar", "seat", "space", "count", "grand"),
+    book: pick("book", "seat", "row", "position"),
+    university: pick("university", "seat", "slot", "height"),
+    score: pick("score", "seat", "score"),
+    card: pick("card", "space", "card"),
+    constellation: pick("constellation", "card", "index", "covered"),
+    supply: pick("supply", "colour", "count"),
+    comet: pick("comet", "seat", "index", "state"),
+    token: pick("token-slot", "seat", "index", "present"),
+    library: pick("library-card", "seat", "card", "dark"),
+    reputation: pick("reputation", "seat", "value"),
+    page: pick("page", "page", "covered"),
+    objective: pick("objective", "objective", "claims"),
+    scale: pick("scale", "slot", "face"),
+    quadrants: pick("quadrants", "seat", "count"),
+    moon: pick("moon", "tile", "scoring"),
+    bonus: pick("bonus", "space", "seats"),
+    deck: pick("deck", "deck", "reserve"),
+  };
+}"""
+
+
+def expected_from(view: dict[str, Any], catalog: dict[str, Any]) -> dict[str, list[str]]:
+    st = view["state"]
+    players = st["players"]
+
+    def rows(items: Any) -> list[str]:
+        return sorted("|".join(str(x) for x in item) for item in items)
+
+    def low(value: bool) -> str:
+        return "true" if value else "false"
+
+    out = {
+        "telescope": rows((p["seat"], p["telescope"]) for p in players),
+        "tile": rows(
+            (p["seat"], i, t, "upgraded" if t in p["upgraded"] else "basic")
+            for p in players
+            for i, t in enumerate(p["queue"])
+        ),
+        "die": rows((p["seat"], c, v) for p in players for c, v in p["dice"]),
+        "cellar": rows((p["seat"], i, n, p["grand"][i]) for p in players for i, n in enumerate(p["cellar"])),
+        "book": rows((p["seat"], r, b) for p in players for r, b in enumerate(p["books"])),
+        "university": rows((p["seat"], i, h) for p in players for i, h in enumerate(p["university"])),
+        "score": rows((s["seat"], s["score"]) for s in view["seats"]),
+        "card": rows((i, c or "") for i, c in enumerate(st["display"])),
+        "constellation": rows(
+            (c, k, by) for i, c in enumerate(st["display"]) if c for k, by in enumerate(st["covers"][i])
+        ),
+        "supply": rows(zip("RYB", st["supply"], strict=True)),
+        "comet": rows((p["seat"], i, c) for p in players for i, c in enumerate(p["comets"])),
+        "token": rows(
+            (p["seat"], i, low(i >= p["tokens_used"]))
+            for p in players
+            for i in range(len(catalog["constellation_slots"]))
+        ),
+        "library": rows((p["seat"], c, low(d)) for p in players for c, d in p["library"]),
+        "reputation": rows((p["seat"], p["reputation"]) for p in players),
+        "page": rows((page["id"], st["pages"][i]) for i, page in enumerate(catalog["book_pages"])),
+        "objective": rows(
+            (o, ",".join(str(s) for s in st["claims"][i])) for i, o in enumerate(st["objectives"])
+        ),
+        "scale": rows(enumerate(st["scale"])),
+        "quadrants": rows((p["seat"], p["quadrants"]) for p in players),
+        "deck": rows(
+            [
+                (
+                    st.get("deck_size", len(st.get("deck", []))),
+                    st.get("reserve_size", len(st.get("reserve", []))),
+                )
+            ]
+        ),
+    }
+    luna = st.get("luna")
+    out["moon"] = (
+        rows((t["id"], luna["scoring"][i]) for i, t in enumerate(catalog["luna"]["moon_tiles"]))
+        if luna
+        else []
+    )
+    out["bonus"] = (
+        rows((i + 1, ",".join(str(s) for s in seats)) for i, seats in enumerate(luna["bonus"]))
+        if luna
+        else []
+    )
+    return out
+
+
+def test_the_board_agrees_with_the_board_view_at_several_versions(server: str, pages: Pages) -> None:
+    game_id = finished_game(server, "browser-agree", luna=True)
+    head = httpx.get(f"{server}/games/{game_id}").json()["version"]
+    catalog = httpx.get(f"{server}/catalog/base").json()
+    page = pages.new()
+    for version in sorted({1, head // 4, head // 2, (3 * head) // 4, head}):
+        page.goto(f"{server}/replay/{game_id}?v={version}")
+        page.wait_for_selector(f'#board[data-version="{version}"] .board-svg', timeout=30_000)
+        drawn = page.evaluate(COLLECT)
+        view = httpx.get(f"{server}/games/{game_id}/at/{version}").json()
+        expected = expected_from(view, catalog)
+        for kind, want in expected.items():
+            assert drawn[kind] == want, f"version {version}: {kind} differs"
+        assert drawn["die"] or version == 1 or not any(p["dice"] for p in view["state"]["players"])
+    shot(page, "replay-luna-end", full=True)
+
+
+# -- replay, docs, small screens ------------------------------------------------------------------------
+
+
+def test_replay_scrubber_history_and_view_as(server: str, pages: Pages) -> None:
+    game_id = finished_game(server, "browser-replay", luna=False)
+    page = pages.new()
+    page.goto(f"{server}/replay/{game_id}")
+    head = httpx.get(f"{server}/games/{game_id}").json()["version"]
+    page.wait_for_selector(f'#board[data-version="{head}"] .board-svg', timeout=30_000)
+    page.click("#first")
+    page.wait_for_selector('#board[data-version="1"] .board-svg')
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#board[data-version="2"] .board-svg')
+    page.locator("#slider").fill("40")
+    page.wait_for_selector('#board[data-version="40"] .board-svg')
+    assert "Event 40" in page.locator("#event").inner_text()
+    page.locator('#events li[data-version="25"] button').click()
+    page.wait_for_selector('#board[data-version="25"] .board-svg')
+    assert page.locator('#events li.current[data-version="25"]').count() == 1
+    page.select_option("#as-seat", "1")
+    page.wait_for_selector('#board[data-viewer="seat:1"][data-version="25"] .board-svg')
+    first = page.locator("details.player-board").first.get_attribute("data-seat")
+    assert first == "1"  # the seat viewed from comes first
+    page.select_option("#events select", "2")
+    name = httpx.get(f"{server}/games/{game_id}").json()["seats"][2]["name"]
+    texts = page.locator("#events li").all_inner_texts()
+    assert texts and all(f" {name} " in f" {t} " for t in texts)  # only seat 2's events, in words
+    shot(page, "replay")
+
+
+def test_docs_and_redoc_work_offline(server: str, pages: Pages) -> None:
+    spec = httpx.get(f"{server}/openapi.json").json()
+    page = pages.new(offline=server)
+    page.goto(f"{server}/docs")
+    page.wait_for_selector(".swagger-ui .info .title", timeout=30_000)
+    assert "Galileo" in page.locator(".swagger-ui .info .title").inner_text()
+    page.wait_for_selector(".opblock", timeout=30_000)
+    schemes = spec.get("components", {}).get("securitySchemes")
+    assert bool(page.locator(".btn.authorize").count()) == bool(schemes)  # "Authorize" with a scheme
+    shot(page, "docs")
+    page.goto(f"{server}/redoc")
+    page.wait_for_selector(".api-content h1", timeout=30_000)
+    assert "Galileo" in page.locator(".api-content h1").first.inner_text()
+
+
+def test_390_px_wide_no_horizontal_scroll_on_any_page(server: str, pages: Pages) -> None:
+    created = create(
+        server, [{"name": "Ada"}, {"bot": "greedy"}, {"bot": "random"}], "browser-small", luna=True
+    )
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    page = pages.new(390, 844)
+    page.goto(f"{server}/play/{game_id}#token={token}")
+    page.wait_for_selector("#board .board-svg", timeout=30_000)
+    assert page.get_attribute("#board", "data-layout") == "narrow"
+    page.wait_for_selector("#history li", timeout=30_000)
+    no_overflow(page)
+    shot(page, "play-390")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#mine li", timeout=30_000)  # this browser holds a seat link: "your games"
+    no_overflow(page)
+    shot(page, "lobby-390")
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector("#board .board-svg", timeout=30_000)
+    no_overflow(page)
+    page.goto(f"{server}/play/{game_id}")  # the token kept in this browser: still the seat
+    page.wait_for_selector("#board .board-svg", timeout=30_000)
+    assert "seat 0" in page.locator("#who").inner_text()
+    no_overflow(page)
