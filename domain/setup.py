@@ -14,6 +14,7 @@ from domain.state import COLOURS, GameState
 ENGINE_VERSION = "0.1.0"
 BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
 LUNA_CHARACTERS = ("newton", "hevelius", "cunitz", "sophia")  # CHAR-2: usable with or without Luna
+CHARACTERS = BASE_CHARACTERS + LUNA_CHARACTERS  # CHAR-2: all eight, on their basic side (SET-21)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +61,10 @@ def _check_setup(setup: Setup, catalog: Catalog) -> None:
         raise IllegalMove("player-count", f"a game has 2 to 4 players, not {n}", "COMP-11")
     chars = [s.character for s in setup.seats]
     for c in chars:
-        if c not in BASE_CHARACTERS:
+        if c not in CHARACTERS:
             raise IllegalMove(
                 "unknown-character",
-                f"unknown character {c!r}; choose one of {', '.join(BASE_CHARACTERS)}",
+                f"unknown character {c!r}; choose one of {', '.join(CHARACTERS)}",
                 "SET-21",
             )
     if len(set(chars)) != n:
