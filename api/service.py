@@ -15,7 +15,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from domain import Command, GameState, Setup
+from domain import Command, EditionUnknown, EventDoesNotFit, GameState, Setup
 from replays.errors import (
     CommandIdReused,
     ForkRefused,
@@ -39,6 +39,8 @@ SERVICE_ERRORS: tuple[type[Exception], ...] = (
     VersionOutOfRange,
     ForkRefused,
     ImportRejected,
+    EditionUnknown,
+    EventDoesNotFit,
 )
 
 
@@ -58,6 +60,10 @@ def classify(error: Exception) -> tuple[int, str, dict[str, Any]]:
         return 422, "fork-refused", {}
     if isinstance(error, ImportRejected):
         return 422, "import-rejected", {"line": error.line}
+    if isinstance(error, EditionUnknown):  # a game stored by a newer build (docs/editions.md)
+        return 422, "unknown-edition", {"edition": error.edition}
+    if isinstance(error, EventDoesNotFit):  # a stored log this build cannot apply: the server's data
+        return 500, "event-does-not-fit", {"event": error.number, "event_type": error.event_type}
     return 500, "internal-error", {}
 
 
@@ -112,6 +118,8 @@ class Store:
             try:
                 gid = UUID(game_id)
                 game = self.games.store.load(gid)
+            except (EditionUnknown, EventDoesNotFit):
+                raise
             except (ValueError, AggregateNotFoundError):
                 raise GameNotFound(game_id) from None
             assert game.state is not None
@@ -140,9 +148,9 @@ class Store:
         with self._use():
             return self.games.import_(data)
 
-    def verify(self, game_id: str) -> VerifyReport:
+    def verify(self, game_id: str, edition: str | None = None) -> VerifyReport:
         with self._use():
-            return self.games.verify(game_id)
+            return self.games.verify(game_id, edition)
 
     def list_games(self) -> list[GameInfo]:
         with self._use():
