@@ -372,6 +372,46 @@ def _sky(index: Any) -> str:
     return SKY[i] if 0 <= i < len(SKY) else str(index)
 
 
+def _policy(e: Mapping[str, Any]) -> str:
+    return "a bot takes the seat over" if e.get("policy") == "bot" else "the seat's turns are passed"
+
+
+def _handed(e: Mapping[str, Any], c: Context) -> str:
+    to = f"a {e.get('bot') or 'bot'} bot" if e.get("to") == "bot" else str(e.get("to") or "someone")
+    if e.get("to") == "person":
+        to = "a new person"
+    why = {"time": " (time ran out)", "resigned": " (resigned)", "host": " by the host"}.get(
+        str(e.get("reason") or ""), ""
+    )
+    return f"The seat was handed to {to}{why}"
+
+
+def _takeback_answered(e: Mapping[str, Any], c: Context) -> str:
+    return "Accepted the take-back" if e.get("accepted") else "Declined the take-back"
+
+
+# The table's events (docs/async.md): service rules ASYNC-n, not moves of the game.
+TABLE_TEXT: Mapping[str, EventText] = {
+    "TimeExpired": lambda e, c: f"Ran out of time at {e.get('deadline')}: {_policy(e)}",
+    "SeatResigned": lambda e, c: f"Resigned: {_policy(e)}",
+    "SeatHandedOver": _handed,
+    "ClockPauseRequested": lambda e, c: "Asked to pause the clocks",
+    "ClockPaused": lambda e, c: "Every person agreed: the clocks are paused",
+    "ClockResumed": lambda e, c: (
+        "The host restarted the clocks"
+        if e.get("by") == "host"
+        else f"Seat {e.get('by')} restarted the clocks"
+    ),
+    "ClockExtended": lambda e, c: f"The host gave the seat {plural(int(e.get('seconds', 0)), 'second')} more",
+    "TakeBackRequested": lambda e, c: (
+        f"Asked to take back to version {e.get('to_version')} (open until {e.get('expires_at')})"
+    ),
+    "TakeBackAnswered": _takeback_answered,
+    "TakenBack": lambda e, c: f"Took back the game to version {e.get('to_version')}",
+    "GameCancelled": lambda e, c: "The host cancelled the game",
+}
+
+
 EVENT_TEXT: Mapping[str, EventText] = {
     "GameStarted": _game_started,
     "GameForked": lambda e, c: (
@@ -482,6 +522,7 @@ EVENT_TEXT: Mapping[str, EventText] = {
         f"Collected the row {e.get('height')} reward of {c.scale(int(e.get('tile', 0)))}"
     ),
     "BonusDeclined": lambda e, c: f"Declined {code_text(str(e.get('effect')))}",
+    **TABLE_TEXT,
 }
 
 

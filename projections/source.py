@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from domain import event_from_dict, event_to_dict
-from domain.events import Event
+from domain.events import Event, upcast
 from replays.store import TOPIC_PREFIX, GameStore, store_env
 
 APP = GameStore.name  # the tracking key of every view: the position in the store's notification log
@@ -43,7 +43,7 @@ class Fact:
     ) -> None:
         self.game_id = game_id
         self.version = version
-        self.payload = payload
+        self.payload = upcast(payload, meta.get("engine_version"))  # in this build's shape (docs/events.md)
         self.meta = meta
         self._event = event
 

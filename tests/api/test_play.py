@@ -85,3 +85,11 @@ def test_posting_a_listed_move_back_unchanged_and_by_text(client: TestClient) ->
     assert result["events"][0]["version"] == listing["version"] + 1
     assert result["events"][0]["text"].startswith("Moved the telescope")  # each event in words
     assert result["replayed"] is False
+
+
+def test_CHAR_2_a_game_with_the_luna_characters_can_be_created_over_http(client: TestClient) -> None:
+    seats = [{"name": n, "character": c} for n, c in (("Ada", "newton"), ("Ben", "sophia"))]
+    response = client.post("/games", json={"seats": seats + [{"bot": "greedy"}], "seed": "char-2"})
+    assert response.status_code == 201, response.text
+    board = client.get(f"/games/{response.json()['game_id']}").json()
+    assert [p["character"] for p in board["state"]["players"]] == ["newton", "sophia", "galileo"]
