@@ -7,7 +7,9 @@ from typing import Any, Literal, cast, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 BotKind = Literal["greedy", "random"]
-Character = Literal["galileo", "kepler", "copernicus", "bruno"]
+Character = Literal[
+    "galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"
+]  # CHAR-2
 Deal = Literal["secret", "chosen-seed", "known"]  # api.seats.DEALS
 
 

@@ -16,7 +16,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from domain import Command, GameState, Setup
+from domain import Command, EditionUnknown, EventDoesNotFit, GameState, Setup
 from replays.errors import (
     CommandIdReused,
     ForkRefused,
@@ -44,6 +44,8 @@ SERVICE_ERRORS: tuple[type[Exception], ...] = (
     ForkRefused,
     ImportRejected,
     TableRefused,
+    EditionUnknown,
+    EventDoesNotFit,
 )
 
 
@@ -65,6 +67,10 @@ def classify(error: Exception) -> tuple[int, str, dict[str, Any]]:
         return 422, "import-rejected", {"line": error.line}
     if isinstance(error, TableRefused):  # a service rule (ASYNC-n, docs/async.md) or a game rule
         return error.status, error.code, {"rule_id": error.rule}
+    if isinstance(error, EditionUnknown):  # a game stored by a newer build (docs/editions.md)
+        return 422, "unknown-edition", {"edition": error.edition}
+    if isinstance(error, EventDoesNotFit):  # a stored log this build cannot apply: the server's data
+        return 500, "event-does-not-fit", {"event": error.number, "event_type": error.event_type}
     return 500, "internal-error", {}
 
 
@@ -159,6 +165,8 @@ class Store:
             try:
                 gid = UUID(game_id)
                 game = self.games.store.load(gid)
+            except (EditionUnknown, EventDoesNotFit):
+                raise
             except (ValueError, AggregateNotFoundError):
                 raise GameNotFound(game_id) from None
             assert game.state is not None
@@ -187,9 +195,9 @@ class Store:
         with self._use():
             return self.games.import_(data, rows)
 
-    def verify(self, game_id: str) -> VerifyReport:
+    def verify(self, game_id: str, edition: str | None = None) -> VerifyReport:
         with self._use():
-            return self.games.verify(game_id)
+            return self.games.verify(game_id, edition)
 
     def list_games(self) -> list[GameInfo]:
         with self._use():

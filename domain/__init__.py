@@ -5,21 +5,25 @@ The decider: `start`/`initial_state` from a `Setup`, `legal_moves(state)`, `deci
 """
 
 from domain.commands import Command, command_from_dict, command_to_dict, parse_command
+from domain.editions import ENGINE_VERSION, RULES_VERSIONS
 from domain.engine import decide, fold, initial_state, legal_moves, play, play_through, settle, start, to_act
-from domain.errors import IllegalMove
+from domain.errors import EditionUnknown, EventDoesNotFit, IllegalMove
 from domain.events import EVENT_TYPES, Event, event_from_dict, event_to_dict, redact_event
 from domain.evolve import evolve
 from domain.fork import fork_events
 from domain.options import Options
 from domain.serialize import dump_state, load_state, public_state
-from domain.setup import ENGINE_VERSION, SeatSpec, Setup, redeal, start_game
+from domain.setup import SeatSpec, Setup, redeal, start_game
 from domain.state import GameState
 
 __all__ = [
     "ENGINE_VERSION",
     "EVENT_TYPES",
+    "RULES_VERSIONS",
     "Command",
+    "EditionUnknown",
     "Event",
+    "EventDoesNotFit",
     "GameState",
     "IllegalMove",
     "Options",

@@ -32,6 +32,11 @@ class RandomBot:
         return self._rng.choice(moves)
 
 
+# Quadrants beyond this many are worth nothing more: a bot hoarding them would never spend them on free
+# actions (a recolour that lets it observe again), and a game of such bots could stall.
+QUADRANTS_WORTH_KEEPING = 30
+
+
 def evaluate(p: PlayerState, state: GameState) -> float:
     """Score plus simple heuristics for resources that turn into points later."""
     cellar_risk = sum(v * n for v, n in zip(state.catalog.cellar_bottom, p.cellar, strict=True))
@@ -39,7 +44,7 @@ def evaluate(p: PlayerState, state: GameState) -> float:
         p.score
         + 0.2 * sum(v for _, v in p.dice)
         + 0.6 * len(p.dice)
-        + 0.7 * p.quadrants
+        + 0.7 * min(p.quadrants, QUADRANTS_WORTH_KEEPING)
         + 1.5 * sum(p.university)
         + 0.8 * sum(p.books)
         + 0.6 * p.comets_off

@@ -7,8 +7,9 @@ outcome, the rule ID from rules-digest.md. Points change only through `VictoryPo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar
 
 from domain.state import Die
@@ -19,6 +20,10 @@ class Event:
     seat: int | None
     HIDDEN: ClassVar[tuple[str, ...]] = ()  # secret from everyone until the game ends
     OWNER_ONLY: ClassVar[tuple[str, ...]] = ()  # seen only by the event's seat until the game ends
+    # Schema versions (docs/events.md): the engine version that introduced each shape of this event,
+    # oldest first; the class's schema version is their count. A new shape appends the new engine
+    # version here and registers the upcaster of the previous one in UPCASTERS.
+    SCHEMAS: ClassVar[tuple[str, ...]] = ("0.1.0",)
 
     @property
     def type(self) -> str:
@@ -675,8 +680,47 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return out
 
 
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """Inverse of `event_to_dict`; raises ValueError on an unknown type or bad fields."""
+# (event type, schema n) -> the function that turns the dict of a schema-n event into schema n + 1.
+# Upcasters are never removed: every event a release has written must stay readable.
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+@cache
+def _version_key(version: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in version.split("."))
+    except ValueError:
+        raise ValueError(f"malformed engine version {version!r}") from None
+
+
+def schema_version(cls: type[Event], written_by: str | None = None) -> int:
+    """The schema version of `cls` as the engine `written_by` wrote it (None: this build's)."""
+    if written_by is None:
+        return len(cls.SCHEMAS)
+    key = _version_key(written_by)
+    return max(1, sum(1 for since in cls.SCHEMAS if _version_key(since) <= key))
+
+
+def upcast(data: Mapping[str, Any], written_by: str | None) -> Mapping[str, Any]:
+    """An event dict as written by engine `written_by`, in the shape of this build's event class."""
+    name = data.get("type")
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None or written_by is None or len(cls.SCHEMAS) == 1:  # the one shape there ever was
+        return data
+    schema, current = schema_version(cls, written_by), len(cls.SCHEMAS)
+    while schema < current:
+        step = UPCASTERS.get((cls.__name__, schema))
+        if step is None:
+            raise ValueError(f"{cls.__name__}: no upcaster from schema {schema} to {schema + 1}")
+        data, schema = step(dict(data)), schema + 1
+    return data
+
+
+def event_from_dict(data: Mapping[str, Any], written_by: str | None = None) -> Event:
+    """Inverse of `event_to_dict`; raises ValueError on an unknown type or bad fields. `written_by` is
+    the engine version that wrote `data` (its audit metadata): an older shape is upcast first."""
+    data = upcast(data, written_by)
     name = data.get("type")
     cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:

@@ -14,7 +14,9 @@ from domain import events as ev
 from domain.catalog import load_catalog
 from domain.catalog.luna import POSITIONS
 from domain.characters import rules_for
+from domain.editions import check_rules_version
 from domain.effects import push, reward_tasks
+from domain.errors import EditionUnknown, EventDoesNotFit
 from domain.fastcopy import replace
 from domain.luna import bonus_space, bonus_tasks, moon_objective_due
 from domain.options import Options
@@ -44,15 +46,23 @@ def _on(cls: type[ev.Event]) -> Callable[[Handler], Handler]:
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
-    """Apply one event. `state` is None only for the first event (GameStarted)."""
+    """Apply one event. `state` is None only for the first event (GameStarted). An event that does not
+    fit the state raises EventDoesNotFit naming its type and what was expected; an edition this build
+    lacks raises EditionUnknown."""
     if state is None:
         if not isinstance(event, ev.GameStarted):
-            raise ValueError(f"a game's first event must be GameStarted, not {type(event).__name__}")
+            raise EventDoesNotFit(type(event).__name__, "a game's first event must be GameStarted")
         return _started(event)
     handler = _HANDLERS.get(type(event))
     if handler is None:
-        raise ValueError(f"no handler for event {type(event).__name__}")
-    return handler(state, event)
+        expected = "only a game's first event" if isinstance(event, ev.GameStarted) else "a known event type"
+        raise EventDoesNotFit(type(event).__name__, f"expected {expected}")
+    try:
+        return handler(state, event)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
+        if isinstance(exc, EventDoesNotFit | EditionUnknown):
+            raise
+        raise EventDoesNotFit(type(event).__name__, f"{type(exc).__name__}: {exc}") from exc
 
 
 def fold(events: Sequence[ev.Event], state: GameState | None = None) -> GameState:
@@ -107,11 +117,13 @@ def _peak(s: GameState, p: PlayerState) -> int:
 
 
 def _started(e: ev.GameStarted) -> GameState:
-    catalog = load_catalog(e.catalog_edition)
+    check_rules_version(e.engine_version)  # EditionUnknown: never another edition's rules
+    catalog = load_catalog(e.catalog_edition)  # EditionUnknown (CatalogEditionUnknown) likewise
     if catalog.content_hash != e.catalog_hash:
         raise ValueError(
-            f"this game was played with catalog {e.catalog_edition} {e.catalog_hash[:12]}, "
-            f"but the engine has {catalog.content_hash[:12]}"
+            f"this game was played with catalog edition {e.catalog_edition} {e.catalog_hash[:12]}, but this "
+            f"build's {e.catalog_edition} is {catalog.content_hash[:12]}: a released edition's data were "
+            "changed (docs/editions.md: a released edition is never edited)"
         )
     options = Options.from_json(e.options)
     players = tuple(
@@ -175,6 +187,7 @@ def _started(e: ev.GameStarted) -> GameState:
         commitment=e.commitment,
         dealt=(deck, box, reserve, tuple(e.moon_hidden)),
         luna=luna,
+        engine_version=e.engine_version,
     )
 
 
@@ -208,6 +221,10 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
 
 @_on(ev.TelescopeMoved)
 def _moved(s: GameState, e: ev.TelescopeMoved) -> GameState:
+    at = s.players[e.seat].telescope
+    if at != e.start or s.turn.phase != "movement" or e.seat != s.turn.seat:
+        expected = f"seat {s.turn.seat} to move in its Movement phase from sky space {at}"
+        raise EventDoesNotFit("TelescopeMoved", f"expected {expected} (MOV-1)")
     players = _players(s, e.seat, telescope=e.end)
     wrap = rules_for(players[e.seat]).on_wrap(players[e.seat]) if e.wrapped else []  # MOV-5
     return replace(

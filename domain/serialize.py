@@ -11,10 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.catalog import load_catalog
+from domain.editions import check_rules_version
 from domain.options import Options
 from domain.state import GameState, LunaState, PlayerState, Task, TurnState
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2  # 2: "engine_version" added (a format-1 position is the first release's: rules 0.1.0)
+READ_FORMATS = (1, 2)
 HIDDEN_STATE_FIELDS = ("deck", "box", "reserve", "seed", "salt", "dealt")
 
 
@@ -84,6 +86,7 @@ def dump_state(s: GameState) -> dict[str, Any]:
     """The complete state as JSON-ready data (including hidden fields)."""
     return {
         "format": STATE_FORMAT,
+        "engine_version": s.engine_version,
         "catalog": {"edition": s.catalog_edition, "hash": s.catalog_hash},
         "options": s.options.to_json(),
         "first_seat": s.first_seat,
@@ -146,9 +149,19 @@ def load_state(data: Mapping[str, Any]) -> GameState:
         raise ValueError(f"malformed state: {type(exc).__name__}: {exc}") from None
 
 
+def upgrade_state(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A position in an older documented format, in the current one (docs/state.md, "Format versions")."""
+    version = data.get("format")
+    if version not in READ_FORMATS:
+        raise ValueError(f"unsupported state format {version!r} (this build reads {READ_FORMATS})")
+    if version == 1:  # the first release: one rules version, 0.1.0
+        data = {**data, "format": 2, "engine_version": "0.1.0"}
+    return data
+
+
 def _load(data: Mapping[str, Any]) -> GameState:
-    if data.get("format") != STATE_FORMAT:
-        raise ValueError(f"unsupported state format {data.get('format')!r} (expected {STATE_FORMAT})")
+    data = upgrade_state(data)
+    engine_version = check_rules_version(data["engine_version"])
     catalog = load_catalog(data["catalog"]["edition"])
     if catalog.content_hash != data["catalog"]["hash"]:
         raise ValueError("the state was made with a different catalog (content hash differs)")
@@ -239,4 +252,5 @@ def _load(data: Mapping[str, Any]) -> GameState:
         dealt=tuple(tuple(x) for x in data["dealt"]),
         forks=data["forks"],
         luna=luna,
+        engine_version=engine_version,
     )

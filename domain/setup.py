@@ -5,15 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from domain.catalog import Catalog, load_catalog
+from domain.editions import ENGINE_VERSION, check_rules_version
 from domain.errors import IllegalMove
 from domain.events import GameForked, GameStarted
 from domain.options import Options
 from domain.rng import SeededRandom, digest
 from domain.state import COLOURS, GameState
 
-ENGINE_VERSION = "0.1.0"
 BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
 LUNA_CHARACTERS = ("newton", "hevelius", "cunitz", "sophia")  # CHAR-2: usable with or without Luna
+CHARACTERS = BASE_CHARACTERS + LUNA_CHARACTERS  # CHAR-2: all eight, on their basic side (SET-21)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +31,14 @@ class Setup:
     seed: str
     first_seat: int | None = None  # SET-12: None = drawn from the seed
     options: Options = field(default_factory=Options)
-    catalog_edition: str = "base"
+    catalog_edition: str = "current"  # an edition id, or "current" (= "base"): docs/editions.md
     tile_orders: tuple[tuple[str, ...], ...] | None = None  # SET-23 chosen orders (randomActionTiles false)
     # The commitment's salt. A service passes a secret random one (with a secret random seed): derived
     # from the seed, anyone who can guess the seed can test it against the public commitment.
     salt: str | None = None
+    # The engine rules version (docs/editions.md); None = ENGINE_VERSION. Re-adjudication pins it to
+    # the recorded one.
+    engine_version: str | None = None
 
 
 def commitment_of(
@@ -60,10 +64,10 @@ def _check_setup(setup: Setup, catalog: Catalog) -> None:
         raise IllegalMove("player-count", f"a game has 2 to 4 players, not {n}", "COMP-11")
     chars = [s.character for s in setup.seats]
     for c in chars:
-        if c not in BASE_CHARACTERS:
+        if c not in CHARACTERS:
             raise IllegalMove(
                 "unknown-character",
-                f"unknown character {c!r}; choose one of {', '.join(BASE_CHARACTERS)}",
+                f"unknown character {c!r}; choose one of {', '.join(CHARACTERS)}",
                 "SET-21",
             )
     if len(set(chars)) != n:
@@ -109,6 +113,7 @@ def _deal(
 def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted]:
     """Decide the setup: the first event of every game."""
     catalog = catalog or load_catalog(setup.catalog_edition)
+    engine_version = check_rules_version(setup.engine_version or ENGINE_VERSION)
     _check_setup(setup, catalog)
     n = len(setup.seats)
     rng = SeededRandom(setup.seed, "setup")
@@ -151,7 +156,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
             options=setup.options.to_json(),
             catalog_edition=catalog.edition,
             catalog_hash=catalog.content_hash,
-            engine_version=ENGINE_VERSION,
+            engine_version=engine_version,
             display=tuple(display),
             scale=scale,
             subjects=arch,

@@ -147,6 +147,7 @@ class GameState:
     dealt: tuple[tuple[str, ...], ...] = ()  # hidden: (deck, box, reserve, moon) as committed
     forks: int = 0  # number of re-deals (GameForked) so far
     luna: LunaState | None = None
+    engine_version: str = "0.1.0"  # the game's rules version (GameStarted.engine_version, docs/editions.md)
 
     @property
     def current(self) -> PlayerState:

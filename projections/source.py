@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from domain import event_from_dict, event_to_dict
-from domain.events import Event
+from domain.events import Event, upcast
 from replays.store import TOPIC_PREFIX, GameStore, store_env
 from replays.store import open_store as open_game_store
 
@@ -47,7 +47,7 @@ class Fact:
         self.game_id = game_id
         self.stored_at = stored_at  # when this store wrote it (differs from received_at in an import)
         self.version = version
-        self.payload = payload
+        self.payload = upcast(payload, meta.get("engine_version"))  # in this build's shape (docs/events.md)
         self.meta = meta
         self._event = event
 

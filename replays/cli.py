@@ -442,23 +442,32 @@ def verify(
     ctx: typer.Context,
     target: str = typer.Argument(..., help="A game ID or an export file."),
     json_output: bool = JSON,
+    edition: str = typer.Option(
+        None,
+        help="Also re-adjudicate under this rules edition ('current', or a catalog edition id) and report "
+        "the first divergence as information (docs/editions.md); the exit code is unaffected.",
+    ),
 ) -> None:
     """Verify a game or a file: hash chain, re-adjudication, fair deal. Exit 0 only when all checks pass
     (1: a problem was found, 2: a redacted file could only be partly checked)."""
     from rich.console import Console
 
+    from domain.errors import EditionUnknown
     from replays.render import report_table
     from replays.service import verify_file
 
     path = Path(target)
-    if path.is_file():
-        report = verify_file(path.read_bytes(), str(path))
-    else:
-        with _games(ctx) as service:
-            try:
-                report = service.verify(target)
-            except LookupError as exc:
-                raise _fail(f"{exc} (and no such file)") from None
+    try:
+        if path.is_file():
+            report = verify_file(path.read_bytes(), str(path), edition)
+        else:
+            with _games(ctx) as service:
+                try:
+                    report = service.verify(target, edition)
+                except LookupError as exc:
+                    raise _fail(f"{exc} (and no such file)") from None
+    except EditionUnknown as exc:
+        raise _fail(str(exc)) from None
     if json_output:
         _echo_json(report.to_dict())
     else:
@@ -473,6 +482,9 @@ def verify(
                 console.print(f"  stored:   {finding.stored}", markup=False)
         for note in report.notes:
             console.print(f"note: {note}", markup=False)
+        divergence = report.edition.divergence if report.edition is not None else None
+        if divergence is not None and (divergence.expected is not None or divergence.stored is not None):
+            console.print(f"  expected: {divergence.expected}\n  recorded: {divergence.stored}", markup=False)
     raise typer.Exit(report.exit_code)
 
 

@@ -34,6 +34,7 @@ from domain import (
     start,
 )
 from domain import Event as DomainEvent
+from domain.catalog import load_catalog
 from domain.events import GameEnded, GameStarted
 from replays.audit import SYSTEM, ZERO_HASH, Actor, Cause, canonical, link, nonces_for, setup_command
 from replays.errors import (
@@ -63,6 +64,10 @@ seats, deal and owner, and any future record of a game, such as a host). Raising
 
 def _no_rows(game_id: str, state: GameState, size: int) -> Sequence[Rows]:
     return ()
+
+
+# An event to store with its metadata, and optionally the form it was written in (an import keeps it).
+Entry = tuple[DomainEvent, Mapping[str, Any]] | tuple[DomainEvent, Mapping[str, Any], Mapping[str, Any]]
 
 
 def database_url() -> str:
@@ -112,6 +117,8 @@ class Games:
         _check_actor(actor)
         if setup.salt is None:
             setup = replace(setup, salt=self._secret())
+        # The recorded setup names the edition itself, not "current" (docs/editions.md).
+        setup = replace(setup, catalog_edition=load_catalog(setup.catalog_edition).edition)
         _, events = start(setup)
         now = self._now()
         first = events[0]
@@ -277,7 +284,10 @@ class Games:
             raise ImportRejected(
                 0, "; ".join(f"{c.name}: {c.detail}" for c in report.checks if c.status != "ok")
             )
-        entries = [(event_from_dict(r.event), r.meta) for r in log.records]
+        # Each event keeps the form it was written in (its hash covers it); it is upcast on every read.
+        entries = [
+            (event_from_dict(r.event, r.meta.get("engine_version")), r.meta, r.event) for r in log.records
+        ]
         game_id = uuid4()
         self._save_new(self._assemble(game_id, entries, self._now()), rows)
         return str(game_id)
@@ -289,13 +299,11 @@ class Games:
         size = sum(len(self.store.mapper.to_stored_event(e).state) for e in game.pending_events)
         self.store.save(game, rows=rows(str(game.id), game.state, size))
 
-    def _assemble(
-        self, game_id: UUID, entries: Iterable[tuple[DomainEvent, Mapping[str, Any]]], now: datetime
-    ) -> Game:
-        """A new game aggregate holding `entries` (event, metadata), hash-linked from the start."""
+    def _assemble(self, game_id: UUID, entries: Iterable[Entry], now: datetime) -> Game:
+        """A new game aggregate holding `entries` (event, metadata[, recorded form]), hash-linked."""
         items = iter(entries)
-        event, meta = next(items)
-        payload = event_to_dict(event)
+        event, meta, *recorded = next(items)
+        payload = dict(recorded[0]) if recorded else event_to_dict(event)
         nonces = meta.get("nonces") or nonces_for(payload["type"])
         first = link(1, payload, {**meta, "nonces": nonces} if nonces else meta, ZERO_HASH)
         game = Game._create(Game.Created, id=game_id, payload=payload, metadata=first, timestamp=now)
@@ -303,10 +311,10 @@ class Games:
         return game
 
     @staticmethod
-    def _append(game: Game, entries: Iterable[tuple[DomainEvent, Mapping[str, Any]]], now: datetime) -> None:
+    def _append(game: Game, entries: Iterable[Entry], now: datetime) -> None:
         """Record events with their metadata, hash-linked; new secret-bearing events get nonces."""
-        for event, meta in entries:
-            payload = event_to_dict(event)
+        for event, meta, *recorded in entries:
+            payload = dict(recorded[0]) if recorded else event_to_dict(event)
             if "nonces" not in meta:
                 nonces = nonces_for(payload["type"])
                 meta = {**meta, "nonces": nonces} if nonces else meta
@@ -354,7 +362,12 @@ class Games:
         """Stored events after version `after` (at most `limit`), with their audit metadata."""
         gid = _uuid(game_id)
         loaded: Iterable[Game.Event] = self.store.events.get(gid, gt=after, limit=limit)  # type: ignore[assignment]
-        found = [StoredEvent(e.originator_version, event_from_dict(e.payload), e.metadata) for e in loaded]
+        found = [
+            StoredEvent(
+                e.originator_version, event_from_dict(e.payload, e.metadata.get("engine_version")), e.metadata
+            )
+            for e in loaded
+        ]
         if not found and not self.store.recorder.select_events(gid, limit=1):
             raise GameNotFound(game_id)
         return found
@@ -429,10 +442,11 @@ class Games:
                 raise ValueError(f"a viewer is a seat 0..{len(first.seats) - 1} or None (a spectator)")
         return [Record(s.version, event_to_dict(s.event), s.metadata) for s in self.events(gid, after, limit)]
 
-    def verify(self, game_id: str | UUID) -> VerifyReport:
+    def verify(self, game_id: str | UUID, edition: str | None = None) -> VerifyReport:
         """Check a stored game: format, hash chain, re-adjudication, fair deal (docs/audit.md).
 
-        Reads the raw rows, so a row edited in the database is reported, not raised."""
+        Reads the raw rows, so a row edited in the database is reported, not raised. `edition`
+        ("current") also re-adjudicates it under that rules edition, as information (docs/editions.md)."""
         gid = _uuid(game_id)
         rows = self.store.recorder.select_events(gid)
         if not rows:
@@ -448,11 +462,11 @@ class Games:
             except Exception as exc:
                 message = f"the stored row cannot be decoded ({type(exc).__name__}: {exc})"
                 problems.append(Finding("format", message, row.originator_version))
-        return verify_records(records, str(gid), problems)
+        return verify_records(records, str(gid), problems, edition=edition)
 
-    def verify_file(self, data: bytes, source: str = "file") -> VerifyReport:
+    def verify_file(self, data: bytes, source: str = "file", edition: str | None = None) -> VerifyReport:
         """Check an export file (it needs no store: a referee can check a file offline)."""
-        return verify_file(data, source)
+        return verify_file(data, source, edition)
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -469,13 +483,14 @@ class Games:
             raise GameNotFound(gid) from None
 
 
-def verify_file(data: bytes, source: str = "file") -> VerifyReport:
-    """Check an export file: format, hash chain and, for a complete file, re-adjudication and deal."""
+def verify_file(data: bytes, source: str = "file", edition: str | None = None) -> VerifyReport:
+    """Check an export file: format, hash chain and, for a complete file, re-adjudication and deal
+    (and with `edition`, re-adjudication under that edition as information)."""
     try:
         log = parse(data)
     except ExportFormatError as exc:
         return verify_records([], source, [Finding("format", exc.message, line=exc.line or None)])
-    return verify_records(log.records, source, header=header_problems(log))
+    return verify_records(log.records, source, header=header_problems(log), edition=edition)
 
 
 def _uuid(game_id: str | UUID) -> UUID:

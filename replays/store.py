@@ -31,7 +31,16 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 from eventsourcing.utils import Environment, get_topic, register_topic
 from psycopg_pool.base import AttemptWithBackoff
 
-from domain import EVENT_TYPES, GameState, dump_state, event_from_dict, evolve, load_state
+from domain import (
+    EVENT_TYPES,
+    EditionUnknown,
+    EventDoesNotFit,
+    GameState,
+    dump_state,
+    event_from_dict,
+    evolve,
+    load_state,
+)
 from domain import events as ev
 from domain.events import Event as DomainEvent
 from domain.events import GameForked
@@ -214,9 +223,16 @@ class Game(Aggregate):
         self.commands: dict[str, list[int]] = {}
 
     def absorb(self, version: int, payload: Mapping[str, Any], metadata: Mapping[str, Any]) -> None:
-        event = event_from_dict(payload)
         before = self.state
-        self.state = evolve(self.state, event)
+        try:
+            event = event_from_dict(payload, metadata.get("engine_version"))  # upcast from the writer's shape
+            self.state = evolve(self.state, event)
+        except EventDoesNotFit as exc:
+            raise exc.at(version) from exc
+        except EditionUnknown:
+            raise
+        except ValueError as exc:  # a stored event this build cannot read
+            raise EventDoesNotFit(str(payload.get("type")), str(exc), version) from exc
         self.last_hash = metadata["hash"]
         if isinstance(event, GameForked):
             self.commands = {}

@@ -8,12 +8,13 @@ stored, and the rule ID. Nothing here raises on hostile input: every failure bec
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from domain import (
     ENGINE_VERSION,
     IllegalMove,
+    Setup,
     command_from_dict,
     decide,
     event_from_dict,
@@ -26,6 +27,8 @@ from domain import (
     start_game,
 )
 from domain import Event as DomainEvent
+from domain.catalog import load_catalog
+from domain.catalog.loader import ALIASES as EDITION_ALIASES
 from domain.events import (
     TABLE_EVENTS,
     CardDealt,
@@ -92,6 +95,7 @@ class VerifyReport:
     checks: tuple[CheckResult, ...]
     findings: tuple[Finding, ...]
     notes: tuple[str, ...] = ()
+    edition: EditionCheck | None = None  # `verify --edition current`: information, never a failure
 
     @property
     def ok(self) -> bool:
@@ -119,6 +123,7 @@ class VerifyReport:
             "checks": [asdict(c) for c in self.checks],
             "findings": [asdict(f) for f in self.findings],
             "notes": list(self.notes),
+            **({} if self.edition is None else {"edition": self.edition.to_dict()}),
         }
 
 
@@ -127,12 +132,17 @@ def verify_records(
     source: str,
     problems: Sequence[Finding] = (),
     header: Sequence[Finding] = (),
+    edition: str | None = None,
 ) -> VerifyReport:
-    """Run every check that the records allow.
+    """Run every check that the records allow (EditionUnknown if `edition` is not in this build).
 
     `problems` are format findings found while reading (they stop the other checks); `header` are
     disagreements of a file's header with its events, reported after what the other checks find.
+    `edition` ("current", or a catalog edition id) also re-adjudicates the game under that edition and
+    reports the first divergence as information (docs/editions.md); it never fails the verification.
     """
+    if edition is not None:
+        load_catalog(edition)  # an unknown edition is the caller's error, before any check
     formats = list(problems)
     for r in records:
         message = check_record(r)
@@ -171,8 +181,17 @@ def verify_records(
     findings += header
     if not finished:
         findings = [_redacted(f) for f in findings]
+    check: EditionCheck | None = None
+    if edition is not None:
+        check = readjudicate(records, edition) if complete else None
+        if check is None:
+            notes.append(f"not re-adjudicated under edition {edition!r}: the hidden deal is redacted")
+        else:
+            if not finished and check.divergence is not None:
+                check = replace(check, divergence=_redacted(check.divergence))
+            notes.append(check.summary())
     return VerifyReport(
-        source, len(records), finished, complete, tuple(checks), tuple(findings), tuple(notes)
+        source, len(records), finished, complete, tuple(checks), tuple(findings), tuple(notes), check
     )
 
 
@@ -269,7 +288,7 @@ class Adjudicator:
     def run(self) -> Finding | None:
         for r in self.records:
             try:
-                self.events.append(event_from_dict(r.event))
+                self.events.append(event_from_dict(r.event, r.meta.get("engine_version")))
             except ValueError as exc:
                 self.events = []
                 return self._finding(r.version - 1, f"cannot be read: {exc}")
@@ -332,6 +351,15 @@ class Adjudicator:
                 return self._finding(i, "a fork batch, and only a fork batch, begins with GameForked")
         return None
 
+    def _setup(self, command: Mapping[str, Any]) -> Setup:
+        """The recorded setup, pinned to the game's rules edition (docs/editions.md): the engine rules
+        version of its GameStarted, and its catalog edition where the setup named the current one."""
+        first = self.events[0]
+        assert isinstance(first, GameStarted)
+        setup = setup_from_command(command, first.seed, first.salt)
+        edition = first.catalog_edition if setup.catalog_edition in EDITION_ALIASES else setup.catalog_edition
+        return replace(setup, catalog_edition=edition, engine_version=first.engine_version)
+
     def _redeals(self) -> list[int]:
         """Indices of the forks that re-dealt (the others kept the deal of a finished game)."""
         out: list[int] = []
@@ -354,7 +382,7 @@ class Adjudicator:
         first = self.events[0]
         assert isinstance(first, GameStarted)
         try:
-            ran = start_game(setup_from_command(self.records[0].meta["command"], first.seed, first.salt))
+            ran = start_game(self._setup(self.records[0].meta["command"]))
             if _same(event_to_dict(ran[0]), self.records[0].event):
                 return True, None
         except Exception:
@@ -412,7 +440,7 @@ class Adjudicator:
             if not self.original and self.anchor is not None:
                 # A re-dealing fork rewrote this start's deal; its fork batch checks that rewrite.
                 return [first, *settle(evolve(None, first))[1]]
-            return start(setup_from_command(meta["command"], first.seed, first.salt))[1]
+            return start(self._setup(meta["command"]))[1]
         assert state is not None
         if kind == "command":
             command = command_from_dict(meta["command"])
@@ -555,6 +583,160 @@ class Adjudicator:
     def _fair(self, index: int, message: str) -> Finding:
         r = self.records[index]
         return Finding("fairness", message, index + 1, r.line, stored=r.event)
+
+
+# -- (4) re-adjudication under another edition (information) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EditionCheck:
+    """What the game would have been under another rules edition: the first divergence, if any."""
+
+    catalog_edition: str  # the edition re-adjudicated under
+    engine_version: str
+    recorded_edition: str  # the game's own catalog edition and rules version
+    recorded_engine: str
+    divergence: Finding | None  # the first event the other edition produces differently (check "edition")
+
+    @property
+    def same(self) -> bool:
+        return self.divergence is None
+
+    def summary(self) -> str:
+        under = f"under edition {self.catalog_edition} (rules {self.engine_version})"
+        own = f"recorded under {self.recorded_edition} (rules {self.recorded_engine})"
+        if self.divergence is None:
+            return f"{under} the rules reproduce every event ({own})"
+        d = self.divergence
+        rule = f" [{d.rule}]" if d.rule else ""
+        return f"{under} the game diverges at event {d.version}{rule}: {d.message} ({own}; information only)"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "catalog_edition": self.catalog_edition,
+            "engine_version": self.engine_version,
+            "recorded": {"catalog_edition": self.recorded_edition, "engine_version": self.recorded_engine},
+            "same": self.same,
+            "divergence": None if self.divergence is None else asdict(self.divergence),
+        }
+
+
+def readjudicate(records: Sequence[Record], edition: str = "current") -> EditionCheck | None:
+    """Re-run a well-formed, complete game's recorded commands on its recorded deal under another catalog
+    edition and this build's engine rules (`ENGINE_VERSION`); None if the log cannot be read."""
+    adjudicator = Adjudicator(records)
+    try:
+        adjudicator.events = [event_from_dict(r.event, r.meta.get("engine_version")) for r in records]
+    except ValueError:
+        return None
+    if adjudicator._check_shape() is not None:
+        return None
+    first = adjudicator.events[0]
+    assert isinstance(first, GameStarted)
+    catalog = load_catalog(edition)  # EditionUnknown for an edition this build does not have
+    check = EditionCheck(catalog.edition, ENGINE_VERSION, first.catalog_edition, first.engine_version, None)
+    # The same deal under the other edition: cards it does not have leave the box and the reserve (the
+    # first reserve draw that differs is then a divergence); one in the display or the deck is one at once.
+    known = set(catalog.cards)
+    rebased = replace(
+        first,
+        catalog_edition=catalog.edition,
+        catalog_hash=catalog.content_hash,
+        engine_version=ENGINE_VERSION,
+        box=tuple(c for c in first.box if c in known),
+        reserve=tuple(c for c in first.reserve if c in known),
+    )
+    missing = sorted({*first.display, *first.deck} - known)
+    if missing:
+        message = (
+            f"the recorded deal holds {', '.join(missing)}, which edition {catalog.edition} does not have"
+        )
+        return replace(check, divergence=Finding("edition", message, 1, records[0].line, first.rule))
+    return replace(check, divergence=_diverge(adjudicator, rebased))
+
+
+def _rebase_deal(event: DomainEvent, known: set[str]) -> DomainEvent:
+    """A recorded deal (a fork's, or the one revealed at the end) without the cards another edition lacks."""
+    if isinstance(event, GameEnded | GameForked):
+        box = tuple(c for c in event.box if c in known)
+        return replace(event, box=box, reserve=tuple(c for c in event.reserve if c in known))
+    return event
+
+
+def _diverge(adj: Adjudicator, rebased: GameStarted) -> Finding | None:
+    records, events = adj.records, adj.events
+    state: GameState | None = None
+    for start_index, end in adj.batches:
+        meta = records[start_index].meta
+        known = set(load_catalog(rebased.catalog_edition).cards)
+        stored = [_rebase_deal(e, known) for e in events[start_index:end]]
+        if start_index == 0:
+            stored[0] = rebased  # the same deal, under the other edition
+        try:
+            if meta["kind"] == "setup":
+                expected = [rebased, *settle(evolve(None, rebased))[1]]
+            elif meta["kind"] == "command":
+                assert state is not None
+                expected = decide(state, command_from_dict(meta["command"]))
+            else:
+                expected = [stored[0], *settle(evolve(state, stored[0]))[1]]
+        except IllegalMove as exc:
+            return Finding(
+                "edition",
+                f"these rules refuse the recorded command {_text(meta['command'])}: {exc.message}",
+                start_index + 1,
+                records[start_index].line,
+                exc.rule_id,
+                stored=records[start_index].event,
+            )
+        except Exception as exc:  # a deal or position the other edition cannot play
+            return Finding(
+                "edition",
+                f"the batch cannot be re-run: {type(exc).__name__}: {exc}",
+                start_index + 1,
+                records[start_index].line,
+            )
+        cut = end < len(events) and isinstance(events[end], GameForked)
+        for k in range(max(len(expected), len(stored))):
+            want = event_to_dict(expected[k]) if k < len(expected) else None
+            got = event_to_dict(stored[k]) if k < len(stored) else None
+            if want is None and cut:
+                break
+            if want is not None and got is not None and _same(want, got):
+                continue
+            index = start_index + min(k, len(stored) - 1)
+            if want is None:
+                message = f"these rules produce no {got and got['type']} here"
+            elif got is None:
+                message = f"these rules also produce {want['type']} here"
+            elif want["type"] != got["type"]:
+                message = f"these rules produce {want['type']} here, the log has {got['type']}"
+            else:
+                fields = sorted(
+                    k2 for k2 in set(want) | set(got) if not _same({"v": want.get(k2)}, {"v": got.get(k2)})
+                )
+                message = f"{want['type']} differs in {', '.join(fields)}"
+            rule = (want or {}).get("rule") or (got or {}).get("rule")
+            return Finding(
+                "edition",
+                f"{message} (after {_text(meta['command'])})",
+                index + 1,
+                records[index].line,
+                rule,
+                expected=want,
+                stored=records[index].event if got is not None else None,
+            )
+        try:
+            for e in stored:
+                state = evolve(state, e)
+        except Exception as exc:
+            return Finding(
+                "edition",
+                f"the recorded events cannot be applied: {type(exc).__name__}: {exc}",
+                start_index + 1,
+                records[start_index].line,
+            )
+    return None
 
 
 class _Divergence(Exception):

@@ -39,8 +39,9 @@ KINDS: Mapping[str, str] = {
 # Editions that rule entries may name where a value differs between them.
 EDITIONS: Mapping[str, str] = {
     "base-provisional-1": "the first catalog edition: the digest's provisional data, the retail box's counts",
-    "publisher corrections": (
-        "the catalog edition that applies the corrections of the publisher's rulebook (rules addendum)"
+    "base-2": (
+        "the catalog edition that applies the corrections of the publisher's rulebook (rules addendum); "
+        "new games get it (docs/editions.md)"
     ),
 }
 

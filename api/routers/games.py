@@ -21,7 +21,7 @@ from api.seats import CHOSEN_SEED, KNOWN, SECRET
 from api.tables import TableRecord
 from api.tokens import new_token, token_hash
 from domain import Options, SeatSpec, Setup
-from domain.setup import BASE_CHARACTERS
+from domain.setup import CHARACTERS
 from projections.views import viewer_for
 from replays.clock import ClockConfig, parse_duration
 
@@ -32,7 +32,7 @@ IMPORT_MEDIA = "application/x-ndjson"
 
 def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
     taken = {s.character for s in body.seats if s.character}
-    free = [c for c in BASE_CHARACTERS if c not in taken]
+    free = [c for c in CHARACTERS if c not in taken]
     seats: list[SeatSpec] = []
     for i, spec in enumerate(body.seats):
         character = spec.character or (free.pop(0) if free else "")

@@ -111,7 +111,20 @@ async def export(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> Re
 
 
 @router.get("/verify", responses=errors(401, 403, 404, 422), openapi_extra={"x-seat-token": "optional"})
-async def verify(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> dict[str, Any]:
+async def verify(
+    game_id: GameId,
+    runtime: RuntimeDep,
+    seat: OptionalSeat,
+    edition: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=100,
+            description="Also re-adjudicate under this rules edition ('current', or a catalog edition id): "
+            "`edition` in the answer gives the first divergence, as information (docs/editions.md).",
+        ),
+    ] = None,
+) -> dict[str, Any]:
     """Verify the stored game: format, hash chain, re-adjudication by the rules, fair deal."""
-    report = await run_in_threadpool(runtime.store.verify, game_id)
+    report = await run_in_threadpool(runtime.store.verify, game_id, edition)
     return report.to_dict()

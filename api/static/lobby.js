@@ -1,7 +1,7 @@
 // The lobby: list games (GET /games), create one (POST /games), statistics (GET /stats).
 import { Problem, api, clear, dealBadge, el, saveToken, seatLink, shortId, showProblem, when } from "/static/common.js";
 
-const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno"];
+const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"];
 const KINDS = [["person", "a person"], ["greedy", "greedy bot"], ["random", "random bot"]];
 const seatsBody = document.getElementById("seats");
 

@@ -5,11 +5,13 @@ See docs/catalog.md for the files, the reward code grammar and the provenance co
 
 from domain.catalog.loader import (
     COLOURS,
+    CURRENT_EDITION,
     MIXES,
     ActionTile,
     BookPage,
     Card,
     Catalog,
+    CatalogEditionUnknown,
     CatalogError,
     Constellation,
     MajorObject,
@@ -28,11 +30,13 @@ from domain.catalog.loader import (
 
 __all__ = [
     "COLOURS",
+    "CURRENT_EDITION",
     "MIXES",
     "ActionTile",
     "BookPage",
     "Card",
     "Catalog",
+    "CatalogEditionUnknown",
     "CatalogError",
     "Constellation",
     "MajorObject",

@@ -1,5 +1,8 @@
 """Load an edition of the component catalog from the JSON data files shipped in this package.
 
+Every released edition stays in `editions/<folder>/` forever (docs/editions.md): a stored game names its
+edition and is replayed with it. New games get `CURRENT_EDITION`.
+
 This is the only module of domain/ that reads anything: the package's own data files, through
 importlib.resources and json (no paths, no OS access). The purity test allows exactly these two imports here.
 """
@@ -33,14 +36,17 @@ from domain.catalog.model import (
 )
 from domain.catalog.parse import parse_catalog
 from domain.catalog.rewards import validate_reward
+from domain.errors import EditionUnknown
 
 __all__ = [
     "COLOURS",
+    "CURRENT_EDITION",
     "MIXES",
     "ActionTile",
     "BookPage",
     "Card",
     "Catalog",
+    "CatalogEditionUnknown",
     "CatalogError",
     "Constellation",
     "MajorObject",
@@ -58,17 +64,35 @@ __all__ = [
 ]
 
 EDITION_FILE = "edition.json"
+EDITIONS = "editions"  # the folder of every released edition
+CURRENT_EDITION = "base-2"  # the edition new games get (docs/editions.md)
+ALIASES = ("base", "current")  # names of the current edition
 
 
-def load_catalog(edition: str = "base") -> Catalog:
-    """The validated catalog of an edition, named by its folder ("base") or by its edition id
-    ("base-provisional-1", as recorded by a game). Cached: each edition is read and checked once."""
+class CatalogEditionUnknown(CatalogError, EditionUnknown):
+    """A catalog edition that this build does not ship (a game stored by a newer build, or a typo)."""
+
+    def __init__(self, edition: str, available: Mapping[str, str]) -> None:
+        EditionUnknown.__init__(
+            self,
+            "catalog edition",
+            edition,
+            tuple(sorted(set(available.values()))),
+            f"A game recorded under it needs a release of galileo-service that ships "
+            f"domain/catalog/editions/{edition}/",
+        )
+
+
+def load_catalog(edition: str = "current") -> Catalog:
+    """The validated catalog of an edition, named by its edition id ("base-provisional-1", as recorded by
+    a game), its folder, or "current"/"base" (the edition new games get). Cached: each edition is read and
+    checked once. Raises EditionUnknown for an edition this build does not ship."""
     return _load(_folder(edition).name)
 
 
 @cache
 def _load(folder_name: str) -> Catalog:
-    folder = resources.files(__package__) / folder_name
+    folder = resources.files(__package__) / EDITIONS / folder_name
     files: dict[str, object] = {}
     for entry in sorted(folder.iterdir(), key=lambda entry: entry.name):
         if entry.is_file() and entry.name.endswith(".json"):
@@ -80,7 +104,8 @@ def _load(folder_name: str) -> Catalog:
 def editions() -> Mapping[str, str]:
     """Edition folder name -> edition id, for every edition shipped in this package."""
     found: dict[str, str] = {}
-    for folder in sorted(resources.files(__package__).iterdir(), key=lambda entry: entry.name):
+    root = resources.files(__package__) / EDITIONS
+    for folder in sorted(root.iterdir(), key=lambda entry: entry.name):
         marker = folder / EDITION_FILE
         if folder.is_dir() and marker.is_file():
             content = _read_json(folder.name, marker)
@@ -90,11 +115,11 @@ def editions() -> Mapping[str, str]:
 
 def _folder(edition: str) -> Traversable:
     available = editions()
+    wanted = CURRENT_EDITION if edition in ALIASES else edition
     for name, edition_id in available.items():
-        if edition in (name, edition_id):
-            return resources.files(__package__) / name
-    known = ", ".join(f"{name} ({edition_id})" for name, edition_id in available.items())
-    raise CatalogError(f"{edition}: $: unknown catalog edition (available: {known or 'none'})")
+        if wanted in (name, edition_id):
+            return resources.files(__package__) / EDITIONS / name
+    raise CatalogEditionUnknown(edition, available)
 
 
 def _read_json(edition: str, entry: Traversable) -> object:

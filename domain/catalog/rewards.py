@@ -29,6 +29,7 @@ _PROVENANCE_PART = re.compile(
     | derived:\ DER-[0-9]+\b.*
     | provisional:\ DATA-[0-9]+\ \(.+\)
     | box:\ \S.*
+    | publisher:\ CN\ p\.[0-9]+\b.*
     | ruling:\ AMB-[0-9]+\ \(.+\)
     """,
     re.VERBOSE,
@@ -76,7 +77,8 @@ def validate_provenance(note: object, where: str) -> str:
         if _PROVENANCE_PART.fullmatch(part) is None:
             raise CatalogError(
                 f"{where}: provenance part {part!r} must read 'seed: S00n §section', 'derived: DER-n ...', "
-                "'provisional: DATA-n (reason)', 'box: fact' or 'ruling: AMB-n (reason)'"
+                "'provisional: DATA-n (reason)', 'box: fact', 'publisher: CN p.n ...' or "
+                "'ruling: AMB-n (reason)'"
             )
     return note
 

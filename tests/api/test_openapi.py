@@ -119,10 +119,13 @@ def test_the_documentation_pages_use_only_assets_the_app_serves(client: TestClie
 
 
 def test_the_catalog_is_served_with_its_hash_as_etag(client: TestClient) -> None:
-    response = client.get("/catalog/base")
+    response = client.get("/catalog/base")  # "base": the edition new games get (docs/editions.md)
     assert response.status_code == 200
     data = response.json()
-    assert data["edition"] == "base-provisional-1" and len(data["cards"]) > 20
+    assert data["edition"] == "base-2" and len(data["cards"]) > 20
+    first = client.get("/catalog/base-provisional-1")  # every released edition stays served
+    assert first.status_code == 200 and first.json()["edition"] == "base-provisional-1"
+    assert first.headers["etag"] != response.headers["etag"]
     assert {"action_tiles", "starry_sky", "scale_tiles", "book_pages", "luna"} <= set(data)
     etag = response.headers["etag"]
     assert etag == f'"{data["content_hash"]}"'

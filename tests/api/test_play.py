@@ -102,3 +102,11 @@ def test_command_answers_carry_actor_and_received_at_like_the_event_log(client: 
             (e["actor"], e["received_at"]) for e in log[: len(events)]
         ]
         assert all(e["actor"] == seat and e["received_at"] for e in events)
+
+
+def test_CHAR_2_a_game_with_the_luna_characters_can_be_created_over_http(client: TestClient) -> None:
+    seats = [{"name": n, "character": c} for n, c in (("Ada", "newton"), ("Ben", "sophia"))]
+    response = client.post("/games", json={"seats": seats + [{"bot": "greedy"}], "seed": "char-2"})
+    assert response.status_code == 201, response.text
+    board = client.get(f"/games/{response.json()['game_id']}").json()
+    assert [p["character"] for p in board["state"]["players"]] == ["newton", "sophia", "galileo"]

@@ -10,12 +10,18 @@ from domain.events import Event
 from domain.state import GameState, Task
 
 CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")
+# The scenarios were written against the first edition's provisional numbers (cards, cellar values); the
+# corrections of later editions have their own tests (test_editions.py). docs/editions.md
+SCENARIO_EDITION = "base-provisional-1"
 
 
-def new_game(players: int = 3, seed: str = "scenario", **options: Any) -> GameState:
+def new_game(
+    players: int = 3, seed: str = "scenario", edition: str = SCENARIO_EDITION, **options: Any
+) -> GameState:
     """A fresh game, seat 0 first, at its first decision (seat 0 moves)."""
     seats = tuple(SeatSpec(f"P{i + 1}", CHARACTERS[i]) for i in range(players))
-    state, _ = start(Setup(seats=seats, seed=seed, first_seat=0, options=Options(**options)))
+    setup = Setup(seats=seats, seed=seed, first_seat=0, options=Options(**options), catalog_edition=edition)
+    state, _ = start(setup)
     return state
 
 

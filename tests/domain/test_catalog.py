@@ -13,6 +13,7 @@ import pytest
 
 from domain.catalog import (
     COLOURS,
+    CURRENT_EDITION,
     MIXES,
     Catalog,
     CatalogError,
@@ -22,12 +23,13 @@ from domain.catalog import (
     validate_reward,
 )
 from domain.catalog.parse import content_hash
+from domain.errors import EditionUnknown
 
 Files = dict[str, Any]
 
 
 def base_files() -> Files:
-    folder = resources.files("domain.catalog") / "base"
+    folder = resources.files("domain.catalog") / "editions" / "base-provisional-1"
     return {
         entry.name: json.loads(entry.read_text(encoding="utf-8"))
         for entry in folder.iterdir()
@@ -40,7 +42,7 @@ BASE_FILES = base_files()
 
 @pytest.fixture
 def catalog() -> Catalog:
-    return load_catalog()
+    return load_catalog("base-provisional-1")  # the first edition, never changed
 
 
 def refused(change: Callable[[Files], None]) -> str:
@@ -57,15 +59,42 @@ def refused(change: Callable[[Files], None]) -> str:
 
 def test_base_edition_loads_and_is_cached(catalog: Catalog) -> None:
     assert catalog.edition == "base-provisional-1"
-    assert load_catalog("base") is catalog
     assert load_catalog("base-provisional-1") is catalog
-    assert editions()["base"] == "base-provisional-1"
+    assert editions()["base-provisional-1"] == "base-provisional-1"
+    # the first release's content, byte for byte: games stored by it record this hash
+    assert catalog.content_hash == "c1e05261e3b02b631457575ff6a988bf5ec2839953c18817efbad3518d4618fd"
 
 
-def test_unknown_edition_is_refused() -> None:
+def test_new_games_get_the_current_edition() -> None:
+    current = load_catalog()
+    assert current.edition == CURRENT_EDITION == "base-2"
+    assert load_catalog("base") is current and load_catalog("current") is current
+    assert set(editions().values()) == {"base-provisional-1", "base-2"}
+
+
+def test_unknown_edition_is_refused_naming_it_and_how_to_get_it() -> None:
     with pytest.raises(CatalogError) as raised:
         load_catalog("no-such-edition")
-    assert str(raised.value).startswith("no-such-edition: $: unknown catalog edition (available: base")
+    assert isinstance(raised.value, EditionUnknown)
+    message = str(raised.value)
+    assert "unknown catalog edition 'no-such-edition'" in message
+    assert "this build has base-2, base-provisional-1" in message
+    assert "domain/catalog/editions/no-such-edition/" in message and "docs/editions.md" in message
+
+
+def test_DATA_2_DATA_6_DATA_7_the_publishers_corrections_are_the_second_edition() -> None:
+    first, second = load_catalog("base-provisional-1"), load_catalog("base-2")
+    assert second.deck_composition[2] == (9, 5, 4) and sum(second.deck_composition[2]) == 18  # CN p.3
+    assert second.deck_composition[1] == (9, 5, 4)  # CN p.16: the solo game uses the 2-player deck
+    assert second.deck_composition[3] == first.deck_composition[3] == (10, 6, 5)
+    assert second.deck_composition[4] == first.deck_composition[4] == (12, 7, 6)
+    assert second.cellar_arch == (-4, -2, -1, 1)  # CN p.20: C1 is -4
+    assert second.cellar_bottom == (-4, -2, -1, 1)  # CN p.13: -2 and -4 unpersuaded, +1 persuaded
+    assert len(second.cards) == 33  # CN p.2
+    assert set(second.cards) == set(first.cards) - {"D2-11", "D3-10"}
+    tiers = [card.tier for card in second.cards.values()]
+    assert (tiers.count(1), tiers.count(2), tiers.count(3)) == (14, 10, 9)
+    assert second.content_hash != first.content_hash
 
 
 def test_counts_follow_the_box_and_the_digest(catalog: Catalog) -> None:

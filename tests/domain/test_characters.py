@@ -43,3 +43,33 @@ def finish_effects_until_observe(s):  # type: ignore[no-untyped-def]
     while s.agenda and s.agenda[-1].kind != "OBSERVE":
         s, _ = play(s, str(legal_moves(s)[0]))
     return s, []
+
+
+@pytest.mark.parametrize("luna", [False, True])
+def test_CHAR_2_all_eight_characters_play_their_basic_side_with_or_without_luna(luna: bool) -> None:
+    from domain import Options, SeatSpec, Setup
+    from domain.bots import make_bot
+    from domain.selfplay import play_game
+    from domain.setup import CHARACTERS
+
+    assert len(CHARACTERS) == 8
+    for first in (0, 4):
+        chosen = CHARACTERS[first : first + 4]
+        setup = Setup(
+            seats=tuple(SeatSpec(f"P{i}", c) for i, c in enumerate(chosen)),
+            seed=f"char-2-{first}",
+            options=Options(luna=luna),
+        )
+        record = play_game(setup, [make_bot("random", f"char-2:{i}") for i in range(4)])
+        assert record.state.finished
+        assert [p.character for p in record.state.players] == list(chosen)
+        assert all(characters.rules_for(p) is characters.BASIC for p in record.state.players)
+
+
+def test_SET_21_an_unknown_character_is_refused_with_the_list_of_eight() -> None:
+    from domain import IllegalMove, SeatSpec, Setup, start
+
+    with pytest.raises(IllegalMove) as refused:
+        start(Setup(seats=(SeatSpec("A", "galileo"), SeatSpec("B", "tycho")), seed="x"))
+    assert refused.value.code == "unknown-character" and refused.value.rule_id == "SET-21"
+    assert "sophia" in refused.value.message and "newton" in refused.value.message

@@ -1,9 +1,12 @@
-"""The golden playthrough (fixed seed, every decision, legal-move count and event) is reproduced."""
+"""The golden playthroughs (fixed seed, every decision, legal-move count and event) are reproduced, one
+per catalog edition; a released edition's file never changes (docs/editions.md)."""
 
 from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,11 +19,17 @@ def _module():  # type: ignore[no-untyped-def]
     return module
 
 
-def test_golden_playthrough_is_reproduced() -> None:
-    regen = _module()
-    expected = regen.GOLDEN.read_text(encoding="utf-8").splitlines()
-    got = regen.golden_lines()
+REGEN = _module()
+
+
+@pytest.mark.parametrize("edition", list(REGEN.GOLDEN_FILES))
+def test_golden_playthrough_is_reproduced(edition: str) -> None:
+    expected = REGEN.GOLDEN_FILES[edition].read_text(encoding="utf-8").splitlines()
+    got = REGEN.golden_lines(edition)
     for i, (a, b) in enumerate(zip(expected, got, strict=False)):
-        assert a == b, f"line {i + 1} differs (run `python scripts/regen_golden.py` if intended):\n{a}\n{b}"
+        assert a == b, (
+            f"line {i + 1} differs (run `python scripts/regen_golden.py {edition}` if intended):\n{a}\n{b}"
+        )
     assert len(expected) == len(got)
     assert any(line.startswith("  GameEnded") for line in got)
+    assert f'"catalog_edition":"{edition}"' in got[2]

@@ -190,11 +190,18 @@ def test_AMB_42_phase_change_during_setup_when_the_deck_starts_with_tier_two() -
     from domain import start
     from domain.selfplay import default_setup
 
-    # 2 players: 8 Tier I cards, 6 dealt: the deck starts with 2 Tier I cards -> no change at setup.
-    state, events = start(dataclasses.replace(default_setup(2, "amb42"), options=Options(luna=True)))
+    # 2 players (first edition): 8 Tier I cards, 6 dealt: the deck starts with 2 Tier I cards -> no change.
+    setup = dataclasses.replace(default_setup(2, "amb42"), options=Options(luna=True))
+    first = dataclasses.replace(setup, catalog_edition="base-provisional-1")
+    state, events = start(first)
     assert not of_type(events, ev.MoonPhaseAdvanced)
     tiers = [state.catalog.cards[c].tier for c in state.deck]
     assert tiers[:2] == [1, 1] and tiers[2] == 2
+    # 2 players (base-2, DATA-2 corrected): 9 Tier I cards, the deck starts with 3 of them.
+    state, events = start(setup)
+    assert not of_type(events, ev.MoonPhaseAdvanced)
+    tiers = [state.catalog.cards[c].tier for c in state.deck]
+    assert tiers[:3] == [1, 1, 1] and tiers[3] == 2
 
 
 # -- Grand Inquisitors -----------------------------------------------------------------------------

@@ -138,9 +138,9 @@ def test_search_finds_rules_by_every_word() -> None:
 def test_publisher_corrections_keep_both_edition_values() -> None:
     ref = reference()
     deck = {e.edition: e.value for e in ref.get("DATA-2").editions}
-    assert "8 / 5 / 4" in deck["base-provisional-1"] and "9 / 5 / 4" in deck["publisher corrections"]
+    assert "8 / 5 / 4" in deck["base-provisional-1"] and "9 / 5 / 4" in deck["base-2"]
     arch = {e.edition: e.value for e in ref.get("INQ-22").editions}
-    assert "C1 -3" in arch["base-provisional-1"] and "C1 -4" in arch["publisher corrections"]
+    assert "C1 -3" in arch["base-provisional-1"] and "C1 -4" in arch["base-2"]
     assert "CN p.20" in (ref.get("DATA-6").addendum or "")
 
 

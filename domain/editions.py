@@ -1,0 +1,30 @@
+"""Rules editions (docs/editions.md): what a game is pinned to when it starts.
+
+A game's rules edition is the engine rules version, the catalog edition with its content hash, and the
+rule options, all recorded in its `GameStarted`. The engine keeps every released rules version in
+`RULES_VERSIONS` (behaviour that changed is selected by `GameState.engine_version`), and the catalog keeps
+every released edition as data (`domain/catalog/editions/`). New games get `ENGINE_VERSION` and the
+catalog's `CURRENT_EDITION`.
+
+Bump `ENGINE_VERSION` (and add it to `RULES_VERSIONS`) whenever the rules behaviour changes: the events
+a command causes, the legal moves, or how an event is applied.
+"""
+
+from __future__ import annotations
+
+from domain.errors import EditionUnknown
+
+ENGINE_VERSION = "0.1.0"  # the rules version new games are played under
+RULES_VERSIONS = ("0.1.0",)  # every released rules version this build still plays and re-adjudicates
+
+
+def check_rules_version(version: str) -> str:
+    """`version` if this build keeps it; EditionUnknown naming it otherwise."""
+    if version not in RULES_VERSIONS:
+        raise EditionUnknown(
+            "rules version",
+            version,
+            RULES_VERSIONS,
+            f"A game recorded under it needs a release of galileo-service whose engine keeps rules {version}",
+        )
+    return version
