@@ -1,11 +1,12 @@
 """Character rules: the extension point for the astronomers' abilities (digest §17).
 
+The characters themselves are catalog data (`catalog.characters`: id, name, expansion, personal pages).
 The turn engine asks a seat's `CharacterRules` wherever a character may change a rule: how many
 constellations one Observe may take, which personal Book-of-Comets pages it may use (BOC-5), and what
-happens when the telescope wraps past the Upgrade space (Sophia Brahe, CHAR-SOP-2). A character with an
-ability overrides these; the basic (Quadrant-symbol) side used by every character here changes nothing
-(SET-21). Per-character Action tiles and cellars are catalog data (`catalog.action_tiles`, the length of
-the cellar), so they need no code here.
+happens when the telescope wraps past the Upgrade space (Sophia Brahe, CHAR-SOP-2). A character's ability
+side will override these; the basic (Quadrant-symbol) side used by every character here changes nothing
+(SET-21). Per-character Action tiles and cellars are catalog data
+(`catalog.action_tiles`, the length of the cellar), so they need no code here.
 """
 
 from __future__ import annotations
@@ -33,5 +34,5 @@ BASIC = CharacterRules()
 
 def rules_for(player: PlayerState) -> CharacterRules:
     """The rules of a seat's character. Every character plays its basic side (advanced abilities are
-    a separate feature: they will register their own `CharacterRules` here)."""
+    a separate feature: they will register their own `CharacterRules` here, by character id)."""
     return BASIC

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from domain import commands as c
+from domain import concepts  # noqa: F401  (registers every effect kind: domain/effect_kinds.py)
 from domain.catalog import MIXES
 from domain.catalog.luna import POSITIONS
+from domain.effect_kinds import effect_kind
 from domain.errors import IllegalMove
 from domain.events import Event
 from domain.evolve import evolve, fold
@@ -24,55 +26,6 @@ __all__ = [
     "start",
     "to_act",
 ]
-
-EXPECTED = {  # the commands that resolve each kind of pending task (RES-1, RES-6)
-    "PER": (c.Persuade,),
-    "DIE": (c.GainDie, c.DeclineDie),
-    "LEC": (c.Lecture,),
-    "RAISE": (c.RaiseDie,),
-    "RECOLOUR": (c.Recolour,),
-    "FW": (c.Farewell,),
-    "WRITE": (c.WriteStep, c.StopWriting),
-    "WC": (c.WriteComplete,),
-    "UPG": (c.Upgrade,),
-    "OBSERVE": (c.Observe, c.StopObserving),
-    "BOOK": (c.PlaceComet,),
-    "DEPART": (c.BonusSpace,),
-    "FREEOBS": (c.Observe,),
-    "REREAD": (c.RegainRow,),
-    "ANYTILE": (c.BonusTile,),
-    "SWAP": (c.SwapTiles,),
-    "RELOCATE": (c.Relocate,),
-    "FIXEDAT": (c.Observe, c.TakeFixed, c.Decline),
-    "ADVANCE": (c.Persuade,),
-    "SCALEREWARDS": (c.CollectScale,),
-    "OPTINQ": (c.TakeInquisitor,),
-    "MOONOBJ": (c.MoonReward,),
-}
-TASK_NAMES = {
-    "PER": "Persuade (choose an Inquisitor)",
-    "DIE": "gain a die (choose a colour)",
-    "LEC": "Lecture (choose a Scale tile)",
-    "RAISE": "raise one die",
-    "RECOLOUR": "change a die's colour",
-    "FW": "Inquisitor's Farewell (accept or decline)",
-    "WRITE": "Partial writing (step a Book token or stop)",
-    "WC": "Complete writing (choose a row)",
-    "UPG": "upgrade an Action tile",
-    "OBSERVE": "observe another constellation or stop",
-    "BOOK": "place a comet in the Book of Comets",
-    "DEPART": "choose a Bonus Board space for the Grand Inquisitor",
-    "FREEOBS": "observe a constellation of cost 4 or less for free",
-    "REREAD": "choose the Book token whose passed spaces pay again",
-    "ANYTILE": "take the moving action of any Action tile",
-    "SWAP": "swap two Action tiles",
-    "RELOCATE": "move the telescope to any space",
-    "FIXEDAT": "take (or decline) the fixed action where the telescope now points",
-    "ADVANCE": "move an Inquisitor to the rightmost cellar space",
-    "SCALEREWARDS": "collect the reward of a University token's row",
-    "OPTINQ": "take or decline the Inquisitor",
-    "MOONOBJ": "choose the Moon objective's reward",
-}
 
 
 def start(setup: Setup) -> tuple[GameState, list[Event]]:
@@ -152,9 +105,9 @@ def diagnose(state: GameState, cmd: c.Command, legal: list[c.Command]) -> Illega
         return IllegalMove("not-your-turn", f"it is seat {seat}'s turn, not seat {cmd.seat}'s", "TURN-1")
     if state.agenda:
         top = state.agenda[-1]
-        expected = EXPECTED.get(top.kind, ())
-        if not isinstance(cmd, expected):
-            name = TASK_NAMES.get(top.kind, top.kind)
+        kind = effect_kind(top.kind)
+        if not isinstance(cmd, kind.commands):
+            name = kind.name
             return IllegalMove("pending-decision", f"first finish the pending effect: {name}", "RES-1")
         return _task_reason(state, cmd, top.kind)
     phase = state.turn.phase

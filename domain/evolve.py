@@ -22,6 +22,7 @@ from domain.luna import bonus_space, bonus_tasks, moon_objective_due
 from domain.options import Options
 from domain.serialize import load_state
 from domain.state import COLOURS, START, Die, GameState, LunaState, PlayerState, Task, TurnState
+from domain.turnorder import turn_order
 
 Handler = Callable[[GameState, Any], GameState]
 _HANDLERS: dict[type[ev.Event], Handler] = {}
@@ -281,7 +282,7 @@ def _end_triggered(s: GameState, e: ev.EndOfGameTriggered) -> GameState:
 def _turn_ended(s: GameState, e: ev.TurnEnded) -> GameState:
     if s.last_turn is not None and s.turn.number >= s.last_turn:
         return replace(s, turn=_turn(s, phase="scoring"))  # END-2: the final round is over
-    seat = (s.turn.seat + 1) % len(s.players)
+    seat = turn_order(s).next_seat(s)  # TURN-1 (a non-player opponent registers its own order)
     return replace(s, turn=TurnState(seat=seat, number=s.turn.number + 1, phase="movement"))
 
 

@@ -13,6 +13,7 @@ from domain import commands as c
 from domain.catalog import MIXES
 from domain.catalog.luna import POSITIONS
 from domain.characters import rules_for
+from domain.effect_kinds import effect_kind
 from domain.luna import moon_objective_due, observable_moon_tiles, phase_due
 from domain.state import (
     COLOURS,
@@ -31,23 +32,6 @@ from domain.state import (
 )
 
 FREE_COSTS = {"recolour": 1, "raise": 1, "die": 2, "write": 2, "persuade": 3, "spot": 4}  # FREE-1
-AUTO_TASKS = frozenset(
-    {
-        "VP",
-        "Q",
-        "INQ",
-        "INC",
-        "CARD",
-        "SPOT",
-        "REFILL",
-        "COMPLETE",
-        "SCORING",
-        "GRAND",
-        "BONUS",
-        "BOOKVP",
-        "ROTATE",
-    }
-)
 
 
 @lru_cache(maxsize=4096)
@@ -262,55 +246,12 @@ def luna_task_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     raise ValueError(f"task {kind} has no options")  # pragma: no cover
 
 
-LUNA_TASKS = frozenset(
-    {
-        "DEPART",
-        "FREEOBS",
-        "REREAD",
-        "ANYTILE",
-        "SWAP",
-        "RELOCATE",
-        "FIXEDAT",
-        "ADVANCE",
-        "SCALEREWARDS",
-        "OPTINQ",
-        "MOONOBJ",
-    }
-)
-
-
 def task_options(s: GameState, task: Task) -> list[c.Command]:
-    seat = s.turn.seat
-    p = s.players[seat]
-    kind = task.kind
-    if kind in LUNA_TASKS:
-        return luna_task_options(s, task, seat)
-    if kind == "PER":
-        return persuade_options(s, seat)
-    if kind == "DIE":
-        return die_options(s, seat)
-    if kind == "LEC":
-        return [c.Lecture(seat=seat, tile=i) for i, h in enumerate(p.university) if h < 4]  # LEC-2
-    if kind == "RAISE":
-        return [c.RaiseDie(seat=seat, die=d) for d in _distinct(p.dice)]
-    if kind == "RECOLOUR":
-        return recolour_options(s, seat)
-    if kind == "FW":
-        if p.cellar[-1] + p.grand[-1]:  # INQ-16
-            return [c.Farewell(seat=seat, accept=True), c.Farewell(seat=seat, accept=False)]
-        return []
-    if kind == "WRITE":
-        return write_options(s, seat, s.options.partial_writing_exact)
-    if kind == "WC":
-        end = library_end(s, seat)
-        return [c.WriteComplete(seat=seat, row=r) for r, b in enumerate(p.books) if b < end]
-    if kind == "UPG":
-        return [c.Upgrade(seat=seat, tile=t) for t in p.queue if t not in p.upgraded]  # UPG-4
-    if kind == "OBSERVE":
-        return [*observe_options(s, seat, majors=False, constellations=True), c.StopObserving(seat=seat)]
-    if kind == "BOOK":
-        return book_options(s, seat)
-    raise ValueError(f"task {kind} has no options")  # pragma: no cover - AUTO_TASKS are handled elsewhere
+    """The options of the pending choice effect, as its kind defines them (domain/effect_kinds.py)."""
+    options = effect_kind(task.kind).options
+    if options is None:
+        raise ValueError(f"effect {task.kind} is automatic: it has no options")
+    return options(s, task, s.turn.seat)
 
 
 def free_options(s: GameState, seat: int) -> list[c.Command]:
@@ -394,7 +335,7 @@ def options(s: GameState) -> list[c.Command] | None:
         return None
     if s.agenda:
         top = s.agenda[-1]
-        if top.kind in AUTO_TASKS:
+        if effect_kind(top.kind).automatic:
             return None
         return task_options(s, top) or None  # no option: the effect is lost (automatic)
     seat = t.seat

@@ -5,8 +5,9 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.catalog.luna import POSITIONS
+from domain.effect_kinds import Emitter, effect_kind
 from domain.evolve import evolve
-from domain.luna import bonus_lost, bonus_space, phase_due, scoring_points
+from domain.luna import phase_due
 from domain.moves import (
     FREE_COSTS,
     cleanup_step,
@@ -46,22 +47,6 @@ POINT_RULES = {
     "moon-objective": "LUNA-80",
 }
 
-LOST_REASONS = {  # RES-4: why a choice effect with no option is lost
-    "PER": ("no Inquisitor in the cellar can be persuaded", "INQ-11"),
-    "DIE": ("no die can be gained from the supply within the limits", "DIE-7"),
-    "LEC": ("every University token is on the top row", "LEC-2"),
-    "RAISE": ("no die to raise", "RES-4"),
-    "RECOLOUR": ("no die can change colour within the limits", "DIE-6"),
-    "FW": ("no Inquisitor on the rightmost cellar space", "INQ-16"),
-    "WRITE": ("no Book token can move further", "WRT-6"),
-    "WC": ("every Book token is at the end of its row", "AMB-9"),
-    "UPG": ("every Action tile is already upgraded", "UPG-4"),
-    "FREEOBS": ("no uncovered constellation of cost 4 or less (or no Constellation token left)", "LUNA-BA-2"),
-    "REREAD": ("no Book token has left its start space", "LUNA-BA-5"),
-    "ADVANCE": ("no Inquisitor left of the rightmost space", "LUNA-BB-5"),
-    "SCALEREWARDS": ("no University token above the stairs", "LUNA-BB-7"),
-}
-
 
 class Run:
     """Collects the events of one `decide` call, evolving a working state as it goes."""
@@ -89,7 +74,7 @@ def advance(run: Run) -> None:
             return
 
 
-def _trigger_end(run: Run, rule: str) -> None:
+def _trigger_end(run: Emitter, rule: str) -> None:
     """END-1/END-3: finish this round, then one more full round from the first player."""
     s = run.state
     if s.last_turn is not None:
@@ -99,7 +84,7 @@ def _trigger_end(run: Run, rule: str) -> None:
     run.emit(ev.EndOfGameTriggered(seat=s.turn.seat, turn=s.turn.number, last_turn=last, rule=rule))
 
 
-def _draw(run: Run, task: Task) -> None:
+def draw_card(run: Emitter, task: Task) -> None:
     """A board refill (OBS-43) or a face-down gain (OBS-52); END-1, END-4, AMB-10."""
     s = run.state
     seat = s.turn.seat
@@ -144,76 +129,16 @@ def _draw(run: Run, task: Task) -> None:
 
 
 def auto_task(run: Run, task: Task) -> None:
-    s = run.state
-    seat = s.turn.seat
-    p = s.players[seat]
-    kind = task.kind
-    if kind == "VP":
-        target = int(task.arg) if task.arg else seat  # Luna basic scoring goes to other seats
-        rule = POINT_RULES.get(task.source, "RES-3")
-        run.emit(ev.VictoryPointsScored(seat=target, points=task.n, source=task.source, rule=rule))
-    elif kind in LUNA_AUTO:
-        luna_auto_task(run, task)
-    elif kind == "Q":
-        run.emit(ev.QuadrantsGained(seat=seat, amount=task.n))
-    elif kind == "INQ":
-        run.emit(ev.InquisitorGained(seat=seat))
-    elif kind == "INC":
-        if p.count(task.arg):
-            run.emit(
-                ev.DiceRaised(
-                    seat=seat, colour=task.arg, amount=task.n, rule="ICON-2" if task.n == 2 else "ICON-1"
-                )
-            )
-        else:
-            run.emit(
-                ev.EffectLost(seat=seat, effect=f"INC:{task.arg}", reason=f"no {task.arg} die", rule="RES-4")
-            )
-    elif kind in ("CARD", "REFILL"):
-        _draw(run, task)
-    elif kind == "SPOT":
-        if "slot" in p.comets:
-            run.emit(ev.CometSpotted(seat=seat, comet=p.comets.index("slot")))
-        else:
-            run.emit(ev.EffectLost(seat=seat, effect="SPOT", reason="no Comet token left", rule="SPOT-2"))
-    elif kind == "COMPLETE":
-        row = int(task.arg)
-        start = p.books[row]
-        if start >= task.n:  # a nested writing already moved this token to the end (WRT-6)
-            run.emit(ev.WritingStopped(seat=seat, unused=0, rule="WRT-6"))
-        else:
-            run.emit(ev.BookTokenMoved(seat=seat, row=row, start=start, end=start + 1, rule="WRT-2"))
-    else:
-        reason, rule = LOST_REASONS[kind]
-        run.emit(ev.EffectLost(seat=seat, effect=kind, reason=reason, rule=rule))
-
-
-LUNA_AUTO = frozenset({"SCORING", "GRAND", "BONUS", "BOOKVP", "ROTATE"})
-
-
-def luna_auto_task(run: Run, task: Task) -> None:
-    s = run.state
-    seat = s.turn.seat
-    p = s.players[seat]
-    if task.kind == "SCORING":
-        points = scoring_points(s, seat, task.arg)
-        run.emit(ev.ScoringTileScored(seat=seat, tile=task.arg, points=points))
-    elif task.kind == "GRAND":
-        run.emit(ev.GrandInquisitorGained(seat=seat, tile=task.arg))
-    elif task.kind == "BONUS":
-        assert s.luna is not None
-        space = bonus_space(s, task.n)
-        lost = bonus_lost(s, p, space)
-        rule = f"LUNA-B{s.luna.side}-{task.n}"
-        run.emit(ev.BonusBoardRewardTaken(seat=seat, side=s.luna.side, space=task.n, lost=lost, rule=rule))
-    elif task.kind == "BOOKVP":  # LUNA-BB-6: 1 VP per space moved by the most advanced Book token
-        run.emit(
-            ev.VictoryPointsScored(seat=seat, points=max(p.books), source="bonus-board", rule="LUNA-BB-6")
-        )
-    elif task.kind == "ROTATE":
-        i = p.queue.index(task.arg)
-        queue = (p.queue[i], *p.queue[:i], *p.queue[i + 1 :])
-        run.emit(ev.ActionTilesRotated(seat=seat, tile=task.arg, queue=queue, rule="LUNA-BA-6"))
+    """An automatic effect resolves itself as its kind defines (domain/concepts/); a choice effect with
+    no option is lost (RES-4)."""
+    kind = effect_kind(task.kind)
+    if kind.resolve is not None:
+        kind.resolve(run, task)
+        return
+    if kind.lost is None:
+        raise ValueError(f"effect {task.kind} has no option and no reason to be lost")
+    reason, rule = kind.lost
+    run.emit(ev.EffectLost(seat=run.state.turn.seat, effect=task.kind, reason=reason, rule=rule))
 
 
 def advance_phase(run: Run) -> None:

@@ -14,7 +14,9 @@ from domain.state import COLOURS, GameState
 
 BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
 LUNA_CHARACTERS = ("newton", "hevelius", "cunitz", "sophia")  # CHAR-2: usable with or without Luna
-CHARACTERS = BASE_CHARACTERS + LUNA_CHARACTERS  # CHAR-2: all eight, on their basic side (SET-21)
+# CHAR-2: all eight, on their basic side (SET-21). Setup offers the characters of the game's catalog
+# edition (catalog.characters); these names are the current edition's, for defaults and clients.
+CHARACTERS = BASE_CHARACTERS + LUNA_CHARACTERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +65,12 @@ def _check_setup(setup: Setup, catalog: Catalog) -> None:
     if not 2 <= n <= 4:
         raise IllegalMove("player-count", f"a game has 2 to 4 players, not {n}", "COMP-11")
     chars = [s.character for s in setup.seats]
+    offered = [board.id for board in catalog.characters]  # CHAR-2: the edition's astronomers
     for c in chars:
-        if c not in CHARACTERS:
+        if c not in offered:
             raise IllegalMove(
                 "unknown-character",
-                f"unknown character {c!r}; choose one of {', '.join(CHARACTERS)}",
+                f"unknown character {c!r}; choose one of {', '.join(offered)}",
                 "SET-21",
             )
     if len(set(chars)) != n:

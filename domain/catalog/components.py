@@ -11,6 +11,7 @@ from domain.catalog.model import (
     ActionTile,
     BookPage,
     Card,
+    CharacterBoard,
     Constellation,
     MajorObject,
     Objective,
@@ -159,6 +160,20 @@ def subject_tile(node: Node) -> SubjectTile:
         theme=f["theme"].text(),
         niche=f["niche"].text(),
         arch=f["arch"].text(),
+        provenance=f["provenance"].provenance(),
+    )
+
+
+CHARACTER_EXPANSIONS = ("base", "luna")
+
+
+def character(node: Node) -> CharacterBoard:
+    f = node.fields(("id", "name", "expansion", "personal_pages", "provenance"))
+    return CharacterBoard(
+        id=f["id"].text(),
+        name=f["name"].text(),
+        expansion=f["expansion"].choice(CHARACTER_EXPANSIONS, "expansion"),
+        personal_pages=f["personal_pages"].integer(0, 3),
         provenance=f["provenance"].provenance(),
     )
 

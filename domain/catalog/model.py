@@ -128,6 +128,18 @@ class BookPage:
     provenance: str
 
 
+@dataclass(frozen=True, slots=True)
+class CharacterBoard:
+    """An astronomer (CHAR-2): who may be chosen for a seat. Its abilities are rules, registered by id in
+    `domain.characters`; the basic side has none (SET-21)."""
+
+    id: str
+    name: str
+    expansion: str  # "base" or "luna": where the board comes from (CHAR-2: usable with or without Luna)
+    personal_pages: int  # CHAR-3: personal Book-of-Comets pages of the ability side
+    provenance: str
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Catalog:
     """All component data of one edition. Two catalogs are equal when their content hashes are."""
@@ -160,6 +172,7 @@ class Catalog:
     die_max: int
     provenance: Mapping[str, str]
     luna: LunaCatalog
+    characters: tuple[CharacterBoard, ...]  # CHAR-2, in the order setup offers them
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Catalog):

@@ -31,6 +31,22 @@ FILES = (
     "objectives.json",
     "luna.json",
 )
+# Files an edition may hold; an edition written before one of them existed gets its default below.
+OPTIONAL_FILES = ("characters.json",)
+# The astronomers of the editions that predate characters.json (base-provisional-1): the first release
+# offered these on their basic side (SET-21, CHAR-2), and a released edition is never edited.
+FIRST_EDITION_CHARACTERS: object = {
+    "characters": [
+        {"id": cid, "name": name, "expansion": exp, "personal_pages": pages,
+         "provenance": "seed: S000 §New Characters (CHAR-2), S004 §人物紹介 (CHAR-3)"}
+        for cid, name, exp, pages in (
+            ("galileo", "Galileo Galilei", "base", 1), ("kepler", "Johannes Kepler", "base", 0),
+            ("copernicus", "Nicolaus Copernicus", "base", 1), ("bruno", "Giordano Bruno", "base", 2),
+            ("newton", "Isaac Newton", "luna", 2), ("hevelius", "Elisabeth Hevelius", "luna", 0),
+            ("cunitz", "Maria Cunitz", "luna", 3), ("sophia", "Sophia Brahe", "luna", 0),
+        )
+    ]
+}  # fmt: skip
 CONSTELLATION_SLOTS = 7  # one per Constellation token (COMP-8)
 
 
@@ -41,12 +57,19 @@ def parse_catalog(edition_name: str, files: Mapping[str, object]) -> Catalog:
     file name to its parsed JSON. Raises CatalogError naming the file, the JSON path and the problem.
     """
     for name in files:
-        if name not in FILES:
-            raise CatalogError(f"{edition_name}/{name}: $: unexpected file (expected {', '.join(FILES)})")
+        if name not in FILES + OPTIONAL_FILES:
+            expected = ", ".join(FILES + OPTIONAL_FILES)
+            raise CatalogError(f"{edition_name}/{name}: $: unexpected file (expected {expected})")
     for name in FILES:
         if name not in files:
             raise CatalogError(f"{edition_name}/{name}: $: missing file")
     root = {name: Node(f"{edition_name}/{name}", "$", files[name]) for name in FILES}
+    characters_node = Node(
+        f"{edition_name}/characters.json", "$", files.get("characters.json", FIRST_EDITION_CHARACTERS)
+    ).fields(("characters",))["characters"]
+    characters = components.unique_list(characters_node, components.character, lambda c: c.id)
+    if len(characters) < 2:
+        raise characters_node.error("an edition needs at least two characters (COMP-11: two to four seats)")
     provenance: dict[str, str] = {}
 
     def valued(fields: Mapping[str, Node], key: str) -> Node:
@@ -134,6 +157,7 @@ def parse_catalog(edition_name: str, files: Mapping[str, object]) -> Catalog:
         die_max=valued(board, "die_max").integer(minimum=1),
         provenance=MappingProxyType(dict(sorted(provenance.items()))),
         luna=parse_luna(root["luna.json"]),
+        characters=characters,
     )
 
 

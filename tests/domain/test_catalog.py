@@ -24,6 +24,7 @@ from domain.catalog import (
 )
 from domain.catalog.parse import content_hash
 from domain.errors import EditionUnknown
+from domain.setup import CHARACTERS
 
 Files = dict[str, Any]
 
@@ -618,7 +619,27 @@ def test_missing_and_unexpected_files() -> None:
         del f["objectives.json"]
 
     def unexpected(f: Files) -> None:
-        f["characters.json"] = {}
+        f["players.json"] = {}
 
     assert refused(missing) == "base/objectives.json: $: missing file"
-    assert refused(unexpected).startswith("base/characters.json: $: unexpected file")
+    assert refused(unexpected).startswith("base/players.json: $: unexpected file")
+
+
+def test_CHAR_2_the_characters_are_catalog_data() -> None:
+    current = load_catalog()
+    ids = [board.id for board in current.characters]
+    assert ids == ["galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"]
+    assert tuple(ids) == CHARACTERS
+    assert [b.expansion for b in current.characters] == ["base"] * 4 + ["luna"] * 4
+    assert {b.id: b.personal_pages for b in current.characters}["cunitz"] == 3  # CHAR-3
+    # the first edition predates characters.json: it offers the same eight, its hash unchanged
+    first = load_catalog("base-provisional-1")
+    assert [board.id for board in first.characters] == ids
+
+
+def test_a_bad_character_entry_is_refused_with_its_path() -> None:
+    files = copy.deepcopy(BASE_FILES)
+    board = {"id": "galileo", "name": "G", "expansion": "mars", "personal_pages": 1, "provenance": "box: x"}
+    files["characters.json"] = {"characters": [board, board]}
+    with pytest.raises(CatalogError, match=r"characters\.json: \$\.characters\[0\]\.expansion: unknown"):
+        parse_catalog("base", files)

@@ -1,0 +1,17 @@
+"""The Book of Comets (digest §13): where a comet used a second time goes in Cleanup."""
+
+from __future__ import annotations
+
+from domain import commands as c
+from domain.effect_kinds import EffectKind, register
+from domain.moves import book_options
+
+register(
+    EffectKind(
+        "BOOK",
+        "place a comet in the Book of Comets",
+        __name__,
+        (c.PlaceComet,),
+        lambda s, task, seat: book_options(s, seat),
+    ),
+)

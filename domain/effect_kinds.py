@@ -1,0 +1,67 @@
+"""Effect kinds: every kind of pending effect (a `Task` on the agenda) defined once, by the module of its
+rules concept (`domain/concepts/`), and looked up by the turn loop instead of per-kind lists.
+
+A kind says what it is called when a player is asked to resolve it, the commands that resolve it (RES-1,
+RES-6) and how its legal options are generated, or how it resolves itself (automatic: the events it
+emits), and why it is lost when it has no option (RES-4). Expansions register their own kinds the same
+way (Luna: `domain/concepts/luna.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from domain import commands as c
+from domain.events import Event
+from domain.state import GameState, Task
+
+
+class Emitter(Protocol):
+    """What an automatic effect resolves through: the working state, and `emit` (which applies)."""
+
+    state: GameState
+
+    def emit(self, event: Event) -> None: ...
+
+
+Options = Callable[[GameState, Task, int], list[c.Command]]
+Resolver = Callable[[Emitter, Task], None]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectKind:
+    kind: str  # the Task kind on the agenda
+    name: str  # what the seat is asked, or what happens
+    concept: str  # the module that defines it (a rules concept: inquisition, writing, ...)
+    commands: tuple[type[c.Command], ...] = ()  # the commands that resolve it; () = automatic
+    options: Options | None = None  # its legal options for the seat to act
+    lost: tuple[str, str] | None = None  # RES-4: (why it is lost without an option, rule ID)
+    resolve: Resolver | None = None  # an automatic effect: the events it emits
+    expansion: str = "base"
+
+    @property
+    def automatic(self) -> bool:
+        return self.options is None
+
+
+EFFECTS: dict[str, EffectKind] = {}
+
+
+def register(*kinds: EffectKind) -> None:
+    for kind in kinds:
+        if kind.kind in EFFECTS:
+            raise ValueError(f"effect kind {kind.kind} is registered twice ({EFFECTS[kind.kind].concept})")
+        if (kind.options is None) != (not kind.commands):
+            raise ValueError(f"effect kind {kind.kind}: a choice needs both its commands and its options")
+        if (kind.resolve is None) != (kind.options is not None):
+            raise ValueError(f"effect kind {kind.kind}: an automatic effect, and only one, resolves itself")
+        EFFECTS[kind.kind] = kind
+
+
+def effect_kind(kind: str) -> EffectKind:
+    try:
+        return EFFECTS[kind]
+    except KeyError:
+        raise ValueError(f"unknown effect kind {kind!r}") from None

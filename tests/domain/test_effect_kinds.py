@@ -1,0 +1,65 @@
+"""Effect kinds are defined once, by their rules concept, and the turn loop looks them up (RES-1, RES-4)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from domain import effect_kinds
+from domain.effect_kinds import EFFECTS, EffectKind, effect_kind
+from domain.options import Options
+from domain.selfplay import selfplay
+from domain.state import Task
+from tests.domain.scenario import actions_at, new_game, play, player, with_agenda
+
+RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+$")
+
+
+def test_every_kind_names_its_concept_and_a_choice_has_commands_options_and_a_name() -> None:
+    assert len(EFFECTS) == 35
+    for kind in EFFECTS.values():
+        assert kind.concept.startswith("domain.concepts."), kind
+        assert kind.name
+        assert kind.automatic == (kind.options is None) == (not kind.commands) == (kind.resolve is not None)
+        if kind.lost is not None:
+            assert not kind.automatic and RULE_ID.match(kind.lost[1]), kind
+    luna = {k.kind for k in EFFECTS.values() if k.expansion == "luna"}
+    assert all(EFFECTS[k].concept == "domain.concepts.luna" for k in luna)
+    assert {"PER", "FW", "INQ"} <= {k.kind for k in EFFECTS.values() if k.concept.endswith("inquisition")}
+
+
+@pytest.mark.parametrize("luna", [False, True])
+def test_every_effect_a_game_puts_on_the_agenda_is_registered(luna: bool) -> None:
+    from domain import evolve
+
+    seen: set[str] = set()
+    for i in range(3):
+        record = selfplay(3, f"kinds-{luna}-{i}", "random", Options(luna=luna))
+        state = None
+        for event in record.events:
+            state = evolve(state, event)
+            seen.update(task.kind for task in state.agenda)
+    assert seen <= set(EFFECTS)
+    assert {"PER", "WRITE", "VP", "REFILL"} <= seen
+
+
+def test_RES_1_a_pending_choice_is_named_by_its_kind() -> None:
+    from domain import IllegalMove
+
+    s = player(new_game(), 0, cellar=(1, 1, 0, 0))  # two Inquisitors to choose from: a real choice
+    s = with_agenda(actions_at(s, 3), Task("PER"))
+    assert s.agenda[-1].kind == "PER"
+    with pytest.raises(IllegalMove) as refused:
+        play(s, "end")
+    assert refused.value.code == "pending-decision" and refused.value.rule_id == "RES-1"
+    assert effect_kind("PER").name in refused.value.message
+
+
+def test_a_kind_is_registered_once_and_a_choice_needs_its_options() -> None:
+    with pytest.raises(ValueError, match="registered twice"):
+        effect_kinds.register(EffectKind("PER", "again", "test"))
+    with pytest.raises(ValueError, match="needs both"):
+        effect_kinds.register(EffectKind("NEW", "half a choice", "test", commands=(object,)))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown effect kind 'NOPE'"):
+        effect_kind("NOPE")

@@ -1,0 +1,23 @@
+"""The state copier behaves like dataclasses.replace, including refusing a field the class lacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.fastcopy import replace
+from domain.state import TurnState
+
+
+def test_replace_copies_and_changes_named_fields() -> None:
+    turn = TurnState(seat=0, number=3, phase="movement")
+    moved = replace(turn, seat=1, phase="actions")
+    assert (moved.seat, moved.number, moved.phase) == (1, 3, "actions")
+    assert turn.seat == 0
+
+
+def test_replace_refuses_an_unknown_field_name() -> None:
+    turn = TurnState(seat=0, number=3, phase="movement")
+    with pytest.raises(TypeError, match="TurnState has no field"):
+        replace(turn, seet=1)
+    with pytest.raises(TypeError, match="bogus, nope"):
+        replace(turn, nope=1, bogus=2, seat=1)
