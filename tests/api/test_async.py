@@ -301,10 +301,11 @@ def _greedy_commands(seed: str, count: int, luna: bool = False) -> list[tuple[in
 
 
 # Positions where a command revealed something hidden and the same seat is still to act (found by the
-# engine's greedy bots with these seeds, replayed here through the API): decision number -> the reveal.
+# engine's greedy bots with these seeds in the edition new games get, base-2, replayed here through the
+# API): decision number -> the reveal.
 REVEALS = {
-    "base": ("g1", False, {34: "CardDrawnFaceDown", 42: "CardDealt"}),
-    "luna": ("g3", True, {8: "MoonObserved", 132: "MoonPhaseAdvanced"}),
+    "base": ("g2", False, {34: "CardDrawnFaceDown", 92: "CardDealt"}),
+    "luna": ("g5", True, {15: "MoonObserved", 123: "MoonPhaseAdvanced"}),
 }
 
 
