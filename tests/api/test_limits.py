@@ -1,6 +1,6 @@
 """Limits (README, "Limits"): a body over its limit gets 413 on every path, chunked included; per-client
-token buckets answer 429 with Retry-After on create, fork, import and commands; caps on the games and
-bytes one client stores answer 403 quota-exceeded; nothing is written by a refused request."""
+token buckets answer 429 with Retry-After on create, fork, import, commands and table writes; caps on the
+games and bytes one client stores answer 403 quota-exceeded; nothing is written by a refused request."""
 
 from __future__ import annotations
 
@@ -116,6 +116,25 @@ def test_rate_limits_answer_429_with_retry_after(settings: Settings, tmp_path: P
         again = client.post(url, headers=table.auth(seat), json={**post, "command_id": "c2"})
         assert again.status_code == 429
         assert len(client.app.state.runtime.store.list_games()) == 4  # 2 created, 1 fork, 1 import
+
+
+def test_a_table_write_counts_against_the_command_rate(settings: Settings) -> None:
+    """Take-backs, resignation, clocks, webhooks and the host's powers are commands for the rate limit
+    (docs/async.md): an empty bucket answers 429 before the token or the table rule is looked at."""
+    rates = {**NO_RATES, "command": Rate(1, 1)}
+    with TestClient(create_app(replace(settings, rates=rates))) as client:
+        table = create(client, 2, seed="table-rates")
+        version = client.get(f"/games/{table.game_id}").json()["version"]
+        url = f"/games/{table.game_id}/resign"
+        first = client.post(url, headers=table.auth(0), json={"command_id": "r1"})
+        assert first.status_code == 200, first.text
+        again = client.post(url, headers=table.auth(1), json={"command_id": "r2"})
+        assert again.status_code == 429 and again.headers["content-type"].startswith(PROBLEM)
+        assert again.json()["code"] == "rate-limited" and int(again.headers["retry-after"]) >= 1
+        host = client.post(f"/games/{table.game_id}/host/cancel", json={"command_id": "c1"})
+        assert host.status_code == 429  # before the missing host token is noticed
+        events = client.get(f"/games/{table.game_id}/events").json()["events"]
+        assert [e["type"] for e in events if e["version"] > version].count("SeatResigned") == 1
 
 
 def test_default_rates_are_generous_for_people() -> None:
