@@ -1,5 +1,6 @@
-"""Store outages (README, "Outages"): with PostgreSQL stopped every game route answers 503
-problem+json with Retry-After within 5 s and /readyz turns 503 within 2 s; once it is back every route
+"""Store outages (README, "Outages"): with PostgreSQL stopped every game route (the table's included)
+answers 503 problem+json with Retry-After within 5 s and /readyz turns 503 within 2 s, while the routes
+that never use the store (catalog, rules, /healthz) still answer; once it is back every route
 answers 2xx within 3 s, with no stale pooled connection failing the first requests. The server is the
 test's own (tests/pg_instance.py), never the machine's."""
 
@@ -84,7 +85,16 @@ def _routes(client: TestClient, table: Table, export: bytes) -> dict[str, Call]:
         "verify": lambda: client.get(f"/games/{game}/verify"),
         "timeline": lambda: client.get(f"/games/{game}/timeline"),
         "stats": lambda: client.get("/stats"),
+        "table": lambda: client.get(f"/games/{game}/table"),
+        "table as host": lambda: client.get(
+            f"/games/{game}/table", headers={"Authorization": f"Bearer {table.created['host_token']}"}
+        ),
+        "notifications": lambda: client.get(f"/games/{game}/notifications", headers=table.auth(0)),
     }
+
+
+# Routes that never use the store: they keep answering during an outage (their OpenAPI lists no 503).
+STORELESS = ("/catalog/base", "/rules", "/rules/MOV-1", "/healthz")
 
 
 def _backup(tmp_path: Path) -> bytes:
@@ -127,6 +137,8 @@ def test_store_outage_answers_503_fast_and_recovers(
         assert ready.status_code == 503 and ready.json()["checks"]["store"].startswith("unreachable")
         assert figures["readyz 503"] < READY_SECONDS
         assert client.get("/healthz").status_code == 200  # the process itself is alive
+        for path in STORELESS:
+            assert client.get(path).status_code == 200, path
 
         back = instance.start()
         while client.get("/readyz").status_code != 200:
