@@ -31,7 +31,7 @@ def test_MOV_1_answers_as_html_when_accept_prefers_it(client: TestClient) -> Non
 def test_a_rule_with_edition_values_shows_both(client: TestClient) -> None:
     body = client.get("/rules/DATA-2").json()
     values = {e["edition"]: e["value"] for e in body["editions"]}
-    assert "8 / 5 / 4" in values["base-provisional-1"] and "9 / 5 / 4" in values["publisher corrections"]
+    assert "8 / 5 / 4" in values["base-provisional-1"] and "9 / 5 / 4" in values["base-2"]
     html = client.get("/rules/AMB-14", headers={"Accept": "text/html"}).text
     assert "grandInquisitorDoubleAtEnd" in html and '<a href="/rules/OBJ-N3">' in html
 
