@@ -73,25 +73,31 @@ class _SQLiteTx:
         return [tuple(r) for r in self._db.execute(sql, tuple(params)).fetchall()]
 
 
+def checked_pool(conninfo: str, schema: str | None) -> Any:
+    """A small autocommit connection pool on `schema` with bounded waits, every connection checked before
+    use: after a database restart the first request gets a fresh connection, not a broken one (README,
+    "Outages")."""
+    from psycopg_pool import ConnectionPool
+
+    kwargs: dict[str, Any] = {"autocommit": True, **connection_options()}
+    if schema:
+        kwargs["options"] += f" -c search_path={schema}"
+    return ConnectionPool(
+        conninfo,
+        min_size=1,
+        max_size=4,
+        kwargs=kwargs,
+        open=True,
+        timeout=DB_TIMEOUT_SECONDS,
+        check=ConnectionPool.check_connection,
+    )
+
+
 class PostgresDb:
     postgres = True
 
     def __init__(self, conninfo: str, schema: str | None) -> None:
-        from psycopg_pool import ConnectionPool
-
-        # The bounded waits and checked connections of the other pools (README, "Outages").
-        kwargs: dict[str, Any] = {"autocommit": True, **connection_options()}
-        if schema:
-            kwargs["options"] += f" -c search_path={schema}"
-        self._pool = ConnectionPool(
-            conninfo,
-            min_size=1,
-            max_size=4,
-            kwargs=kwargs,
-            open=True,
-            timeout=DB_TIMEOUT_SECONDS,
-            check=ConnectionPool.check_connection,
-        )
+        self._pool = checked_pool(conninfo, schema)
 
     @contextmanager
     def transaction(self) -> Iterator[_PgTx]:

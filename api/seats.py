@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
+from api.db import checked_pool
 from api.tables import CREATE_TABLES, INSERT_TABLE, TABLE_COLUMNS, TableRecord
-from replays.store import DB_TIMEOUT_SECONDS, Rows, connection_options
+from replays.store import Rows
 
 SCHEMA_LOCK = 0x6761_6C69  # PostgreSQL advisory lock key for creating the table
 HUMAN = "human"
@@ -279,22 +280,7 @@ class PostgresSeats:
     """The seats table in the PostgreSQL database of the event store (a small connection pool)."""
 
     def __init__(self, conninfo: str, schema: str | None) -> None:
-        from psycopg_pool import ConnectionPool
-
-        # Bounded waits, and every pooled connection checked before use: after a database restart the
-        # first request gets a fresh connection, not a broken one (README, "Outages").
-        kwargs: dict[str, Any] = {"autocommit": True, **connection_options()}
-        if schema:
-            kwargs["options"] += f" -c search_path={schema}"
-        self._pool = ConnectionPool(
-            conninfo,
-            min_size=1,
-            max_size=4,
-            kwargs=kwargs,
-            open=True,
-            timeout=DB_TIMEOUT_SECONDS,
-            check=ConnectionPool.check_connection,
-        )
+        self._pool = checked_pool(conninfo, schema)
         with self._pool.connection() as conn, conn.transaction():
             # Replicas starting together would race on CREATE TABLE IF NOT EXISTS (a catalog conflict).
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
