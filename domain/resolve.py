@@ -6,7 +6,10 @@ from domain import commands as c
 from domain import events as ev
 from domain.catalog.luna import POSITIONS
 from domain.effect_kinds import Emitter, effect_kind
-from domain.evolve import evolve
+from domain.effects import push
+from domain.evolve import apply_facts, evolve
+from domain.fastcopy import replace
+from domain.grants import as_grants, granted, records_grants
 from domain.luna import phase_due
 from domain.moves import (
     FREE_COSTS,
@@ -58,8 +61,17 @@ class Run:
         self.events: list[ev.Event] = []
 
     def emit(self, event: ev.Event) -> None:
+        """Record `event` and apply it. The decider decides what a granting event grants and writes it
+        into the event (domain/grants.py): replay then only applies it (rules 0.1.0 games excepted)."""
+        state = self.state
+        if isinstance(event, ev.GrantingEvent) and event.grants is None and records_grants(state):
+            after = apply_facts(state, event)
+            tasks = granted(state, after, event)
+            event = replace(event, grants=as_grants(tasks))
+            self.state = replace(after, agenda=push(after.agenda, tasks)) if tasks else after
+        else:
+            self.state = evolve(state, event)
         self.events.append(event)
-        self.state = evolve(self.state, event)
 
 
 def advance(run: Run) -> None:
