@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from domain.errors import EditionUnknown
 
-ENGINE_VERSION = "0.1.0"  # the rules version new games are played under
-RULES_VERSIONS = ("0.1.0",)  # every released rules version this build still plays and re-adjudicates
+ENGINE_VERSION = "0.2.0"  # the rules version new games are played under
+RULES_VERSIONS = ("0.1.0", "0.2.0")  # every released rules version this build still plays and re-adjudicates
 
 
 def check_rules_version(version: str) -> str:

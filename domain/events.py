@@ -20,6 +20,7 @@ class Event:
     seat: int | None
     HIDDEN: ClassVar[tuple[str, ...]] = ()  # secret from everyone until the game ends
     OWNER_ONLY: ClassVar[tuple[str, ...]] = ()  # seen only by the event's seat until the game ends
+    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ()  # fields left out of the JSON form when None
     # Schema versions (docs/events.md): the engine version that introduced each shape of this event,
     # oldest first; the class's schema version is their count. A new shape appends the new engine
     # version here and registers the upcaster of the previous one in UPCASTERS.
@@ -35,6 +36,24 @@ class PlayerEvent(Event):
     """An event about one seat."""
 
     seat: int
+
+
+# One effect an event puts on the agenda: (kind, n, arg, source), as `domain.state.Task` (docs/events.md).
+Grant = tuple[str, int, str, str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GrantingEvent(PlayerEvent):
+    """An event that grants effects (rewards and follow-up steps): `grants` lists them in resolution
+    order, as the rules engine decided them when the event was written, and replay only applies them.
+
+    Schema 1 (rules 0.1.0, the first release) had no `grants`: such an event is upcast with
+    `grants=None`, and only for a game pinned to rules 0.1.0 does replay derive them, by those rules
+    (`domain/grants.py`, docs/editions.md)."""
+
+    grants: tuple[Grant, ...] | None = None
+    SCHEMAS: ClassVar[tuple[str, ...]] = ("0.1.0", "0.2.0")
+    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("grants",)  # a rules-0.1.0 event keeps its first shape
 
 
 # -- setup and the game as a whole ---------------------------------------------------------------
@@ -117,7 +136,7 @@ class GameEnded(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class TelescopeMoved(PlayerEvent):
+class TelescopeMoved(GrantingEvent):
     start: int
     end: int
     steps: int
@@ -126,14 +145,14 @@ class TelescopeMoved(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class FixedActionTaken(PlayerEvent):
+class FixedActionTaken(GrantingEvent):
     action: str  # "die" | "lecture" | "spot" | "upgrade"
     space: str
     rule: str = "ACT-1"
 
 
 @dataclass(frozen=True, kw_only=True)
-class MovingActionTaken(PlayerEvent):
+class MovingActionTaken(GrantingEvent):
     tile: str  # "" for the Quadrant of the Upgrade space (UPG-2)
     option: int
     upgraded: bool
@@ -141,7 +160,7 @@ class MovingActionTaken(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class FreeActionBought(PlayerEvent):
+class FreeActionBought(GrantingEvent):
     action: str
     cost: int
     rule: str = "FREE-1"
@@ -163,7 +182,7 @@ class FreeActionsClosed(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class MajorObjectObserved(PlayerEvent):
+class MajorObjectObserved(GrantingEvent):
     card: str
     space: int
     dice: tuple[Die, ...]
@@ -173,7 +192,7 @@ class MajorObjectObserved(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ConstellationObserved(PlayerEvent):
+class ConstellationObserved(GrantingEvent):
     card: str
     space: int
     index: int
@@ -265,7 +284,7 @@ class InquisitorGained(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class InquisitorPersuaded(PlayerEvent):
+class InquisitorPersuaded(GrantingEvent):
     start: int
     end: int
     grand: bool = False
@@ -273,7 +292,7 @@ class InquisitorPersuaded(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class FarewellTaken(PlayerEvent):
+class FarewellTaken(GrantingEvent):
     rule: str = "INQ-15"
 
 
@@ -283,7 +302,7 @@ class FarewellDeclined(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class LectureGiven(PlayerEvent):
+class LectureGiven(GrantingEvent):
     tile: int
     height: int
     rule: str = "LEC-1"
@@ -302,7 +321,7 @@ class TileUpgraded(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class BookTokenMoved(PlayerEvent):
+class BookTokenMoved(GrantingEvent):
     row: int
     start: int
     end: int
@@ -342,14 +361,14 @@ class ActionTilesRotated(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CometPlacedInBook(PlayerEvent):
+class CometPlacedInBook(GrantingEvent):
     comet: int
     page: str  # a page id, or "appendix"
     rule: str = "BOC-2"
 
 
 @dataclass(frozen=True, kw_only=True)
-class InterrogationHeld(PlayerEvent):
+class InterrogationHeld(GrantingEvent):
     total: int
     start: int
     end: int
@@ -366,7 +385,7 @@ class ObjectivesChecked(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ObjectiveAchieved(PlayerEvent):
+class ObjectiveAchieved(GrantingEvent):
     objective: str
     first: bool
     rule: str = "OBJ-3"
@@ -376,7 +395,7 @@ class ObjectiveAchieved(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class MoonObserved(PlayerEvent):
+class MoonObserved(GrantingEvent):
     """LUNA-20..23: the Moon observed on Moon tile `tile`; its Scoring tile goes to the box."""
 
     tile: str
@@ -397,7 +416,7 @@ class MoonPhaseAdvanced(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ScoringTileScored(PlayerEvent):
+class ScoringTileScored(GrantingEvent):
     """LUNA-23.3: bonus scoring for the observer, basic scoring for every other player."""
 
     tile: str
@@ -412,7 +431,7 @@ class GrandInquisitorGained(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class GrandInquisitorDeparted(PlayerEvent):
+class GrandInquisitorDeparted(GrantingEvent):
     """LUNA-41/42: a fully persuaded Grand Inquisitor leaves for a Bonus Board space."""
 
     space: int
@@ -420,7 +439,7 @@ class GrandInquisitorDeparted(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class BonusBoardRewardTaken(PlayerEvent):
+class BonusBoardRewardTaken(GrantingEvent):
     side: str
     space: int
     lost: bool = False  # the reward cannot be used (A2 without tokens, A8 without comets)
@@ -428,13 +447,13 @@ class BonusBoardRewardTaken(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class MoonObjectiveAchieved(PlayerEvent):
+class MoonObjectiveAchieved(GrantingEvent):
     choice: str  # "vp" or "quadrants"
     rule: str = "LUNA-80"
 
 
 @dataclass(frozen=True, kw_only=True)
-class TelescopeRelocated(PlayerEvent):
+class TelescopeRelocated(GrantingEvent):
     start: int
     end: int
     rule: str = "LUNA-BB-3"
@@ -449,14 +468,14 @@ class ActionTilesSwapped(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class LibraryRewardsRegained(PlayerEvent):
+class LibraryRewardsRegained(GrantingEvent):
     row: int
     position: int
     rule: str = "LUNA-BA-5"
 
 
 @dataclass(frozen=True, kw_only=True)
-class BonusActionTaken(PlayerEvent):
+class BonusActionTaken(GrantingEvent):
     """LUNA-BA-6: the moving action of any Action tile; the tile then rotates to q0."""
 
     tile: str
@@ -466,7 +485,7 @@ class BonusActionTaken(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ScaleRewardCollected(PlayerEvent):
+class ScaleRewardCollected(GrantingEvent):
     tile: int
     height: int
     rule: str = "LUNA-BB-7"
@@ -675,8 +694,12 @@ def _frozen(value: Any) -> Any:
 def event_to_dict(event: Event) -> dict[str, Any]:
     """JSON-ready form: {"type": name, field: value...}; tuples become lists (docs/events.md)."""
     out: dict[str, Any] = {"type": type(event).__name__}
+    omitted = event.OMITTED_WHEN_NONE
     for f in fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
+        value = getattr(event, f.name)
+        if value is None and f.name in omitted:
+            continue
+        out[f.name] = _plain(value)
     return out
 
 
@@ -684,6 +707,16 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 # Upcasters are never removed: every event a release has written must stay readable.
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def _no_grants(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 -> 2 of a granting event: it did not record its grants (rules 0.1.0 derives them)."""
+    return {**data, "grants": None}
+
+
+for _cls in EVENT_TYPES.values():
+    if issubclass(_cls, GrantingEvent):
+        UPCASTERS[(_cls.__name__, 1)] = _no_grants
 
 
 @cache

@@ -13,12 +13,11 @@ from typing import Any
 from domain import events as ev
 from domain.catalog import load_catalog
 from domain.catalog.luna import POSITIONS
-from domain.characters import rules_for
 from domain.editions import check_rules_version
-from domain.effects import push, reward_tasks
+from domain.effects import push
 from domain.errors import EditionUnknown, EventDoesNotFit
 from domain.fastcopy import replace
-from domain.luna import bonus_space, bonus_tasks, moon_objective_due
+from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
 from domain.serialize import load_state
 from domain.state import COLOURS, START, Die, GameState, LunaState, PlayerState, Task, TurnState
@@ -27,15 +26,9 @@ from domain.turnorder import turn_order
 Handler = Callable[[GameState, Any], GameState]
 _HANDLERS: dict[type[ev.Event], Handler] = {}
 
-FIXED_TASKS = {"die": "DIE", "lecture": "LEC", "spot": "SPOT", "upgrade": "UPG"}
-FREE_TASKS: dict[str, tuple[Task, ...]] = {  # FREE-1
-    "recolour": (Task("RECOLOUR"),),
-    "raise": (Task("RAISE", 1),),
-    "die": (Task("DIE", 1),),
-    "write": (Task("WRITE", 3),),
-    "persuade": (Task("PER"), Task("PER")),
-    "spot": (Task("SPOT"),),
-}
+
+class _Misfit(ValueError):
+    """Raised by a handler: the event does not fit the state (the message says what was expected)."""
 
 
 def _on(cls: type[ev.Event]) -> Callable[[Handler], Handler]:
@@ -54,6 +47,14 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
         if not isinstance(event, ev.GameStarted):
             raise EventDoesNotFit(type(event).__name__, "a game's first event must be GameStarted")
         return _started(event)
+    after = apply_facts(state, event)
+    if isinstance(event, ev.GrantingEvent):
+        return _grant(state, after, event)
+    return after
+
+
+def apply_facts(state: GameState, event: ev.Event) -> GameState:
+    """The event's own facts, and the effect it resolves taken off the agenda; not what it grants."""
     handler = _HANDLERS.get(type(event))
     if handler is None:
         expected = "only a game's first event" if isinstance(event, ev.GameStarted) else "a known event type"
@@ -63,7 +64,23 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
         if isinstance(exc, EventDoesNotFit | EditionUnknown):
             raise
-        raise EventDoesNotFit(type(event).__name__, f"{type(exc).__name__}: {exc}") from exc
+        reason = str(exc) if isinstance(exc, _Misfit) else f"{type(exc).__name__}: {exc}"
+        raise EventDoesNotFit(type(event).__name__, reason) from exc
+
+
+def _grant(before: GameState, after: GameState, event: ev.GrantingEvent) -> GameState:
+    """Push what the event grants: its recorded `grants`; only a game of rules 0.1.0, whose events
+    recorded none, derives them (domain/grants.py, docs/editions.md)."""
+    if event.grants is not None:
+        tasks = as_tasks(event.grants)
+    elif records_grants(before):
+        raise EventDoesNotFit(
+            type(event).__name__,
+            f"an event of rules {before.engine_version} records what it grants, and this one has no grants",
+        )
+    else:
+        tasks = granted(before, after, event)
+    return replace(after, agenda=push(after.agenda, tasks)) if tasks else after
 
 
 def fold(events: Sequence[ev.Event], state: GameState | None = None) -> GameState:
@@ -88,8 +105,17 @@ def _player(s: GameState, seat: int, **changes: Any) -> GameState:
     return replace(s, players=_players(s, seat, **changes))
 
 
-def _pop(s: GameState, kind: str) -> tuple[Task, ...]:
-    if s.agenda and s.agenda[-1].kind == kind:
+def _pop(s: GameState, *kinds: str) -> tuple[Task, ...]:
+    """The agenda without the effect the event resolves, which must be on top (one of `kinds`)."""
+    if s.agenda and s.agenda[-1].kind in kinds:
+        return s.agenda[:-1]
+    top = s.agenda[-1].kind if s.agenda else "nothing"
+    raise _Misfit(f"expected a pending {' or '.join(kinds)} effect on top of the agenda, found {top} (RES-2)")
+
+
+def _pop_if(s: GameState, *kinds: str) -> tuple[Task, ...]:
+    """The agenda without its top effect if it is one of `kinds` (events that also happen on their own)."""
+    if s.agenda and s.agenda[-1].kind in kinds:
         return s.agenda[:-1]
     return s.agenda
 
@@ -227,34 +253,26 @@ def _moved(s: GameState, e: ev.TelescopeMoved) -> GameState:
         expected = f"seat {s.turn.seat} to move in its Movement phase from sky space {at}"
         raise EventDoesNotFit("TelescopeMoved", f"expected {expected} (MOV-1)")
     players = _players(s, e.seat, telescope=e.end)
-    wrap = rules_for(players[e.seat]).on_wrap(players[e.seat]) if e.wrapped else []  # MOV-5
-    return replace(
-        s, players=players, turn=_turn(s, phase="actions", space=e.end), agenda=push(s.agenda, wrap)
-    )
+    return replace(s, players=players, turn=_turn(s, phase="actions", space=e.end))  # MOV-5: grants
 
 
 @_on(ev.FixedActionTaken)
 def _fixed(s: GameState, e: ev.FixedActionTaken) -> GameState:
-    task = [Task(FIXED_TASKS[e.action])]
     if s.agenda and s.agenda[-1].kind == "FIXEDAT":  # LUNA-BB-3: not the turn's own fixed action
-        return replace(s, agenda=push(s.agenda[:-1], task))
-    return replace(s, turn=_turn(s, fixed_done=True), agenda=push(s.agenda, task))
+        return replace(s, agenda=s.agenda[:-1])
+    return replace(s, turn=_turn(s, fixed_done=True))
 
 
 @_on(ev.MovingActionTaken)
 def _moving(s: GameState, e: ev.MovingActionTaken) -> GameState:
     if not e.tile:  # UPG-2: the Upgrade space gives a Quadrant instead of a moving action
-        return replace(s, turn=_turn(s, moving_done=True), agenda=push(s.agenda, [Task("Q", 1)]))
-    tile = next(t for t in s.catalog.action_tiles if t.id == e.tile)
-    face = tile.upgraded if e.upgraded else tile.basic
-    tasks = reward_tasks(face[e.option - 1], "action-tile")
-    return replace(s, turn=_turn(s, moving_done=True, used_tile=e.tile), agenda=push(s.agenda, tasks))
+        return replace(s, turn=_turn(s, moving_done=True))
+    return replace(s, turn=_turn(s, moving_done=True, used_tile=e.tile))
 
 
 @_on(ev.FreeActionBought)
 def _free(s: GameState, e: ev.FreeActionBought) -> GameState:
-    players = _players(s, e.seat, quadrants=s.players[e.seat].quadrants - e.cost)
-    return replace(s, players=players, agenda=push(s.agenda, list(FREE_TASKS[e.action])))
+    return _player(s, e.seat, quadrants=s.players[e.seat].quadrants - e.cost)  # FREE-1
 
 
 @_on(ev.ActionPhaseEnded)
@@ -314,14 +332,6 @@ def _pay(
     return replace(s, supply=supply, turn=turn)
 
 
-def _book_tasks(s: GameState, before: PlayerState, seat: int) -> list[Task]:
-    """AMB-6 option: with bookRewardsImmediate, each comet reaching the Book is placed at once."""
-    if not s.options.book_rewards_immediate:
-        return []
-    newly = sum(1 for a, b in zip(before.comets, s.players[seat].comets, strict=True) if a != b == "pending")
-    return [Task("BOOK")] * newly
-
-
 def _observe_major(
     s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequence[int]
 ) -> GameState:
@@ -334,9 +344,7 @@ def _observe_major(
 
 @_on(ev.MajorObjectObserved)
 def _major(s: GameState, e: ev.MajorObjectObserved) -> GameState:
-    before = s.players[e.seat]
     s = _observe_major(s, e.seat, e.dice, e.comets)
-    card = s.catalog.cards[e.card]
     # OBS-42: Constellation tokens on the taken card go to the box.
     for seat in s.covers[e.space]:
         if seat >= 0:
@@ -347,27 +355,19 @@ def _major(s: GameState, e: ev.MajorObjectObserved) -> GameState:
     display[e.space] = None
     covers = list(s.covers)
     covers[e.space] = ()
-    tasks = [Task("VP", card.major.vp, "", "observation")]  # OBS-40
-    if card.major.inquisitor:
-        tasks.append(Task("INQ"))
-    tasks.extend(_book_tasks(s, before, e.seat))
-    tasks.append(Task("REFILL", e.space))  # OBS-43
-    return replace(s, display=tuple(display), covers=tuple(covers), agenda=push(s.agenda, tasks))
+    return replace(s, display=tuple(display), covers=tuple(covers))  # OBS-40, OBS-43: grants
 
 
 @_on(ev.ConstellationObserved)
 def _constellation(s: GameState, e: ev.ConstellationObserved) -> GameState:
-    before = s.players[e.seat]
     agenda = s.agenda
     top = agenda[-1].kind if agenda else ""
     if top == "OBSERVE":
         left = agenda[-1].n - 1
         agenda = agenda[:-1] + ((replace(agenda[-1], n=left),) if left else ())
-    elif top == "FREEOBS":  # LUNA-BA-2: one constellation, outside the Observe action
+    elif top in ("FREEOBS", "FIXEDAT"):  # LUNA-BA-2, LUNA-BB-3: outside the turn's own Observe action
         agenda = agenda[:-1]
-    else:  # the first observation of an Observe action: one more constellation may follow (OBS-1)
-        more = rules_for(s.players[e.seat]).constellations_per_observe - 1
-        agenda = (*(agenda[:-1] if top == "FIXEDAT" else agenda), *((Task("OBSERVE", more),) if more else ()))
+    # else the first observation of an Observe action: the constellations that may follow are a grant
     own_fixed = top not in ("FREEOBS", "FIXEDAT")
     s = _pay(replace(s, agenda=agenda), e.seat, e.dice, e.comets, own_fixed=own_fixed)
     covers = list(s.covers)
@@ -375,12 +375,7 @@ def _constellation(s: GameState, e: ev.ConstellationObserved) -> GameState:
     row[e.index] = e.seat
     covers[e.space] = tuple(row)
     p = s.players[e.seat]
-    s = _player(replace(s, covers=tuple(covers)), e.seat, tokens_used=p.tokens_used + 1)  # OBS-50
-    con = s.catalog.cards[e.card].constellations[e.index]
-    tasks = reward_tasks(con.reward, "constellation")  # OBS-51: the printed reward, then the slot's
-    tasks += reward_tasks(s.catalog.constellation_slots[e.slot], "constellation-slot")
-    tasks += _book_tasks(s, before, e.seat)
-    return replace(s, agenda=push(s.agenda, tasks))
+    return _player(replace(s, covers=tuple(covers)), e.seat, tokens_used=p.tokens_used + 1)  # OBS-50
 
 
 @_on(ev.ObservationEnded)
@@ -421,8 +416,9 @@ def _points(s: GameState, e: ev.VictoryPointsScored) -> GameState:
     by_source = dict(p.points)
     by_source[e.source] = by_source.get(e.source, 0) + e.points
     players = _players(s, e.seat, score=p.score + e.points, points=tuple(sorted(by_source.items())))
-    agenda = s.agenda[:-1] if s.agenda and s.agenda[-1].kind in ("VP", "BOOKVP") else s.agenda
-    return replace(s, players=players, agenda=agenda)
+    if s.turn.phase == "scoring":  # SCO-1: final scoring resolves no effect
+        return replace(s, players=players)
+    return replace(s, players=players, agenda=_pop(s, "VP", "BOOKVP"))
 
 
 @_on(ev.QuadrantsGained)
@@ -478,8 +474,7 @@ def _die_recoloured(s: GameState, e: ev.DieRecoloured) -> GameState:
 def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
     p = s.players[e.seat]
     s = _player(s, e.seat, cellar=(p.cellar[0] + 1, *p.cellar[1:]))  # INQ-2
-    agenda = s.agenda[:-1] if s.agenda and s.agenda[-1].kind in ("INQ", "OPTINQ") else s.agenda
-    return replace(s, turn=_turn(s, cellar_peak=_peak(s, s.players[e.seat])), agenda=agenda)
+    return replace(s, turn=_turn(s, cellar_peak=_peak(s, s.players[e.seat])), agenda=_pop(s, "INQ", "OPTINQ"))
 
 
 @_on(ev.InquisitorPersuaded)
@@ -490,9 +485,7 @@ def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     spaces[e.start] -= 1
     spaces[e.end] += 1
     players = _players(s, e.seat, **{name: tuple(spaces)})
-    agenda = s.agenda[:-1] if s.agenda and s.agenda[-1].kind in ("PER", "ADVANCE") else s.agenda
-    if e.grand and e.end == len(spaces) - 1:  # LUNA-41: it leaves at once (RES-8, AMB-50)
-        agenda = (*agenda, Task("DEPART"))
+    agenda = _pop(s, "PER", "ADVANCE")  # a Grand Inquisitor reaching the end leaves: a grant (LUNA-41)
     turn = _turn(s, inquisitor_moved=True, interrogated=False)  # INQ-13, INQ-20: each move is interrogated
     return replace(s, players=players, turn=turn, agenda=agenda)
 
@@ -501,7 +494,7 @@ def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
 def _farewell(s: GameState, e: ev.FarewellTaken) -> GameState:
     p = s.players[e.seat]
     s = _player(s, e.seat, cellar=(*p.cellar[:-1], p.cellar[-1] - 1))  # INQ-15
-    return replace(s, agenda=push(_pop(s, "FW"), [Task("DIE", 1), Task("Q", 1)]))
+    return replace(s, agenda=_pop(s, "FW"))
 
 
 @_on(ev.FarewellDeclined)
@@ -515,8 +508,7 @@ def _lecture(s: GameState, e: ev.LectureGiven) -> GameState:
     university = list(p.university)
     university[e.tile] = e.height
     s = _player(s, e.seat, university=tuple(university))
-    row = s.catalog.scale_face(s.scale[e.tile]).rows[e.height - 1]
-    return replace(s, agenda=push(_pop(s, "LEC"), reward_tasks(row.reward, "lecture")))  # LEC-1
+    return replace(s, agenda=_pop(s, "LEC"))  # LEC-1: the row's reward is a grant
 
 
 @_on(ev.CometSpotted)
@@ -532,15 +524,6 @@ def _upgraded(s: GameState, e: ev.TileUpgraded) -> GameState:
     return replace(s, players=players, agenda=_pop(s, "UPG"))
 
 
-def library_reward(s: GameState, p: PlayerState, row: int, position: int) -> tuple[str, ...]:
-    """LIB-3: position 1 is the printed space, position k+1 the k-th card's space in that row."""
-    if position == 1:
-        return s.catalog.library_printed[row]
-    card_id, dark = p.library[position - 2]
-    card = s.catalog.cards[card_id]
-    return (card.front if dark else card.back)[row]
-
-
 @_on(ev.BookTokenMoved)
 def _book_moved(s: GameState, e: ev.BookTokenMoved) -> GameState:
     p = s.players[e.seat]
@@ -551,10 +534,11 @@ def _book_moved(s: GameState, e: ev.BookTokenMoved) -> GameState:
     top = agenda[-1] if agenda else None
     if top is not None and top.kind == "WRITE":
         agenda = agenda[:-1] + ((replace(top, n=top.n - 1),) if top.n > 1 else ())
-    elif top is not None and top.kind == "COMPLETE" and e.end >= top.n:
-        agenda = agenda[:-1]
-    tasks = reward_tasks(library_reward(s, s.players[e.seat], e.row, e.end), "library")  # WRT-4
-    return replace(s, agenda=push(agenda, tasks))
+    elif top is not None and top.kind == "COMPLETE":
+        agenda = agenda[:-1] if e.end >= top.n else agenda
+    else:
+        raise _Misfit(f"expected a pending WRITE or COMPLETE effect, found {top.kind if top else 'nothing'}")
+    return replace(s, agenda=agenda)  # WRT-4: the space's reward is a grant
 
 
 @_on(ev.CompleteWritingStarted)
@@ -564,12 +548,12 @@ def _complete_started(s: GameState, e: ev.CompleteWritingStarted) -> GameState:
 
 @_on(ev.WritingStopped)
 def _writing_stopped(s: GameState, e: ev.WritingStopped) -> GameState:
-    return replace(s, agenda=_pop(s, s.agenda[-1].kind if s.agenda else "WRITE"))
+    return replace(s, agenda=_pop(s, "WRITE", "COMPLETE"))  # AMB-8, WRT-6
 
 
 @_on(ev.EffectLost)
 def _lost(s: GameState, e: ev.EffectLost) -> GameState:
-    return replace(s, agenda=s.agenda[:-1])
+    return replace(s, agenda=_pop(s, e.effect.split(":")[0]))  # "INC:R" names the kind INC
 
 
 # -- cleanup ---------------------------------------------------------------------------------------
@@ -589,23 +573,21 @@ def _comet_placed(s: GameState, e: ev.CometPlacedInBook) -> GameState:
     p = s.players[e.seat]
     comets = list(p.comets)
     comets[e.comet] = "book"
-    agenda = _pop(s, "BOOK")
+    agenda = _pop_if(s, "BOOK")  # AMB-6: placed at once, else in Cleanup step 2
     if e.page == "appendix":  # BOC-4
         s = _player(s, e.seat, comets=tuple(comets), appendix=p.appendix + 1)
-        return replace(s, agenda=push(agenda, [Task("VP", s.catalog.appendix_vp, "", "book")]))
+        return replace(s, agenda=agenda)
     index = next(i for i, page in enumerate(s.catalog.book_pages) if page.id == e.page)
     pages = list(s.pages)
     pages[index] = e.seat
     s = _player(s, e.seat, comets=tuple(comets))
-    tasks = reward_tasks(s.catalog.book_pages[index].reward, "book")
-    return replace(s, pages=tuple(pages), agenda=push(agenda, tasks))
+    return replace(s, pages=tuple(pages), agenda=agenda)
 
 
 @_on(ev.InterrogationHeld)
 def _interrogated(s: GameState, e: ev.InterrogationHeld) -> GameState:
     s = _player(s, e.seat, reputation=e.end)
-    agenda = push(s.agenda, [Task("VP", e.overflow, "", "inquisition")]) if e.overflow else s.agenda
-    return replace(s, turn=_turn(s, interrogated=True), agenda=agenda)
+    return replace(s, turn=_turn(s, interrogated=True))
 
 
 @_on(ev.ObjectiveAchieved)
@@ -615,9 +597,7 @@ def _objective(s: GameState, e: ev.ObjectiveAchieved) -> GameState:
     claims[index] = (*claims[index], e.seat)
     p = s.players[e.seat]
     s = _player(s, e.seat, achievements=(*p.achievements, e.objective))
-    vp = s.catalog.objective_first_vp if e.first else s.catalog.objective_later_vp  # OBJ-3
-    tasks = [Task("VP", vp, "", "objective"), Task("FW")]  # OBJ-5
-    return replace(s, claims=tuple(claims), agenda=push(s.agenda, tasks))
+    return replace(s, claims=tuple(claims))  # OBJ-3, OBJ-5: the points and the Farewell are grants
 
 
 # -- Luna (digest §18) -----------------------------------------------------------------------------
@@ -630,7 +610,6 @@ def _luna(s: GameState) -> LunaState:
 
 @_on(ev.MoonObserved)
 def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
-    before = s.players[e.seat]
     s = _observe_major(s, e.seat, e.dice, e.comets)
     luna = _luna(s)
     index = POSITIONS.index(e.tile)
@@ -639,14 +618,7 @@ def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
     scoring = list(luna.scoring)
     scoring[index] = ""  # LUNA-23.5: the Scoring tile goes to the box
     luna = replace(luna, costs=luna.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
-    s = replace(_player(s, e.seat, moon=s.players[e.seat].moon + 1), luna=luna)
-    tasks = reward_tasks(s.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
-    tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
-    if s.options.moon_objective_immediate and moon_objective_due(s, s.players[e.seat]):
-        tasks.append(Task("MOONOBJ"))  # LUNA-81, AMB-15
-    tasks.append(Task("GRAND", 1, e.tile))  # LUNA-23.4
-    tasks += _book_tasks(s, before, e.seat)
-    return replace(s, agenda=push(s.agenda, tasks))
+    return replace(_player(s, e.seat, moon=s.players[e.seat].moon + 1), luna=luna)  # LUNA-23.2-4: grants
 
 
 @_on(ev.MoonPhaseAdvanced)
@@ -660,10 +632,7 @@ def _phase(s: GameState, e: ev.MoonPhaseAdvanced) -> GameState:
 
 @_on(ev.ScoringTileScored)
 def _scoring(s: GameState, e: ev.ScoringTileScored) -> GameState:
-    n = len(s.players)
-    order = [(e.seat + k) % n for k in range(n)]  # the observer's bonus first, then the others
-    tasks = [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
-    return replace(s, agenda=push(_pop(s, "SCORING"), tasks))
+    return replace(s, agenda=_pop(s, "SCORING"))  # the points per seat are grants
 
 
 @_on(ev.GrandInquisitorGained)
@@ -680,16 +649,12 @@ def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
     luna = _luna(s)
     bonus = list(luna.bonus)
     bonus[e.space - 1] = (*bonus[e.space - 1], e.seat)
-    agenda = push(_pop(s, "DEPART"), [Task("BONUS", e.space)])
-    return replace(s, luna=replace(luna, bonus=tuple(bonus)), agenda=agenda)
+    return replace(s, luna=replace(luna, bonus=tuple(bonus)), agenda=_pop(s, "DEPART"))
 
 
 @_on(ev.BonusBoardRewardTaken)
 def _bonus(s: GameState, e: ev.BonusBoardRewardTaken) -> GameState:
-    agenda = _pop(s, "BONUS")
-    if e.lost:
-        return replace(s, agenda=agenda)
-    return replace(s, agenda=push(agenda, bonus_tasks(s, bonus_space(s, e.space))))
+    return replace(s, agenda=_pop(s, "BONUS"))
 
 
 @_on(ev.MoonObjectiveAchieved)
@@ -697,20 +662,14 @@ def _moon_objective(s: GameState, e: ev.MoonObjectiveAchieved) -> GameState:
     luna = _luna(s)
     p = s.players[e.seat]
     s = _player(s, e.seat, achievements=(*p.achievements, "MOON"))
-    objective = s.catalog.luna
-    task = (
-        Task("VP", objective.objective_vp, "", "moon-objective")
-        if e.choice == "vp"
-        else Task("Q", objective.objective_quadrants, "", "moon-objective")
-    )
-    agenda = push(_pop(s, "MOONOBJ"), [task])
+    agenda = _pop_if(s, "MOONOBJ")  # AMB-15: at once, else in Cleanup step 4
     return replace(s, luna=replace(luna, achievers=(*luna.achievers, e.seat)), agenda=agenda)
 
 
 @_on(ev.TelescopeRelocated)
 def _relocated(s: GameState, e: ev.TelescopeRelocated) -> GameState:
     s = _player(s, e.seat, telescope=e.end)  # AMB-21: not a movement; the next turn moves from here
-    return replace(s, agenda=push(_pop(s, "RELOCATE"), [Task("FIXEDAT", e.end)]))
+    return replace(s, agenda=_pop(s, "RELOCATE"))
 
 
 @_on(ev.ActionTilesSwapped)
@@ -720,37 +679,25 @@ def _swapped(s: GameState, e: ev.ActionTilesSwapped) -> GameState:
 
 @_on(ev.LibraryRewardsRegained)
 def _regained(s: GameState, e: ev.LibraryRewardsRegained) -> GameState:
-    p = s.players[e.seat]
-    tasks: list[Task] = []
-    for position in range(e.position, 0, -1):  # LUNA-BA-5: right to left
-        tasks += reward_tasks(library_reward(s, p, e.row, position), "library")
-    return replace(s, agenda=push(_pop(s, "REREAD"), tasks))
+    return replace(s, agenda=_pop(s, "REREAD"))  # LUNA-BA-5: the rewards are grants
 
 
 @_on(ev.BonusActionTaken)
 def _bonus_action(s: GameState, e: ev.BonusActionTaken) -> GameState:
-    tile = next(t for t in s.catalog.action_tiles if t.id == e.tile)
-    face = tile.upgraded if e.upgraded else tile.basic
-    tasks = [*reward_tasks(face[e.option - 1], "action-tile"), Task("ROTATE", 1, e.tile)]
-    return replace(s, agenda=push(_pop(s, "ANYTILE"), tasks))
+    return replace(s, agenda=_pop(s, "ANYTILE"))  # LUNA-BA-6: the tile's reward and rotation are grants
 
 
 @_on(ev.ScaleRewardCollected)
 def _scale_collected(s: GameState, e: ev.ScaleRewardCollected) -> GameState:
+    agenda = _pop(s, "SCALEREWARDS")
     top = s.agenda[-1]
     left = top.arg.replace(str(e.tile), "")
-    agenda = s.agenda[:-1] + ((replace(top, arg=left),) if left else ())
-    row = s.catalog.scale_face(s.scale[e.tile]).rows[e.height - 1]
-    tasks = [
-        Task("OPTINQ", 1, "", t.source) if t.kind == "INQ" else t  # LUNA-BB-7: Inquisitors may be declined
-        for t in reward_tasks(row.reward, "lecture")
-    ]
-    return replace(s, agenda=push(agenda, tasks))
+    return replace(s, agenda=agenda + ((replace(top, arg=left),) if left else ()))  # LUNA-BB-7: grants
 
 
 @_on(ev.BonusDeclined)
 def _declined(s: GameState, e: ev.BonusDeclined) -> GameState:
-    return replace(s, agenda=s.agenda[:-1])
+    return replace(s, agenda=_pop(s, "OPTINQ" if e.effect == "INQ" else e.effect))
 
 
 # -- the table (docs/async.md): facts about seats and clocks change nothing in the game ----------------

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from domain import commands as c
 from domain import events as ev
 from domain.catalog.luna import POSITIONS
 from domain.effect_kinds import Emitter, effect_kind
-from domain.evolve import evolve
+from domain.effects import push
+from domain.evolve import apply_facts, evolve
+from domain.fastcopy import replace
+from domain.grants import as_grants, granted, records_grants
 from domain.luna import phase_due
 from domain.moves import (
     FREE_COSTS,
@@ -58,8 +64,17 @@ class Run:
         self.events: list[ev.Event] = []
 
     def emit(self, event: ev.Event) -> None:
+        """Record `event` and apply it. The decider decides what a granting event grants and writes it
+        into the event (domain/grants.py): replay then only applies it (rules 0.1.0 games excepted)."""
+        state = self.state
+        if isinstance(event, ev.GrantingEvent) and event.grants is None and records_grants(state):
+            after = apply_facts(state, event)
+            tasks = granted(state, after, event)
+            event = replace(event, grants=as_grants(tasks))
+            self.state = replace(after, agenda=push(after.agenda, tasks)) if tasks else after
+        else:
+            self.state = evolve(state, event)
         self.events.append(event)
-        self.state = evolve(self.state, event)
 
 
 def advance(run: Run) -> None:
@@ -228,142 +243,251 @@ def final_scoring(run: Run) -> None:
     )
 
 
+# -- commands: one function per command type, each emitting the events of a legal command -----------
+
+CommandHandler = Callable[[Run, Any, Task | None], None]
+_COMMANDS: dict[type[c.Command], CommandHandler] = {}
+
+
+def _command(cls: type[c.Command]) -> Callable[[CommandHandler], CommandHandler]:
+    def register(fn: CommandHandler) -> CommandHandler:
+        _COMMANDS[cls] = fn
+        return fn
+
+    return register
+
+
 def apply_command(run: Run, cmd: c.Command) -> None:
-    """Emit the events of a command already known to be legal."""
-    s = run.state
-    seat = cmd.seat
-    p = s.players[seat]
-    task = s.agenda[-1] if s.agenda else None
-    if isinstance(cmd, c.Move):
-        pos, wrapped = p.telescope, False
-        for _ in range(cmd.steps):  # MOV-3, MOV-5
-            wrapped = wrapped or pos == UPGRADE
-            pos = 2 if pos in (1, UPGRADE) else pos + 1
-        run.emit(ev.TelescopeMoved(seat=seat, start=p.telescope, end=pos, steps=cmd.steps, wrapped=wrapped))
-    elif isinstance(cmd, c.Observe):
-        sky1, sky2 = free_comets(s, seat)
-        comets = tuple(sky1[: cmd.comets1] + sky2[: cmd.comets2])
-        parts = cmd.target.split(":")
-        if parts[0] == "MOON":
-            assert s.luna is not None
-            index = POSITIONS.index(parts[1])
-            scoring, cost = s.luna.scoring[index], s.luna.costs[0]
-            run.emit(
-                ev.MoonObserved(
-                    seat=seat, tile=parts[1], scoring=scoring, dice=cmd.dice, comets=comets, cost=cost
-                )
-            )
-            return
-        space = s.display.index(parts[1])
-        card = s.catalog.cards[parts[1]]
-        if parts[0] == "MO":
-            run.emit(
-                ev.MajorObjectObserved(
-                    seat=seat, card=card.id, space=space, dice=cmd.dice, comets=comets, cost=card.major.cost
-                )
-            )
-        else:
-            index = int(parts[2])
-            run.emit(
-                ev.ConstellationObserved(
-                    seat=seat,
-                    card=card.id,
-                    space=space,
-                    index=index,
-                    dice=cmd.dice,
-                    comets=comets,
-                    cost=card.constellations[index].cost,
-                    slot=p.tokens_used,
-                )
-            )
-    elif isinstance(cmd, c.StopObserving):
-        run.emit(ev.ObservationEnded(seat=seat))
-    elif isinstance(cmd, c.TakeFixed):
-        where = task.n if task is not None and task.kind == "FIXEDAT" else s.turn.space
-        run.emit(ev.FixedActionTaken(seat=seat, action=cmd.action, space=SKY[where]))
-    elif isinstance(cmd, c.UseTile):
-        if cmd.option == 0:
-            run.emit(ev.MovingActionTaken(seat=seat, tile="", option=0, upgraded=False, rule="UPG-2"))
-        else:
-            tile = p.queue[s.turn.space]  # AMB-21: the Movement phase's space
-            run.emit(
-                ev.MovingActionTaken(seat=seat, tile=tile, option=cmd.option, upgraded=tile in p.upgraded)
-            )
-    elif isinstance(cmd, c.BuyFree):
-        run.emit(ev.FreeActionBought(seat=seat, action=cmd.action, cost=FREE_COSTS[cmd.action]))
-    elif isinstance(cmd, c.EndActions):
-        run.emit(ev.ActionPhaseEnded(seat=seat))
-    elif isinstance(cmd, c.EndFreeActions):
-        run.emit(ev.FreeActionsClosed(seat=seat))
-    elif isinstance(cmd, c.Persuade):
-        if task is not None and task.kind == "ADVANCE":  # LUNA-BB-5: straight to the rightmost space
-            end, rule = len(p.cellar) - 1, "LUNA-BB-5"
-        else:
-            end, rule = cmd.space + 1, "INQ-10"
-        run.emit(ev.InquisitorPersuaded(seat=seat, start=cmd.space, end=end, grand=cmd.grand, rule=rule))
-    elif isinstance(cmd, c.GainDie):
-        value = task.n if task is not None else 1
-        run.emit(
-            ev.DieGained(
-                seat=seat,
-                colour=cmd.colour,
-                value=value,
-                returned=cmd.returned,
-                rule="DIE-5" if cmd.returned else "GAIN-2",
-            )
-        )
-    elif isinstance(cmd, c.DeclineDie):
-        run.emit(ev.DieGainDeclined(seat=seat))
-    elif isinstance(cmd, c.Lecture):
-        run.emit(ev.LectureGiven(seat=seat, tile=cmd.tile, height=p.university[cmd.tile] + 1))
-    elif isinstance(cmd, c.RaiseDie):
-        run.emit(ev.DieRaised(seat=seat, die=cmd.die, amount=task.n if task is not None else 1))
-    elif isinstance(cmd, c.Recolour):
-        run.emit(ev.DieRecoloured(seat=seat, die=cmd.die, colour=cmd.colour))
-    elif isinstance(cmd, c.Farewell):
-        run.emit(ev.FarewellTaken(seat=seat) if cmd.accept else ev.FarewellDeclined(seat=seat))
-    elif isinstance(cmd, c.WriteStep):
-        start = p.books[cmd.row]
-        run.emit(ev.BookTokenMoved(seat=seat, row=cmd.row, start=start, end=start + 1, rule="WRT-3"))
-    elif isinstance(cmd, c.StopWriting):
-        run.emit(ev.WritingStopped(seat=seat, unused=task.n if task is not None else 0))
-    elif isinstance(cmd, c.WriteComplete):
-        run.emit(ev.CompleteWritingStarted(seat=seat, row=cmd.row, target=library_end(s, seat)))
-    elif isinstance(cmd, c.Upgrade):
-        run.emit(ev.TileUpgraded(seat=seat, tile=cmd.tile))
-    elif isinstance(cmd, c.BonusSpace):
-        run.emit(ev.GrandInquisitorDeparted(seat=seat, space=cmd.space))
-    elif isinstance(cmd, c.Relocate):
-        run.emit(ev.TelescopeRelocated(seat=seat, start=p.telescope, end=cmd.space))
-    elif isinstance(cmd, c.SwapTiles):
-        q = list(p.queue)
-        i, j = q.index(cmd.first), q.index(cmd.second)
-        q[i], q[j] = q[j], q[i]
-        run.emit(ev.ActionTilesSwapped(seat=seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
-    elif isinstance(cmd, c.RegainRow):
-        run.emit(ev.LibraryRewardsRegained(seat=seat, row=cmd.row, position=p.books[cmd.row]))
-    elif isinstance(cmd, c.BonusTile):
-        run.emit(
-            ev.BonusActionTaken(seat=seat, tile=cmd.tile, option=cmd.option, upgraded=cmd.tile in p.upgraded)
-        )
-    elif isinstance(cmd, c.CollectScale):
-        run.emit(ev.ScaleRewardCollected(seat=seat, tile=cmd.tile, height=p.university[cmd.tile]))
-    elif isinstance(cmd, c.MoonReward):
-        run.emit(ev.MoonObjectiveAchieved(seat=seat, choice=cmd.choice))
-    elif isinstance(cmd, c.TakeInquisitor):
-        if cmd.accept:
-            run.emit(ev.InquisitorGained(seat=seat, rule="LUNA-BB-7"))
-        else:
-            run.emit(ev.BonusDeclined(seat=seat, effect="INQ", rule="LUNA-BB-7"))
-    elif isinstance(cmd, c.Decline):
-        effect = task.kind if task is not None else ""
-        run.emit(ev.BonusDeclined(seat=seat, effect=effect, rule="ACT-2"))
-    elif isinstance(cmd, c.PlaceComet):
-        comet = p.comets.index("pending")
-        run.emit(
-            ev.CometPlacedInBook(
-                seat=seat, comet=comet, page=cmd.page, rule="BOC-4" if cmd.page == "appendix" else "BOC-2"
-            )
-        )
-    else:  # pragma: no cover - every command type is handled
+    """Emit the events of a command already known to be legal (its type's handler, given the pending
+    effect it answers, if any)."""
+    handler = _COMMANDS.get(type(cmd))
+    if handler is None:  # pragma: no cover - every command type registers its handler
         raise TypeError(f"unknown command {cmd!r}")
+    s = run.state
+    handler(run, cmd, s.agenda[-1] if s.agenda else None)
+
+
+@_command(c.Move)
+def _move(run: Run, cmd: c.Move, task: Task | None) -> None:
+    p = run.state.players[cmd.seat]
+    pos, wrapped = p.telescope, False
+    for _ in range(cmd.steps):  # MOV-3, MOV-5
+        wrapped = wrapped or pos == UPGRADE
+        pos = 2 if pos in (1, UPGRADE) else pos + 1
+    run.emit(ev.TelescopeMoved(seat=cmd.seat, start=p.telescope, end=pos, steps=cmd.steps, wrapped=wrapped))
+
+
+@_command(c.Observe)
+def _observe(run: Run, cmd: c.Observe, task: Task | None) -> None:
+    s, seat = run.state, cmd.seat
+    sky1, sky2 = free_comets(s, seat)
+    comets = tuple(sky1[: cmd.comets1] + sky2[: cmd.comets2])  # OBS-31: the lowest comets first
+    parts = cmd.target.split(":")
+    if parts[0] == "MOON":
+        assert s.luna is not None
+        index = POSITIONS.index(parts[1])
+        scoring, cost = s.luna.scoring[index], s.luna.costs[0]
+        run.emit(
+            ev.MoonObserved(
+                seat=seat, tile=parts[1], scoring=scoring, dice=cmd.dice, comets=comets, cost=cost
+            )
+        )
+        return
+    space = s.display.index(parts[1])
+    card = s.catalog.cards[parts[1]]
+    if parts[0] == "MO":
+        run.emit(
+            ev.MajorObjectObserved(
+                seat=seat, card=card.id, space=space, dice=cmd.dice, comets=comets, cost=card.major.cost
+            )
+        )
+        return
+    index = int(parts[2])
+    run.emit(
+        ev.ConstellationObserved(
+            seat=seat,
+            card=card.id,
+            space=space,
+            index=index,
+            dice=cmd.dice,
+            comets=comets,
+            cost=card.constellations[index].cost,
+            slot=s.players[seat].tokens_used,
+        )
+    )
+
+
+@_command(c.StopObserving)
+def _stop_observing(run: Run, cmd: c.StopObserving, task: Task | None) -> None:
+    run.emit(ev.ObservationEnded(seat=cmd.seat))
+
+
+@_command(c.TakeFixed)
+def _take_fixed(run: Run, cmd: c.TakeFixed, task: Task | None) -> None:
+    where = task.n if task is not None and task.kind == "FIXEDAT" else run.state.turn.space
+    run.emit(ev.FixedActionTaken(seat=cmd.seat, action=cmd.action, space=SKY[where]))
+
+
+@_command(c.UseTile)
+def _use_tile(run: Run, cmd: c.UseTile, task: Task | None) -> None:
+    if cmd.option == 0:
+        run.emit(ev.MovingActionTaken(seat=cmd.seat, tile="", option=0, upgraded=False, rule="UPG-2"))
+        return
+    p = run.state.players[cmd.seat]
+    tile = p.queue[run.state.turn.space]  # AMB-21: the Movement phase's space
+    run.emit(ev.MovingActionTaken(seat=cmd.seat, tile=tile, option=cmd.option, upgraded=tile in p.upgraded))
+
+
+@_command(c.BuyFree)
+def _buy_free(run: Run, cmd: c.BuyFree, task: Task | None) -> None:
+    run.emit(ev.FreeActionBought(seat=cmd.seat, action=cmd.action, cost=FREE_COSTS[cmd.action]))
+
+
+@_command(c.EndActions)
+def _end_actions(run: Run, cmd: c.EndActions, task: Task | None) -> None:
+    run.emit(ev.ActionPhaseEnded(seat=cmd.seat))
+
+
+@_command(c.EndFreeActions)
+def _end_free_actions(run: Run, cmd: c.EndFreeActions, task: Task | None) -> None:
+    run.emit(ev.FreeActionsClosed(seat=cmd.seat))
+
+
+@_command(c.Persuade)
+def _persuade(run: Run, cmd: c.Persuade, task: Task | None) -> None:
+    if task is not None and task.kind == "ADVANCE":  # LUNA-BB-5: straight to the rightmost space
+        end, rule = len(run.state.players[cmd.seat].cellar) - 1, "LUNA-BB-5"
+    else:
+        end, rule = cmd.space + 1, "INQ-10"
+    run.emit(ev.InquisitorPersuaded(seat=cmd.seat, start=cmd.space, end=end, grand=cmd.grand, rule=rule))
+
+
+@_command(c.GainDie)
+def _gain_die(run: Run, cmd: c.GainDie, task: Task | None) -> None:
+    run.emit(
+        ev.DieGained(
+            seat=cmd.seat,
+            colour=cmd.colour,
+            value=task.n if task is not None else 1,
+            returned=cmd.returned,
+            rule="DIE-5" if cmd.returned else "GAIN-2",
+        )
+    )
+
+
+@_command(c.DeclineDie)
+def _decline_die(run: Run, cmd: c.DeclineDie, task: Task | None) -> None:
+    run.emit(ev.DieGainDeclined(seat=cmd.seat))
+
+
+@_command(c.Lecture)
+def _lecture(run: Run, cmd: c.Lecture, task: Task | None) -> None:
+    height = run.state.players[cmd.seat].university[cmd.tile] + 1
+    run.emit(ev.LectureGiven(seat=cmd.seat, tile=cmd.tile, height=height))
+
+
+@_command(c.RaiseDie)
+def _raise_die(run: Run, cmd: c.RaiseDie, task: Task | None) -> None:
+    run.emit(ev.DieRaised(seat=cmd.seat, die=cmd.die, amount=task.n if task is not None else 1))
+
+
+@_command(c.Recolour)
+def _recolour(run: Run, cmd: c.Recolour, task: Task | None) -> None:
+    run.emit(ev.DieRecoloured(seat=cmd.seat, die=cmd.die, colour=cmd.colour))
+
+
+@_command(c.Farewell)
+def _farewell(run: Run, cmd: c.Farewell, task: Task | None) -> None:
+    run.emit(ev.FarewellTaken(seat=cmd.seat) if cmd.accept else ev.FarewellDeclined(seat=cmd.seat))
+
+
+@_command(c.WriteStep)
+def _write_step(run: Run, cmd: c.WriteStep, task: Task | None) -> None:
+    start = run.state.players[cmd.seat].books[cmd.row]
+    run.emit(ev.BookTokenMoved(seat=cmd.seat, row=cmd.row, start=start, end=start + 1, rule="WRT-3"))
+
+
+@_command(c.StopWriting)
+def _stop_writing(run: Run, cmd: c.StopWriting, task: Task | None) -> None:
+    run.emit(ev.WritingStopped(seat=cmd.seat, unused=task.n if task is not None else 0))
+
+
+@_command(c.WriteComplete)
+def _write_complete(run: Run, cmd: c.WriteComplete, task: Task | None) -> None:
+    target = library_end(run.state, cmd.seat)
+    run.emit(ev.CompleteWritingStarted(seat=cmd.seat, row=cmd.row, target=target))
+
+
+@_command(c.Upgrade)
+def _upgrade(run: Run, cmd: c.Upgrade, task: Task | None) -> None:
+    run.emit(ev.TileUpgraded(seat=cmd.seat, tile=cmd.tile))
+
+
+@_command(c.PlaceComet)
+def _place_comet(run: Run, cmd: c.PlaceComet, task: Task | None) -> None:
+    comet = run.state.players[cmd.seat].comets.index("pending")
+    rule = "BOC-4" if cmd.page == "appendix" else "BOC-2"
+    run.emit(ev.CometPlacedInBook(seat=cmd.seat, comet=comet, page=cmd.page, rule=rule))
+
+
+# -- Luna's commands (digest §18) --------------------------------------------------------------------------
+
+
+@_command(c.BonusSpace)
+def _bonus_space(run: Run, cmd: c.BonusSpace, task: Task | None) -> None:
+    run.emit(ev.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
+
+
+@_command(c.Relocate)
+def _relocate(run: Run, cmd: c.Relocate, task: Task | None) -> None:
+    start = run.state.players[cmd.seat].telescope
+    run.emit(ev.TelescopeRelocated(seat=cmd.seat, start=start, end=cmd.space))
+
+
+@_command(c.SwapTiles)
+def _swap_tiles(run: Run, cmd: c.SwapTiles, task: Task | None) -> None:
+    q = list(run.state.players[cmd.seat].queue)
+    i, j = q.index(cmd.first), q.index(cmd.second)
+    q[i], q[j] = q[j], q[i]
+    run.emit(ev.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
+
+
+@_command(c.RegainRow)
+def _regain_row(run: Run, cmd: c.RegainRow, task: Task | None) -> None:
+    position = run.state.players[cmd.seat].books[cmd.row]
+    run.emit(ev.LibraryRewardsRegained(seat=cmd.seat, row=cmd.row, position=position))
+
+
+@_command(c.BonusTile)
+def _bonus_tile(run: Run, cmd: c.BonusTile, task: Task | None) -> None:
+    upgraded = cmd.tile in run.state.players[cmd.seat].upgraded
+    run.emit(ev.BonusActionTaken(seat=cmd.seat, tile=cmd.tile, option=cmd.option, upgraded=upgraded))
+
+
+@_command(c.CollectScale)
+def _collect_scale(run: Run, cmd: c.CollectScale, task: Task | None) -> None:
+    height = run.state.players[cmd.seat].university[cmd.tile]
+    run.emit(ev.ScaleRewardCollected(seat=cmd.seat, tile=cmd.tile, height=height))
+
+
+@_command(c.MoonReward)
+def _moon_reward(run: Run, cmd: c.MoonReward, task: Task | None) -> None:
+    run.emit(ev.MoonObjectiveAchieved(seat=cmd.seat, choice=cmd.choice))
+
+
+@_command(c.TakeInquisitor)
+def _take_inquisitor(run: Run, cmd: c.TakeInquisitor, task: Task | None) -> None:
+    if cmd.accept:
+        run.emit(ev.InquisitorGained(seat=cmd.seat, rule="LUNA-BB-7"))
+    else:
+        run.emit(ev.BonusDeclined(seat=cmd.seat, effect="INQ", rule="LUNA-BB-7"))
+
+
+@_command(c.Decline)
+def _decline(run: Run, cmd: c.Decline, task: Task | None) -> None:
+    run.emit(ev.BonusDeclined(seat=cmd.seat, effect=task.kind if task is not None else "", rule="ACT-2"))
+
+
+_unhandled = sorted(cls.__name__ for cls in c.Command.__subclasses__() if cls not in _COMMANDS)
+if _unhandled:  # pragma: no cover - a new command type without its handler
+    raise ImportError(f"commands without a handler in domain/resolve.py: {', '.join(_unhandled)}")

@@ -141,7 +141,7 @@ def _check_event(event: Any, nonces: Any, sealed: Any) -> str | None:
         return f"{name} has unknown field(s) {', '.join(unknown)}"
     groups = secret_groups(name)
     secret = {f for group in groups.values() for f in group}
-    public_missing = sorted(names - secret - set(event))
+    public_missing = sorted(names - secret - set(event) - set(cls.OMITTED_WHEN_NONE))  # grants: rules 0.1.0
     if public_missing:
         return f"{name} lacks field(s) {', '.join(public_missing)}"
     nonces = {} if nonces is None else nonces

@@ -700,6 +700,11 @@ def _diverge(adj: Adjudicator, rebased: GameStarted) -> Finding | None:
         for k in range(max(len(expected), len(stored))):
             want = event_to_dict(expected[k]) if k < len(expected) else None
             got = event_to_dict(stored[k]) if k < len(stored) else None
+            if want is not None and got is not None and "grants" in want and "grants" not in got:
+                # A rules-0.1.0 event recorded no grants (docs/editions.md): what it granted shows in the
+                # events that follow, so the rest of the event is compared, and a different grant
+                # diverges there.
+                want = {key: value for key, value in want.items() if key != "grants"}
             if want is None and cut:
                 break
             if want is not None and got is not None and _same(want, got):
@@ -726,8 +731,10 @@ def _diverge(adj: Adjudicator, rebased: GameStarted) -> Finding | None:
                 expected=want,
                 stored=records[index].event if got is not None else None,
             )
+        # The events as these rules write them (with their grants), equal to the stored ones otherwise.
+        applied = expected[: len(stored)] if len(expected) >= len(stored) else stored
         try:
-            for e in stored:
+            for e in applied:
                 state = evolve(state, e)
         except Exception as exc:
             return Finding(

@@ -18,20 +18,24 @@ from domain.selfplay import default_setup
 
 FOLDER = Path(__file__).resolve().parents[1] / "tests" / "domain" / "golden"
 SEED = "golden-1"
-GOLDEN_FILES = {  # catalog edition -> its golden playthrough
-    "base-provisional-1": FOLDER / "playthrough-3p-greedy.txt",
-    "base-2": FOLDER / "playthrough-3p-greedy-base-2.txt",
+# name -> (its file, catalog edition, rules version). A released edition's or rules version's file never
+# changes: a new one gets a new file (docs/editions.md).
+GOLDEN: dict[str, tuple[Path, str, str]] = {
+    "base-provisional-1": (FOLDER / "playthrough-3p-greedy.txt", "base-provisional-1", "0.1.0"),
+    "base-2": (FOLDER / "playthrough-3p-greedy-base-2.txt", "base-2", "0.1.0"),
+    "base-2@0.2.0": (FOLDER / "playthrough-3p-greedy-base-2-rules-0.2.0.txt", "base-2", "0.2.0"),
 }
-GOLDEN = GOLDEN_FILES["base-provisional-1"]
+GOLDEN_FILES = {name: path for name, (path, _, _) in GOLDEN.items()}
 
 
-def golden_lines(edition: str = "base-provisional-1") -> list[str]:
-    setup = replace(default_setup(3, SEED), catalog_edition=edition)
+def golden_lines(name: str = "base-provisional-1") -> list[str]:
+    _, edition, rules = GOLDEN[name]
+    setup = replace(default_setup(3, SEED), catalog_edition=edition, engine_version=rules)
     return playthrough(setup, [make_bot("greedy", f"{SEED}:{i}") for i in range(3)])
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or list(GOLDEN_FILES):
+    for name in sys.argv[1:] or list(GOLDEN):
         path = GOLDEN_FILES[name]
         path.write_text("\n".join(golden_lines(name)) + "\n", encoding="utf-8")
         print(f"wrote {path}")

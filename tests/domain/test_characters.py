@@ -25,7 +25,7 @@ def test_SET_21_basic_side_changes_no_rule() -> None:
 def test_character_rules_change_the_observe_limit_and_react_to_wraps(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    for module in ("domain.characters", "domain.evolve", "domain.moves"):
+    for module in ("domain.characters", "domain.grants", "domain.moves"):
         monkeypatch.setattr(sys.modules[module], "rules_for", lambda p: ThreeConstellations())
     s = show(show(show(new_game(), 0, "D1-01"), 1, "D1-03"), 2, "D1-07")
     s = actions_at(player(s, 0, dice=(("R", 5), ("R", 4), ("R", 5), ("B", 1))), S1)

@@ -22,14 +22,15 @@ def _module():  # type: ignore[no-untyped-def]
 REGEN = _module()
 
 
-@pytest.mark.parametrize("edition", list(REGEN.GOLDEN_FILES))
-def test_golden_playthrough_is_reproduced(edition: str) -> None:
-    expected = REGEN.GOLDEN_FILES[edition].read_text(encoding="utf-8").splitlines()
-    got = REGEN.golden_lines(edition)
+@pytest.mark.parametrize("name", list(REGEN.GOLDEN))
+def test_golden_playthrough_is_reproduced(name: str) -> None:
+    _, edition, rules = REGEN.GOLDEN[name]
+    expected = REGEN.GOLDEN_FILES[name].read_text(encoding="utf-8").splitlines()
+    got = REGEN.golden_lines(name)
     for i, (a, b) in enumerate(zip(expected, got, strict=False)):
         assert a == b, (
-            f"line {i + 1} differs (run `python scripts/regen_golden.py {edition}` if intended):\n{a}\n{b}"
+            f"line {i + 1} differs (run `python scripts/regen_golden.py {name}` if intended):\n{a}\n{b}"
         )
     assert len(expected) == len(got)
     assert any(line.startswith("  GameEnded") for line in got)
-    assert f'"catalog_edition":"{edition}"' in got[2]
+    assert f'"catalog_edition":"{edition}"' in got[2] and f'"engine_version":"{rules}"' in got[2]

@@ -153,9 +153,10 @@ def test_verification_re_checks_every_take_back(tmp_path: Any) -> None:
         report = games.verify(game_id)
         assert not report.ok and report.first is not None and report.first.check == "adjudication"
         # A table batch may hold only the table's facts.
-        points = ev.VictoryPointsScored(seat=0, points=5, source="observation", rule="OBS-40")
+        # (a game event that fits any state: points would need a pending effect to resolve, RES-2)
+        ended = ev.ObjectivesChecked(seat=0, met=())
         other = _game(games)
-        games.table(other, {"type": "Forged"}, lambda game, now: [points], "points", "host")
+        games.table(other, {"type": "Forged"}, lambda game, now: [ended], "points", "host")
         found = games.verify(other).first
         assert found is not None and "only the service's facts" in found.message
 

@@ -17,10 +17,13 @@ from replays.service import Games
 from tests.replays.conftest import SecretCounter, StepClock, play
 
 
+NEW = "99.0.0"  # a future engine version that changes TurnEnded's shape
+
+
 def _turn_ended_with_a_renamed_field(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Pretend that TurnEnded's schema 1 (engine 0.1.0) called its turn `old_turn` and engine 0.1.1
-    renamed it `turn`: events written by 0.1.0 go through the upcaster (which accepts both names, since
-    the events really stored by 0.1.0 already say `turn`)."""
+    """Pretend that TurnEnded's schema 1 (every engine so far) called its turn `old_turn` and engine NEW
+    renamed it `turn`: events written before NEW go through the upcaster (which accepts both names, since
+    the events really stored already say `turn`)."""
     seen: list[dict[str, Any]] = []
 
     def v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
@@ -28,7 +31,7 @@ def _turn_ended_with_a_renamed_field(monkeypatch: pytest.MonkeyPatch) -> list[di
         data["turn"] = data.pop("old_turn", data.get("turn"))
         return data
 
-    monkeypatch.setattr(ev.TurnEnded, "SCHEMAS", ("0.1.0", "0.1.1"))
+    monkeypatch.setattr(ev.TurnEnded, "SCHEMAS", ("0.1.0", NEW))
     monkeypatch.setitem(ev.UPCASTERS, ("TurnEnded", 1), v1_to_v2)
     return seen
 
@@ -39,15 +42,15 @@ def test_an_old_shape_is_upcast_by_the_engine_version_that_wrote_it(monkeypatch:
     assert event_from_dict(old, "0.1.0") == ev.TurnEnded(seat=1, turn=7)
     assert len(seen) == 1
     with pytest.raises(ValueError, match="unknown field"):  # the new shape does not read the old one
-        event_from_dict(old, "0.1.1")
+        event_from_dict(old, NEW)
     assert ev.schema_version(ev.TurnEnded) == 2 and ev.schema_version(ev.TurnEnded, "0.1.0") == 1
-    assert ev.schema_version(ev.TurnEnded, "0.1.2") == 2
+    assert ev.schema_version(ev.TurnEnded, "0.2.0") == 1 and ev.schema_version(ev.TurnEnded, "99.0.1") == 2
     fact = Fact("g", 5, old, {"engine_version": "0.1.0"})
     assert fact.payload["turn"] == 7 and fact.event == ev.TurnEnded(seat=1, turn=7)
 
 
 def test_a_missing_upcaster_is_an_error_naming_the_event(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ev.TurnEnded, "SCHEMAS", ("0.1.0", "0.1.1"))
+    monkeypatch.setattr(ev.TurnEnded, "SCHEMAS", ("0.1.0", NEW))
     with pytest.raises(ValueError, match="TurnEnded: no upcaster from schema 1 to 2"):
         event_from_dict({"type": "TurnEnded", "seat": 0, "turn": 1, "rule": "TURN-1"}, "0.1.0")
 

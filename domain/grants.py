@@ -1,0 +1,264 @@
+"""What an event grants: the effects the rules put on the agenda when it happens (RES-2, RES-5).
+
+The decider calls `granted` when it writes an event (`domain.resolve.Run.emit`) and records the result
+in the event's `grants` field; `evolve` then only pushes the recorded grants, so a stored log describes
+itself and a newer engine never changes what an old event granted (docs/events.md, docs/editions.md).
+This module is where the catalog, the options and the characters decide rewards: each rule that grants
+something is one function here, keyed by the event that triggers it.
+
+Games pinned to rules 0.1.0 (the first release) wrote no grants; replaying them derives the grants with
+the same functions (`evolve`'s versioned behaviour for 0.1.0 only).
+
+Each function receives the state before the event, the state after the event's own facts (the agenda
+with the resolved effect taken off, nothing pushed yet), and the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain import events as ev
+from domain.characters import rules_for
+from domain.effects import reward_tasks
+from domain.luna import bonus_space, bonus_tasks, moon_objective_due
+from domain.state import GameState, PlayerState, Task
+
+FIRST_GRANTING_RULES = (0, 2, 0)  # the rules version from which events record their grants
+
+# SKY-2: the effect each fixed action (other than Observe) starts.
+FIXED_TASKS = {"die": "DIE", "lecture": "LEC", "spot": "SPOT", "upgrade": "UPG"}
+# FREE-1: what each free action buys.
+FREE_TASKS: dict[str, tuple[Task, ...]] = {
+    "recolour": (Task("RECOLOUR"),),
+    "raise": (Task("RAISE", 1),),
+    "die": (Task("DIE", 1),),
+    "write": (Task("WRITE", 3),),
+    "persuade": (Task("PER"), Task("PER")),
+    "spot": (Task("SPOT"),),
+}
+
+Deriver = Callable[[GameState, GameState, Any], list[Task]]
+_DERIVERS: dict[type[ev.GrantingEvent], Deriver] = {}
+
+
+def _for(cls: type[ev.GrantingEvent]) -> Callable[[Deriver], Deriver]:
+    def register(fn: Deriver) -> Deriver:
+        _DERIVERS[cls] = fn
+        return fn
+
+    return register
+
+
+def records_grants(state: GameState) -> bool:
+    """Whether the game's rules version writes grants into its events (every version after 0.1.0)."""
+    return tuple(int(part) for part in state.engine_version.split(".")) >= FIRST_GRANTING_RULES
+
+
+def granted(before: GameState, after: GameState, event: ev.GrantingEvent) -> list[Task]:
+    """The effects `event` grants, first to resolve first."""
+    return _DERIVERS[type(event)](before, after, event)
+
+
+def as_grants(tasks: list[Task]) -> tuple[ev.Grant, ...]:
+    return tuple((t.kind, t.n, t.arg, t.source) for t in tasks)
+
+
+def as_tasks(grants: tuple[ev.Grant, ...]) -> list[Task]:
+    return [Task(kind, n, arg, source) for kind, n, arg, source in grants]
+
+
+def library_reward(s: GameState, p: PlayerState, row: int, position: int) -> tuple[str, ...]:
+    """LIB-3: position 1 is the printed space, position k+1 the k-th card's space in that row."""
+    if position == 1:
+        return s.catalog.library_printed[row]
+    card_id, dark = p.library[position - 2]
+    card = s.catalog.cards[card_id]
+    return (card.front if dark else card.back)[row]
+
+
+def _book_tasks(before: GameState, after: GameState, seat: int) -> list[Task]:
+    """AMB-6 option: with bookRewardsImmediate, each comet reaching the Book is placed at once."""
+    if not after.options.book_rewards_immediate:
+        return []
+    was, now = before.players[seat].comets, after.players[seat].comets
+    return [Task("BOOK")] * sum(1 for a, b in zip(was, now, strict=True) if a != b == "pending")
+
+
+def _tile_rewards(s: GameState, tile_id: str, option: int, upgraded: bool) -> list[Task]:
+    tile = next(t for t in s.catalog.action_tiles if t.id == tile_id)
+    face = tile.upgraded if upgraded else tile.basic
+    return reward_tasks(face[option - 1], "action-tile")  # ICON-1
+
+
+# -- the turn ----------------------------------------------------------------------------------------
+
+
+@_for(ev.TelescopeMoved)
+def _wrap(before: GameState, after: GameState, e: ev.TelescopeMoved) -> list[Task]:
+    player = after.players[e.seat]
+    return rules_for(player).on_wrap(player) if e.wrapped else []  # MOV-5: a character's reaction
+
+
+@_for(ev.FixedActionTaken)
+def _fixed(before: GameState, after: GameState, e: ev.FixedActionTaken) -> list[Task]:
+    return [Task(FIXED_TASKS[e.action])]
+
+
+@_for(ev.MovingActionTaken)
+def _moving(before: GameState, after: GameState, e: ev.MovingActionTaken) -> list[Task]:
+    if not e.tile:
+        return [Task("Q", 1)]  # UPG-2: the Upgrade space gives a Quadrant instead of a moving action
+    return _tile_rewards(after, e.tile, e.option, e.upgraded)
+
+
+@_for(ev.FreeActionBought)
+def _free(before: GameState, after: GameState, e: ev.FreeActionBought) -> list[Task]:
+    return list(FREE_TASKS[e.action])
+
+
+# -- observing -----------------------------------------------------------------------------------------
+
+
+@_for(ev.MajorObjectObserved)
+def _major(before: GameState, after: GameState, e: ev.MajorObjectObserved) -> list[Task]:
+    card = after.catalog.cards[e.card]
+    tasks = [Task("VP", card.major.vp, "", "observation")]  # OBS-40
+    if card.major.inquisitor:
+        tasks.append(Task("INQ"))  # INQ-3
+    tasks += _book_tasks(before, after, e.seat)
+    tasks.append(Task("REFILL", e.space))  # OBS-43
+    return tasks
+
+
+@_for(ev.ConstellationObserved)
+def _constellation(before: GameState, after: GameState, e: ev.ConstellationObserved) -> list[Task]:
+    con = after.catalog.cards[e.card].constellations[e.index]
+    tasks = reward_tasks(con.reward, "constellation")  # OBS-51: the printed reward, then the slot's
+    tasks += reward_tasks(after.catalog.constellation_slots[e.slot], "constellation-slot")
+    tasks += _book_tasks(before, after, e.seat)
+    top = before.agenda[-1].kind if before.agenda else ""
+    if top not in ("OBSERVE", "FREEOBS"):  # the first of an Observe action: more may follow (OBS-1)
+        more = rules_for(before.players[e.seat]).constellations_per_observe - 1
+        if more:
+            tasks.append(Task("OBSERVE", more))  # under the rewards: resolved after them
+    return tasks
+
+
+# -- rewards and the Inquisition -------------------------------------------------------------------------
+
+
+@_for(ev.LectureGiven)
+def _lecture(before: GameState, after: GameState, e: ev.LectureGiven) -> list[Task]:
+    row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
+    return reward_tasks(row.reward, "lecture")  # LEC-1
+
+
+@_for(ev.BookTokenMoved)
+def _book_moved(before: GameState, after: GameState, e: ev.BookTokenMoved) -> list[Task]:
+    return reward_tasks(library_reward(after, after.players[e.seat], e.row, e.end), "library")  # WRT-4
+
+
+@_for(ev.CometPlacedInBook)
+def _comet_placed(before: GameState, after: GameState, e: ev.CometPlacedInBook) -> list[Task]:
+    if e.page == "appendix":  # BOC-4
+        return [Task("VP", after.catalog.appendix_vp, "", "book")]
+    page = next(page for page in after.catalog.book_pages if page.id == e.page)
+    return reward_tasks(page.reward, "book")  # BOC-2
+
+
+@_for(ev.InterrogationHeld)
+def _interrogated(before: GameState, after: GameState, e: ev.InterrogationHeld) -> list[Task]:
+    return [Task("VP", e.overflow, "", "inquisition")] if e.overflow else []  # INQ-24
+
+
+@_for(ev.ObjectiveAchieved)
+def _objective(before: GameState, after: GameState, e: ev.ObjectiveAchieved) -> list[Task]:
+    vp = after.catalog.objective_first_vp if e.first else after.catalog.objective_later_vp  # OBJ-3
+    return [Task("VP", vp, "", "objective"), Task("FW")]  # OBJ-5
+
+
+@_for(ev.FarewellTaken)
+def _farewell(before: GameState, after: GameState, e: ev.FarewellTaken) -> list[Task]:
+    return [Task("DIE", 1), Task("Q", 1)]  # INQ-15
+
+
+@_for(ev.InquisitorPersuaded)
+def _persuaded(before: GameState, after: GameState, e: ev.InquisitorPersuaded) -> list[Task]:
+    if e.grand and e.end == len(after.players[e.seat].grand) - 1:
+        return [Task("DEPART")]  # LUNA-41: it leaves at once (RES-8, AMB-50)
+    return []
+
+
+# -- Luna (digest §18) -------------------------------------------------------------------------------------
+
+
+@_for(ev.MoonObserved)
+def _moon(before: GameState, after: GameState, e: ev.MoonObserved) -> list[Task]:
+    tasks = reward_tasks(after.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
+    tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
+    if after.options.moon_objective_immediate and moon_objective_due(after, after.players[e.seat]):
+        tasks.append(Task("MOONOBJ"))  # LUNA-81, AMB-15
+    tasks.append(Task("GRAND", 1, e.tile))  # LUNA-23.4
+    tasks += _book_tasks(before, after, e.seat)
+    return tasks
+
+
+@_for(ev.ScoringTileScored)
+def _scoring(before: GameState, after: GameState, e: ev.ScoringTileScored) -> list[Task]:
+    n = len(after.players)
+    order = [(e.seat + k) % n for k in range(n)]  # the observer's bonus first, then the others
+    return [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
+
+
+@_for(ev.GrandInquisitorDeparted)
+def _departed(before: GameState, after: GameState, e: ev.GrandInquisitorDeparted) -> list[Task]:
+    return [Task("BONUS", e.space)]  # LUNA-42
+
+
+@_for(ev.BonusBoardRewardTaken)
+def _bonus(before: GameState, after: GameState, e: ev.BonusBoardRewardTaken) -> list[Task]:
+    return [] if e.lost else bonus_tasks(after, bonus_space(after, e.space))
+
+
+@_for(ev.MoonObjectiveAchieved)
+def _moon_objective(before: GameState, after: GameState, e: ev.MoonObjectiveAchieved) -> list[Task]:
+    objective = after.catalog.luna  # LUNA-80
+    if e.choice == "vp":
+        return [Task("VP", objective.objective_vp, "", "moon-objective")]
+    return [Task("Q", objective.objective_quadrants, "", "moon-objective")]
+
+
+@_for(ev.TelescopeRelocated)
+def _relocated(before: GameState, after: GameState, e: ev.TelescopeRelocated) -> list[Task]:
+    return [Task("FIXEDAT", e.end)]  # LUNA-BB-3
+
+
+@_for(ev.LibraryRewardsRegained)
+def _regained(before: GameState, after: GameState, e: ev.LibraryRewardsRegained) -> list[Task]:
+    p = after.players[e.seat]
+    tasks: list[Task] = []
+    for position in range(e.position, 0, -1):  # LUNA-BA-5: right to left
+        tasks += reward_tasks(library_reward(after, p, e.row, position), "library")
+    return tasks
+
+
+@_for(ev.BonusActionTaken)
+def _bonus_action(before: GameState, after: GameState, e: ev.BonusActionTaken) -> list[Task]:
+    return [*_tile_rewards(after, e.tile, e.option, e.upgraded), Task("ROTATE", 1, e.tile)]  # LUNA-BA-6
+
+
+@_for(ev.ScaleRewardCollected)
+def _scale_collected(before: GameState, after: GameState, e: ev.ScaleRewardCollected) -> list[Task]:
+    row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
+    return [
+        Task("OPTINQ", 1, "", t.source) if t.kind == "INQ" else t  # LUNA-BB-7: Inquisitors may be declined
+        for t in reward_tasks(row.reward, "lecture")
+    ]
+
+
+_missing = {cls.__name__ for cls in ev.EVENT_TYPES.values() if issubclass(cls, ev.GrantingEvent)} - {
+    cls.__name__ for cls in _DERIVERS
+}
+if _missing:  # pragma: no cover - a granting event without its rule
+    raise ImportError(f"granting events without a deriver: {', '.join(sorted(_missing))}")

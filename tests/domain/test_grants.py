@@ -1,0 +1,77 @@
+"""Events describe themselves (docs/events.md, "Grants"): the decider writes what each event grants into
+the event, and `evolve` only applies it; an event that does not fit the state is refused, naming it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from domain import EventDoesNotFit, evolve, fold, legal_moves, play_through, start
+from domain import events as ev
+from domain.bots import make_bot
+from domain.editions import ENGINE_VERSION
+from domain.grants import as_tasks, records_grants
+from domain.selfplay import default_setup
+from domain.state import S2, Task
+from tests.domain.scenario import actions_at, new_game, play
+
+
+def _game(rules: str, seed: str = "grants") -> list[ev.Event]:
+    setup = dataclasses.replace(default_setup(3, seed), engine_version=rules)
+    state, events = start(setup)
+    bots = [make_bot("random", f"{seed}{i}") for i in range(3)]
+    while not state.finished:
+        state, more = play_through(state, bots[state.turn.seat].choose(state, legal_moves(state)))
+        events += more
+    return events
+
+
+def test_RES_2_every_granting_event_of_the_current_rules_records_its_grants() -> None:
+    events = _game(ENGINE_VERSION)
+    granting = [e for e in events if isinstance(e, ev.GrantingEvent)]
+    assert granting and all(e.grants is not None for e in granting)
+    assert any(e.grants for e in granting)
+    assert all(ev.event_to_dict(e)["grants"] == [list(g) for g in e.grants or ()] for e in granting)
+
+
+def test_rules_0_1_0_events_keep_their_first_release_shape_and_replay_the_same() -> None:
+    old = _game("0.1.0")
+    assert all(e.grants is None for e in old if isinstance(e, ev.GrantingEvent))
+    assert all("grants" not in ev.event_to_dict(e) for e in old)
+    new = _game(ENGINE_VERSION)
+    # The same game under both rules versions: the same facts, only the grants are now written down.
+    strip = [
+        {k: v for k, v in ev.event_to_dict(e).items() if k not in ("grants", "engine_version")} for e in new
+    ]
+    assert strip == [{k: v for k, v in ev.event_to_dict(e).items() if k != "engine_version"} for e in old]
+    assert fold(old).players == fold(new).players
+
+
+def test_RES_2_evolve_applies_the_recorded_grants_and_decides_nothing() -> None:
+    s = actions_at(new_game(edition="base-2"), S2)  # Die or Lecture
+    assert records_grants(s)
+    s2, events = play(s, "fixed die")
+    taken = next(e for e in events if isinstance(e, ev.FixedActionTaken))
+    assert taken.grants == (("DIE", 1, "", ""),)
+    # Replay applies what the event says, whatever the catalog or the rules would grant now.
+    rewritten = dataclasses.replace(taken, grants=(("Q", 2, "", "test"),))
+    applied = evolve(s, rewritten)
+    assert applied.agenda[-1] == Task("Q", 2, "", "test")
+    assert as_tasks(rewritten.grants or ()) == [Task("Q", 2, "", "test")]
+
+
+def test_an_event_of_the_current_rules_without_its_grants_does_not_fit() -> None:
+    s = actions_at(new_game(edition="base-2"), S2)
+    _, events = play(s, "fixed die")
+    taken = next(e for e in events if isinstance(e, ev.FixedActionTaken))
+    with pytest.raises(EventDoesNotFit, match=r"FixedActionTaken .*records what it grants"):
+        evolve(s, dataclasses.replace(taken, grants=None))
+
+
+def test_RES_2_an_event_that_resolves_an_effect_that_is_not_pending_does_not_fit() -> None:
+    s = actions_at(new_game(edition="base-2"), S2)
+    with pytest.raises(EventDoesNotFit) as refused:
+        evolve(s, ev.DieGained(seat=0, colour="B", value=1, returned=None))
+    assert "expected a pending DIE effect on top of the agenda, found nothing" in str(refused.value)
+    assert "event 12 (DieGained)" in str(refused.value.at(12))
