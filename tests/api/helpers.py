@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 
 from api.runtime import Runtime
+from domain import legal_moves
+from replays.errors import VersionConflict
 
 
 @dataclass
@@ -85,6 +87,35 @@ def play_turns(
     return made
 
 
+def finish_in_process(
+    client: Any, runtime: Runtime, table: Table, rng: random.Random, timeout: float = 60.0
+) -> int:
+    """Play the game of `table` to its end without HTTP: each person's move a random legal one, submitted
+    through the API's store as that seat (as `POST /commands` would); a bot seat's turn is left to the
+    server's bot runner, woken by reading the game. For tests that only need the end of a game (a whole
+    game over HTTP takes several times as long). Returns the decisions made."""
+    made = 0
+    prefix = f"{rng.random():.12f}"
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, "the game did not end in time"
+        state, version = runtime.store.current(table.game_id)
+        if state.finished:
+            return made
+        seat = state.turn.seat
+        if table.tokens[seat] is None:  # a bot's turn: wake the runner and wait for its move
+            client.get(f"/games/{table.game_id}")
+            moved = lambda seen=version: runtime.store.current(table.game_id)[1] != seen  # noqa: E731
+            wait_until(moved, 10, "the bot's move", interval=0.005)
+            continue
+        move = rng.choice(legal_moves(state))
+        try:
+            runtime.store.submit(table.game_id, move, version, f"{prefix}-{made}", seat, "human")
+        except VersionConflict:
+            continue
+        made += 1
+
+
 def iter_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
     """SSE messages as they arrive: {"id", "event", "data"} (comments skipped)."""
     message: dict[str, Any] = {}
@@ -130,15 +161,20 @@ class StreamReader:
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
-        with (
-            httpx.Client(timeout=httpx.Timeout(10.0, read=30.0)) as http,
-            http.stream("GET", self._url, headers=self._headers) as response,
-        ):
-            self.status = response.status_code
-            for message in iter_sse(_until(response.iter_lines(), self._stop.is_set)):
-                self.messages.put(message)
-                if message.get("event") == "end":
-                    break
+        try:
+            with (
+                httpx.Client(timeout=httpx.Timeout(10.0, read=30.0)) as http,
+                http.stream("GET", self._url, headers=self._headers) as response,
+            ):
+                self.status = response.status_code
+                for message in iter_sse(_until(response.iter_lines(), self._stop.is_set)):
+                    self.messages.put(message)
+                    if message.get("event") == "end":
+                        break
+        except httpx.TransportError:
+            if not self._stop.is_set():
+                raise
+            # Stopped while waiting for a message that never came: the server closed the stream.
         self.messages.put({"closed": True})
 
     def start(self) -> StreamReader:

@@ -4,8 +4,10 @@ One browser for the module and one `galileo serve` (on SQLite in a temporary fol
 worker under pytest-xdist). Without chromium (or playwright) the tests are skipped with the reason, unless
 GALILEO_REQUIRE_SERVICES=1 (CI), where they fail. Screenshots go to artefacts/browser/ (ignored by git).
 
-- a complete game (one person and two bots) played by clicking the board's elements (and the turn
-  controls beside it for the moves that involve no element), never the list of all moves;
+- a game (one person and two bots) played by clicking the board's elements (and the turn controls beside
+  it for the moves that involve no element), never the list of all moves: until the person has made every
+  kind of decision (move, action, effect, Cleanup), the rest over HTTP; the whole game by clicking in
+  `make soak`;
 - at several versions of a seeded Luna game, every element kind the board draws agrees with the API's
   board view (telescopes, tile faces, dice, cellar, Book tokens, University, scores, display, ...);
 - the replay page's scrubber, keyboard steps, history and view-as after the end;
@@ -27,6 +29,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.api.helpers import Table, play_turns
 from tests.api.servers import ServeProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -70,7 +73,12 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("browser-serve")
-    env = {"GALILEO_DATABASE_URL": f"sqlite:///{folder}/games.db", "REDIS_URL": ""}
+    # No rate limit on commands: a test plays the rest of a clicked game over HTTP as fast as it can.
+    env = {
+        "GALILEO_DATABASE_URL": f"sqlite:///{folder}/games.db",
+        "REDIS_URL": "",
+        "GALILEO_RATE_COMMAND": "off",
+    }
     with ServeProcess(folder, env, "serve") as process:
         yield process.url
 
@@ -163,21 +171,25 @@ def no_overflow(page: Any) -> None:
 # -- playing -----------------------------------------------------------------------------------------
 
 
-def test_a_whole_game_played_by_clicking_the_board(server: str, pages: Pages) -> None:
-    created = create(
-        server,
-        [{"name": "Ada"}, {"bot": "greedy", "name": "Bruno"}, {"bot": "greedy", "name": "Cleo"}],
-        "browser-play",
-    )
-    game_id, token = created["game_id"], created["seats"][0]["token"]
-    page = pages.new()
-    page.goto(f"{server}/play/{game_id}#token={token}")
-    assert "token=" not in page.url  # the secret left the address bar
-    rng = random.Random(7)
-    clicks = Counter[str]()
+# What the person decides, by the game's state when the board offers the choice: a telescope move, an
+# action, an effect still to resolve (the agenda), a choice in Cleanup.
+KINDS = ("movement", "actions", "effect", "cleanup")
+
+
+def _decision_kind(server: str, game_id: str) -> str:
+    state = httpx.get(f"{server}/games/{game_id}").json()["state"]
+    return "effect" if state["agenda"] else str(state["turn"]["phase"])
+
+
+def _play_by_clicking(
+    page: Any, server: str, game_id: str, rng: random.Random, enough: Callable[[Counter[str]], bool]
+) -> Counter[str]:
+    """Click the board (and the turn controls beside it) as the person until the game ends or `enough`
+    of the counts of clicks ("board", "control") and decision kinds (KINDS) has been made."""
+    counts = Counter[str]()
     screenshot_taken = False
     deadline = time.monotonic() + 240
-    while True:
+    while not enough(counts):
         assert time.monotonic() < deadline, "the game did not end in time"
         page.wait_for_selector(
             ".board-svg .target.live, .turn-controls .move, .banner.finished",
@@ -211,7 +223,7 @@ def test_a_whole_game_played_by_clicking_the_board(server: str, pages: Pages) ->
             continue
         if not page.locator(".confirm:not([hidden])").count():  # redrawn under the pointer: again
             continue
-        clicks[kind] += 1
+        decision = _decision_kind(server, game_id)  # the person is to act: no bot moves meanwhile
         assert page.locator(".confirm:not([hidden])").inner_text().strip()  # says what it will do
         page.locator("[data-confirm]").click()
         page.wait_for_function(
@@ -221,13 +233,26 @@ def test_a_whole_game_played_by_clicking_the_board(server: str, pages: Pages) ->
             timeout=30_000,
         )
         assert not page.locator("#moves-problem").inner_text(), page.locator("#moves-problem").inner_text()
-        if not screenshot_taken and sum(clicks.values()) >= 40 and page.locator(".banner.mine").count():
+        counts[kind] += 1
+        counts[decision] += 1
+        if (
+            not screenshot_taken
+            and counts["board"] + counts["control"] >= 20
+            and page.locator(".banner.mine").count()
+        ):
             shot(page, "play-in-progress")
             screenshot_taken = True
+    return counts
+
+
+def _every_kind_clicked(counts: Counter[str]) -> bool:
+    return all(counts[k] for k in KINDS) and counts["board"] > counts["control"] > 0
+
+
+def _check_the_finished_page(page: Any, server: str, game_id: str) -> None:
+    page.wait_for_selector(".banner.finished", state="attached", timeout=60_000)
     board = httpx.get(f"{server}/games/{game_id}").json()
     assert board["status"] == "finished" and board["winners"]
-    print(f"clicks: {dict(clicks)}")
-    assert clicks["board"] > clicks["control"] > 0, clicks
     assert "ended" in page.locator("#banner").inner_text()
     assert page.title().startswith("Finished")
     # The history is in words and can be filtered by seat.
@@ -235,6 +260,43 @@ def test_a_whole_game_played_by_clicking_the_board(server: str, pages: Pages) ->
     lines = page.locator("#history li").all_inner_texts()
     assert lines and all(" Ada " in f" {line} " for line in lines)
     shot(page, "play-finished", full=True)
+
+
+def _open_game(server: str, pages: Pages) -> tuple[str, str, Any]:
+    created = create(
+        server,
+        [{"name": "Ada"}, {"bot": "greedy", "name": "Bruno"}, {"bot": "greedy", "name": "Cleo"}],
+        "browser-play",
+    )
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    page = pages.new()
+    page.goto(f"{server}/play/{game_id}#token={token}")
+    assert "token=" not in page.url  # the secret left the address bar
+    return game_id, token, page
+
+
+def test_a_game_played_by_clicking_the_board_until_every_kind_of_decision(server: str, pages: Pages) -> None:
+    """The person clicks the board until it has made every kind of decision a game asks for (a move, an
+    action, an effect, a Cleanup choice) by clicking the board's elements and the turn controls, never the
+    list of all moves; the rest of the game is played over HTTP while the page follows it to the end. The
+    whole game by clicking: `test_a_whole_game_played_by_clicking_the_board` (`make soak`)."""
+    game_id, token, page = _open_game(server, pages)
+    counts = _play_by_clicking(page, server, game_id, random.Random(7), _every_kind_clicked)
+    print(f"clicks: {dict(counts)}")
+    assert _every_kind_clicked(counts), counts
+    with httpx.Client(base_url=server, timeout=10) as http:
+        table = Table(game_id, [token, None, None])
+        play_turns(http, table, random.Random(8), timeout=120)
+    _check_the_finished_page(page, server, game_id)
+
+
+@pytest.mark.soak
+def test_a_whole_game_played_by_clicking_the_board(server: str, pages: Pages) -> None:
+    game_id, _, page = _open_game(server, pages)
+    counts = _play_by_clicking(page, server, game_id, random.Random(7), lambda _: False)
+    print(f"clicks: {dict(counts)}")
+    assert _every_kind_clicked(counts), counts
+    _check_the_finished_page(page, server, game_id)
 
 
 def test_keyboard_reaches_every_move_of_an_element(server: str, pages: Pages) -> None:

@@ -273,16 +273,19 @@ def _changed(value: object) -> object:
 
 def test_content_hash_changes_when_any_value_changes() -> None:
     original = content_hash(BASE_FILES)
+    files = copy.deepcopy(BASE_FILES)  # one copy: each value is changed in it, then put back
     checked = 0
     for name, content in BASE_FILES.items():
         for path in _leaves(content):
-            files = copy.deepcopy(BASE_FILES)
             parent = files[name]
             for key in path[:-1]:
                 parent = parent[key]
-            parent[path[-1]] = _changed(parent[path[-1]])
+            value = parent[path[-1]]
+            parent[path[-1]] = _changed(value)
             assert content_hash(files) != original, (name, path)
+            parent[path[-1]] = value
             checked += 1
+    assert files == BASE_FILES and content_hash(files) == original  # every value was put back
     assert checked > 1000
 
 

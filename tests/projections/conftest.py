@@ -1,11 +1,14 @@
 """Fixtures of the projection tests: stores on SQLite (a file in tmp_path) and on PostgreSQL (a schema of
 its own, dropped afterwards, so runs repeat), empty or holding a corpus of complete bot games.
 
-The corpus (201 games of 2-4 random bots, every fourth with Luna, a fifth people only, a fifth mixed,
-plus 3 played-out forks) is played and written to a SQLite file through the store's mapper and
-recorder once, and kept in pytest's cache until the engine or the stored format changes. A test store
-copies that file; on PostgreSQL its rows are copied with COPY, in notification order (the same stored
-events, much faster than re-encoding them).
+The corpus (games of 2-4 random bots, every fourth with Luna, a fifth people only, a fifth mixed, plus 3
+played-out forks) is played and written to a SQLite file through the store's mapper and recorder once,
+and kept in pytest's cache until the engine or the stored format changes. It has CORPUS_SAMPLE games in
+the default suite and CORPUS_GAMES (at least 200, the projections issue's brute-force check) under the
+`soak` marker. The small store (the first SMALL_GAMES games, a fork and 3 unfinished games) is built on
+its own, so the tests that use only it never wait for a corpus. A test store copies a SQLite file; on
+PostgreSQL its rows are copied with COPY, in notification order (the same stored events, much faster
+than re-encoding them).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import pickle
 import shutil
 import sqlite3
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
 
@@ -24,8 +27,9 @@ from filelock import FileLock
 
 import tests.projections.corpus as corpus_module
 from projections.source import open_store
-from tests.projections.corpus import Played, corpus, new_game, write
+from tests.projections.corpus import Played, corpus, fork, new_game, write
 
+CORPUS_SAMPLE = 41  # spans 2-4 players, Luna on and off, every seat mix and their combinations
 CORPUS_GAMES = 201
 SMALL_GAMES = 12
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
@@ -37,7 +41,7 @@ CACHE_INPUTS = ("domain/**/*.py", "domain/catalog/**/*.json", "replays/store.py"
 def _corpus_key() -> str:
     """A digest of everything the corpus depends on: the engine, its catalog, the stored format."""
     root = Path(__file__).resolve().parents[2]
-    digest = hashlib.sha256(f"{CORPUS_GAMES}:{SMALL_GAMES}:{version('eventsourcing')}".encode())
+    digest = hashlib.sha256(f"{SMALL_GAMES}:{version('eventsourcing')}".encode())
     files = sorted(
         {p for pattern in CACHE_INPUTS for p in root.glob(pattern)} | {Path(corpus_module.__file__)}
     )
@@ -54,50 +58,74 @@ def _sqlite_store(path: Path, games: list[Played]) -> None:
         store.close()
 
 
-@pytest.fixture(scope="session")
-def corpus_folder(request: pytest.FixtureRequest) -> Path:
-    """The corpus as SQLite stores (`games.db`, and `small.db` with the first games and a fork) and its
-    games (`games.pickle`). Building it takes ~20-30 s, so it is kept in pytest's cache under a digest
-    of the engine, catalog and storage code: any change to them builds it again."""
+def _cached(request: pytest.FixtureRequest, name: str, build: Callable[[], list[Played]]) -> Path:
+    """A folder of pytest's cache holding `games.db` (the games `build` plays) and `games.pickle`, built
+    once under a digest of the engine, catalog and storage code: any change to them builds it again.
+    Parallel workers share the cache: the first builds a folder, the others wait for it."""
     key = _corpus_key()
-    folder = Path(request.config.cache.mkdir(f"projections-corpus-{key}"))
-    # Parallel workers share the cache: the first builds the corpus, the others wait for it.
-    with FileLock(str(folder.parent / "projections-corpus.lock")):
-        _build_corpus(folder, key)
+    folder = Path(request.config.cache.mkdir(f"projections-{name}-{key}"))
+    with FileLock(str(folder.parent / f"projections-{name}.lock")):
+        if not (folder / "complete").exists():
+            for stale in folder.parent.glob(f"projections-{name}-*"):
+                if stale.is_dir() and stale != folder:
+                    shutil.rmtree(stale, ignore_errors=True)
+            for leftover in folder.glob("games.db*"):
+                leftover.unlink()
+            games = build()
+            _sqlite_store(folder / "games.db", games)
+            (folder / "games.pickle").write_bytes(pickle.dumps(games))
+            (folder / "complete").write_text(key)
     return folder
 
 
-def _build_corpus(folder: Path, key: str) -> None:
-    if not (folder / "complete").exists():
-        for stale in folder.parent.glob("projections-corpus-*"):
-            if stale != folder:
-                shutil.rmtree(stale, ignore_errors=True)
-        for name in ("games.db", "small.db"):
-            for leftover in folder.glob(name + "*"):
-                leftover.unlink()
-        games = corpus(CORPUS_GAMES)
-        small = [*games[:SMALL_GAMES], games[CORPUS_GAMES], *(new_game(1000 + k, limit=25) for k in range(3))]
-        _sqlite_store(folder / "games.db", games)
-        _sqlite_store(folder / "small.db", small)
-        (folder / "games.pickle").write_bytes(pickle.dumps({"corpus": games, "small": small}))
-        (folder / "complete").write_text(key)
-
-
-@pytest.fixture(scope="session")
-def played(corpus_folder: Path) -> dict[str, list[Played]]:
-    games: dict[str, list[Played]] = pickle.loads((corpus_folder / "games.pickle").read_bytes())
+def _games(folder: Path) -> list[Played]:
+    games: list[Played] = pickle.loads((folder / "games.pickle").read_bytes())
     return games
 
 
-@pytest.fixture(scope="session")
-def corpus_games(played: dict[str, list[Played]]) -> list[Played]:
-    return played["corpus"]
+@pytest.fixture(
+    scope="session",
+    params=[
+        pytest.param(CORPUS_SAMPLE, id=f"corpus-{CORPUS_SAMPLE}"),
+        pytest.param(CORPUS_GAMES, id=f"corpus-{CORPUS_GAMES}", marks=pytest.mark.soak),
+    ],
+)
+def corpus_size(request: pytest.FixtureRequest) -> int:
+    """How many games the corpus has: a sample by default, more than 200 in `make soak`."""
+    return int(request.param)
 
 
 @pytest.fixture(scope="session")
-def small_games(played: dict[str, list[Played]]) -> list[Played]:
+def corpus_folder(request: pytest.FixtureRequest, corpus_size: int) -> Path:
+    """The corpus: `corpus_size` complete games and 3 played-out forks (~6 s per 40 games to build)."""
+    return _cached(request, f"corpus-{corpus_size}", lambda: corpus(corpus_size))
+
+
+@pytest.fixture(scope="session")
+def small_folder(request: pytest.FixtureRequest) -> Path:
+    """The small store: the first SMALL_GAMES games of the corpus (the same seeds), a played-out fork of
+    the first, and 3 unfinished games."""
+
+    def build() -> list[Played]:
+        games = [new_game(i) for i in range(SMALL_GAMES)]
+        return [
+            *games,
+            fork(games[0], len(games[0].entries) // 2, CORPUS_GAMES),
+            *(new_game(1000 + k, limit=25) for k in range(3)),
+        ]
+
+    return _cached(request, "small", build)
+
+
+@pytest.fixture(scope="session")
+def corpus_games(corpus_folder: Path) -> list[Played]:
+    return _games(corpus_folder)
+
+
+@pytest.fixture(scope="session")
+def small_games(small_folder: Path) -> list[Played]:
     """The games of `small_url`: the first of the corpus, a fork of the first, 3 unfinished games."""
-    return played["small"]
+    return _games(small_folder)
 
 
 @pytest.fixture(scope="session")
@@ -106,9 +134,9 @@ def corpus_file(corpus_folder: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def small_file(corpus_folder: Path) -> Path:
+def small_file(small_folder: Path) -> Path:
     """The store of `small_games`."""
-    return corpus_folder / "small.db"
+    return small_folder / "games.db"
 
 
 class PostgresSchemas:

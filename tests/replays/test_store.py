@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from pathlib import Path
 from uuid import UUID
 
@@ -18,9 +19,15 @@ from replays.playout import stored_selfplay
 from replays.service import Games
 from replays.store import SNAPSHOT_INTERVAL, GameStateAsDict, store_env
 from tests.replays.conftest import new_game, play
+from tests.runs import EVERY_VERSION, version_steps, versions
 
 
-def test_stored_bot_game_equals_engine_game_and_state_at_every_version_equals_fold(games: Games) -> None:
+@pytest.mark.parametrize("step", version_steps(7))
+def test_stored_bot_game_equals_engine_game_and_state_at_every_version_equals_fold(
+    games: Games, step: int
+) -> None:
+    """The state the store rebuilds at a version equals the fold of the events up to it: at every version
+    in `make soak`; by default at every 7th, around each snapshot and at both ends of the longest batch."""
     game_id, record = stored_selfplay(games, 2, "round-trip-1", bot="random")
     bots = [make_bot("random", f"round-trip-1:{i}") for i in range(2)]
     reference = play_game(record.setup, bots)  # the engine alone, with the salt the service drew
@@ -28,10 +35,17 @@ def test_stored_bot_game_equals_engine_game_and_state_at_every_version_equals_fo
     stored = [s.event for s in games.events(game_id)]
     assert stored == list(reference.events)
     assert games.state(game_id, 0) is None
+    batches = Counter(s.metadata["batch"] for s in games.events(game_id))
+    longest, size = max(batches.items(), key=lambda item: item[1])
+    assert size > 1  # a batch of several events: the store may rebuild a state inside it
+    boundaries = [*range(SNAPSHOT_INTERVAL, len(stored) + 1, SNAPSHOT_INTERVAL), longest, longest + size - 1]
+    checked = versions(len(stored), step, boundaries)
+    assert step != EVERY_VERSION or checked == list(range(1, len(stored) + 1))
     state = None
     for version, event in enumerate(stored, start=1):
         state = evolve(state, event)
-        assert games.state(game_id, version) == state, version
+        if version in checked:
+            assert games.state(game_id, version) == state, version
     assert games.state(game_id) == reference.state
     steps = list(games.steps(game_id))
     assert [v for v, _, _ in steps] == list(range(1, len(stored) + 1))
