@@ -135,7 +135,8 @@ class SeatOut(BaseModel):
     bot: str | None = None
     token: str | None = Field(None, description="Only in the answer that issued it: keep it secret.")
     webhook_secret: str | None = Field(
-        default=None, description="The HMAC key of this seat's webhook signatures.")
+        default=None, description="The HMAC key of this seat's webhook signatures."
+    )
 
 
 class GameCreated(BaseModel):

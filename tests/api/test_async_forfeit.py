@@ -34,7 +34,8 @@ def clock() -> Clock:
 
 @pytest.fixture
 def client(settings: Settings, clock: Clock) -> Iterator[TestClient]:
-    with TestClient(create_app(replace(settings, clocks=False), clock=clock)) as test_client:
+    app = create_app(replace(settings, clocks=False, clock_grace_seconds=0.0), clock=clock)
+    with TestClient(app) as test_client:
         yield test_client
 
 
