@@ -58,7 +58,10 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
         **errors(400, 404, 429),
         401: {"description": "No valid seat token."},
         403: {"description": "The seat may not act now, or the command is for another seat."},
-        409: {"description": "Stale `expected_version` (the body has `current_version`)."},
+        409: {
+            "description": "Stale `expected_version` (the body has `current_version`), or the seat's time"
+            " ran out before the command was received (`time-expired`, ASYNC-1)."
+        },
         422: {"description": "Illegal move (the body has `reason` and `rule_id`) or malformed command."},
     },
 )
