@@ -16,6 +16,7 @@ from api.settings import Settings
 from domain import Command, command_to_dict, legal_moves
 from domain import commands as c
 from domain.bots import make_bot
+from replays import table as table_rules
 from replays.service import verify_file
 from tests.api.async_helpers import Clock
 from tests.api.helpers import runtime_of
@@ -198,3 +199,36 @@ def test_ASYNC_2_a_game_where_every_person_forfeited_ends(client: TestClient) ->
     assert [e["event"]["seat"] for e in rest if e["type"] == "TurnEnded"] == [0]
     assert rest[-1]["event"]["scores"] == [p["score"] for p in board["state"]["players"]]
     assert client.get(f"/games/{game_id}/verify").json()["ok"] is True
+
+
+def test_ASYNC_3_a_game_stored_before_seats_froze_still_replays_and_verifies(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forfeit recorded by the earlier service (no `SeatFrozen`): its seat was played by the pass player
+    and is neither frozen nor skipped on replay; the log verifies as it was stored."""
+    monkeypatch.setattr(table_rules, "frozen_if_forfeit", lambda seat, policy: [])  # the earlier batches
+    created = client.post(
+        "/games",
+        json={
+            "seats": [{"name": "Ada", "character": "galileo"}, {"bot": "greedy"}],
+            "first_seat": 0,
+            "seed": "frozen-3",
+            "on_resign": "forfeit",
+        },
+    ).json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    resigned = client.post(f"/games/{game_id}/resign", headers=bearer(token), json={"command_id": "r"})
+    assert [e["type"] for e in resigned.json()["events"]] == ["SeatResigned", "SeatHandedOver"]
+    monkeypatch.undo()  # this build from here on: replay and verification of the stored log
+    bots_idle(client)
+    state, _ = runtime_of(client).store.current(game_id)
+    assert state.frozen == frozenset()
+    found = events(client, game_id)
+    at = after(found, "SeatHandedOver")
+    turns_of_seat_0 = {
+        e["event"]["turn"] for e in found[at:] if e["type"] == "TurnEnded" and e["event"]["seat"] == 0
+    }
+    assert len(turns_of_seat_0) > 1  # its turns were played (passed), not skipped
+    assert client.get(f"/games/{game_id}/verify").json()["ok"] is True
+    exported = client.get(f"/games/{game_id}/export")
+    assert verify_file(exported.content).exit_code in (0, 2)  # (sealed while the game runs)
