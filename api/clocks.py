@@ -1,5 +1,5 @@
 """The clock scheduler (docs/async.md, ASYNC-1): records `TimeExpired` when a person's time runs out and
-applies the game's policy (a bot takes the seat over, or its turns are passed).
+applies the game's policy (a bot takes the seat over, or the seat forfeits: frozen).
 
 It runs in `galileo serve` and as `galileo clocks run` (compose's `clocks` service). Every write to a
 clocked game refreshes its next deadline in `galileo_tables`; each tick reads the games whose deadline

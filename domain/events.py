@@ -490,7 +490,7 @@ class BonusDeclined(PlayerEvent):
 class TimeExpired(PlayerEvent):
     """ASYNC-1: the seat to act ran out of time; `policy` is what the game does about it."""
 
-    policy: str  # "bot" (a bot takes the seat over) or "forfeit" (its turns are passed)
+    policy: str  # "bot" (a bot takes the seat over) or "forfeit" (the seat is frozen: SeatFrozen)
     deadline: str  # ISO 8601, the time the seat's clock ran out
     rule: str = "ASYNC-1"
 

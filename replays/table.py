@@ -188,7 +188,7 @@ def frozen_if_forfeit(seat: int, policy: str) -> list[Event]:
 
 
 def resign_batch(seat: int, policy: str, bot: str) -> Build:
-    """ASYNC-2: the seat resigns; a bot takes it over or its turns are passed (the game's policy)."""
+    """ASYNC-2: the seat resigns; a bot takes it over or it forfeits, frozen (the game's policy)."""
 
     def build(game: Game, now: datetime) -> list[Event]:
         _playing(game)

@@ -280,7 +280,7 @@ async def answer_take_back(
     openapi_extra=SEAT,
 )
 async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: SeatCaller) -> TableResult:
-    """Resign (ASYNC-2): by the game's `on_resign`, a bot takes the seat over or its turns are passed."""
+    """Resign (ASYNC-2): by the game's `on_resign`, a bot takes the seat over or it forfeits (frozen)."""
     await _person(runtime, game_id, seat.seat, in_time=False)
     record = await runtime.table_of(game_id)
     policy, bot = (record.on_resign, record.resign_bot) if record else ("bot", "greedy")
