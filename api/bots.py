@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MAX_MOVES_PER_RUN = 50_000  # a safety net: a game ends long before
-PASS = "pass"  # a forfeited seat (docs/async.md, ASYNC-3): its turns are passed
+PASS = "pass"  # a forfeited seat (docs/async.md, ASYNC-3): the server finishes the turn it was frozen in
 _PASSING = (c.EndActions, c.EndFreeActions, c.StopObserving, c.StopWriting, c.DeclineDie, c.Decline)
 
 

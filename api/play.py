@@ -9,7 +9,8 @@ What is published to the fan-out is the spectator form (see `withheld_from` and 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
@@ -26,6 +27,7 @@ logger = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from api.runtime import Runtime
     from api.service import StoredEvent, SubmitResult
+    from replays.store import Game
 
 
 def event_body(event: Event, finished: bool, viewer: int | None = None) -> dict[str, Any]:
@@ -83,11 +85,21 @@ async def submit(
     expected_version: int,
     command_id: str,
     seat_kind: str,
+    received_at: datetime | None = None,
+    check: Callable[[Game, datetime], None] | None = None,
 ) -> SubmitResult:
     """Store a command (`seat_kind`: "human" or "bot", recorded in its metadata), fan its events out and
-    let the bots play if the turn passed to one."""
+    let the bots play if the turn passed to one. `received_at` and `check`: see `Games.submit`."""
     result = await run_in_threadpool(
-        runtime.store.submit, game_id, command, expected_version, command_id, actor, seat_kind
+        runtime.store.submit,
+        game_id,
+        command,
+        expected_version,
+        command_id,
+        actor,
+        seat_kind,
+        received_at,
+        check,
     )
     if not result.replayed:
         await after_write(runtime, game_id, result.version, result.events)

@@ -65,7 +65,7 @@ class ClockRequest(Request):
     base: str | None = Field(None, description="Instead of per_move: each seat's starting bank.")
     increment: str | None = Field(None, description="With base: added after each of the seat's turns.")
     on_timeout: Literal["bot", "forfeit"] = Field(
-        "bot", description="bot: a bot takes the seat over; forfeit: its turns are passed."
+        "bot", description="bot: a bot takes the seat over; forfeit: its turns are skipped, its score frozen."
     )
     bot: BotKind = Field("greedy", description="The bot that takes a seat over.")
 
@@ -87,7 +87,8 @@ class CreateGame(Request):
         None, description="How long a take-back request waits for the other people (ISO 8601, default P1D)."
     )
     on_resign: Literal["bot", "forfeit"] = Field(
-        "bot", description="What a resigned seat becomes: a bot's, or forfeited (its turns are passed)."
+        "bot",
+        description="What a resigned seat becomes: a bot's, or forfeited (turns skipped, score frozen).",
     )
 
 
@@ -135,7 +136,8 @@ class SeatOut(BaseModel):
     bot: str | None = None
     token: str | None = Field(None, description="Only in the answer that issued it: keep it secret.")
     webhook_secret: str | None = Field(
-        default=None, description="The HMAC key of this seat's webhook signatures.")
+        default=None, description="The HMAC key of this seat's webhook signatures."
+    )
 
 
 class GameCreated(BaseModel):

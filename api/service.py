@@ -131,9 +131,13 @@ class Store:
         command_id: str,
         actor: int | str,
         seat_kind: str,
+        received_at: datetime | None = None,
+        check: Callable[[Game, datetime], None] | None = None,
     ) -> SubmitResult:
         with self._use():
-            return self.games.submit(game_id, command, expected_version, command_id, actor, seat_kind)
+            return self.games.submit(
+                game_id, command, expected_version, command_id, actor, seat_kind, received_at, check
+            )
 
     def table(
         self,

@@ -67,6 +67,9 @@ class Settings:
     clocks: bool = True  # run the clock scheduler and the webhook deliveries in this process
     clock_tick_seconds: float = 1.0  # how often the scheduler looks for deadlines that have come
     clock_resync_seconds: float = 60.0  # how often it re-checks every clocked game (a missed refresh)
+    # the scheduler records an idle seat's expiry this long after its deadline, so that a command
+    # received before the deadline is stored first (ASYNC-1: a command is judged by its receive time)
+    clock_grace_seconds: float = 2.0
     public_url: str = "http://127.0.0.1:8000"  # the base of the page links sent in notifications
     webhook_timeout_seconds: float = 10.0  # one delivery attempt
     webhook_backoff_seconds: float = 2.0  # first retry delay, doubled after each failure (capped at 1 h)
@@ -106,6 +109,7 @@ class Settings:
             clocks=os.environ.get("GALILEO_CLOCKS", "1") not in ("0", "false", "no", "off"),
             clock_tick_seconds=_float("GALILEO_CLOCK_TICK_SECONDS", d.clock_tick_seconds),
             clock_resync_seconds=_float("GALILEO_CLOCK_RESYNC_SECONDS", d.clock_resync_seconds),
+            clock_grace_seconds=_float("GALILEO_CLOCK_GRACE_SECONDS", d.clock_grace_seconds),
             public_url=os.environ.get("GALILEO_PUBLIC_URL") or d.public_url,
             webhook_timeout_seconds=_float("GALILEO_WEBHOOK_TIMEOUT_SECONDS", d.webhook_timeout_seconds),
             webhook_backoff_seconds=_float("GALILEO_WEBHOOK_BACKOFF_SECONDS", d.webhook_backoff_seconds),

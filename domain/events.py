@@ -501,14 +501,15 @@ class BonusDeclined(PlayerEvent):
 
 # -- the table: facts the service records about who plays a seat, the clocks and take-backs ----------
 # (docs/async.md). They are not rules of the game: their rule IDs are the service's ASYNC-n. Only
-# `TakenBack` changes the state; the others are facts that replay and verification carry along.
+# `TakenBack`, `SeatFrozen` (and a hand-over that ends a freeze) change the state; the others are facts
+# that replay and verification carry along.
 
 
 @dataclass(frozen=True, kw_only=True)
 class TimeExpired(PlayerEvent):
     """ASYNC-1: the seat to act ran out of time; `policy` is what the game does about it."""
 
-    policy: str  # "bot" (a bot takes the seat over) or "forfeit" (its turns are passed)
+    policy: str  # "bot" (a bot takes the seat over) or "forfeit" (the seat is frozen: SeatFrozen)
     deadline: str  # ISO 8601, the time the seat's clock ran out
     rule: str = "ASYNC-1"
 
@@ -528,6 +529,14 @@ class SeatHandedOver(PlayerEvent):
     to: str
     bot: str = ""  # the bot's kind when `to` is "bot"
     reason: str = ""  # "time", "resigned" or "host"
+    rule: str = "ASYNC-3"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatFrozen(PlayerEvent):
+    """ASYNC-3: the forfeited seat's score is frozen and its turns are skipped from here on (recorded
+    after each hand-over to "forfeit"; domain/forfeit.py)."""
+
     rule: str = "ASYNC-3"
 
 
@@ -604,6 +613,7 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     TimeExpired,
     SeatResigned,
     SeatHandedOver,
+    SeatFrozen,
     ClockPauseRequested,
     ClockPaused,
     ClockResumed,

@@ -17,11 +17,11 @@ from domain.editions import check_rules_version
 from domain.effects import push
 from domain.errors import EditionUnknown, EventDoesNotFit
 from domain.fastcopy import replace
+from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
 from domain.serialize import load_state
 from domain.state import COLOURS, START, Die, GameState, LunaState, PlayerState, Task, TurnState
-from domain.turnorder import turn_order
 
 Handler = Callable[[GameState, Any], GameState]
 _HANDLERS: dict[type[ev.Event], Handler] = {}
@@ -298,10 +298,12 @@ def _end_triggered(s: GameState, e: ev.EndOfGameTriggered) -> GameState:
 
 @_on(ev.TurnEnded)
 def _turn_ended(s: GameState, e: ev.TurnEnded) -> GameState:
-    if s.last_turn is not None and s.turn.number >= s.last_turn:
+    # TURN-1 through the game's turn order (a non-player opponent registers its own), past frozen seats
+    following = next_turn(s)  # (ASYNC-3, domain/forfeit.py); None: every seat is frozen
+    if following is None or (s.last_turn is not None and following[1] > s.last_turn):
         return replace(s, turn=_turn(s, phase="scoring"))  # END-2: the final round is over
-    seat = turn_order(s).next_seat(s)  # TURN-1 (a non-player opponent registers its own order)
-    return replace(s, turn=TurnState(seat=seat, number=s.turn.number + 1, phase="movement"))
+    seat, number = following
+    return replace(s, turn=TurnState(seat=seat, number=number, phase="movement"))
 
 
 @_on(ev.GameEnded)
@@ -707,11 +709,20 @@ def _unchanged(s: GameState, e: ev.Event) -> GameState:
     return s
 
 
-for _fact in ev.TABLE_EVENTS:
-    if _fact is not ev.TakenBack:
-        _HANDLERS[_fact] = _unchanged
+@_on(ev.SeatFrozen)
+def _frozen(s: GameState, e: ev.SeatFrozen) -> GameState:
+    return freeze(s, e.seat)  # ASYNC-3: domain/forfeit.py
+
+
+@_on(ev.SeatHandedOver)
+def _handed_over(s: GameState, e: ev.SeatHandedOver) -> GameState:
+    return apply_handover(s, e)  # a frozen seat handed to a bot or a person plays again
 
 
 @_on(ev.TakenBack)
 def _taken_back(s: GameState, e: ev.TakenBack) -> GameState:
     return load_state(ev.event_to_dict(e)["state"])  # its JSON form: lists, not the frozen tuples
+
+
+for _fact in ev.TABLE_EVENTS:  # the other facts of the table change nothing in the game
+    _HANDLERS.setdefault(_fact, _unchanged)

@@ -59,10 +59,14 @@ def scoring_tile(s: GameState, tile_id: str) -> ScoringTile:
 
 
 def scoring_points(s: GameState, observer: int, tile_id: str) -> tuple[int, ...]:
-    """LUNA-23.3: bonus scoring for the observer, basic for every other player (rounded down)."""
+    """LUNA-23.3: bonus scoring for the observer, basic for every other player (rounded down); a
+    forfeited seat's score is frozen (ASYNC-3): it gets 0."""
     tile = scoring_tile(s, tile_id)
     out = []
     for p in s.players:
+        if p.seat in s.frozen:
+            out.append(0)
+            continue
         count = _measure(s, p, tile.measure)
         if (
             p.seat == observer

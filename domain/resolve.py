@@ -12,6 +12,7 @@ from domain.effect_kinds import Emitter, effect_kind
 from domain.effects import push
 from domain.evolve import apply_facts, evolve
 from domain.fastcopy import replace
+from domain.forfeit import is_frozen
 from domain.grants import as_grants, granted, records_grants
 from domain.luna import phase_due
 from domain.moves import (
@@ -216,6 +217,8 @@ def final_scoring(run: Run) -> None:
     """SCO-1: University, then the Inquisition (cellar, then reputation); then TIE-1."""
     s = run.state
     for p in s.players:
+        if is_frozen(s, p.seat):
+            continue  # ASYNC-3: a forfeited seat's score is frozen (domain/forfeit.py)
         for _subject, vp in university_points(s, p):
             if vp:
                 run.emit(ev.VictoryPointsScored(seat=p.seat, points=vp, source="university", rule="SCO-2"))

@@ -112,6 +112,7 @@ def dump_state(s: GameState) -> dict[str, Any]:
         "salt": s.salt,
         "dealt": [list(x) for x in s.dealt],
         "luna": _luna_json(s.luna),
+        **({"frozen": sorted(s.frozen)} if s.frozen else {}),  # only once a seat forfeited (ASYNC-3)
     }
 
 
@@ -253,4 +254,5 @@ def _load(data: Mapping[str, Any]) -> GameState:
         forks=data["forks"],
         luna=luna,
         engine_version=engine_version,
+        frozen=frozenset(data.get("frozen", ())),
     )

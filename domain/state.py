@@ -148,6 +148,7 @@ class GameState:
     forks: int = 0  # number of re-deals (GameForked) so far
     luna: LunaState | None = None
     engine_version: str = "0.1.0"  # the game's rules version (GameStarted.engine_version, docs/editions.md)
+    frozen: frozenset[int] = frozenset()  # forfeited seats: score frozen, turns skipped (domain/forfeit.py)
 
     @property
     def current(self) -> PlayerState:

@@ -373,7 +373,7 @@ def _sky(index: Any) -> str:
 
 
 def _policy(e: Mapping[str, Any]) -> str:
-    return "a bot takes the seat over" if e.get("policy") == "bot" else "the seat's turns are passed"
+    return "a bot takes the seat over" if e.get("policy") == "bot" else "the seat forfeits"
 
 
 def _handed(e: Mapping[str, Any], c: Context) -> str:
@@ -395,6 +395,7 @@ TABLE_TEXT: Mapping[str, EventText] = {
     "TimeExpired": lambda e, c: f"Ran out of time at {e.get('deadline')}: {_policy(e)}",
     "SeatResigned": lambda e, c: f"Resigned: {_policy(e)}",
     "SeatHandedOver": _handed,
+    "SeatFrozen": lambda e, c: "The seat's score is frozen and its turns are skipped from now on",
     "ClockPauseRequested": lambda e, c: "Asked to pause the clocks",
     "ClockPaused": lambda e, c: "Every person agreed: the clocks are paused",
     "ClockResumed": lambda e, c: (

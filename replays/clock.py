@@ -57,7 +57,7 @@ class ClockConfig:
     reserve: timedelta = timedelta(0)
     base: timedelta | None = None
     increment: timedelta = timedelta(0)
-    policy: str = "bot"  # "bot": a bot takes the seat over; "forfeit": its turns are passed
+    policy: str = "bot"  # "bot": a bot takes the seat over; "forfeit": the seat is frozen (ASYNC-3)
     bot: str = "greedy"
 
     @classmethod

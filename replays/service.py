@@ -137,6 +137,8 @@ class Games:
         command_id: str,
         actor: Actor,
         seat_kind: str | None = None,
+        received_at: datetime | None = None,
+        check: Callable[[Game, datetime], None] | None = None,
     ) -> SubmitResult:
         """Decide and store `command` as one batch of events.
 
@@ -144,7 +146,10 @@ class Games:
         with another command it raises CommandIdReused. A stale `expected_version` raises
         VersionConflict; a refused command raises IllegalMove. Nothing is written on any error.
         `seat_kind` ("human" or "bot") records who played the seat, as a fact of the log (statistics
-        read it; docs/audit.md).
+        read it; docs/audit.md). `received_at` is when the command was received (recorded as its
+        `received_at`; default: now), and `check(game, received_at)` may refuse it (TableRefused)
+        against the game as it is when written, before the version check and again after a lost race
+        (docs/async.md: a command is judged by its receive time, ASYNC-1).
         """
         if seat_kind is not None and seat_kind not in SEAT_KINDS:
             raise ValueError(f"a seat kind is one of {', '.join(SEAT_KINDS)}, not {seat_kind!r}")
@@ -158,13 +163,15 @@ class Games:
         first = self._first_result(gid, game, command, command_id)
         if first is not None:
             return first
+        now = self._now() if received_at is None else received_at
+        if check is not None:
+            check(game, now)
         if expected_version != game.version:
             raise VersionConflict(game.version, expected_version)
         if game.cancelled:
             raise TableRefused("game-cancelled", "the table's host cancelled this game", "ASYNC-8")
         assert game.state is not None
         events = decide(game.state, command)
-        now = self._now()
         cause = replace(
             _cause("command", actor, command_to_dict(command), command_id, now, game.state),
             seat_kind=seat_kind,
@@ -179,6 +186,8 @@ class Games:
             first = self._first_result(gid, game, command, command_id)
             if first is not None:
                 return first
+            if check is not None:
+                check(game, now)  # e.g. the seat's expiry was stored first: say so
             raise VersionConflict(game.version, expected_version) from None
         return SubmitResult(game.version, tuple(events), actor=actor, received_at=cause.received_at)
 

@@ -182,8 +182,13 @@ def _state_at(read: Callable[[int], list[StoredEvent]], version: int) -> Any:
 # -- seats, clocks and the game -------------------------------------------------------------------------
 
 
+def frozen_if_forfeit(seat: int, policy: str) -> list[Event]:
+    """ASYNC-3: a forfeited seat's score is frozen and its turns skipped (domain/forfeit.py)."""
+    return [ev.SeatFrozen(seat=seat)] if policy == "forfeit" else []
+
+
 def resign_batch(seat: int, policy: str, bot: str) -> Build:
-    """ASYNC-2: the seat resigns; a bot takes it over or its turns are passed (the game's policy)."""
+    """ASYNC-2: the seat resigns; a bot takes it over or it forfeits, frozen (the game's policy)."""
 
     def build(game: Game, now: datetime) -> list[Event]:
         _playing(game)
@@ -192,6 +197,7 @@ def resign_batch(seat: int, policy: str, bot: str) -> Build:
         return [
             ev.SeatResigned(seat=seat, policy=policy),
             ev.SeatHandedOver(seat=seat, to=policy, bot=bot if policy == "bot" else "", reason="resigned"),
+            *frozen_if_forfeit(seat, policy),
         ]
 
     return build
@@ -231,6 +237,7 @@ def expiry_batch(config: ClockConfig, seat: int, turn_version: int, people: Sequ
         return [
             ev.TimeExpired(seat=seat, policy=policy, deadline=view.deadline.isoformat()),
             ev.SeatHandedOver(seat=seat, to=policy, bot=config.bot if policy == "bot" else "", reason="time"),
+            *frozen_if_forfeit(seat, policy),
         ]
 
     return build

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
 from api import limits, play
-from api.clocks import view_of
+from api.clocks import may_act
 from api.contract import errors
 from api.deps import GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
@@ -17,6 +20,7 @@ from domain import command_from_dict, command_to_dict, legal_moves, public_state
 from projections.describe import default_context, describe_command
 from replays.clock import ClockConfig
 from replays.errors import TableRefused
+from replays.store import Game
 
 router = APIRouter(prefix="/games/{game_id}", tags=["play"])
 
@@ -54,7 +58,10 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
         **errors(400, 404, 429),
         401: {"description": "No valid seat token."},
         403: {"description": "The seat may not act now, or the command is for another seat."},
-        409: {"description": "Stale `expected_version` (the body has `current_version`)."},
+        409: {
+            "description": "Stale `expected_version` (the body has `current_version`), or the seat's time"
+            " ran out before the command was received (`time-expired`, ASYNC-1)."
+        },
         422: {"description": "Illegal move (the body has `reason` and `rule_id`) or malformed command."},
     },
 )
@@ -62,6 +69,7 @@ async def submit(
     game_id: GameId, body: SubmitCommand, request: Request, runtime: RuntimeDep, seat: RequiredSeat
 ) -> CommandResult:
     """Submit a command at the version the caller saw; a retry with the same command ID is safe."""
+    received = runtime.clock()  # ASYNC-1: a command is judged by the time it was received
     limits.rate(runtime, request, "command")
     try:
         command = command_from_dict(body.command)
@@ -71,10 +79,22 @@ async def submit(
         raise ApiError(
             403, "wrong-seat", f"this token is seat {seat.seat}'s, the command is for seat {command.seat}"
         )
-    await guard(runtime, game_id, seat.seat)
-    result = await play.submit(
-        runtime, game_id, seat.seat, command, body.expected_version, body.command_id, HUMAN
-    )
+    check = await guard(runtime, game_id, seat.seat, body.expected_version, received, now=False)
+    try:
+        result = await play.submit(
+            runtime,
+            game_id,
+            seat.seat,
+            command,
+            body.expected_version,
+            body.command_id,
+            HUMAN,
+            received,
+            check,
+        )
+    except TableRefused as refused:
+        await expired(runtime, game_id, received, refused)
+        raise
     finished = play.ends_game(result.events)
     if result.replayed and not finished:
         state, _ = await run_in_threadpool(runtime.store.current, game_id)
@@ -95,20 +115,34 @@ async def submit(
     )
 
 
-async def guard(runtime: Runtime, game_id: str, seat: int) -> None:
-    """A person's command needs the seat to be still theirs (ASYNC-3) and their time not to be out
-    (ASYNC-1: the command that comes too late records the expiry instead)."""
-    game = await run_in_threadpool(runtime.store.game, game_id)
-    handed = game.handed.get(str(seat))
-    if handed and handed[0] != "person":
-        raise TableRefused("seat-handed-over", f"seat {seat} is played by the server now", "ASYNC-3", 403)
+async def guard(
+    runtime: Runtime,
+    game_id: str,
+    seat: int,
+    expected_version: int | None = None,
+    received: datetime | None = None,
+    now: bool = True,
+) -> Callable[[Game, datetime], None]:
+    """The check a person's request passes (`clocks.may_act`: received before the seat's deadline,
+    ASYNC-1, and the seat still theirs, ASYNC-3). With `now` it is run at once against the game as it
+    is (a table request); a command passes it as it is written. A request that came too late records
+    the expiry at once (no grace)."""
+    received = runtime.clock() if received is None else received
     record = await runtime.table_of(game_id)
-    if record is None or record.clock is None:
-        return
-    now = runtime.clock()
-    view = view_of(ClockConfig.from_json(record.clock), game, now)
-    if view.seat == seat and view.deadline is not None and now >= view.deadline:
-        await runtime.scheduler.check(game_id, now)
-        raise TableRefused(
-            "time-expired", f"seat {seat}'s time ran out at {view.deadline.isoformat()}", "ASYNC-1", 409
-        )
+    config = None if record is None or record.clock is None else ClockConfig.from_json(record.clock)
+    game = await run_in_threadpool(runtime.store.game, game_id) if now or expected_version is None else None
+    version = expected_version if expected_version is not None else game.version if game else 0
+    check = may_act(config, seat, version)
+    if game is not None:
+        try:
+            check(game, received)
+        except TableRefused as refused:
+            await expired(runtime, game_id, received, refused)
+            raise
+    return check
+
+
+async def expired(runtime: Runtime, game_id: str, received: datetime, refused: TableRefused) -> None:
+    """ASYNC-1: a request refused as too late records the seat's expiry at once (no grace)."""
+    if refused.code == "time-expired":
+        await runtime.scheduler.check(game_id, received, grace=timedelta(0))

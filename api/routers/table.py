@@ -235,7 +235,8 @@ def _takeback_now(runtime: Runtime, game_id: str, seat: int) -> dict[str, Any]:
 
 
 @router.post(
-    "/takeback", response_model=TableResult,
+    "/takeback",
+    response_model=TableResult,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=SEAT,
@@ -255,7 +256,8 @@ async def take_back(
 
 
 @router.post(
-    "/takeback/answer", response_model=TableResult,
+    "/takeback/answer",
+    response_model=TableResult,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=SEAT,
@@ -271,13 +273,14 @@ async def answer_take_back(
 
 
 @router.post(
-    "/resign", response_model=TableResult,
+    "/resign",
+    response_model=TableResult,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=SEAT,
 )
 async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: SeatCaller) -> TableResult:
-    """Resign (ASYNC-2): by the game's `on_resign`, a bot takes the seat over or its turns are passed."""
+    """Resign (ASYNC-2): by the game's `on_resign`, a bot takes the seat over or it forfeits (frozen)."""
     await _person(runtime, game_id, seat.seat, in_time=False)
     record = await runtime.table_of(game_id)
     policy, bot = (record.on_resign, record.resign_bot) if record else ("bot", "greedy")
@@ -288,7 +291,8 @@ async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat:
 
 
 @router.post(
-    "/clock/pause", response_model=TableResult,
+    "/clock/pause",
+    response_model=TableResult,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=SEAT,
@@ -302,7 +306,8 @@ async def pause(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: 
 
 
 @router.post(
-    "/clock/resume", response_model=TableResult,
+    "/clock/resume",
+    response_model=TableResult,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=SEAT_OR_HOST,
@@ -322,7 +327,8 @@ async def resume(game_id: GameId, body: TableCommand, runtime: RuntimeDep, calle
 
 
 @router.put(
-    "/webhook", response_model=WebhookOut,
+    "/webhook",
+    response_model=WebhookOut,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=SEAT,
@@ -337,7 +343,8 @@ async def set_webhook(game_id: GameId, body: WebhookIn, runtime: RuntimeDep, sea
 
 
 @router.delete(
-    "/webhook", status_code=204,
+    "/webhook",
+    status_code=204,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=SEAT,
@@ -377,7 +384,8 @@ async def _reissue(runtime: Runtime, game_id: str, seat: int) -> SeatLink:
 
 
 @router.post(
-    "/host/seats/{seat}/link", response_model=SeatLink,
+    "/host/seats/{seat}/link",
+    response_model=SeatLink,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=HOST,
@@ -419,7 +427,8 @@ async def hand_over(
 
 
 @router.post(
-    "/host/clock/extend", response_model=TableResult,
+    "/host/clock/extend",
+    response_model=TableResult,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=HOST,
@@ -436,7 +445,8 @@ async def extend(game_id: GameId, body: Extend, runtime: RuntimeDep, _: HostCall
 
 
 @router.post(
-    "/host/cancel", response_model=TableResult,
+    "/host/cancel",
+    response_model=TableResult,
     responses=WRITES,
     dependencies=ACTS,
     openapi_extra=HOST,

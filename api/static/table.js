@@ -46,13 +46,15 @@ function button(label, onClick, title = "") {
 }
 
 function renderClock(view) {
+  // Who plays each seat, with its time when the game has a clock.
   const box = document.getElementById("table-clock");
-  if (!view.clock) return clear(box, el("p", { class: "muted" }, "No clock: the game waits as long as it takes."));
   const c = view.clock;
   const rows = view.seats.map((s, i) => {
-    const running = c.seat === i && !c.paused;
-    return el("li", {}, `${s.name}: ${duration(c.seconds_left[i])}${running ? " (running)" : ""} — ${s.played_by}`);
+    const running = c && c.seat === i && !c.paused;
+    const time = c ? `: ${duration(c.seconds_left[i])}${running ? " (running)" : ""}` : "";
+    return el("li", { "data-seat": String(i), "data-played-by": s.played_by }, `${s.name}${time} — ${s.played_by}`);
   });
+  if (!c) return clear(box, el("ul", {}, ...rows), el("p", { class: "muted" }, "No clock: the game waits as long as it takes."));
   const state = c.paused ? "Clocks paused." : c.deadline ? `Deadline: ${new Date(c.deadline).toLocaleString()}` : "";
   clear(box, el("ul", {}, ...rows), el("p", { class: "muted" }, state));
 }
@@ -61,11 +63,22 @@ function renderSeatActions(view) {
   const box = document.getElementById("table-actions");
   const you = view.you;
   if (you.seat === null || you.seat === undefined || view.status !== "active") return clear(box);
+  const mine = view.seats[you.seat];
+  if (mine && mine.played_by !== "person") {
+    // Resigned, timed out or handed over: the token may still read, no longer act (ASYNC-3).
+    const by = mine.played_by === "bot" ? `a bot (${mine.bot || "greedy"})` : "the server (forfeited)";
+    return clear(box, el("p", { class: "muted", id: "table-seat-gone" }, `Your seat is played by ${by} now.`));
+  }
   const items = [];
   const takeback = you.takeback || {};
-  if (takeback.allowed) items.push(button("Take back", () => post(`${path}/takeback`), `Return to version ${takeback.to_version}`));
-  const pending = view.takeback;
-  if (pending && !pending.lapsed && pending.seat !== you.seat && !(String(you.seat) in pending.answers)) {
+  const pending = view.takeback && !view.takeback.lapsed ? view.takeback : null;
+  if (takeback.allowed && !pending) {
+    items.push(button("Take back", () => post(`${path}/takeback`), `Return to version ${takeback.to_version}`));
+  }
+  if (pending && pending.seat === you.seat) {
+    items.push(el("span", { class: "muted" }, `Your take-back to version ${pending.to_version} waits for the others.`));
+  }
+  if (pending && pending.seat !== you.seat && !(String(you.seat) in pending.answers)) {
     items.push(el("span", {}, `Seat ${pending.seat} asks to take back to version ${pending.to_version}: `));
     items.push(button("Accept", () => post(`${path}/takeback/answer`, { accept: true })));
     items.push(button("Decline", () => post(`${path}/takeback/answer`, { accept: false })));
@@ -128,4 +141,8 @@ document.getElementById("host-form").addEventListener("submit", (event) => {
 if (panel) {
   load();
   setInterval(load, 5000);  // clocks tick and others answer; the live stream is play.js's
+  // Whenever play.js redraws the board for a new version (a move, a take-back, an answer, a hand-over
+  // seen on the live stream), the table follows at once rather than at the next tick.
+  const board = document.getElementById("board");
+  if (board) new MutationObserver(() => load()).observe(board, { attributes: true, attributeFilter: ["data-ready"] });
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import EffectKind, Emitter, Resolver, register
+from domain.forfeit import is_frozen, lost_points
 from domain.luna import bonus_lost, bonus_space, scoring_points
 from domain.moves import luna_task_options
 from domain.state import Task
@@ -37,6 +38,9 @@ def _bonus(run: Emitter, task: Task) -> None:
 
 def _book_points(run: Emitter, task: Task) -> None:  # LUNA-BB-6: 1 VP per space of the furthest Book token
     seat = run.state.turn.seat
+    if is_frozen(run.state, seat):
+        run.emit(lost_points(seat, task.kind))  # ASYNC-3: a forfeited seat's score is frozen
+        return
     points = max(run.state.players[seat].books)
     run.emit(ev.VictoryPointsScored(seat=seat, points=points, source="bonus-board", rule="LUNA-BB-6"))
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from domain import events as ev
 from domain.effect_kinds import EffectKind, Emitter, register
+from domain.forfeit import is_frozen, lost_points
 from domain.resolve import POINT_RULES
 from domain.state import Task
 
 
 def _points(run: Emitter, task: Task) -> None:
     target = int(task.arg) if task.arg else run.state.turn.seat  # Luna basic scoring goes to other seats
+    if is_frozen(run.state, target):
+        run.emit(lost_points(target, task.kind))  # ASYNC-3: a forfeited seat's score is frozen
+        return
     rule = POINT_RULES.get(task.source, "RES-3")
     run.emit(ev.VictoryPointsScored(seat=target, points=task.n, source=task.source, rule=rule))
 

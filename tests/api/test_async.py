@@ -36,7 +36,8 @@ def clock() -> Clock:
 @pytest.fixture
 def app_settings(settings: Settings) -> Settings:
     # The scheduler and the webhook worker are driven by the tests (tick), not by a background task.
-    return replace(settings, clocks=False)
+    # (The scheduler records an expiry at the deadline itself: no grace; test_async_receive_time.py has it.)
+    return replace(settings, clocks=False, clock_grace_seconds=0.0)
 
 
 @pytest.fixture

@@ -504,3 +504,122 @@ def test_390_px_wide_no_horizontal_scroll_on_any_page(server: str, pages: Pages)
     page.wait_for_selector("#board .board-svg", timeout=30_000)
     assert "seat 0" in page.locator("#who").inner_text()
     no_overflow(page)
+
+
+# -- the table controls (docs/async.md): take-back, resignation, the host's powers -----------------------
+
+
+def two_people(server: str, seed: str) -> dict[str, Any]:
+    body = {"seats": [{"name": "Ada"}, {"name": "Ben"}], "seed": seed, "first_seat": 0}
+    response = httpx.post(f"{server}/games", json=body)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def table_page(pages: Pages, server: str, game_id: str, token: str | None = None) -> Any:
+    """A game's page (a seat's with `token`), its confirm() dialogs accepted, the table drawn."""
+    page = pages.new()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{server}/play/{game_id}" + (f"#token={token}" if token else ""))
+    page.wait_for_selector("#table-clock li", timeout=30_000)
+    return page
+
+
+def logged(server: str, game_id: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = httpx.get(f"{server}/games/{game_id}/events", params={"limit": 500}).json()[
+        "events"
+    ]
+    return found
+
+
+def test_take_back_requested_on_one_page_and_accepted_on_the_others(server: str, pages: Pages) -> None:
+    created = two_people(server, "browser-takeback")
+    game_id = created["game_id"]
+    ada_token, ben_token = (s["token"] for s in created["seats"])
+    start = httpx.get(f"{server}/games/{game_id}/moves", headers={"Authorization": f"Bearer {ada_token}"})
+    moved = httpx.post(
+        f"{server}/games/{game_id}/commands",
+        headers={"Authorization": f"Bearer {ada_token}"},
+        json={
+            "command": {"text": "@0 move 2"},
+            "expected_version": start.json()["version"],
+            "command_id": "m",
+        },
+    )
+    assert moved.status_code == 200, moved.text
+    ada = table_page(pages, server, game_id, ada_token)
+    ben = table_page(pages, server, game_id, ben_token)
+    assert ben.locator("#table-actions button", has_text="Take back").count() == 0  # not Ben's command
+    ada.locator("#table-actions button", has_text="Take back").click()
+    ada.wait_for_selector("#table-actions >> text=waits for the others", timeout=10_000)
+    assert ada.locator("#table-actions button", has_text="Take back").count() == 0
+    # Ben's page follows the request on the live stream (no reload) and offers the answer.
+    ben.locator("#table-actions button", has_text="Accept").click(timeout=10_000)
+    taken = wait_for(
+        lambda: [e for e in logged(server, game_id) if e["type"] == "TakenBack"], 10, "the take-back"
+    )
+    kinds = [e["type"] for e in logged(server, game_id)]
+    assert kinds[-3:] == ["TakeBackRequested", "TakeBackAnswered", "TakenBack"]
+    assert taken[0]["event"]["to_version"] == start.json()["version"]
+    version = str(httpx.get(f"{server}/games/{game_id}").json()["version"])
+    for page in (ada, ben):  # both pages show the game as it was before Ada's move, with no open request
+        page.wait_for_function(
+            "(v) => document.querySelector('#board').dataset.ready === v", arg=version, timeout=10_000
+        )
+        page.wait_for_function(
+            "() => !document.querySelector('#table-actions').textContent.includes('take back to version')"
+            " && !document.querySelector('#table-actions').textContent.includes('waits for')",
+            timeout=10_000,
+        )
+    assert ada.locator("#table-actions button", has_text="Take back").count() == 0  # nothing left to take
+    moves = httpx.get(f"{server}/games/{game_id}/moves", headers={"Authorization": f"Bearer {ada_token}"})
+    assert moves.json()["moves"] == start.json()["moves"]  # Ada moves again from where she began
+    shot(ada, "table-take-back")
+
+
+def test_resign_from_the_page(server: str, pages: Pages) -> None:
+    created = two_people(server, "browser-resign")
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    page = table_page(pages, server, game_id, token)
+    page.locator("#table-actions button", has_text="Resign").click()  # the confirm() is accepted
+    page.wait_for_selector("#table-seat-gone", timeout=10_000)
+    assert "bot" in page.locator("#table-seat-gone").inner_text()
+    assert page.locator("#table-actions button").count() == 0  # nothing a resigned seat may do
+    page.wait_for_selector("#table-clock li[data-seat='0'][data-played-by='bot']", timeout=10_000)
+    kinds = [e["type"] for e in logged(server, game_id)]
+    assert "SeatResigned" in kinds and "SeatHandedOver" in kinds
+    handed = next(e for e in logged(server, game_id) if e["type"] == "SeatHandedOver")
+    assert handed["event"]["to"] == "bot" and handed["event"]["reason"] == "resigned"
+
+
+def test_the_host_reissues_a_seat_link_and_hands_a_seat_to_a_bot(server: str, pages: Pages) -> None:
+    created = two_people(server, "browser-host")
+    game_id, host_token = created["game_id"], created["host_token"]
+    old_token = created["seats"][1]["token"]
+    host = table_page(pages, server, game_id)
+    host.fill("#host-token", host_token)
+    host.locator("#host-form button[type=submit]").click()
+    host.wait_for_selector("#table-host li", timeout=10_000)
+    assert host.locator("#table-host li").count() == 2
+    seat_1 = host.locator("#table-host li").nth(1)
+    seat_1.locator("button", has_text="New link").click()
+    host.wait_for_selector("#table-link code", timeout=10_000)
+    link = host.locator("#table-link code").inner_text()
+    assert f"/play/{game_id}#token=" in link
+    new_token = link.split("#token=", 1)[1]
+    assert new_token != old_token
+    refused = httpx.get(f"{server}/games/{game_id}/moves", headers={"Authorization": f"Bearer {old_token}"})
+    assert refused.status_code == 401  # the old link stopped working
+    ben = table_page(pages, server, game_id, new_token)  # the new link is Ben's seat
+    ben.wait_for_selector("#table-actions button:has-text('Resign')", timeout=10_000)
+    ben.context.close()  # (its token stops working below: its page would log the 401s)
+    seat_1.locator("button", has_text="Hand to bot").click()
+    host.wait_for_selector("#table-host li:nth-child(2):has-text('bot')", timeout=10_000)
+    host.wait_for_selector("#table-clock li[data-seat='1'][data-played-by='bot']", timeout=10_000)
+    handed = [e for e in logged(server, game_id) if e["type"] == "SeatHandedOver"]
+    assert [(e["event"]["seat"], e["event"]["to"], e["event"]["reason"]) for e in handed] == [
+        (1, "bot", "host")
+    ]
+    gone = httpx.get(f"{server}/games/{game_id}/moves", headers={"Authorization": f"Bearer {new_token}"})
+    assert gone.status_code in (401, 403)
+    shot(host, "table-host")
