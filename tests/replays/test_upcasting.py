@@ -16,7 +16,6 @@ from projections.source import Fact
 from replays.service import Games
 from tests.replays.conftest import SecretCounter, StepClock, play
 
-
 NEW = "99.0.0"  # a future engine version that changes TurnEnded's shape
 
 
