@@ -203,6 +203,11 @@ TASKS = (
 )
 
 
+def where(state: GameState) -> str:
+    t = state.turn
+    return f"turn {t.number}, seat {t.seat}, {t.phase}, agenda {[task.kind for task in state.agenda]}"
+
+
 def agree(state: GameState, play_every_move: bool, types: tuple[type[c.Command], ...] = ()) -> int:
     """Asserts that generator and predicate agree on `state`; returns the number of refusals checked."""
     rules = RULES
@@ -210,7 +215,8 @@ def agree(state: GameState, play_every_move: bool, types: tuple[type[c.Command],
     legal_set = set(legal)
     assert len(legal_set) == len(legal), "no duplicates in legal_moves"
     for move in legal:
-        assert check(state, move) is None, f"generated but refused: {move} ({check(state, move)})"
+        err = check(state, move)
+        assert err is None, f"generated but refused: {move} ({where(state)}): {err and err.to_dict()}"
         if play_every_move:
             decide(state, move)  # accepted, and its consequences play out
     refused = 0
@@ -219,7 +225,7 @@ def agree(state: GameState, play_every_move: bool, types: tuple[type[c.Command],
         if cmd in legal_set:
             continue
         err = check(state, cmd)
-        assert err is not None, f"not generated but accepted: {cmd} ({state.turn}, agenda {state.agenda})"
+        assert err is not None, f"not generated but accepted: {cmd} ({where(state)})"
         assert err.code and err.message, cmd
         assert err.rule_id in rules, (cmd, err.rule_id)  # a rule of rulebook/data/*.toml
         refused += 1
