@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from domain import IllegalMove, Options, decide, evolve, legal_moves, play_through, start
+from domain import IllegalMove, Options, decide, evolve, legal_moves, parse_command, play_through, start
 from domain import commands as c
 from domain.bots import make_bot
 from domain.effect_kinds import EFFECTS, effect_kind
@@ -24,6 +24,7 @@ from domain.moves import check
 from domain.selfplay import default_setup
 from domain.state import COLOURS, S1, S2, S3, S4, UPGRADE, GameState, Task
 from rulebook import reference
+from tests.domain.scenario import actions_at, new_game, player, show, turn, with_agenda
 
 RULES = frozenset(rule.id for rule in reference())
 
@@ -311,3 +312,54 @@ def test_a_finished_game_refuses_everything_with_END_2() -> None:
         with pytest.raises(IllegalMove) as err:
             decide(last, cmd)
         assert (err.value.code, err.value.rule_id) == ("game-over", "END-2")
+
+
+# -- precise reasons (the refusals that used to be guessed) ----------------------------------------
+
+
+def _reason(state: GameState, text: str) -> tuple[str, str, str]:
+    if not text.startswith("@"):
+        text = f"@{state.turn.seat} {text}"
+    err = check(state, parse_command(text))
+    assert err is not None, text
+    with pytest.raises(IllegalMove) as raised:
+        decide(state, parse_command(text))
+    assert raised.value.to_dict() == err.to_dict()
+    return err.code, err.rule_id, err.message
+
+
+def test_OBS_32_the_superfluous_comet_is_named() -> None:
+    s = show(player(new_game(), 0, dice=(("R", 5), ("R", 4))), 0, "D1-01")  # C:D1-01:0 costs 5
+    s = actions_at(player(s, 0, comets=("sky1", "sky2", *("slot",) * 5)), S1)
+    assert check(s, c.Observe(seat=0, target="C:D1-01:0", dice=(("R", 4),), comets1=1)) is None
+    code, rule, message = _reason(s, "observe C:D1-01:0 R5 c1=1 c2=0")
+    assert (code, rule) == ("comet-not-needed", "OBS-32") and "'1' comet" in message
+    code, rule, message = _reason(s, "observe C:D1-01:0 R5 c1=0 c2=1")
+    assert (code, rule) == ("comet-not-needed", "OBS-32") and "'2' comet" in message
+
+
+def test_DIE_6_a_fourth_die_of_a_colour_is_refused_as_such() -> None:
+    s = player(new_game(), 0, dice=(("R", 1), ("R", 2), ("R", 3)))
+    s = with_agenda(actions_at(s, S2), Task("DIE"))
+    assert _reason(s, "die R")[:2] == ("fourth-of-colour", "DIE-6")
+    s = player(s, 0, dice=(("R", 1), ("R", 2), ("R", 3), ("Y", 1)))
+    assert _reason(s, "die R swap Y1")[:2] == ("fourth-of-colour", "DIE-6")
+    assert check(s, c.GainDie(seat=0, colour="R", returned=("R", 1))) is None  # R for R: still three
+
+
+def test_DIE_11_a_recolour_changes_the_colour() -> None:
+    s = player(new_game(), 0, dice=(("R", 4), ("B", 2)))
+    s = with_agenda(actions_at(s, S2), Task("RECOLOUR"))
+    assert _reason(s, "recolour R4 R")[:2] == ("same-colour", "DIE-11")
+
+
+def test_RES_1_and_CLN_1_no_command_while_the_engine_takes_a_step() -> None:
+    s = actions_at(new_game(), S2)
+    automatic = dataclasses.replace(s, agenda=(Task("VP", 2),))
+    assert legal_moves(automatic) == []
+    assert _reason(automatic, "end")[:2] == ("no-decision", "RES-1")
+    rotating = turn(s, phase="cleanup", used_tile=s.players[0].queue[S2])
+    assert legal_moves(rotating) == []
+    assert _reason(rotating, "done")[:2] == ("no-decision", "CLN-1")
+    book = turn(player(s, 0, comets=("pending", *("slot",) * 6)), phase="cleanup", rotated=True)
+    assert _reason(book, "done")[:2] == ("book-first", "CLN-1")
