@@ -5,8 +5,7 @@ A kind says what it is called when a player is asked to resolve it, the commands
 RES-6), how its legal options are generated and, beside them, the legality check of one of its commands
 (`check`: None when the command is one of the options, else the IllegalMove naming the rule that forbids
 it), or how it resolves itself (automatic: the events it emits), and why it is lost when it has no option
-(RES-4). Expansions register their own kinds the same
-way (Luna: `domain/concepts/luna.py`).
+(RES-4). Expansions register their own kinds the same way (Luna: `domain/concepts/luna.py`).
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ class Emitter(Protocol):
 
 Options = Callable[[GameState, Task, int], list[c.Command]]
 # The check of a command of one of the kind's `commands`, for the seat `command.seat`: exactly the
-# options pass (None), anything else gets its reason. Called in any state, it never raises.
+# options pass (None), anything else gets its reason. Correct in any state, not only at decision points.
 Check = Callable[[GameState, Task, c.Command], IllegalMove | None]
 Resolver = Callable[[Emitter, Task], None]
 
