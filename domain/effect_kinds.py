@@ -2,9 +2,10 @@
 rules concept (`domain/concepts/`), and looked up by the turn loop instead of per-kind lists.
 
 A kind says what it is called when a player is asked to resolve it, the commands that resolve it (RES-1,
-RES-6) and how its legal options are generated, or how it resolves itself (automatic: the events it
-emits), and why it is lost when it has no option (RES-4). Expansions register their own kinds the same
-way (Luna: `domain/concepts/luna.py`).
+RES-6), how its legal options are generated and, beside them, the legality check of one of its commands
+(`check`: None when the command is one of the options, else the IllegalMove naming the rule that forbids
+it), or how it resolves itself (automatic: the events it emits), and why it is lost when it has no option
+(RES-4). Expansions register their own kinds the same way (Luna: `domain/concepts/luna.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from domain import commands as c
+from domain.errors import IllegalMove
 from domain.events import Event
 from domain.state import GameState, Task
 
@@ -27,6 +29,9 @@ class Emitter(Protocol):
 
 
 Options = Callable[[GameState, Task, int], list[c.Command]]
+# The check of a command of one of the kind's `commands`, for the seat `command.seat`: exactly the
+# options pass (None), anything else gets its reason. Correct in any state, not only at decision points.
+Check = Callable[[GameState, Task, c.Command], IllegalMove | None]
 Resolver = Callable[[Emitter, Task], None]
 
 
@@ -37,6 +42,7 @@ class EffectKind:
     concept: str  # the module that defines it (a rules concept: inquisition, writing, ...)
     commands: tuple[type[c.Command], ...] = ()  # the commands that resolve it; () = automatic
     options: Options | None = None  # its legal options for the seat to act
+    check: Check | None = None  # the legality of one command: None iff it is one of the options
     lost: tuple[str, str] | None = None  # RES-4: (why it is lost without an option, rule ID)
     resolve: Resolver | None = None  # an automatic effect: the events it emits
     expansion: str = "base"
@@ -53,8 +59,10 @@ def register(*kinds: EffectKind) -> None:
     for kind in kinds:
         if kind.kind in EFFECTS:
             raise ValueError(f"effect kind {kind.kind} is registered twice ({EFFECTS[kind.kind].concept})")
-        if (kind.options is None) != (not kind.commands):
-            raise ValueError(f"effect kind {kind.kind}: a choice needs both its commands and its options")
+        if (kind.options is None) != (not kind.commands) or (kind.options is None) != (kind.check is None):
+            raise ValueError(
+                f"effect kind {kind.kind}: a choice needs its commands, its options and its check"
+            )
         if (kind.resolve is None) != (kind.options is not None):
             raise ValueError(f"effect kind {kind.kind}: an automatic effect, and only one, resolves itself")
         EFFECTS[kind.kind] = kind

@@ -1,7 +1,13 @@
-"""The decision point of a state and the exact list of commands open at it.
+"""The decision point of a state, the exact list of commands open at it, and the legality predicate.
 
 `options(state)` returns None when the engine itself must take the next step (nothing for a player
 to decide), otherwise the complete list of legal commands for the seat to act.
+
+`check(state, command)` is the same rules as a predicate: None when `command` is one of those options,
+otherwise the IllegalMove naming the rule that forbids it. Every generator below has its check beside it
+(`move_options`/`move_check`, `menu_options`/`menu_check`, ...); the checks of pending effects are their
+kinds' (`domain/effect_kinds.py`). The property test tests/domain/test_legal_moves.py holds the two to
+each other in both directions.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from domain.catalog import MIXES
 from domain.catalog.luna import POSITIONS
 from domain.characters import rules_for
 from domain.effect_kinds import effect_kind
+from domain.errors import IllegalMove
 from domain.luna import moon_objective_due, observable_moon_tiles, phase_due
 from domain.state import (
     COLOURS,
@@ -23,6 +30,7 @@ from domain.state import (
     S2,
     S3,
     S4,
+    SKY,
     TOKENS,
     UPGRADE,
     Die,
@@ -108,6 +116,104 @@ def observe_options(s: GameState, seat: int, majors: bool, constellations: bool)
     return out
 
 
+def constellation_index(text: str, count: int) -> int | None:
+    """The index written in a `C:<card>:<index>` target as the generators write it, if below `count`."""
+    for index in range(count):
+        if text == str(index):
+            return index
+    return None
+
+
+def observe_check(s: GameState, cmd: c.Observe, majors: bool, constellations: bool) -> IllegalMove | None:
+    """The check of `observe_options`: the target (OBS-1, OBS-2, OBS-3, OBS-54, LUNA-20..24), then
+    the payment (`payment_check`)."""
+    p = s.players[cmd.seat]
+    parts = cmd.target.split(":")
+    if parts[0] == "MOON" and len(parts) == 2:
+        luna = s.luna
+        if luna is None:
+            return IllegalMove(
+                "no-moon", "the Moon is part of the Luna expansion, not in this game", "LUNA-20"
+            )
+        if not majors:
+            return IllegalMove("one-major-object", "the Moon is a Major Object: one per Observe", "OBS-1")
+        if parts[1] not in POSITIONS:
+            return IllegalMove("bad-target", f"no Moon tile {parts[1]!r}: use I..IX", "LUNA-2")
+        tile = POSITIONS.index(parts[1])
+        if luna.flipped[tile] or not luna.scoring[tile]:
+            return IllegalMove("moon-observed", f"Moon tile {parts[1]} was already observed", "LUNA-24")
+        if not luna.visible(tile):
+            return IllegalMove(
+                "moon-face-down", f"Moon tile {parts[1]} has no face-up Scoring tile", "LUNA-21"
+            )
+        if not luna.costs:
+            return IllegalMove("moon-stack-empty", "no Moon Observation tile is left", "LUNA-22")
+        return payment_check(s, cmd, COLOURS, luna.costs[0], "OBS-23")
+    if not ((parts[0] == "MO" and len(parts) == 2) or (parts[0] == "C" and len(parts) == 3)):
+        return IllegalMove(
+            "bad-target", f"bad target {cmd.target!r}: use MO:<card>, C:<card>:<n> or MOON:<I..IX>", "OBS-1"
+        )
+    if parts[0] == "MO" and not majors:
+        return IllegalMove(
+            "one-major-object", "an Observe is one Major Object or up to two constellations", "OBS-1"
+        )
+    if parts[0] == "C" and not constellations:
+        return IllegalMove("no-constellation", "this observation is of a Major Object", "OBS-1")
+    if parts[1] not in s.display:
+        return IllegalMove("not-on-board", f"card {parts[1]} is not face up on the board", "OBS-2")
+    card = s.catalog.cards[parts[1]]
+    if parts[0] == "MO":
+        return payment_check(s, cmd, MIXES[card.major.mix], card.major.cost, "OBS-22")
+    index = constellation_index(parts[2], len(card.constellations))
+    if index is None:
+        return IllegalMove("bad-target", f"card {card.id} has no constellation {parts[2]!r}", "OBS-2")
+    if p.tokens_used >= TOKENS:
+        return IllegalMove("no-constellation-tokens", "all 7 Constellation tokens are used", "OBS-54")
+    if s.covers[s.display.index(parts[1])][index] >= 0:
+        return IllegalMove("constellation-covered", "that constellation already carries a token", "OBS-3")
+    con = card.constellations[index]
+    return payment_check(s, cmd, (con.colour,), con.cost, "OBS-21")
+
+
+def payment_check(
+    s: GameState, cmd: c.Observe, colours: tuple[str, ...], cost: int, rule: str
+) -> IllegalMove | None:
+    """The check of `payments`: dice held (OBS-20) of the colours (`rule`), each colour present
+    (OBS-33), comets usable this turn (OBS-31), the cost reached (OBS-20), every comet needed (OBS-32)."""
+    held = list(s.players[cmd.seat].dice)
+    for die in cmd.dice:
+        if die not in held:
+            return IllegalMove("die-not-held", f"you have no die {die[0]}{die[1]} to spend", "OBS-20")
+        held.remove(die)
+    if not cmd.dice:
+        return IllegalMove("no-dice", "an observation is paid with at least one die", "OBS-33")
+    for die in cmd.dice:
+        if die[0] not in colours:
+            return IllegalMove("wrong-colour", f"{die[0]} dice cannot pay for {'+'.join(colours)}", rule)
+    for colour in colours:
+        if all(d[0] != colour for d in cmd.dice):
+            return IllegalMove("missing-colour", f"at least one {colour} die is needed", "OBS-33")
+    sky1, sky2 = free_comets(s, cmd.seat)
+    if not (0 <= cmd.comets1 <= len(sky1) and 0 <= cmd.comets2 <= len(sky2)):
+        return IllegalMove(
+            "comet-not-available",
+            f"you have {len(sky1)} '1' and {len(sky2)} '2' comets usable this turn",
+            "OBS-31",
+        )
+    paid = sum(v for _, v in cmd.dice) + cmd.comets1 + 2 * cmd.comets2
+    if paid < cost:
+        return IllegalMove("not-enough", f"the cost is {cost}; dice and comets give {paid}", "OBS-20")
+    for value, used in ((1, cmd.comets1), (2, cmd.comets2)):
+        if used and paid - value >= cost:
+            return IllegalMove(
+                "comet-not-needed",
+                f"a '{value}' comet is superfluous: without it the payment is {paid - value}, "
+                f"the cost {cost}",
+                "OBS-32",
+            )
+    return None
+
+
 def _distinct(dice: tuple[Die, ...]) -> list[Die]:
     return list(dict.fromkeys(dice))
 
@@ -132,6 +238,40 @@ def die_options(s: GameState, seat: int) -> list[c.Command]:
     return out
 
 
+def _gain_check(s: GameState, cmd: c.GainDie) -> IllegalMove | None:
+    p = s.players[cmd.seat]
+    colour, returned = cmd.colour, cmd.returned
+    if colour not in COLOURS:
+        return IllegalMove("bad-colour", f"unknown colour {colour!r}: R, Y or B", "DIE-1")
+    if len(p.dice) < MAX_DICE and returned is not None:
+        return IllegalMove("no-exchange", "an exchange is only for a player holding 4 dice", "DIE-5")
+    if len(p.dice) >= MAX_DICE and returned is None:
+        return IllegalMove("four-dice", "you hold 4 dice: return one (exchange) or decline", "DIE-5")
+    if returned is not None and returned not in p.dice:
+        return IllegalMove("die-not-held", f"you have no die {returned[0]}{returned[1]} to return", "DIE-5")
+    back = returned is not None and returned[0] == colour  # the returned die is of the gained colour
+    if s.supply[COLOURS.index(colour)] + back <= 0:
+        return IllegalMove("supply-empty", f"no {colour} die left in the supply", "DIE-7")
+    if p.count(colour) - back >= MAX_PER_COLOUR:
+        return IllegalMove(
+            "fourth-of-colour", f"you hold {MAX_PER_COLOUR} {colour} dice: a fourth is not allowed", "DIE-6"
+        )
+    return None
+
+
+def die_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
+    """The check of `die_options` (GainDie, DeclineDie)."""
+    if isinstance(cmd, c.GainDie):
+        return _gain_check(s, cmd)
+    if not isinstance(cmd, c.DeclineDie):
+        return IllegalMove("pending-decision", "first gain a die (or decline an exchange)", "RES-1")
+    if len(s.players[cmd.seat].dice) < MAX_DICE:
+        return IllegalMove("must-gain", "only an exchange (with 4 dice held) can be declined", "RES-3")
+    if not die_options(s, cmd.seat):
+        return IllegalMove("no-exchange-possible", "no exchange is possible: the die is lost", "DIE-7")
+    return None
+
+
 def recolour_options(s: GameState, seat: int) -> list[c.Command]:
     """DIE-11 with DIE-6; the new colour comes from the supply (DIE-7)."""
     p = s.players[seat]
@@ -143,6 +283,28 @@ def recolour_options(s: GameState, seat: int) -> list[c.Command]:
     return out
 
 
+def recolour_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
+    """The check of `recolour_options`."""
+    if not isinstance(cmd, c.Recolour):
+        return IllegalMove("pending-decision", "first change a die's colour", "RES-1")
+    p = s.players[cmd.seat]
+    if cmd.die not in p.dice:
+        return IllegalMove("die-not-held", f"you have no die {cmd.die[0]}{cmd.die[1]}", "ICON-5")
+    if cmd.colour not in COLOURS:
+        return IllegalMove("bad-colour", f"unknown colour {cmd.colour!r}: R, Y or B", "DIE-1")
+    if cmd.colour == cmd.die[0]:
+        return IllegalMove("same-colour", f"the die is {cmd.colour} already: choose another colour", "DIE-11")
+    if s.supply[COLOURS.index(cmd.colour)] <= 0:
+        return IllegalMove("supply-empty", f"no {cmd.colour} die left in the supply", "DIE-7")
+    if p.count(cmd.colour) >= MAX_PER_COLOUR:
+        return IllegalMove(
+            "fourth-of-colour",
+            f"you hold {MAX_PER_COLOUR} {cmd.colour} dice: a fourth is not allowed",
+            "DIE-6",
+        )
+    return None
+
+
 def persuade_options(s: GameState, seat: int) -> list[c.Command]:
     """INQ-10: move one Inquisitor one space right; not from the rightmost space."""
     p = s.players[seat]
@@ -150,6 +312,22 @@ def persuade_options(s: GameState, seat: int) -> list[c.Command]:
     out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
     out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if p.grand[i]]
     return out
+
+
+def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> IllegalMove | None:
+    """The check of `persuade_options` (also Luna B5's, which moves the same Inquisitors further)."""
+    if not isinstance(cmd, c.Persuade):
+        return IllegalMove("pending-decision", "first choose an Inquisitor to move", "RES-1")
+    p = s.players[cmd.seat]
+    spaces = len(p.cellar)
+    if not 0 <= cmd.space < spaces:
+        return IllegalMove("bad-space", f"the cellar has spaces 1..{spaces}", "INQ-1")
+    if cmd.space == spaces - 1:
+        return IllegalMove("rightmost", "an Inquisitor on the rightmost space cannot move further", rule)
+    if not (p.grand if cmd.grand else p.cellar)[cmd.space]:
+        which = "Grand Inquisitor" if cmd.grand else "Inquisitor"
+        return IllegalMove("no-inquisitor", f"no {which} of yours on C{cmd.space + 1}", rule)
+    return None
 
 
 def library_end(s: GameState, seat: int) -> int:
@@ -166,31 +344,73 @@ def write_options(s: GameState, seat: int, exact: bool) -> list[c.Command]:
     return out
 
 
-def book_options(s: GameState, seat: int) -> list[c.Command]:
-    """BOC-2..4, BOC-9: an empty page in play, else the Appendix."""
+def row_check(s: GameState, seat: int, row: int) -> IllegalMove | None:
+    """A Book token that can move one more space (LIB-3, WRT-6)."""
+    books = s.players[seat].books
+    if not 0 <= row < len(books):
+        return IllegalMove("bad-row", f"library rows are R1..R{len(books)}", "LIB-3")
+    end = library_end(s, seat)
+    if books[row] >= end:
+        return IllegalMove("row-end", f"that Book token is at the end of its row ({end})", "WRT-6")
+    return None
+
+
+def write_check(s: GameState, cmd: c.Command, exact: bool) -> IllegalMove | None:
+    """The check of `write_options`."""
+    if isinstance(cmd, c.WriteStep):
+        return row_check(s, cmd.seat, cmd.row)
+    if not isinstance(cmd, c.StopWriting):
+        return IllegalMove("pending-decision", "first move a Book token", "RES-1")
+    if exact:
+        return IllegalMove(
+            "write-exact", "partialWritingExact: all steps must be used while possible", "AMB-8"
+        )
+    if all(row_check(s, cmd.seat, r) for r in range(len(s.players[cmd.seat].books))):
+        return IllegalMove("nothing-to-write", "no Book token can move: the writing is lost", "WRT-6")
+    return None
+
+
+def _open_pages(s: GameState, seat: int) -> list[str]:
+    """BOC-2, BOC-3, BOC-9: the empty pages in play; BOC-5: a character's empty personal pages."""
     players = len(s.players)
-    pages: list[c.Command] = [
-        c.PlaceComet(seat=seat, page=page.id)
+    pages = [
+        page.id
         for page, owner in zip(s.catalog.book_pages, s.pages, strict=True)
         if owner < 0 and players >= page.min_players
     ]
-    # BOC-5: a character's empty personal pages may be used instead (none on the basic side)
-    pages += [c.PlaceComet(seat=seat, page=page.id) for page in rules_for(s.players[seat]).personal_pages()]
-    return pages or [c.PlaceComet(seat=seat, page="appendix")]
+    return pages + [page.id for page in rules_for(s.players[seat]).personal_pages()]
 
 
-def free_observe_options(s: GameState, seat: int, max_cost: int) -> list[c.Command]:
-    """LUNA-BA-2: one uncovered constellation of cost <= 4, without dice (nor comets: OBS-32)."""
-    if s.players[seat].tokens_used >= TOKENS:
-        return []
-    out: list[c.Command] = []
-    for space, card_id in enumerate(s.display):
-        if card_id is None:
-            continue
-        for index, con in enumerate(s.catalog.cards[card_id].constellations):
-            if s.covers[space][index] < 0 and con.cost <= max_cost:
-                out.append(c.Observe(seat=seat, target=f"C:{card_id}:{index}", dice=()))
-    return out
+def book_options(s: GameState, seat: int) -> list[c.Command]:
+    """BOC-2..4, BOC-9: an empty page in play, else the Appendix."""
+    pages = _open_pages(s, seat) or ["appendix"]
+    return [c.PlaceComet(seat=seat, page=page) for page in pages]
+
+
+def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
+    """The check of `book_options`."""
+    if not isinstance(cmd, c.PlaceComet):
+        return IllegalMove("pending-decision", "first place your comet in the Book of Comets", "RES-1")
+    open_pages = _open_pages(s, cmd.seat)
+    if cmd.page in open_pages:
+        return None
+    if cmd.page == "appendix":
+        return (
+            None
+            if not open_pages
+            else IllegalMove("page-free", "empty pages must be used before the Appendix", "BOC-4")
+        )
+    pages = {page.id: page for page in s.catalog.book_pages}
+    if cmd.page not in pages:
+        return IllegalMove("unknown-page", f"no page {cmd.page!r} in the Book of Comets", "BOC-1")
+    page = pages[cmd.page]
+    if len(s.players) < page.min_players:
+        return IllegalMove("page-not-in-play", f"{page.id} is used only with 3-4 players", "BOC-9")
+    return IllegalMove("page-taken", f"page {page.id} already holds a comet", "BOC-3")
+
+
+# SKY-2, ACT-4: the fixed actions a space offers besides Observe (at S1 and S4), in menu order.
+FIXED_ACTIONS = {S2: ("die", "lecture"), S3: ("spot",), S4: ("die",), UPGRADE: ("upgrade",)}
 
 
 def fixed_options(s: GameState, seat: int, pos: int) -> list[c.Command]:
@@ -198,52 +418,25 @@ def fixed_options(s: GameState, seat: int, pos: int) -> list[c.Command]:
     out: list[c.Command] = []
     if pos in (S1, S4):
         out += observe_options(s, seat, majors=True, constellations=True)
-    if pos in (S2, S4):
-        out.append(c.TakeFixed(seat=seat, action="die"))
-    if pos == S2:
-        out.append(c.TakeFixed(seat=seat, action="lecture"))
-    if pos == S3:
-        out.append(c.TakeFixed(seat=seat, action="spot"))
-    if pos == UPGRADE:
-        out.append(c.TakeFixed(seat=seat, action="upgrade"))
+    out += [c.TakeFixed(seat=seat, action=action) for action in FIXED_ACTIONS.get(pos, ())]
     return out
 
 
-def luna_task_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
-    p = s.players[seat]
-    kind = task.kind
-    luna = s.luna
-    assert luna is not None
-    if kind == "DEPART":  # LUNA-42/43: spaces 1-8 hold one figure, space 9 any number
-        return [c.BonusSpace(seat=seat, space=i) for i in range(1, 10) if i == 9 or not luna.bonus[i - 1]]
-    if kind == "FREEOBS":
-        return free_observe_options(s, seat, task.n)
-    if kind == "REREAD":
-        return [c.RegainRow(seat=seat, row=r) for r, b in enumerate(p.books) if b >= 1]
-    if kind == "ANYTILE":
-        return [c.BonusTile(seat=seat, tile=t, option=o) for t in p.queue for o in (1, 2)]
-    if kind == "SWAP":
-        q = p.queue
-        return [
-            c.SwapTiles(seat=seat, first=q[i], second=q[j])
-            for i in range(len(q))
-            for j in range(i + 1, len(q))
-        ]
-    if kind == "RELOCATE":
-        return [c.Relocate(seat=seat, space=sp) for sp in (S1, S2, S3, S4, UPGRADE)]
-    if kind == "FIXEDAT":  # LUNA-BB-3: the fixed action only, optional (ACT-2)
-        return [*fixed_options(s, seat, task.n), c.Decline(seat=seat)]
-    if kind == "ADVANCE":  # LUNA-BB-5: any Inquisitor (Grand ones included) to the rightmost space
-        last = len(p.cellar) - 1
-        out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
-        return out + [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if p.grand[i]]
-    if kind == "SCALEREWARDS":  # LUNA-BB-7, AMB-51: in the order the player chooses
-        return [c.CollectScale(seat=seat, tile=int(i)) for i in task.arg if p.university[int(i)] >= 1]
-    if kind == "OPTINQ":
-        return [c.TakeInquisitor(seat=seat, accept=True), c.TakeInquisitor(seat=seat, accept=False)]
-    if kind == "MOONOBJ":  # LUNA-80
-        return [c.MoonReward(seat=seat, choice="vp"), c.MoonReward(seat=seat, choice="quadrants")]
-    raise ValueError(f"task {kind} has no options")  # pragma: no cover
+def fixed_check(s: GameState, cmd: c.Command, pos: int) -> IllegalMove | None:
+    """The check of `fixed_options` (Observe, TakeFixed)."""
+    if isinstance(cmd, c.Observe):
+        if pos not in (S1, S4):
+            return IllegalMove("wrong-space", f"{SKY[pos]} does not offer Observe (S1 and S4 do)", "SKY-2")
+        return observe_check(s, cmd, majors=True, constellations=True)
+    if not isinstance(cmd, c.TakeFixed):
+        return IllegalMove("not-a-fixed-action", f"{cmd.VERB!r} is not a fixed action", "ACT-1")
+    if cmd.action not in ("die", "lecture", "spot", "upgrade"):
+        return IllegalMove(
+            "unknown-action", f"unknown fixed action {cmd.action!r}: die, lecture, spot or upgrade", "SKY-2"
+        )
+    if cmd.action not in FIXED_ACTIONS.get(pos, ()):
+        return IllegalMove("wrong-space", f"{SKY[pos]} does not offer {cmd.action!r}", "SKY-2")
+    return None
 
 
 def task_options(s: GameState, task: Task) -> list[c.Command]:
@@ -254,9 +447,53 @@ def task_options(s: GameState, task: Task) -> list[c.Command]:
     return options(s, task, s.turn.seat)
 
 
+def task_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    """The check of `task_options`: a command that answers the pending effect (RES-1), by its kind."""
+    kind = effect_kind(task.kind)
+    if kind.check is None:
+        return IllegalMove(
+            "no-decision", f"the engine resolves {kind.name} by itself: nothing to decide", "RES-1"
+        )
+    if not isinstance(cmd, kind.commands):
+        return IllegalMove("pending-decision", f"first finish the pending effect: {kind.name}", "RES-1")
+    return kind.check(s, task, cmd)
+
+
 def free_options(s: GameState, seat: int) -> list[c.Command]:
     q = s.players[seat].quadrants
     return [c.BuyFree(seat=seat, action=a) for a, cost in FREE_COSTS.items() if q >= cost]
+
+
+def free_check(s: GameState, cmd: c.BuyFree) -> IllegalMove | None:
+    """The check of `free_options` (FREE-1)."""
+    cost = FREE_COSTS.get(cmd.action)
+    if cost is None:
+        known = ", ".join(FREE_COSTS)
+        return IllegalMove(
+            "unknown-free-action", f"unknown free action {cmd.action!r}; known: {known}", "FREE-1"
+        )
+    have = s.players[cmd.seat].quadrants
+    if have < cost:
+        return IllegalMove(
+            "not-enough-quadrants", f"{cmd.action} costs {cost} Quadrants, you have {have}", "FREE-1"
+        )
+    return None
+
+
+def move_options(s: GameState, seat: int) -> list[c.Command]:
+    """MOV-1: "at the start of the turn" (S004), before any free action: 1, 2 or 3 steps."""
+    return [c.Move(seat=seat, steps=n) for n in (1, 2, 3)]
+
+
+def move_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
+    """The check of `move_options`."""
+    if not isinstance(cmd, c.Move):
+        return IllegalMove(
+            "must-move", "first move the telescope 1, 2 or 3 steps (start of the turn)", "MOV-1"
+        )
+    if cmd.steps not in (1, 2, 3):
+        return IllegalMove("bad-steps", f"the telescope moves 1, 2 or 3 steps, not {cmd.steps}", "MOV-1")
+    return None
 
 
 def menu_options(s: GameState) -> list[c.Command]:
@@ -275,6 +512,43 @@ def menu_options(s: GameState) -> list[c.Command]:
     out += free_options(s, seat)
     out.append(c.EndActions(seat=seat))
     return out
+
+
+def menu_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
+    """The check of `menu_options`."""
+    t = s.turn
+    pos = t.space
+    if isinstance(cmd, c.EndActions):
+        return None
+    if isinstance(cmd, c.BuyFree):
+        return free_check(s, cmd)
+    if isinstance(cmd, c.Observe | c.TakeFixed):
+        if t.fixed_done:
+            return IllegalMove("fixed-action-taken", "the fixed action was already taken this turn", "ACT-3")
+        return fixed_check(s, cmd, pos)
+    if isinstance(cmd, c.UseTile):
+        if t.moving_done:
+            return IllegalMove(
+                "moving-action-taken", "the moving action was already taken this turn", "ACT-3"
+            )
+        if pos == UPGRADE and cmd.option != 0:
+            return IllegalMove("upgrade-space", "at U the moving action is the Quadrant: tile 0", "UPG-2")
+        if pos != UPGRADE and cmd.option == 0:
+            return IllegalMove("not-upgrade-space", "the Quadrant substitute exists only at U", "UPG-2")
+        if pos != UPGRADE and cmd.option not in (1, 2):
+            return IllegalMove("bad-option", "an Action tile offers option 1 or 2", "ACT-5")
+        return None
+    if isinstance(cmd, c.Move):
+        return IllegalMove("already-moved", "the telescope moves only in the Movement phase", "MOV-1")
+    if isinstance(cmd, c.PlaceComet):
+        return IllegalMove("book-timing", "comets are placed in the Book in Cleanup", "BOC-2")
+    if isinstance(cmd, c.EndFreeActions):
+        return IllegalMove(
+            "no-free-action-window",
+            "free-action windows are in Cleanup: end the Action phase with end",
+            "CLN-1",
+        )
+    return IllegalMove("nothing-pending", f"{cmd.VERB!r} answers an effect, but none is pending", "RES-6")
 
 
 def tile_to_rotate(s: GameState) -> str | None:
@@ -327,6 +601,46 @@ def next_objective(s: GameState, p: PlayerState) -> str | None:
     return None
 
 
+def cleanup_options(s: GameState) -> list[c.Command] | None:
+    """CLN-1: the Book of Comets (step 2), the Moon objective (AMB-15 option) and the free-action
+    windows; None at the automatic steps."""
+    seat = s.turn.seat
+    step = cleanup_step(s)
+    if step == "book":
+        return book_options(s, seat)
+    if step == "moon":
+        return task_options(s, Task("MOONOBJ"))
+    if step == "window":
+        return [*free_options(s, seat), c.EndFreeActions(seat=seat)]
+    return None
+
+
+def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
+    """The check of `cleanup_options`."""
+    step = cleanup_step(s)
+    if step not in ("book", "moon", "window"):
+        return IllegalMove("no-decision", f"Cleanup step {step!r} is automatic: nothing to decide", "CLN-1")
+    if isinstance(cmd, c.BuyFree) and not s.options.free_actions_in_all_phases:
+        return IllegalMove("free-action-timing", "free actions are taken in the Action phase", "AMB-24")
+    if step == "book":
+        if isinstance(cmd, c.PlaceComet):
+            return book_check(s, cmd)
+        return IllegalMove("book-first", "first place your comet in the Book of Comets (step 2)", "CLN-1")
+    if step == "moon":
+        if isinstance(cmd, c.MoonReward):
+            return task_check(s, Task("MOONOBJ"), cmd)
+        return IllegalMove("moon-objective-first", "first choose the Moon objective's reward", "LUNA-80")
+    if isinstance(cmd, c.BuyFree):
+        return free_check(s, cmd)
+    if isinstance(cmd, c.EndFreeActions):
+        return None
+    if isinstance(cmd, c.PlaceComet):
+        return IllegalMove("no-comet-pending", "no comet of yours is waiting for the Book", "BOC-2")
+    return IllegalMove(
+        "cleanup", "Cleanup only asks where comets go in the Book and for free actions", "CLN-1"
+    )
+
+
 def options(s: GameState) -> list[c.Command] | None:
     t = s.turn
     if t.phase == "over":
@@ -339,15 +653,35 @@ def options(s: GameState) -> list[c.Command] | None:
             return None
         return task_options(s, top) or None  # no option: the effect is lost (automatic)
     seat = t.seat
-    if t.phase == "movement":  # MOV-1: "at the start of the turn" (S004), before any free action
-        return [c.Move(seat=seat, steps=n) for n in (1, 2, 3)]
+    if t.phase == "movement":
+        return move_options(s, seat)
     if t.phase == "actions":
         return menu_options(s)
-    step = cleanup_step(s)
-    if step == "book":
-        return book_options(s, seat)
-    if step == "moon":
-        return luna_task_options(s, Task("MOONOBJ"), seat)
-    if step == "window":
-        return [*free_options(s, seat), c.EndFreeActions(seat=seat)]
-    return None
+    return cleanup_options(s)
+
+
+def check(s: GameState, cmd: c.Command) -> IllegalMove | None:
+    """The legality predicate: None iff `cmd` is one of `options(s)`; else why not, with its rule.
+
+    The game's end (END-2), the seat to act (TURN-1), a pending effect (RES-1, its kind's check),
+    then the check of the phase's generator."""
+    t = s.turn
+    if t.phase == "over":
+        return IllegalMove("game-over", "the game has ended", "END-2")
+    if not isinstance(cmd, c.Command):
+        return IllegalMove("bad-command", "not a command", "TURN-2")
+    if cmd.seat != t.seat:
+        return IllegalMove("not-your-turn", f"it is seat {t.seat}'s turn, not seat {cmd.seat}'s", "TURN-1")
+    if t.phase == "scoring":
+        return IllegalMove("no-decision", "the final scoring is automatic: nothing to decide", "SCO-1")
+    if phase_due(s):
+        return IllegalMove(
+            "no-decision", "the next Moon phase is revealed first: nothing to decide", "LUNA-31"
+        )
+    if s.agenda:
+        return task_check(s, s.agenda[-1], cmd)
+    if t.phase == "movement":
+        return move_check(s, cmd)
+    if t.phase == "actions":
+        return menu_check(s, cmd)
+    return cleanup_check(s, cmd)

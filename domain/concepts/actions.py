@@ -4,6 +4,27 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain.effect_kinds import EffectKind, register
+from domain.errors import IllegalMove
+from domain.state import GameState, Task
+
+
+def upgrade_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    """UPG-4: an Action tile not yet upgraded."""
+    p = s.players[seat]
+    return [c.Upgrade(seat=seat, tile=t) for t in p.queue if t not in p.upgraded]
+
+
+def upgrade_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    """The check of `upgrade_options`."""
+    if not isinstance(cmd, c.Upgrade):
+        return IllegalMove("pending-decision", "first choose the Action tile to upgrade", "RES-1")
+    p = s.players[cmd.seat]
+    if cmd.tile not in p.queue:
+        return IllegalMove("unknown-tile", f"you have no Action tile {cmd.tile!r}", "UPG-1")
+    if cmd.tile in p.upgraded:
+        return IllegalMove("already-upgraded", f"tile {cmd.tile} is already upgraded", "UPG-4")
+    return None
+
 
 register(
     EffectKind(
@@ -11,9 +32,8 @@ register(
         "upgrade an Action tile",
         __name__,
         (c.Upgrade,),
-        lambda s, task, seat: [
-            c.Upgrade(seat=seat, tile=t) for t in s.players[seat].queue if t not in s.players[seat].upgraded
-        ],  # UPG-4
+        upgrade_options,
+        upgrade_check,
         ("every Action tile is already upgraded", "UPG-4"),
     ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain.effect_kinds import EffectKind, register
-from domain.moves import book_options
+from domain.moves import book_check, book_options
 
 register(
     EffectKind(
@@ -13,5 +13,6 @@ register(
         __name__,
         (c.PlaceComet,),
         lambda s, task, seat: book_options(s, seat),
+        lambda s, task, cmd: book_check(s, cmd),
     ),
 )

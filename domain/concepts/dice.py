@@ -5,8 +5,23 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import EffectKind, Emitter, register
-from domain.moves import _distinct, die_options, recolour_options
-from domain.state import Task
+from domain.errors import IllegalMove
+from domain.moves import _distinct, die_check, die_options, recolour_check, recolour_options
+from domain.state import GameState, Task
+
+
+def raise_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    """ICON-5: raise one of your dice (each distinct die once)."""
+    return [c.RaiseDie(seat=seat, die=d) for d in _distinct(s.players[seat].dice)]
+
+
+def raise_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    """The check of `raise_options`."""
+    if not isinstance(cmd, c.RaiseDie):
+        return IllegalMove("pending-decision", "first choose the die to raise", "RES-1")
+    if cmd.die not in s.players[cmd.seat].dice:
+        return IllegalMove("die-not-held", f"you have no die {cmd.die[0]}{cmd.die[1]}", "ICON-5")
+    return None
 
 
 def _raise_colour(run: Emitter, task: Task) -> None:
@@ -27,6 +42,7 @@ register(
         __name__,
         (c.GainDie, c.DeclineDie),
         lambda s, task, seat: die_options(s, seat),
+        lambda s, task, cmd: die_check(s, cmd),
         ("no die can be gained from the supply within the limits", "DIE-7"),
     ),
     EffectKind(
@@ -34,7 +50,8 @@ register(
         "raise one die",
         __name__,
         (c.RaiseDie,),
-        lambda s, task, seat: [c.RaiseDie(seat=seat, die=d) for d in _distinct(s.players[seat].dice)],
+        raise_options,
+        raise_check,
         ("no die to raise", "RES-4"),
     ),
     EffectKind(
@@ -43,6 +60,7 @@ register(
         __name__,
         (c.Recolour,),
         lambda s, task, seat: recolour_options(s, seat),
+        lambda s, task, cmd: recolour_check(s, cmd),
         ("no die can change colour within the limits", "DIE-6"),
     ),
     EffectKind("INC", "raise every die of a colour (ICON-1, ICON-2)", __name__, resolve=_raise_colour),

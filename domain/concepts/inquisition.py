@@ -5,7 +5,8 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import EffectKind, register
-from domain.moves import persuade_options
+from domain.errors import IllegalMove
+from domain.moves import persuade_check, persuade_options
 from domain.state import GameState, Task
 
 
@@ -16,6 +17,18 @@ def _farewell(s: GameState, task: Task, seat: int) -> list[c.Command]:
     return []
 
 
+def _farewell_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    """The check of `_farewell`."""
+    if not isinstance(cmd, c.Farewell):
+        return IllegalMove("pending-decision", "first take or decline the Farewell", "RES-1")
+    p = s.players[cmd.seat]
+    if not p.cellar[-1] + p.grand[-1]:
+        return IllegalMove("no-farewell", "no Inquisitor of yours is on the rightmost space", "INQ-16")
+    if cmd.accept not in (True, False):
+        return IllegalMove("bad-answer", "take the Farewell: yes or no", "INQ-16")
+    return None
+
+
 register(
     EffectKind(
         "PER",
@@ -23,6 +36,7 @@ register(
         __name__,
         (c.Persuade,),
         lambda s, task, seat: persuade_options(s, seat),
+        lambda s, task, cmd: persuade_check(s, cmd),
         ("no Inquisitor in the cellar can be persuaded", "INQ-11"),
     ),
     EffectKind(
@@ -31,6 +45,7 @@ register(
         __name__,
         (c.Farewell,),
         _farewell,
+        _farewell_check,
         ("no Inquisitor on the rightmost cellar space", "INQ-16"),
     ),
     EffectKind(

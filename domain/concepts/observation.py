@@ -4,8 +4,25 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain.effect_kinds import EffectKind, register
-from domain.moves import observe_options
+from domain.errors import IllegalMove
+from domain.moves import observe_check, observe_options
 from domain.resolve import draw_card
+from domain.state import GameState, Task
+
+
+def _more_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    """OBS-1: a second constellation (no Major Object), or stop."""
+    return [*observe_options(s, seat, majors=False, constellations=True), c.StopObserving(seat=seat)]
+
+
+def _more_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    """The check of `_more_options`."""
+    if isinstance(cmd, c.StopObserving):
+        return None
+    if not isinstance(cmd, c.Observe):
+        return IllegalMove("pending-decision", "first observe another constellation or stop", "RES-1")
+    return observe_check(s, cmd, majors=False, constellations=True)
+
 
 register(
     EffectKind(
@@ -13,10 +30,8 @@ register(
         "observe another constellation or stop",
         __name__,
         (c.Observe, c.StopObserving),
-        lambda s, task, seat: [
-            *observe_options(s, seat, majors=False, constellations=True),
-            c.StopObserving(seat=seat),
-        ],
+        _more_options,
+        _more_check,
     ),
     EffectKind("REFILL", "refill a Discovery space from the deck (OBS-43)", __name__, resolve=draw_card),
     EffectKind("CARD", "take the top Discovery card face down (OBS-52)", __name__, resolve=draw_card),

@@ -5,7 +5,8 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import EffectKind, Emitter, register
-from domain.moves import library_end, write_options
+from domain.errors import IllegalMove
+from domain.moves import library_end, row_check, write_check, write_options
 from domain.state import GameState, Task
 
 
@@ -25,6 +26,13 @@ def _complete(s: GameState, task: Task, seat: int) -> list[c.Command]:
     return [c.WriteComplete(seat=seat, row=r) for r, b in enumerate(s.players[seat].books) if b < end]
 
 
+def _complete_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    """The check of `_complete`."""
+    if not isinstance(cmd, c.WriteComplete):
+        return IllegalMove("pending-decision", "first choose the row of the Complete writing", "RES-1")
+    return row_check(s, cmd.seat, cmd.row)
+
+
 register(
     EffectKind(
         "WRITE",
@@ -32,6 +40,7 @@ register(
         __name__,
         (c.WriteStep, c.StopWriting),
         lambda s, task, seat: write_options(s, seat, s.options.partial_writing_exact),
+        lambda s, task, cmd: write_check(s, cmd, s.options.partial_writing_exact),
         ("no Book token can move further", "WRT-6"),
     ),
     EffectKind(
@@ -40,6 +49,7 @@ register(
         __name__,
         (c.WriteComplete,),
         _complete,
+        _complete_check,
         ("every Book token is at the end of its row", "AMB-9"),
     ),
     EffectKind(

@@ -16,12 +16,13 @@ from tests.domain.scenario import actions_at, new_game, play, player, with_agend
 RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+$")
 
 
-def test_every_kind_names_its_concept_and_a_choice_has_commands_options_and_a_name() -> None:
+def test_every_kind_names_its_concept_and_a_choice_has_commands_options_a_check_and_a_name() -> None:
     assert len(EFFECTS) == 35
     for kind in EFFECTS.values():
         assert kind.concept.startswith("domain.concepts."), kind
         assert kind.name
         assert kind.automatic == (kind.options is None) == (not kind.commands) == (kind.resolve is not None)
+        assert kind.automatic == (kind.check is None), kind
         if kind.lost is not None:
             assert not kind.automatic and RULE_ID.match(kind.lost[1]), kind
     luna = {k.kind for k in EFFECTS.values() if k.expansion == "luna"}
@@ -56,10 +57,14 @@ def test_RES_1_a_pending_choice_is_named_by_its_kind() -> None:
     assert effect_kind("PER").name in refused.value.message
 
 
-def test_a_kind_is_registered_once_and_a_choice_needs_its_options() -> None:
+def test_a_kind_is_registered_once_and_a_choice_needs_its_options_and_its_check() -> None:
     with pytest.raises(ValueError, match="registered twice"):
         effect_kinds.register(EffectKind("PER", "again", "test"))
-    with pytest.raises(ValueError, match="needs both"):
+    with pytest.raises(ValueError, match="needs its commands, its options and its check"):
         effect_kinds.register(EffectKind("NEW", "half a choice", "test", commands=(object,)))  # type: ignore[arg-type]
+    per = effect_kind("PER")
+    with pytest.raises(ValueError, match="needs its commands, its options and its check"):
+        effect_kinds.register(EffectKind("NEW", "no check", "test", per.commands, per.options))
+    assert "NEW" not in EFFECTS
     with pytest.raises(ValueError, match="unknown effect kind 'NOPE'"):
         effect_kind("NOPE")

@@ -1,144 +1,365 @@
-"""legal_moves is exact: every enumerated move is accepted; every other command is refused with a rule.
+"""The generator and the predicate agree, both ways (issue 10, "legality as a predicate").
 
-States come from bot games with fixed seeds; non-enumerated commands come from a wide universe of
-commands of every type (fuzzing), including wrong seats and out-of-range arguments.
+`legal_moves` (the generator, domain/moves.py `options`) and `check` (the predicate `decide` uses, with
+a check beside every generator) are two statements of the same rules. Over many states from bot games
+with fixed seeds (base and Luna, 2-4 players), including the states between the events of a decision
+that are not decision points: every generated command passes the check and `decide` accepts it; every
+other command of a wide universe (every command type, wrong seats, out-of-range arguments, Luna commands
+in base games, and near misses of each generated command) is refused by the check with a code and a
+rule ID of the rulebook.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from collections.abc import Iterator
 
 import pytest
 
-from domain import IllegalMove, Options, decide, legal_moves, play_through, start
+from domain import IllegalMove, Options, decide, evolve, legal_moves, parse_command, play_through, start
 from domain import commands as c
 from domain.bots import make_bot
+from domain.effect_kinds import EFFECTS, effect_kind
+from domain.moves import check
 from domain.selfplay import default_setup
-from domain.state import COLOURS, GameState
+from domain.state import COLOURS, S1, S2, S3, S4, UPGRADE, GameState, Task
+from rulebook import reference
+from tests.domain.scenario import actions_at, new_game, player, show, turn, with_agenda
 
-RULE_ID = re.compile(r"^[A-Z]+(-[A-Z0-9]+)+(\.\d+)?$")
+RULES = frozenset(rule.id for rule in reference())
 
 
-def universe(s: GameState) -> Iterator[c.Command]:
+def near_misses(s: GameState, cmd: c.Command) -> Iterator[c.Command]:
+    """Commands one step away from a generated one: another seat, one comet more or less, one die
+    fewer or one more, a non-canonical target."""
+    yield dataclasses.replace(cmd, seat=(cmd.seat + 1) % len(s.players))
+    if isinstance(cmd, c.Observe):
+        for d1, d2 in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            yield dataclasses.replace(cmd, comets1=cmd.comets1 + d1, comets2=cmd.comets2 + d2)
+        for i in range(len(cmd.dice)):
+            yield dataclasses.replace(cmd, dice=cmd.dice[:i] + cmd.dice[i + 1 :])
+        for die in dict.fromkeys(s.players[cmd.seat].dice):
+            yield dataclasses.replace(cmd, dice=(*cmd.dice, die))
+        yield dataclasses.replace(cmd, target=cmd.target + "0")
+        yield dataclasses.replace(cmd, target=cmd.target.replace(":", "::", 1))
+
+
+def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[c.Command]:
+    """Every command type with arguments in and out of range, for the seat to act and another seat;
+    with `types`, those types only (and one command of every other type)."""
     seat = s.turn.seat
     p = s.players[seat]
-    for who in (seat, (seat + 1) % len(s.players)):
+    other = (seat + 1) % len(s.players)
+    for who in (seat, other):
         yield from (c.Move(seat=who, steps=n) for n in range(-1, 5))
         yield c.EndActions(seat=who)
-    yield from (
-        c.TakeFixed(seat=seat, action=a) for a in ("die", "lecture", "spot", "upgrade", "observe", "x")
-    )
-    yield from (c.UseTile(seat=seat, option=n) for n in range(-1, 4))
-    yield from (
-        c.BuyFree(seat=seat, action=a) for a in ("recolour", "raise", "die", "write", "persuade", "spot", "x")
-    )
-    yield c.EndFreeActions(seat=seat)
-    yield c.StopObserving(seat=seat)
-    yield c.StopWriting(seat=seat)
-    yield c.DeclineDie(seat=seat)
+        yield c.EndFreeActions(seat=who)
+        yield c.StopObserving(seat=who)
+        yield c.StopWriting(seat=who)
+        yield c.DeclineDie(seat=who)
+        yield c.Decline(seat=who)
+        yield c.Farewell(seat=who, accept=True)
+        yield c.TakeInquisitor(seat=who, accept=False)
+        yield c.BuyFree(seat=who, action="recolour")
+        yield c.GainDie(seat=who, colour="R")
+        yield c.Persuade(seat=who, space=0)
+        yield c.Lecture(seat=who, tile=0)
+        yield c.WriteStep(seat=who, row=0)
+        yield c.MoonReward(seat=who, choice="vp")
+        yield c.CollectScale(seat=who, tile=0)
+        yield c.Observe(seat=who, target="C:D1-01:0", dice=(("R", 5),))
+    wide = [t for t in c.COMMAND_TYPES.values() if not types or issubclass(t, types)]
+    if c.TakeFixed in wide:
+        yield from (
+            c.TakeFixed(seat=seat, action=a) for a in ("die", "lecture", "spot", "upgrade", "observe", "x")
+        )
+    if c.UseTile in wide:
+        yield from (c.UseTile(seat=seat, option=n) for n in range(-1, 4))
+    if c.BuyFree in wide:
+        actions = ("recolour", "raise", "die", "write", "persuade", "spot", "x")
+        yield from (c.BuyFree(seat=seat, action=a) for a in actions)
     dice = [*sorted(set(p.dice)), ("R", 6), ("Y", 9)]
-    for card in [*(d for d in s.display if d), "D3-09"]:
-        n = len(s.catalog.cards[card].constellations)
-        for target in [f"MO:{card}", *(f"C:{card}:{i}" for i in range(n + 1)), f"X:{card}"]:
-            for k in range(0, 3):
-                for spent in ([], dice[:k], dice[k : k + 2], list(p.dice)):
-                    for n1, n2 in ((0, 0), (1, 0), (0, 1), (1, 1), (3, 0)):
-                        yield c.Observe(seat=seat, target=target, dice=tuple(spent), comets1=n1, comets2=n2)
+    if c.Observe in wide:
+        payments = [(), tuple(dice[:1]), tuple(dice[1:3]), p.dice]
+        comets = ((0, 0), (1, 0), (0, 1), (3, 0), (-1, 0))
+        for card in [*(d for d in s.display if d), "D3-09"]:
+            n = len(s.catalog.cards[card].constellations)
+            targets = [f"MO:{card}", *(f"C:{card}:{i}" for i in range(n + 1)), f"X:{card}", f"C:{card}:00"]
+            for target in targets:
+                for spent in payments:
+                    for n1, n2 in comets:
+                        yield c.Observe(seat=seat, target=target, dice=spent, comets1=n1, comets2=n2)
+        for position in ("I", "IV", "IX", "X", ""):  # Luna (also offered to base games: refused there)
+            for spent in ((), tuple(sorted(p.dice))):
+                yield c.Observe(seat=seat, target=f"MOON:{position}", dice=spent)
     for space in range(-1, 5):
         yield c.Persuade(seat=seat, space=space)
         yield c.Persuade(seat=seat, space=space, grand=True)
     for colour in (*COLOURS, "G"):
         yield c.GainDie(seat=seat, colour=colour)
-        for d in dice:
-            yield c.GainDie(seat=seat, colour=colour, returned=d)
-        for d in dice:
-            yield c.Recolour(seat=seat, die=d, colour=colour)
+        if c.GainDie in wide:
+            yield from (c.GainDie(seat=seat, colour=colour, returned=d) for d in dice)
+        if c.Recolour in wide:
+            yield from (c.Recolour(seat=seat, die=d, colour=colour) for d in dice)
     for n in range(-1, 5):
         yield c.Lecture(seat=seat, tile=n)
         yield c.WriteStep(seat=seat, row=n)
         yield c.WriteComplete(seat=seat, row=n)
+        yield c.RegainRow(seat=seat, row=n)
+        yield c.CollectScale(seat=seat, tile=n)
     for d in dice:
         yield c.RaiseDie(seat=seat, die=d)
     yield c.Farewell(seat=seat, accept=True)
     yield c.Farewell(seat=seat, accept=False)
-    for tile in (*p.queue, "ZZ"):
+    tiles = (*p.queue, "ZZ")
+    for tile in tiles:
         yield c.Upgrade(seat=seat, tile=tile)
     for page in (*(pg.id for pg in s.catalog.book_pages), "appendix", "nope"):
         yield c.PlaceComet(seat=seat, page=page)
-    # Luna commands (also offered to non-Luna states: they must be refused there)
-    for position in ("I", "IV", "IX", "X"):
-        for spent in ((), tuple(sorted(p.dice))):
-            yield c.Observe(seat=seat, target=f"MOON:{position}", dice=spent)
-    for space in range(0, 11):
+    for space in range(-1, 11):
         yield c.BonusSpace(seat=seat, space=space)
-    for space in range(0, 8):
+    for space in range(-1, 8):
         yield c.Relocate(seat=seat, space=space)
-    q = p.queue
-    yield from (c.SwapTiles(seat=seat, first=a, second=b) for a in (*q[:2], "ZZ") for b in q[3:])
-    for n in range(-1, 5):
-        yield c.RegainRow(seat=seat, row=n)
-        yield c.CollectScale(seat=seat, tile=n)
-    for tile in (*q[:3], "ZZ"):
-        for option in (0, 1, 2, 3):
-            yield c.BonusTile(seat=seat, tile=tile, option=option)
+    if c.SwapTiles in wide:
+        yield from (c.SwapTiles(seat=seat, first=a, second=b) for a in tiles for b in tiles)
+    if c.BonusTile in wide:
+        yield from (c.BonusTile(seat=seat, tile=t, option=o) for t in tiles for o in (-1, 0, 1, 2, 3))
     for choice in ("vp", "quadrants", "both"):
         yield c.MoonReward(seat=seat, choice=choice)
     yield c.TakeInquisitor(seat=seat, accept=True)
     yield c.TakeInquisitor(seat=seat, accept=False)
     yield c.Decline(seat=seat)
+    yield c.EndFreeActions(seat=seat)
 
 
-def states(players: int, seed: str, bot: str, every: int, luna: bool = False) -> Iterator[GameState]:
-    setup = default_setup(players, seed, Options(luna=True) if luna else None)
-    state, _ = start(setup)
+def states(
+    players: int, seed: str, bot: str, every: int, options: Options | None = None, between: int = 0
+) -> Iterator[GameState]:
+    """Every `every`-th decision state of a bot game, and its last state; with `between`, also the
+    states after each event of every `between`-th of those decisions (mostly not decision points)."""
+    state, _ = start(default_setup(players, seed, options))
     bots = [make_bot(bot, f"{seed}{i}") for i in range(players)]
     n = 0
     while not state.finished:
-        if n % every == 0:
+        chosen = n % every == 0
+        if chosen:
             yield state
-        state, _ = play_through(state, bots[state.turn.seat].choose(state, legal_moves(state)))
+        after, events = play_through(state, bots[state.turn.seat].choose(state, legal_moves(state)))
+        if chosen and between and (n // every) % between == 0:
+            middle = state
+            for event in events[:-1]:
+                middle = evolve(middle, event)
+                yield middle
+        state = after
         n += 1
     yield state
 
 
-@pytest.mark.parametrize(
-    ("players", "bot", "luna"),
-    [(2, "random", False), (3, "greedy", False), (4, "random", False), (3, "random", True)],
+LUNA = Options(luna=True)
+# The rule options that change what is legal, away from their defaults (AMB-6, AMB-8, AMB-15, AMB-24)
+VARIANT = Options(
+    luna=True,
+    bonus_board_side="B",
+    partial_writing_exact=False,
+    free_actions_in_all_phases=False,
+    moon_objective_immediate=False,
+    book_rewards_immediate=True,
 )
-def test_every_enumerated_move_is_accepted_and_nothing_else(players: int, bot: str, luna: bool) -> None:
-    checked = 0
-    for state in states(players, f"exact-{players}", bot, every=3, luna=luna):
-        legal = legal_moves(state)
-        assert len(set(legal)) == len(legal), "no duplicates in legal_moves"
-        for move in legal:
-            decide(state, move)  # raises if the enumeration offered an illegal move
-        legal_set = set(legal)
-        for cmd in universe(state):
-            if cmd in legal_set:
-                decide(state, cmd)
-                continue
-            with pytest.raises(IllegalMove) as err:
-                decide(state, cmd)
-            assert RULE_ID.match(err.value.rule_id), err.value.rule_id
-            assert err.value.code and err.value.message
-            checked += 1
-    assert checked > 10_000
+GAMES: list[tuple[int, str, Options | None]] = [
+    (2, "random", None),
+    (3, "greedy", None),
+    (4, "random", None),
+    (2, "random", LUNA),
+    (3, "random", LUNA),
+    (4, "greedy", LUNA),
+    (3, "random", VARIANT),
+]
+# Every choice effect put on the agenda of sampled states (whatever their phase): its options and its
+# check are held to each other in states the games rarely reach.
+TASKS = (
+    Task("PER"),
+    Task("FW"),
+    Task("DIE"),
+    Task("DIE", 5),
+    Task("RAISE", 2),
+    Task("RECOLOUR"),
+    Task("LEC"),
+    Task("WRITE", 2),
+    Task("WC"),
+    Task("UPG"),
+    Task("OBSERVE"),
+    Task("BOOK"),
+    Task("DEPART"),
+    Task("FREEOBS", 4),
+    Task("REREAD"),
+    Task("ANYTILE"),
+    Task("SWAP"),
+    Task("RELOCATE"),
+    *(Task("FIXEDAT", space) for space in (S1, S2, S3, S4, UPGRADE)),
+    Task("ADVANCE"),
+    Task("SCALEREWARDS", 1, "0123"),
+    Task("SCALEREWARDS", 1, "13"),
+    Task("OPTINQ"),
+    Task("MOONOBJ"),
+)
 
 
-def test_decide_never_changes_the_state_it_is_given() -> None:
+def where(state: GameState) -> str:
+    t = state.turn
+    return f"turn {t.number}, seat {t.seat}, {t.phase}, agenda {[task.kind for task in state.agenda]}"
+
+
+def agree(state: GameState, play_every_move: bool, types: tuple[type[c.Command], ...] = ()) -> int:
+    """Asserts that generator and predicate agree on `state`; returns the number of refusals checked."""
+    rules = RULES
+    legal = legal_moves(state)
+    legal_set = set(legal)
+    assert len(legal_set) == len(legal), "no duplicates in legal_moves"
+    for move in legal:
+        err = check(state, move)
+        assert err is None, f"generated but refused: {move} ({where(state)}): {err and err.to_dict()}"
+        if play_every_move:
+            decide(state, move)  # accepted, and its consequences play out
+    refused = 0
+    candidates = [cmd for move in legal for cmd in near_misses(state, move)]
+    for cmd in [*universe(state, types), *candidates]:
+        if cmd in legal_set:
+            continue
+        err = check(state, cmd)
+        assert err is not None, f"not generated but accepted: {cmd} ({where(state)})"
+        assert err.code and err.message, cmd
+        assert err.rule_id in rules, (cmd, err.rule_id)  # a rule of rulebook/data/*.toml
+        refused += 1
+    return refused
+
+
+def sample(every: int, between: int, games: int = 1) -> Iterator[tuple[int, GameState]]:
+    for g in range(games):
+        for players, bot, options in GAMES:
+            side = options.bonus_board_side if options else "base"
+            seed = f"agree-{g}-{players}-{side}"
+            yield from enumerate(states(players, seed, bot, every, options, between))
+
+
+def with_task(state: GameState, task: Task) -> GameState:
+    return dataclasses.replace(state, agenda=(*state.agenda, task))
+
+
+def test_generator_and_predicate_agree_both_ways() -> None:
+    """The default sample: seven games (base, Luna, Luna with rule options; 2-4 players), every 17th
+    decision and, for every 4th of those, the states between its events; `decide` plays every generated
+    move of every 4th sampled state."""
+    refused = sampled = 0
+    seen: set[str] = set()
+    for i, state in sample(every=17, between=4):
+        refused += agree(state, play_every_move=i % 4 == 0)
+        sampled += 1
+        seen.update(type(m).__name__ for m in legal_moves(state))
+    assert sampled > 350 and refused > 350_000
+    assert {"Move", "Observe", "TakeFixed", "UseTile", "BuyFree", "EndActions", "EndFreeActions"} <= seen
+    assert {"GainDie", "Persuade", "WriteStep", "PlaceComet", "StopWriting"} <= seen
+
+
+def test_every_choice_effect_agrees_in_any_state() -> None:
+    """Each choice effect's options and check (domain/effect_kinds.py) on top of the agenda of sampled
+    states (decision points or not, base or Luna): every command type is generated somewhere."""
+    assert {t.kind for t in TASKS} == {k.kind for k in EFFECTS.values() if not k.automatic}
+    seen: set[str] = set()
+    refused = 0
+    for i, state in sample(every=59, between=0):
+        if state.finished:
+            continue
+        for task in TASKS[i % 3 :: 3]:
+            loaded = with_task(state, task)
+            refused += agree(loaded, play_every_move=False, types=effect_kind(task.kind).commands)
+            seen.update(type(m).__name__ for m in legal_moves(loaded))
+    assert refused > 250_000
+    assert seen == set(c.COMMAND_TYPES) - {"Move", "UseTile", "BuyFree", "EndActions", "EndFreeActions"}
+
+
+@pytest.mark.soak
+def test_generator_and_predicate_agree_on_every_decision() -> None:
+    """`make soak`: every decision state of 2 games per setup and every state between events (about
+    22,000 states); every choice effect on every 5th of them."""
+    for i, state in sample(every=1, between=1, games=2):
+        agree(state, play_every_move=True)
+        if i % 5 == 0 and not state.finished:
+            for task in TASKS:
+                agree(with_task(state, task), play_every_move=False)
+
+
+def test_decide_refuses_exactly_what_the_check_refuses() -> None:
+    """`decide` is the predicate: the IllegalMove it raises is the check's, and it writes nothing."""
     from domain import dump_state
 
-    for state in states(3, "pure", "random", every=7):
+    for state in states(3, "pure", "random", every=7, options=LUNA):
         before = dump_state(state)
-        for move in legal_moves(state):
-            decide(state, move)
+        for cmd in universe(state):
+            err = check(state, cmd)
+            if err is None:
+                decide(state, cmd)
+                continue
+            with pytest.raises(IllegalMove) as raised:
+                decide(state, cmd)
+            assert (raised.value.code, raised.value.rule_id) == (err.code, err.rule_id)
         assert dump_state(state) == before
 
 
 def test_a_finished_game_refuses_everything_with_END_2() -> None:
     *_, last = states(2, "over", "random", every=1000)
     assert last.finished and legal_moves(last) == []
-    with pytest.raises(IllegalMove) as err:
-        decide(last, c.Move(seat=0, steps=1))
-    assert (err.value.code, err.value.rule_id) == ("game-over", "END-2")
+    for cmd in universe(last):
+        with pytest.raises(IllegalMove) as err:
+            decide(last, cmd)
+        assert (err.value.code, err.value.rule_id) == ("game-over", "END-2")
+
+
+# -- precise reasons (the refusals that used to be guessed) ----------------------------------------
+
+
+def _reason(state: GameState, text: str) -> tuple[str, str, str]:
+    if not text.startswith("@"):
+        text = f"@{state.turn.seat} {text}"
+    err = check(state, parse_command(text))
+    assert err is not None, text
+    with pytest.raises(IllegalMove) as raised:
+        decide(state, parse_command(text))
+    assert raised.value.to_dict() == err.to_dict()
+    return err.code, err.rule_id, err.message
+
+
+def test_OBS_32_the_superfluous_comet_is_named() -> None:
+    s = show(player(new_game(), 0, dice=(("R", 5), ("R", 4))), 0, "D1-01")  # C:D1-01:0 costs 5
+    s = actions_at(player(s, 0, comets=("sky1", "sky2", *("slot",) * 5)), S1)
+    assert check(s, c.Observe(seat=0, target="C:D1-01:0", dice=(("R", 4),), comets1=1)) is None
+    code, rule, message = _reason(s, "observe C:D1-01:0 R5 c1=1 c2=0")
+    assert (code, rule) == ("comet-not-needed", "OBS-32") and "'1' comet" in message
+    code, rule, message = _reason(s, "observe C:D1-01:0 R5 c1=0 c2=1")
+    assert (code, rule) == ("comet-not-needed", "OBS-32") and "'2' comet" in message
+
+
+def test_DIE_6_a_fourth_die_of_a_colour_is_refused_as_such() -> None:
+    s = player(new_game(), 0, dice=(("R", 1), ("R", 2), ("R", 3)))
+    s = with_agenda(actions_at(s, S2), Task("DIE"))
+    assert _reason(s, "die R")[:2] == ("fourth-of-colour", "DIE-6")
+    s = player(s, 0, dice=(("R", 1), ("R", 2), ("R", 3), ("Y", 1)))
+    assert _reason(s, "die R swap Y1")[:2] == ("fourth-of-colour", "DIE-6")
+    assert check(s, c.GainDie(seat=0, colour="R", returned=("R", 1))) is None  # R for R: still three
+
+
+def test_DIE_11_a_recolour_changes_the_colour() -> None:
+    s = player(new_game(), 0, dice=(("R", 4), ("B", 2)))
+    s = with_agenda(actions_at(s, S2), Task("RECOLOUR"))
+    assert _reason(s, "recolour R4 R")[:2] == ("same-colour", "DIE-11")
+
+
+def test_RES_1_and_CLN_1_no_command_while_the_engine_takes_a_step() -> None:
+    s = actions_at(new_game(), S2)
+    automatic = dataclasses.replace(s, agenda=(Task("VP", 2),))
+    assert legal_moves(automatic) == []
+    assert _reason(automatic, "end")[:2] == ("no-decision", "RES-1")
+    rotating = turn(s, phase="cleanup", used_tile=s.players[0].queue[S2])
+    assert legal_moves(rotating) == []
+    assert _reason(rotating, "done")[:2] == ("no-decision", "CLN-1")
+    book = turn(player(s, 0, comets=("pending", *("slot",) * 6)), phase="cleanup", rotated=True)
+    assert _reason(book, "done")[:2] == ("book-first", "CLN-1")
