@@ -73,3 +73,25 @@ def effect_kind(kind: str) -> EffectKind:
         return EFFECTS[kind]
     except KeyError:
         raise ValueError(f"unknown effect kind {kind!r}") from None
+
+
+# Effects that lend the player one of the turn's actions outside the turn's own: kind -> "fixed-action"
+# (a space's fixed action, an Observe action included) or "observation" (one observation). The action
+# answers the effect and is not the turn's own (ACT-3); an expansion declares its kinds with `lend`.
+_LENT: dict[str, str] = {}
+
+
+def lend(kind: str, action: str) -> None:
+    if action not in ("fixed-action", "observation"):
+        raise ValueError(f"unknown lent action {action!r}")
+    _LENT[kind] = action
+
+
+def lent(state: GameState) -> str:
+    """The action the effect on top of the agenda lends ("" if none)."""
+    return _LENT.get(state.agenda[-1].kind, "") if state.agenda else ""
+
+
+# Automatic steps an expansion takes between any two steps of the game when they are due (Luna: the Moon
+# phase change, LUNA-31): (due?, the step). The turn loop asks them first.
+INTERRUPTS: list[tuple[Callable[[GameState], bool], Callable[[Emitter], None]]] = []

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from domain import commands as c
-from domain import concepts  # noqa: F401  (registers every effect kind: domain/effect_kinds.py)
+from domain import (
+    concepts,  # noqa: F401  (registers every effect kind: domain/effect_kinds.py)
+    expansions,  # noqa: F401  (registers every expansion: domain/expansions/)
+)
 from domain.events import Event
 from domain.evolve import evolve, fold
 from domain.moves import check, options

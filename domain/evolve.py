@@ -12,8 +12,8 @@ from typing import Any
 
 from domain import events as ev
 from domain.catalog import load_catalog
-from domain.catalog.luna import POSITIONS
 from domain.editions import check_rules_version
+from domain.effect_kinds import lent
 from domain.effects import push
 from domain.errors import EditionUnknown, EventDoesNotFit
 from domain.fastcopy import replace
@@ -21,22 +21,49 @@ from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
 from domain.serialize import load_state
-from domain.state import COLOURS, START, Die, GameState, LunaState, PlayerState, Task, TurnState
+from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState
 
 Handler = Callable[[GameState, Any], GameState]
 _HANDLERS: dict[type[ev.Event], Handler] = {}
+# The effect kinds each event type resolves (takes off the top of the agenda). The base game's are named
+# where its handlers are registered; an expansion adds its own with `resolves` (domain/expansions/).
+_RESOLVES: dict[type[ev.Event], frozenset[str]] = {}
+# What an expansion adds to a new game's state, and to a re-dealing fork (`on_start`, `on_fork`).
+_ON_START: list[Callable[[GameState, ev.GameStarted], GameState]] = []
+_ON_FORK: list[Callable[[GameState, GameState, ev.GameForked], GameState]] = []
 
 
 class _Misfit(ValueError):
     """Raised by a handler: the event does not fit the state (the message says what was expected)."""
 
 
-def _on(cls: type[ev.Event]) -> Callable[[Handler], Handler]:
+def on_event(cls: type[ev.Event], *kinds: str) -> Callable[[Handler], Handler]:
+    """Register the handler of an event type, and the effect kinds it resolves."""
+
     def register(fn: Handler) -> Handler:
+        if cls in _HANDLERS:
+            raise ValueError(f"{cls.__name__} has a handler already")
         _HANDLERS[cls] = fn
+        resolves(cls, *kinds)
         return fn
 
     return register
+
+
+_on = on_event
+
+
+def resolves(cls: type[ev.Event], *kinds: str) -> None:
+    """`cls` events also resolve effects of these kinds (an expansion's effects answered by base events)."""
+    _RESOLVES[cls] = _RESOLVES.get(cls, frozenset()) | frozenset(kinds)
+
+
+def on_start(hook: Callable[[GameState, ev.GameStarted], GameState]) -> None:
+    _ON_START.append(hook)
+
+
+def on_fork(hook: Callable[[GameState, GameState, ev.GameForked], GameState]) -> None:
+    _ON_FORK.append(hook)
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
@@ -95,32 +122,34 @@ def fold(events: Sequence[ev.Event], state: GameState | None = None) -> GameStat
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-def _players(s: GameState, seat: int, **changes: Any) -> tuple[PlayerState, ...]:
+def players_with(s: GameState, seat: int, **changes: Any) -> tuple[PlayerState, ...]:
     players = list(s.players)
     players[seat] = replace(players[seat], **changes)
     return tuple(players)
 
 
-def _player(s: GameState, seat: int, **changes: Any) -> GameState:
-    return replace(s, players=_players(s, seat, **changes))
+def player_with(s: GameState, seat: int, **changes: Any) -> GameState:
+    return replace(s, players=players_with(s, seat, **changes))
 
 
-def _pop(s: GameState, *kinds: str) -> tuple[Task, ...]:
-    """The agenda without the effect the event resolves, which must be on top (one of `kinds`)."""
+def resolved(s: GameState, e: ev.Event) -> tuple[Task, ...]:
+    """The agenda without the effect `e` resolves, which must be on top (a kind `e` resolves)."""
+    kinds = _RESOLVES.get(type(e), frozenset())
     if s.agenda and s.agenda[-1].kind in kinds:
         return s.agenda[:-1]
     top = s.agenda[-1].kind if s.agenda else "nothing"
-    raise _Misfit(f"expected a pending {' or '.join(kinds)} effect on top of the agenda, found {top} (RES-2)")
+    wanted = " or ".join(sorted(kinds)) or "no"
+    raise _Misfit(f"expected a pending {wanted} effect on top of the agenda, found {top} (RES-2)")
 
 
-def _pop_if(s: GameState, *kinds: str) -> tuple[Task, ...]:
-    """The agenda without its top effect if it is one of `kinds` (events that also happen on their own)."""
-    if s.agenda and s.agenda[-1].kind in kinds:
+def resolved_if(s: GameState, e: ev.Event) -> tuple[Task, ...]:
+    """The agenda without its top effect if `e` resolves it (events that also happen on their own)."""
+    if s.agenda and s.agenda[-1].kind in _RESOLVES.get(type(e), frozenset()):
         return s.agenda[:-1]
     return s.agenda
 
 
-def _turn(s: GameState, **changes: Any) -> TurnState:
+def turn_with(s: GameState, **changes: Any) -> TurnState:
     return replace(s.turn, **changes)
 
 
@@ -136,7 +165,7 @@ def _supply(supply: tuple[int, ...], colour: str, delta: int) -> tuple[int, ...]
     return tuple(out)
 
 
-def _peak(s: GameState, p: PlayerState) -> int:
+def cellar_peak_of(s: GameState, p: PlayerState) -> int:
     return max(s.turn.cellar_peak, p.inquisitors)
 
 
@@ -179,18 +208,7 @@ def _started(e: ev.GameStarted) -> GameState:
         for i, (name, character) in enumerate(e.seats)
     )
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
-    luna = None
-    if options.luna:
-        positions = len(catalog.luna.moon_tiles)
-        luna = LunaState(
-            side=e.luna_side,
-            scoring=(*e.moon_revealed, *e.moon_hidden),
-            phase=1,  # LUNA-30
-            flipped=(False,) * positions,
-            costs=catalog.luna.moon_costs,  # LUNA-6
-            bonus=((),) * 9,
-        )
-    return GameState(
+    state = GameState(
         catalog=catalog,
         catalog_edition=e.catalog_edition,
         catalog_hash=e.catalog_hash,
@@ -213,9 +231,11 @@ def _started(e: ev.GameStarted) -> GameState:
         salt=e.salt,
         commitment=e.commitment,
         dealt=(deck, box, reserve, tuple(e.moon_hidden)),
-        luna=luna,
         engine_version=e.engine_version,
     )
+    for hook in _ON_START:  # an expansion's own setup (domain/expansions/)
+        state = hook(state, e)
+    return state
 
 
 @_on(ev.GameForked)
@@ -223,13 +243,7 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
     if e.commitment == s.commitment:  # a finished game's fork keeps its deal and commitment
         return replace(s, forks=s.forks + 1)
-    luna = s.luna
-    if luna is not None and e.moon_hidden:  # re-dealt face-down Scoring tiles
-        scoring = tuple(
-            tile if luna.visible(i) else e.moon_hidden[i - 3] for i, tile in enumerate(luna.scoring)
-        )
-        luna = replace(luna, scoring=scoring)
-    return replace(
+    forked = replace(
         s,
         deck=deck,
         box=box,
@@ -239,8 +253,10 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
         commitment=e.commitment,
         dealt=(deck, box, reserve, tuple(e.moon_hidden)),
         forks=s.forks + 1,
-        luna=luna,
     )
+    for hook in _ON_FORK:  # what an expansion re-deals (domain/expansions/)
+        forked = hook(s, forked, e)
+    return forked
 
 
 # -- turn structure --------------------------------------------------------------------------------
@@ -252,43 +268,43 @@ def _moved(s: GameState, e: ev.TelescopeMoved) -> GameState:
     if at != e.start or s.turn.phase != "movement" or e.seat != s.turn.seat:
         expected = f"seat {s.turn.seat} to move in its Movement phase from sky space {at}"
         raise EventDoesNotFit("TelescopeMoved", f"expected {expected} (MOV-1)")
-    players = _players(s, e.seat, telescope=e.end)
-    return replace(s, players=players, turn=_turn(s, phase="actions", space=e.end))  # MOV-5: grants
+    players = players_with(s, e.seat, telescope=e.end)
+    return replace(s, players=players, turn=turn_with(s, phase="actions", space=e.end))  # MOV-5: grants
 
 
 @_on(ev.FixedActionTaken)
 def _fixed(s: GameState, e: ev.FixedActionTaken) -> GameState:
-    if s.agenda and s.agenda[-1].kind == "FIXEDAT":  # LUNA-BB-3: not the turn's own fixed action
+    if lent(s) == "fixed-action":  # an effect lent it: not the turn's own fixed action
         return replace(s, agenda=s.agenda[:-1])
-    return replace(s, turn=_turn(s, fixed_done=True))
+    return replace(s, turn=turn_with(s, fixed_done=True))
 
 
 @_on(ev.MovingActionTaken)
 def _moving(s: GameState, e: ev.MovingActionTaken) -> GameState:
     if not e.tile:  # UPG-2: the Upgrade space gives a Quadrant instead of a moving action
-        return replace(s, turn=_turn(s, moving_done=True))
-    return replace(s, turn=_turn(s, moving_done=True, used_tile=e.tile))
+        return replace(s, turn=turn_with(s, moving_done=True))
+    return replace(s, turn=turn_with(s, moving_done=True, used_tile=e.tile))
 
 
 @_on(ev.FreeActionBought)
 def _free(s: GameState, e: ev.FreeActionBought) -> GameState:
-    return _player(s, e.seat, quadrants=s.players[e.seat].quadrants - e.cost)  # FREE-1
+    return player_with(s, e.seat, quadrants=s.players[e.seat].quadrants - e.cost)  # FREE-1
 
 
 @_on(ev.ActionPhaseEnded)
 def _actions_ended(s: GameState, e: ev.ActionPhaseEnded) -> GameState:
-    return replace(s, turn=_turn(s, phase="cleanup"))
+    return replace(s, turn=turn_with(s, phase="cleanup"))
 
 
 @_on(ev.FreeActionsClosed)
 def _free_closed(s: GameState, e: ev.FreeActionsClosed) -> GameState:
     # the first window closes before step 4 (1), the last after it (2)
-    return replace(s, turn=_turn(s, windows_closed=1 if s.turn.objectives_due is None else 2))
+    return replace(s, turn=turn_with(s, windows_closed=1 if s.turn.objectives_due is None else 2))
 
 
 @_on(ev.ObjectivesChecked)
 def _objectives_checked(s: GameState, e: ev.ObjectivesChecked) -> GameState:
-    return replace(s, turn=_turn(s, objectives_due=tuple(e.met)))
+    return replace(s, turn=turn_with(s, objectives_due=tuple(e.met)))
 
 
 @_on(ev.EndOfGameTriggered)
@@ -301,14 +317,14 @@ def _turn_ended(s: GameState, e: ev.TurnEnded) -> GameState:
     # TURN-1 through the game's turn order (a non-player opponent registers its own), past frozen seats
     following = next_turn(s)  # (ASYNC-3, domain/forfeit.py); None: every seat is frozen
     if following is None or (s.last_turn is not None and following[1] > s.last_turn):
-        return replace(s, turn=_turn(s, phase="scoring"))  # END-2: the final round is over
+        return replace(s, turn=turn_with(s, phase="scoring"))  # END-2: the final round is over
     seat, number = following
     return replace(s, turn=TurnState(seat=seat, number=number, phase="movement"))
 
 
 @_on(ev.GameEnded)
 def _ended(s: GameState, e: ev.GameEnded) -> GameState:
-    return replace(s, turn=_turn(s, phase="over"), winners=tuple(e.winners))
+    return replace(s, turn=turn_with(s, phase="over"), winners=tuple(e.winners))
 
 
 # -- observing -----------------------------------------------------------------------------------
@@ -327,32 +343,31 @@ def _pay(
     states = list(p.comets)
     for i in comets:
         states[i] = "sky2" if states[i] == "sky1" else "pending"
-    s = _player(s, seat, dice=tuple(held), comets=tuple(states))
-    turn = _turn(
+    s = player_with(s, seat, dice=tuple(held), comets=tuple(states))
+    turn = turn_with(
         s, fixed_done=s.turn.fixed_done or own_fixed, comets_used=s.turn.comets_used | frozenset(comets)
     )
     return replace(s, supply=supply, turn=turn)
 
 
-def _observe_major(
-    s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequence[int]
-) -> GameState:
-    """A Major Object (or the Moon) ends the Observe action (OBS-1); through Luna B3 it is not the
-    turn's own fixed action (AMB-21). Then pay (OBS-20..34)."""
+def observe_major(s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequence[int]) -> GameState:
+    """A Major Object ends the Observe action (OBS-1); lent by an effect, it is not the turn's own
+    fixed action (AMB-21). Then pay (OBS-20..34)."""
     top = s.agenda[-1].kind if s.agenda else ""
-    s = replace(s, agenda=s.agenda[:-1] if top in ("OBSERVE", "FIXEDAT") else s.agenda)
-    return _pay(s, seat, dice, comets, own_fixed=top != "FIXEDAT")
+    outside = bool(lent(s))
+    s = replace(s, agenda=s.agenda[:-1] if top == "OBSERVE" or outside else s.agenda)
+    return _pay(s, seat, dice, comets, own_fixed=not outside)
 
 
 @_on(ev.MajorObjectObserved)
 def _major(s: GameState, e: ev.MajorObjectObserved) -> GameState:
-    s = _observe_major(s, e.seat, e.dice, e.comets)
+    s = observe_major(s, e.seat, e.dice, e.comets)
     # OBS-42: Constellation tokens on the taken card go to the box.
     for seat in s.covers[e.space]:
         if seat >= 0:
-            s = _player(s, seat, tokens_boxed=s.players[seat].tokens_boxed + 1)
+            s = player_with(s, seat, tokens_boxed=s.players[seat].tokens_boxed + 1)
     p = s.players[e.seat]
-    s = _player(s, e.seat, library=(*p.library, (e.card, True)))  # OBS-41, LIB-2
+    s = player_with(s, e.seat, library=(*p.library, (e.card, True)))  # OBS-41, LIB-2
     display = list(s.display)
     display[e.space] = None
     covers = list(s.covers)
@@ -367,22 +382,22 @@ def _constellation(s: GameState, e: ev.ConstellationObserved) -> GameState:
     if top == "OBSERVE":
         left = agenda[-1].n - 1
         agenda = agenda[:-1] + ((replace(agenda[-1], n=left),) if left else ())
-    elif top in ("FREEOBS", "FIXEDAT"):  # LUNA-BA-2, LUNA-BB-3: outside the turn's own Observe action
+    elif lent(s):  # an effect lent the observation: outside the turn's own Observe action
         agenda = agenda[:-1]
     # else the first observation of an Observe action: the constellations that may follow are a grant
-    own_fixed = top not in ("FREEOBS", "FIXEDAT")
+    own_fixed = not lent(s)
     s = _pay(replace(s, agenda=agenda), e.seat, e.dice, e.comets, own_fixed=own_fixed)
     covers = list(s.covers)
     row = list(covers[e.space])
     row[e.index] = e.seat
     covers[e.space] = tuple(row)
     p = s.players[e.seat]
-    return _player(replace(s, covers=tuple(covers)), e.seat, tokens_used=p.tokens_used + 1)  # OBS-50
+    return player_with(replace(s, covers=tuple(covers)), e.seat, tokens_used=p.tokens_used + 1)  # OBS-50
 
 
-@_on(ev.ObservationEnded)
+@_on(ev.ObservationEnded, "OBSERVE")
 def _observation_ended(s: GameState, e: ev.ObservationEnded) -> GameState:
-    return replace(s, agenda=_pop(s, "OBSERVE"))
+    return replace(s, agenda=resolved(s, e))
 
 
 def _draw(s: GameState, card: str, from_reserve: bool) -> GameState:
@@ -391,45 +406,45 @@ def _draw(s: GameState, card: str, from_reserve: bool) -> GameState:
     return replace(s, deck=s.deck[1:])
 
 
-@_on(ev.CardDealt)
+@_on(ev.CardDealt, "REFILL")
 def _dealt(s: GameState, e: ev.CardDealt) -> GameState:
     s = _draw(s, e.card, e.from_reserve)
     display = list(s.display)
     display[e.space] = e.card
     covers = list(s.covers)
     covers[e.space] = (-1,) * len(s.catalog.cards[e.card].constellations)
-    return replace(s, display=tuple(display), covers=tuple(covers), agenda=_pop(s, "REFILL"))
+    return replace(s, display=tuple(display), covers=tuple(covers), agenda=resolved(s, e))
 
 
-@_on(ev.CardDrawnFaceDown)
+@_on(ev.CardDrawnFaceDown, "CARD")
 def _face_down(s: GameState, e: ev.CardDrawnFaceDown) -> GameState:
     s = _draw(s, e.card, e.from_reserve)
     p = s.players[e.seat]
-    s = _player(s, e.seat, library=(*p.library, (e.card, False)))  # OBS-52, LIB-2
-    return replace(s, agenda=_pop(s, "CARD"))
+    s = player_with(s, e.seat, library=(*p.library, (e.card, False)))  # OBS-52, LIB-2
+    return replace(s, agenda=resolved(s, e))
 
 
 # -- reward primitives -----------------------------------------------------------------------------
 
 
-@_on(ev.VictoryPointsScored)
+@_on(ev.VictoryPointsScored, "VP")
 def _points(s: GameState, e: ev.VictoryPointsScored) -> GameState:
     p = s.players[e.seat]
     by_source = dict(p.points)
     by_source[e.source] = by_source.get(e.source, 0) + e.points
-    players = _players(s, e.seat, score=p.score + e.points, points=tuple(sorted(by_source.items())))
+    players = players_with(s, e.seat, score=p.score + e.points, points=tuple(sorted(by_source.items())))
     if s.turn.phase == "scoring":  # SCO-1: final scoring resolves no effect
         return replace(s, players=players)
-    return replace(s, players=players, agenda=_pop(s, "VP", "BOOKVP"))
+    return replace(s, players=players, agenda=resolved(s, e))
 
 
-@_on(ev.QuadrantsGained)
+@_on(ev.QuadrantsGained, "Q")
 def _quadrants(s: GameState, e: ev.QuadrantsGained) -> GameState:
-    players = _players(s, e.seat, quadrants=s.players[e.seat].quadrants + e.amount)
-    return replace(s, players=players, agenda=_pop(s, "Q"))
+    players = players_with(s, e.seat, quadrants=s.players[e.seat].quadrants + e.amount)
+    return replace(s, players=players, agenda=resolved(s, e))
 
 
-@_on(ev.DieGained)
+@_on(ev.DieGained, "DIE")
 def _die_gained(s: GameState, e: ev.DieGained) -> GameState:
     p = s.players[e.seat]
     dice = list(p.dice)
@@ -438,92 +453,96 @@ def _die_gained(s: GameState, e: ev.DieGained) -> GameState:
         dice = _remove_die(dice, e.returned)
         supply = _supply(supply, e.returned[0], 1)
     dice.append((e.colour, e.value))
-    players = _players(s, e.seat, dice=tuple(sorted(dice)))
-    return replace(s, players=players, supply=_supply(supply, e.colour, -1), agenda=_pop(s, "DIE"))
+    players = players_with(s, e.seat, dice=tuple(sorted(dice)))
+    return replace(s, players=players, supply=_supply(supply, e.colour, -1), agenda=resolved(s, e))
 
 
-@_on(ev.DieGainDeclined)
+@_on(ev.DieGainDeclined, "DIE")
 def _die_declined(s: GameState, e: ev.DieGainDeclined) -> GameState:
-    return replace(s, agenda=_pop(s, "DIE"))
+    return replace(s, agenda=resolved(s, e))
 
 
-@_on(ev.DiceRaised)
+@_on(ev.DiceRaised, "INC")
 def _dice_raised(s: GameState, e: ev.DiceRaised) -> GameState:
     top = s.die_max
     dice = tuple(
         sorted((c, min(top, v + e.amount) if c == e.colour else v) for c, v in s.players[e.seat].dice)
     )
-    return replace(s, players=_players(s, e.seat, dice=dice), agenda=_pop(s, "INC"))
+    return replace(s, players=players_with(s, e.seat, dice=dice), agenda=resolved(s, e))
 
 
-@_on(ev.DieRaised)
+@_on(ev.DieRaised, "RAISE")
 def _die_raised(s: GameState, e: ev.DieRaised) -> GameState:
     dice = _remove_die(s.players[e.seat].dice, e.die)
     dice.append((e.die[0], min(s.die_max, e.die[1] + e.amount)))  # DIE-10: excess lost
-    return replace(s, players=_players(s, e.seat, dice=tuple(sorted(dice))), agenda=_pop(s, "RAISE"))
+    return replace(s, players=players_with(s, e.seat, dice=tuple(sorted(dice))), agenda=resolved(s, e))
 
 
-@_on(ev.DieRecoloured)
+@_on(ev.DieRecoloured, "RECOLOUR")
 def _die_recoloured(s: GameState, e: ev.DieRecoloured) -> GameState:
     dice = _remove_die(s.players[e.seat].dice, e.die)
     dice.append((e.colour, e.die[1]))
     supply = _supply(_supply(s.supply, e.die[0], 1), e.colour, -1)
-    s = _player(s, e.seat, dice=tuple(sorted(dice)))
-    return replace(s, supply=supply, agenda=_pop(s, "RECOLOUR"))
+    s = player_with(s, e.seat, dice=tuple(sorted(dice)))
+    return replace(s, supply=supply, agenda=resolved(s, e))
 
 
-@_on(ev.InquisitorGained)
+@_on(ev.InquisitorGained, "INQ")
 def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
     p = s.players[e.seat]
-    s = _player(s, e.seat, cellar=(p.cellar[0] + 1, *p.cellar[1:]))  # INQ-2
-    return replace(s, turn=_turn(s, cellar_peak=_peak(s, s.players[e.seat])), agenda=_pop(s, "INQ", "OPTINQ"))
+    s = player_with(s, e.seat, cellar=(p.cellar[0] + 1, *p.cellar[1:]))  # INQ-2
+    return replace(
+        s, turn=turn_with(s, cellar_peak=cellar_peak_of(s, s.players[e.seat])), agenda=resolved(s, e)
+    )
 
 
-@_on(ev.InquisitorPersuaded)
+@_on(ev.InquisitorPersuaded, "PER")
 def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     p = s.players[e.seat]
     name = "grand" if e.grand else "cellar"
     spaces = list(getattr(p, name))
     spaces[e.start] -= 1
     spaces[e.end] += 1
-    players = _players(s, e.seat, **{name: tuple(spaces)})
-    agenda = _pop(s, "PER", "ADVANCE")  # a Grand Inquisitor reaching the end leaves: a grant (LUNA-41)
-    turn = _turn(s, inquisitor_moved=True, interrogated=False)  # INQ-13, INQ-20: each move is interrogated
+    players = players_with(s, e.seat, **{name: tuple(spaces)})
+    agenda = resolved(s, e)
+    turn = turn_with(
+        s, inquisitor_moved=True, interrogated=False
+    )  # INQ-13, INQ-20: each move is interrogated
     return replace(s, players=players, turn=turn, agenda=agenda)
 
 
-@_on(ev.FarewellTaken)
+@_on(ev.FarewellTaken, "FW")
 def _farewell(s: GameState, e: ev.FarewellTaken) -> GameState:
     p = s.players[e.seat]
-    s = _player(s, e.seat, cellar=(*p.cellar[:-1], p.cellar[-1] - 1))  # INQ-15
-    return replace(s, agenda=_pop(s, "FW"))
+    s = player_with(s, e.seat, cellar=(*p.cellar[:-1], p.cellar[-1] - 1))  # INQ-15
+    return replace(s, agenda=resolved(s, e))
 
 
-@_on(ev.FarewellDeclined)
+@_on(ev.FarewellDeclined, "FW")
 def _farewell_declined(s: GameState, e: ev.FarewellDeclined) -> GameState:
-    return replace(s, agenda=_pop(s, "FW"))
+    return replace(s, agenda=resolved(s, e))
 
 
-@_on(ev.LectureGiven)
+@_on(ev.LectureGiven, "LEC")
 def _lecture(s: GameState, e: ev.LectureGiven) -> GameState:
     p = s.players[e.seat]
     university = list(p.university)
     university[e.tile] = e.height
-    s = _player(s, e.seat, university=tuple(university))
-    return replace(s, agenda=_pop(s, "LEC"))  # LEC-1: the row's reward is a grant
+    s = player_with(s, e.seat, university=tuple(university))
+    return replace(s, agenda=resolved(s, e))  # LEC-1: the row's reward is a grant
 
 
-@_on(ev.CometSpotted)
+@_on(ev.CometSpotted, "SPOT")
 def _spotted(s: GameState, e: ev.CometSpotted) -> GameState:
     comets = list(s.players[e.seat].comets)
     comets[e.comet] = "sky1"  # SPOT-1
-    return replace(s, players=_players(s, e.seat, comets=tuple(comets)), agenda=_pop(s, "SPOT"))
+    return replace(s, players=players_with(s, e.seat, comets=tuple(comets)), agenda=resolved(s, e))
 
 
-@_on(ev.TileUpgraded)
+@_on(ev.TileUpgraded, "UPG")
 def _upgraded(s: GameState, e: ev.TileUpgraded) -> GameState:
-    players = _players(s, e.seat, upgraded=s.players[e.seat].upgraded | {e.tile})
-    return replace(s, players=players, agenda=_pop(s, "UPG"))
+    players = players_with(s, e.seat, upgraded=s.players[e.seat].upgraded | {e.tile})
+    return replace(s, players=players, agenda=resolved(s, e))
 
 
 @_on(ev.BookTokenMoved)
@@ -531,7 +550,7 @@ def _book_moved(s: GameState, e: ev.BookTokenMoved) -> GameState:
     p = s.players[e.seat]
     books = list(p.books)
     books[e.row] = e.end
-    s = _player(s, e.seat, books=tuple(books))
+    s = player_with(s, e.seat, books=tuple(books))
     agenda = s.agenda
     top = agenda[-1] if agenda else None
     if top is not None and top.kind == "WRITE":
@@ -543,19 +562,23 @@ def _book_moved(s: GameState, e: ev.BookTokenMoved) -> GameState:
     return replace(s, agenda=agenda)  # WRT-4: the space's reward is a grant
 
 
-@_on(ev.CompleteWritingStarted)
+@_on(ev.CompleteWritingStarted, "WC")
 def _complete_started(s: GameState, e: ev.CompleteWritingStarted) -> GameState:
-    return replace(s, agenda=(*_pop(s, "WC"), Task("COMPLETE", e.target, str(e.row))))
+    return replace(s, agenda=(*resolved(s, e), Task("COMPLETE", e.target, str(e.row))))
 
 
-@_on(ev.WritingStopped)
+@_on(ev.WritingStopped, "WRITE", "COMPLETE")
 def _writing_stopped(s: GameState, e: ev.WritingStopped) -> GameState:
-    return replace(s, agenda=_pop(s, "WRITE", "COMPLETE"))  # AMB-8, WRT-6
+    return replace(s, agenda=resolved(s, e))  # AMB-8, WRT-6
 
 
 @_on(ev.EffectLost)
 def _lost(s: GameState, e: ev.EffectLost) -> GameState:
-    return replace(s, agenda=_pop(s, e.effect.split(":")[0]))  # "INC:R" names the kind INC
+    kind = e.effect.split(":")[0]  # "INC:R" names the kind INC
+    if not s.agenda or s.agenda[-1].kind != kind:
+        top = s.agenda[-1].kind if s.agenda else "nothing"
+        raise _Misfit(f"expected the lost {kind} effect on top of the agenda, found {top} (RES-4)")
+    return replace(s, agenda=s.agenda[:-1])
 
 
 # -- cleanup ---------------------------------------------------------------------------------------
@@ -563,33 +586,36 @@ def _lost(s: GameState, e: ev.EffectLost) -> GameState:
 
 @_on(ev.ActionTilesRotated)
 def _rotated(s: GameState, e: ev.ActionTilesRotated) -> GameState:
-    players = _players(s, e.seat, queue=tuple(e.queue))
-    if s.agenda and s.agenda[-1].kind == "ROTATE":  # LUNA-BA-6 rotates at once; ROT-6 remembers it
-        turn = _turn(s, bonus_rotated=s.turn.bonus_rotated | {e.tile})
+    players = players_with(s, e.seat, queue=tuple(e.queue))
+    if s.agenda and s.agenda[-1].kind in _RESOLVES.get(
+        ev.ActionTilesRotated, ()
+    ):  # an effect rotates at once:
+        # ROT-6 remembers the tile
+        turn = turn_with(s, bonus_rotated=s.turn.bonus_rotated | {e.tile})
         return replace(s, players=players, turn=turn, agenda=s.agenda[:-1])
-    return replace(s, players=players, turn=_turn(s, rotated=True))
+    return replace(s, players=players, turn=turn_with(s, rotated=True))
 
 
-@_on(ev.CometPlacedInBook)
+@_on(ev.CometPlacedInBook, "BOOK")
 def _comet_placed(s: GameState, e: ev.CometPlacedInBook) -> GameState:
     p = s.players[e.seat]
     comets = list(p.comets)
     comets[e.comet] = "book"
-    agenda = _pop_if(s, "BOOK")  # AMB-6: placed at once, else in Cleanup step 2
+    agenda = resolved_if(s, e)  # AMB-6: placed at once, else in Cleanup step 2
     if e.page == "appendix":  # BOC-4
-        s = _player(s, e.seat, comets=tuple(comets), appendix=p.appendix + 1)
+        s = player_with(s, e.seat, comets=tuple(comets), appendix=p.appendix + 1)
         return replace(s, agenda=agenda)
     index = next(i for i, page in enumerate(s.catalog.book_pages) if page.id == e.page)
     pages = list(s.pages)
     pages[index] = e.seat
-    s = _player(s, e.seat, comets=tuple(comets))
+    s = player_with(s, e.seat, comets=tuple(comets))
     return replace(s, pages=tuple(pages), agenda=agenda)
 
 
 @_on(ev.InterrogationHeld)
 def _interrogated(s: GameState, e: ev.InterrogationHeld) -> GameState:
-    s = _player(s, e.seat, reputation=e.end)
-    return replace(s, turn=_turn(s, interrogated=True))
+    s = player_with(s, e.seat, reputation=e.end)
+    return replace(s, turn=turn_with(s, interrogated=True))
 
 
 @_on(ev.ObjectiveAchieved)
@@ -598,108 +624,8 @@ def _objective(s: GameState, e: ev.ObjectiveAchieved) -> GameState:
     claims = list(s.claims)
     claims[index] = (*claims[index], e.seat)
     p = s.players[e.seat]
-    s = _player(s, e.seat, achievements=(*p.achievements, e.objective))
+    s = player_with(s, e.seat, achievements=(*p.achievements, e.objective))
     return replace(s, claims=tuple(claims))  # OBJ-3, OBJ-5: the points and the Farewell are grants
-
-
-# -- Luna (digest §18) -----------------------------------------------------------------------------
-
-
-def _luna(s: GameState) -> LunaState:
-    assert s.luna is not None, "a Luna event in a game without Luna"
-    return s.luna
-
-
-@_on(ev.MoonObserved)
-def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
-    s = _observe_major(s, e.seat, e.dice, e.comets)
-    luna = _luna(s)
-    index = POSITIONS.index(e.tile)
-    flipped = list(luna.flipped)
-    flipped[index] = True  # LUNA-23.6
-    scoring = list(luna.scoring)
-    scoring[index] = ""  # LUNA-23.5: the Scoring tile goes to the box
-    luna = replace(luna, costs=luna.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
-    return replace(_player(s, e.seat, moon=s.players[e.seat].moon + 1), luna=luna)  # LUNA-23.2-4: grants
-
-
-@_on(ev.MoonPhaseAdvanced)
-def _phase(s: GameState, e: ev.MoonPhaseAdvanced) -> GameState:
-    luna = _luna(s)
-    column = e.phase - 1
-    scoring = list(luna.scoring)
-    scoring[column * 3 : column * 3 + 3] = list(e.revealed)
-    return replace(s, luna=replace(luna, phase=e.phase, scoring=tuple(scoring)))
-
-
-@_on(ev.ScoringTileScored)
-def _scoring(s: GameState, e: ev.ScoringTileScored) -> GameState:
-    return replace(s, agenda=_pop(s, "SCORING"))  # the points per seat are grants
-
-
-@_on(ev.GrandInquisitorGained)
-def _grand(s: GameState, e: ev.GrandInquisitorGained) -> GameState:
-    p = s.players[e.seat]
-    s = _player(s, e.seat, grand=(p.grand[0] + 1, *p.grand[1:]))  # LUNA-40: to the leftmost space
-    return replace(s, turn=_turn(s, cellar_peak=_peak(s, s.players[e.seat])), agenda=_pop(s, "GRAND"))
-
-
-@_on(ev.GrandInquisitorDeparted)
-def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
-    p = s.players[e.seat]
-    s = _player(s, e.seat, grand=(*p.grand[:-1], p.grand[-1] - 1))
-    luna = _luna(s)
-    bonus = list(luna.bonus)
-    bonus[e.space - 1] = (*bonus[e.space - 1], e.seat)
-    return replace(s, luna=replace(luna, bonus=tuple(bonus)), agenda=_pop(s, "DEPART"))
-
-
-@_on(ev.BonusBoardRewardTaken)
-def _bonus(s: GameState, e: ev.BonusBoardRewardTaken) -> GameState:
-    return replace(s, agenda=_pop(s, "BONUS"))
-
-
-@_on(ev.MoonObjectiveAchieved)
-def _moon_objective(s: GameState, e: ev.MoonObjectiveAchieved) -> GameState:
-    luna = _luna(s)
-    p = s.players[e.seat]
-    s = _player(s, e.seat, achievements=(*p.achievements, "MOON"))
-    agenda = _pop_if(s, "MOONOBJ")  # AMB-15: at once, else in Cleanup step 4
-    return replace(s, luna=replace(luna, achievers=(*luna.achievers, e.seat)), agenda=agenda)
-
-
-@_on(ev.TelescopeRelocated)
-def _relocated(s: GameState, e: ev.TelescopeRelocated) -> GameState:
-    s = _player(s, e.seat, telescope=e.end)  # AMB-21: not a movement; the next turn moves from here
-    return replace(s, agenda=_pop(s, "RELOCATE"))
-
-
-@_on(ev.ActionTilesSwapped)
-def _swapped(s: GameState, e: ev.ActionTilesSwapped) -> GameState:
-    return replace(s, players=_players(s, e.seat, queue=tuple(e.queue)), agenda=_pop(s, "SWAP"))
-
-
-@_on(ev.LibraryRewardsRegained)
-def _regained(s: GameState, e: ev.LibraryRewardsRegained) -> GameState:
-    return replace(s, agenda=_pop(s, "REREAD"))  # LUNA-BA-5: the rewards are grants
-
-
-@_on(ev.BonusActionTaken)
-def _bonus_action(s: GameState, e: ev.BonusActionTaken) -> GameState:
-    return replace(s, agenda=_pop(s, "ANYTILE"))  # LUNA-BA-6: the tile's reward and rotation are grants
-
-
-@_on(ev.ScaleRewardCollected)
-def _scale_collected(s: GameState, e: ev.ScaleRewardCollected) -> GameState:
-    agenda = _pop(s, "SCALEREWARDS")
-    top = s.agenda[-1]
-    left = top.arg.replace(str(e.tile), "")
-    return replace(s, agenda=agenda + ((replace(top, arg=left),) if left else ()))  # LUNA-BB-7: grants
-
-
-@_on(ev.BonusDeclined)
-def _declined(s: GameState, e: ev.BonusDeclined) -> GameState:
-    return replace(s, agenda=_pop(s, "OPTINQ" if e.effect == "INQ" else e.effect))
 
 
 # -- the table (docs/async.md): facts about seats and clocks change nothing in the game ----------------

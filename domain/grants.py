@@ -20,8 +20,8 @@ from typing import Any
 
 from domain import events as ev
 from domain.characters import rules_for
+from domain.effect_kinds import lent
 from domain.effects import reward_tasks
-from domain.luna import bonus_space, bonus_tasks, moon_objective_due
 from domain.state import GameState, PlayerState, Task
 
 FIRST_GRANTING_RULES = (0, 2, 0)  # the rules version from which events record their grants
@@ -42,12 +42,33 @@ Deriver = Callable[[GameState, GameState, Any], list[Task]]
 _DERIVERS: dict[type[ev.GrantingEvent], Deriver] = {}
 
 
-def _for(cls: type[ev.GrantingEvent]) -> Callable[[Deriver], Deriver]:
+def grant_rule(cls: type[ev.GrantingEvent]) -> Callable[[Deriver], Deriver]:
+    """Register the rule that decides what `cls` events grant (an expansion registers its events')."""
+
     def register(fn: Deriver) -> Deriver:
+        if cls in _DERIVERS:
+            raise ValueError(f"{cls.__name__} has a grant rule already")
         _DERIVERS[cls] = fn
         return fn
 
     return register
+
+
+_for = grant_rule
+
+
+def extend_grant_rule(
+    cls: type[ev.GrantingEvent], rule: Callable[[GameState, GameState, Any, Deriver], list[Task]]
+) -> None:
+    """Extend what a base event grants: `rule` gets the base rule as its last argument."""
+    base = _DERIVERS[cls]
+    _DERIVERS[cls] = lambda before, after, e: rule(before, after, e, base)
+
+
+def missing_rules() -> list[str]:
+    """Granting event types with no grant rule registered (a test keeps this empty)."""
+    granting = (cls for cls in ev.EVENT_TYPES.values() if issubclass(cls, ev.GrantingEvent))
+    return sorted(cls.__name__ for cls in granting if cls not in _DERIVERS)
 
 
 def records_grants(state: GameState) -> bool:
@@ -77,7 +98,7 @@ def library_reward(s: GameState, p: PlayerState, row: int, position: int) -> tup
     return (card.front if dark else card.back)[row]
 
 
-def _book_tasks(before: GameState, after: GameState, seat: int) -> list[Task]:
+def book_tasks(before: GameState, after: GameState, seat: int) -> list[Task]:
     """AMB-6 option: with bookRewardsImmediate, each comet reaching the Book is placed at once."""
     if not after.options.book_rewards_immediate:
         return []
@@ -85,7 +106,7 @@ def _book_tasks(before: GameState, after: GameState, seat: int) -> list[Task]:
     return [Task("BOOK")] * sum(1 for a, b in zip(was, now, strict=True) if a != b == "pending")
 
 
-def _tile_rewards(s: GameState, tile_id: str, option: int, upgraded: bool) -> list[Task]:
+def tile_rewards(s: GameState, tile_id: str, option: int, upgraded: bool) -> list[Task]:
     tile = next(t for t in s.catalog.action_tiles if t.id == tile_id)
     face = tile.upgraded if upgraded else tile.basic
     return reward_tasks(face[option - 1], "action-tile")  # ICON-1
@@ -109,7 +130,7 @@ def _fixed(before: GameState, after: GameState, e: ev.FixedActionTaken) -> list[
 def _moving(before: GameState, after: GameState, e: ev.MovingActionTaken) -> list[Task]:
     if not e.tile:
         return [Task("Q", 1)]  # UPG-2: the Upgrade space gives a Quadrant instead of a moving action
-    return _tile_rewards(after, e.tile, e.option, e.upgraded)
+    return tile_rewards(after, e.tile, e.option, e.upgraded)
 
 
 @_for(ev.FreeActionBought)
@@ -126,7 +147,7 @@ def _major(before: GameState, after: GameState, e: ev.MajorObjectObserved) -> li
     tasks = [Task("VP", card.major.vp, "", "observation")]  # OBS-40
     if card.major.inquisitor:
         tasks.append(Task("INQ"))  # INQ-3
-    tasks += _book_tasks(before, after, e.seat)
+    tasks += book_tasks(before, after, e.seat)
     tasks.append(Task("REFILL", e.space))  # OBS-43
     return tasks
 
@@ -136,9 +157,9 @@ def _constellation(before: GameState, after: GameState, e: ev.ConstellationObser
     con = after.catalog.cards[e.card].constellations[e.index]
     tasks = reward_tasks(con.reward, "constellation")  # OBS-51: the printed reward, then the slot's
     tasks += reward_tasks(after.catalog.constellation_slots[e.slot], "constellation-slot")
-    tasks += _book_tasks(before, after, e.seat)
+    tasks += book_tasks(before, after, e.seat)
     top = before.agenda[-1].kind if before.agenda else ""
-    if top not in ("OBSERVE", "FREEOBS"):  # the first of an Observe action: more may follow (OBS-1)
+    if top != "OBSERVE" and lent(before) != "observation":  # the first of an Observe action (OBS-1)
         more = rules_for(before.players[e.seat]).constellations_per_observe - 1
         if more:
             tasks.append(Task("OBSERVE", more))  # under the rewards: resolved after them
@@ -185,80 +206,4 @@ def _farewell(before: GameState, after: GameState, e: ev.FarewellTaken) -> list[
 
 @_for(ev.InquisitorPersuaded)
 def _persuaded(before: GameState, after: GameState, e: ev.InquisitorPersuaded) -> list[Task]:
-    if e.grand and e.end == len(after.players[e.seat].grand) - 1:
-        return [Task("DEPART")]  # LUNA-41: it leaves at once (RES-8, AMB-50)
-    return []
-
-
-# -- Luna (digest §18) -------------------------------------------------------------------------------------
-
-
-@_for(ev.MoonObserved)
-def _moon(before: GameState, after: GameState, e: ev.MoonObserved) -> list[Task]:
-    tasks = reward_tasks(after.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
-    tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
-    if after.options.moon_objective_immediate and moon_objective_due(after, after.players[e.seat]):
-        tasks.append(Task("MOONOBJ"))  # LUNA-81, AMB-15
-    tasks.append(Task("GRAND", 1, e.tile))  # LUNA-23.4
-    tasks += _book_tasks(before, after, e.seat)
-    return tasks
-
-
-@_for(ev.ScoringTileScored)
-def _scoring(before: GameState, after: GameState, e: ev.ScoringTileScored) -> list[Task]:
-    n = len(after.players)
-    order = [(e.seat + k) % n for k in range(n)]  # the observer's bonus first, then the others
-    return [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
-
-
-@_for(ev.GrandInquisitorDeparted)
-def _departed(before: GameState, after: GameState, e: ev.GrandInquisitorDeparted) -> list[Task]:
-    return [Task("BONUS", e.space)]  # LUNA-42
-
-
-@_for(ev.BonusBoardRewardTaken)
-def _bonus(before: GameState, after: GameState, e: ev.BonusBoardRewardTaken) -> list[Task]:
-    return [] if e.lost else bonus_tasks(after, bonus_space(after, e.space))
-
-
-@_for(ev.MoonObjectiveAchieved)
-def _moon_objective(before: GameState, after: GameState, e: ev.MoonObjectiveAchieved) -> list[Task]:
-    objective = after.catalog.luna  # LUNA-80
-    if e.choice == "vp":
-        return [Task("VP", objective.objective_vp, "", "moon-objective")]
-    return [Task("Q", objective.objective_quadrants, "", "moon-objective")]
-
-
-@_for(ev.TelescopeRelocated)
-def _relocated(before: GameState, after: GameState, e: ev.TelescopeRelocated) -> list[Task]:
-    return [Task("FIXEDAT", e.end)]  # LUNA-BB-3
-
-
-@_for(ev.LibraryRewardsRegained)
-def _regained(before: GameState, after: GameState, e: ev.LibraryRewardsRegained) -> list[Task]:
-    p = after.players[e.seat]
-    tasks: list[Task] = []
-    for position in range(e.position, 0, -1):  # LUNA-BA-5: right to left
-        tasks += reward_tasks(library_reward(after, p, e.row, position), "library")
-    return tasks
-
-
-@_for(ev.BonusActionTaken)
-def _bonus_action(before: GameState, after: GameState, e: ev.BonusActionTaken) -> list[Task]:
-    return [*_tile_rewards(after, e.tile, e.option, e.upgraded), Task("ROTATE", 1, e.tile)]  # LUNA-BA-6
-
-
-@_for(ev.ScaleRewardCollected)
-def _scale_collected(before: GameState, after: GameState, e: ev.ScaleRewardCollected) -> list[Task]:
-    row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
-    return [
-        Task("OPTINQ", 1, "", t.source) if t.kind == "INQ" else t  # LUNA-BB-7: Inquisitors may be declined
-        for t in reward_tasks(row.reward, "lecture")
-    ]
-
-
-_missing = {cls.__name__ for cls in ev.EVENT_TYPES.values() if issubclass(cls, ev.GrantingEvent)} - {
-    cls.__name__ for cls in _DERIVERS
-}
-if _missing:  # pragma: no cover - a granting event without its rule
-    raise ImportError(f"granting events without a deriver: {', '.join(sorted(_missing))}")
+    return []  # INQ-10 grants nothing by itself (an expansion's Inquisitors may: `extend_grant_rule`)

@@ -7,14 +7,12 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.catalog.luna import POSITIONS
-from domain.effect_kinds import Emitter, effect_kind
+from domain.effect_kinds import INTERRUPTS, Emitter, effect_kind, lent
 from domain.effects import push
 from domain.evolve import apply_facts, evolve
 from domain.fastcopy import replace
 from domain.forfeit import is_frozen
 from domain.grants import as_grants, granted, records_grants
-from domain.luna import phase_due
 from domain.moves import (
     FREE_COSTS,
     cleanup_step,
@@ -48,11 +46,7 @@ POINT_RULES = {
     "university": "SCO-2",
     "cellar": "SCO-3",
     "reputation": "SCO-4",
-    "moon": "LUNA-23",
-    "scoring-tile": "LUNA-23",
-    "bonus-board": "LUNA-42",
-    "moon-objective": "LUNA-80",
-}
+}  # an expansion adds the sources of its points (domain/expansions/)
 
 
 class Run:
@@ -157,21 +151,12 @@ def auto_task(run: Run, task: Task) -> None:
     run.emit(ev.EffectLost(seat=run.state.turn.seat, effect=task.kind, reason=reason, rule=rule))
 
 
-def advance_phase(run: Run) -> None:
-    """LUNA-31/32: reveal the next column of Scoring tiles; the Dividing tile goes to the box."""
-    s = run.state
-    assert s.luna is not None
-    phase = s.luna.phase + 1
-    column = phase - 1
-    revealed = s.luna.scoring[column * 3 : column * 3 + 3]
-    run.emit(ev.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
-
-
 def auto_step(run: Run) -> None:
     s = run.state
-    if phase_due(s):
-        advance_phase(run)
-        return
+    for due, interrupt in INTERRUPTS:  # an expansion's steps that come between any two (domain/expansions/)
+        if due(s):
+            interrupt(run)
+            return
     if s.turn.phase == "scoring":
         final_scoring(run)
         return
@@ -252,12 +237,34 @@ CommandHandler = Callable[[Run, Any, Task | None], None]
 _COMMANDS: dict[type[c.Command], CommandHandler] = {}
 
 
-def _command(cls: type[c.Command]) -> Callable[[CommandHandler], CommandHandler]:
+def on_command(cls: type[c.Command]) -> Callable[[CommandHandler], CommandHandler]:
+    """Register the handler of a command type (an expansion registers its own commands' handlers)."""
+
     def register(fn: CommandHandler) -> CommandHandler:
+        if cls in _COMMANDS:
+            raise ValueError(f"{cls.__name__} has a handler already: extend it with extend_command")
         _COMMANDS[cls] = fn
         return fn
 
     return register
+
+
+_command = on_command
+
+
+def extend_command(
+    cls: type[c.Command], handler: Callable[[Run, Any, Task | None, CommandHandler], None]
+) -> None:
+    """Extend the handler of a base command type: `handler` gets the base handler as its last argument,
+    to call for the cases it does not handle itself (an expansion's targets or effects)."""
+    base = _COMMANDS[cls]
+    _COMMANDS[cls] = lambda run, cmd, task: handler(run, cmd, task, base)
+
+
+def paid_comets(s: GameState, cmd: c.Observe) -> tuple[int, ...]:
+    """OBS-31: the comets an observation applies, the lowest of each kind first."""
+    sky1, sky2 = free_comets(s, cmd.seat)
+    return tuple(sky1[: cmd.comets1] + sky2[: cmd.comets2])
 
 
 def apply_command(run: Run, cmd: c.Command) -> None:
@@ -283,19 +290,8 @@ def _move(run: Run, cmd: c.Move, task: Task | None) -> None:
 @_command(c.Observe)
 def _observe(run: Run, cmd: c.Observe, task: Task | None) -> None:
     s, seat = run.state, cmd.seat
-    sky1, sky2 = free_comets(s, seat)
-    comets = tuple(sky1[: cmd.comets1] + sky2[: cmd.comets2])  # OBS-31: the lowest comets first
+    comets = paid_comets(s, cmd)
     parts = cmd.target.split(":")
-    if parts[0] == "MOON":
-        assert s.luna is not None
-        index = POSITIONS.index(parts[1])
-        scoring, cost = s.luna.scoring[index], s.luna.costs[0]
-        run.emit(
-            ev.MoonObserved(
-                seat=seat, tile=parts[1], scoring=scoring, dice=cmd.dice, comets=comets, cost=cost
-            )
-        )
-        return
     space = s.display.index(parts[1])
     card = s.catalog.cards[parts[1]]
     if parts[0] == "MO":
@@ -327,7 +323,8 @@ def _stop_observing(run: Run, cmd: c.StopObserving, task: Task | None) -> None:
 
 @_command(c.TakeFixed)
 def _take_fixed(run: Run, cmd: c.TakeFixed, task: Task | None) -> None:
-    where = task.n if task is not None and task.kind == "FIXEDAT" else run.state.turn.space
+    # an effect that lends the fixed action names its space; the turn's own is the Movement phase's
+    where = task.n if task is not None and lent(run.state) == "fixed-action" else run.state.turn.space
     run.emit(ev.FixedActionTaken(seat=cmd.seat, action=cmd.action, space=SKY[where]))
 
 
@@ -358,11 +355,7 @@ def _end_free_actions(run: Run, cmd: c.EndFreeActions, task: Task | None) -> Non
 
 @_command(c.Persuade)
 def _persuade(run: Run, cmd: c.Persuade, task: Task | None) -> None:
-    if task is not None and task.kind == "ADVANCE":  # LUNA-BB-5: straight to the rightmost space
-        end, rule = len(run.state.players[cmd.seat].cellar) - 1, "LUNA-BB-5"
-    else:
-        end, rule = cmd.space + 1, "INQ-10"
-    run.emit(ev.InquisitorPersuaded(seat=cmd.seat, start=cmd.space, end=end, grand=cmd.grand, rule=rule))
+    run.emit(ev.InquisitorPersuaded(seat=cmd.seat, start=cmd.space, end=cmd.space + 1, grand=cmd.grand))
 
 
 @_command(c.GainDie)
@@ -433,64 +426,6 @@ def _place_comet(run: Run, cmd: c.PlaceComet, task: Task | None) -> None:
     run.emit(ev.CometPlacedInBook(seat=cmd.seat, comet=comet, page=cmd.page, rule=rule))
 
 
-# -- Luna's commands (digest §18) --------------------------------------------------------------------------
-
-
-@_command(c.BonusSpace)
-def _bonus_space(run: Run, cmd: c.BonusSpace, task: Task | None) -> None:
-    run.emit(ev.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
-
-
-@_command(c.Relocate)
-def _relocate(run: Run, cmd: c.Relocate, task: Task | None) -> None:
-    start = run.state.players[cmd.seat].telescope
-    run.emit(ev.TelescopeRelocated(seat=cmd.seat, start=start, end=cmd.space))
-
-
-@_command(c.SwapTiles)
-def _swap_tiles(run: Run, cmd: c.SwapTiles, task: Task | None) -> None:
-    q = list(run.state.players[cmd.seat].queue)
-    i, j = q.index(cmd.first), q.index(cmd.second)
-    q[i], q[j] = q[j], q[i]
-    run.emit(ev.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
-
-
-@_command(c.RegainRow)
-def _regain_row(run: Run, cmd: c.RegainRow, task: Task | None) -> None:
-    position = run.state.players[cmd.seat].books[cmd.row]
-    run.emit(ev.LibraryRewardsRegained(seat=cmd.seat, row=cmd.row, position=position))
-
-
-@_command(c.BonusTile)
-def _bonus_tile(run: Run, cmd: c.BonusTile, task: Task | None) -> None:
-    upgraded = cmd.tile in run.state.players[cmd.seat].upgraded
-    run.emit(ev.BonusActionTaken(seat=cmd.seat, tile=cmd.tile, option=cmd.option, upgraded=upgraded))
-
-
-@_command(c.CollectScale)
-def _collect_scale(run: Run, cmd: c.CollectScale, task: Task | None) -> None:
-    height = run.state.players[cmd.seat].university[cmd.tile]
-    run.emit(ev.ScaleRewardCollected(seat=cmd.seat, tile=cmd.tile, height=height))
-
-
-@_command(c.MoonReward)
-def _moon_reward(run: Run, cmd: c.MoonReward, task: Task | None) -> None:
-    run.emit(ev.MoonObjectiveAchieved(seat=cmd.seat, choice=cmd.choice))
-
-
-@_command(c.TakeInquisitor)
-def _take_inquisitor(run: Run, cmd: c.TakeInquisitor, task: Task | None) -> None:
-    if cmd.accept:
-        run.emit(ev.InquisitorGained(seat=cmd.seat, rule="LUNA-BB-7"))
-    else:
-        run.emit(ev.BonusDeclined(seat=cmd.seat, effect="INQ", rule="LUNA-BB-7"))
-
-
-@_command(c.Decline)
-def _decline(run: Run, cmd: c.Decline, task: Task | None) -> None:
-    run.emit(ev.BonusDeclined(seat=cmd.seat, effect=task.kind if task is not None else "", rule="ACT-2"))
-
-
-_unhandled = sorted(cls.__name__ for cls in c.Command.__subclasses__() if cls not in _COMMANDS)
-if _unhandled:  # pragma: no cover - a new command type without its handler
-    raise ImportError(f"commands without a handler in domain/resolve.py: {', '.join(_unhandled)}")
+def unhandled_commands() -> list[str]:
+    """Command types with no handler registered (a test keeps this empty once every expansion loaded)."""
+    return sorted(cls.__name__ for cls in c.Command.__subclasses__() if cls not in _COMMANDS)

@@ -75,3 +75,25 @@ def test_RES_2_an_event_that_resolves_an_effect_that_is_not_pending_does_not_fit
         evolve(s, ev.DieGained(seat=0, colour="B", value=1, returned=None))
     assert "expected a pending DIE effect on top of the agenda, found nothing" in str(refused.value)
     assert "event 12 (DieGained)" in str(refused.value.at(12))
+
+
+def test_every_granting_event_has_its_grant_rule_and_every_command_its_handler() -> None:
+    from domain.grants import missing_rules
+    from domain.resolve import unhandled_commands
+
+    assert missing_rules() == []
+    assert unhandled_commands() == []
+
+
+def test_no_base_turn_handler_names_the_luna_expansion() -> None:
+    """Luna plugs in (domain/expansions/luna.py): the base handlers of events, commands and grants do not
+    name it, its effect kinds, or its state."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "domain"
+    luna_words = re.compile(r"(?i:\bluna\b)|\b(FIXEDAT|FREEOBS|OPTINQ|ADVANCE|BOOKVP|DEPART|MOONOBJ|SCORING)\b")
+    for name in ("evolve.py", "resolve.py", "grants.py"):
+        code = [line for line in (root / name).read_text().splitlines() if not line.lstrip().startswith("#")]
+        found = [line for line in code if luna_words.search(line.split("#")[0])]
+        assert found == [], f"{name} names Luna: {found}"

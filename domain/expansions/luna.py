@@ -1,0 +1,364 @@
+"""The Luna expansion (digest §18) as a plug-in: its setup, events, commands, grants, automatic steps and
+scoring sources, registered on the base engine's seams. No base turn handler names Luna.
+
+- its effect kinds (the Bonus Board rewards, the Grand Inquisitors, the Moon objective) are registered
+  with the other rules concepts in `domain/concepts/luna.py`;
+- here: how its events apply (`on_event`), which base events resolve its effects (`resolves`), the
+  effects that lend an action (`lend`), what its commands emit (`on_command`, `extend_command` for the
+  base Observe and Persuade), what its events grant (`grant_rule`), its setup and fork steps
+  (`on_start`, `on_fork`) and the Moon phase change between any two steps (`INTERRUPTS`).
+"""
+
+from __future__ import annotations
+
+from domain import commands as c
+from domain import events as ev
+from domain.catalog.luna import POSITIONS
+from domain.effect_kinds import INTERRUPTS, Emitter, lend
+from domain.effects import reward_tasks
+from domain.evolve import (
+    cellar_peak_of,
+    observe_major,
+    on_event,
+    on_fork,
+    on_start,
+    player_with,
+    players_with,
+    resolved,
+    resolved_if,
+    resolves,
+    turn_with,
+)
+from domain.fastcopy import replace
+from domain.grants import Deriver, book_tasks, extend_grant_rule, grant_rule, library_reward, tile_rewards
+from domain.luna import bonus_space, bonus_tasks, moon_objective_due, phase_due
+from domain.resolve import POINT_RULES, CommandHandler, Run, extend_command, on_command, paid_comets
+from domain.state import GameState, LunaState, Task
+
+POINT_RULES.update(
+    {"moon": "LUNA-23", "scoring-tile": "LUNA-23", "bonus-board": "LUNA-42", "moon-objective": "LUNA-80"}
+)
+
+# Base events that resolve Luna's effects.
+resolves(ev.InquisitorGained, "OPTINQ")  # LUNA-BB-7: an Inquisitor that may be declined, taken
+resolves(ev.InquisitorPersuaded, "ADVANCE")  # LUNA-BB-5
+resolves(ev.VictoryPointsScored, "BOOKVP")  # LUNA-BB-6
+resolves(ev.ActionTilesRotated, "ROTATE")  # LUNA-BA-6: rotated at once (ROT-6 remembers it)
+lend("FIXEDAT", "fixed-action")  # LUNA-BB-3: the fixed action where the telescope now points
+lend("FREEOBS", "observation")  # LUNA-BA-2: one constellation of cost 4 or less, for free
+
+
+# -- setup and forks ----------------------------------------------------------------------------------------
+
+
+def _start(s: GameState, e: ev.GameStarted) -> GameState:
+    """LUNA-3..6, LUNA-30: the Moon tiles with their Scoring tiles, the first phase, the cost stack."""
+    if not s.options.luna:
+        return s
+    luna = LunaState(
+        side=e.luna_side,
+        scoring=(*e.moon_revealed, *e.moon_hidden),
+        phase=1,  # LUNA-30
+        flipped=(False,) * len(s.catalog.luna.moon_tiles),
+        costs=s.catalog.luna.moon_costs,  # LUNA-6
+        bonus=((),) * 9,
+    )
+    return replace(s, luna=luna)
+
+
+def _fork(before: GameState, forked: GameState, e: ev.GameForked) -> GameState:
+    """A re-dealing fork re-deals the face-down Scoring tiles too."""
+    luna = forked.luna
+    if luna is None or not e.moon_hidden:
+        return forked
+    scoring = tuple(tile if luna.visible(i) else e.moon_hidden[i - 3] for i, tile in enumerate(luna.scoring))
+    return replace(forked, luna=replace(luna, scoring=scoring))
+
+
+on_start(_start)
+on_fork(_fork)
+
+
+# -- the Moon phase (LUNA-31/32) ---------------------------------------------------------------------------
+
+
+def advance_phase(run: Emitter) -> None:
+    """LUNA-31/32: reveal the next column of Scoring tiles; the Dividing tile goes to the box."""
+    s = run.state
+    assert s.luna is not None
+    phase = s.luna.phase + 1
+    column = phase - 1
+    revealed = s.luna.scoring[column * 3 : column * 3 + 3]
+    run.emit(ev.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
+
+
+INTERRUPTS.append((phase_due, advance_phase))
+
+
+# -- commands ------------------------------------------------------------------------------------------------
+
+
+def _observe_moon(run: Run, cmd: c.Observe, task: Task | None, base: CommandHandler) -> None:
+    """LUNA-20..23: observing a Moon tile (target MOON:<I..IX>)."""
+    if not cmd.target.startswith("MOON:"):
+        base(run, cmd, task)
+        return
+    s = run.state
+    assert s.luna is not None
+    tile = cmd.target.split(":")[1]
+    index = POSITIONS.index(tile)
+    scoring, cost = s.luna.scoring[index], s.luna.costs[0]
+    comets = paid_comets(s, cmd)
+    run.emit(
+        ev.MoonObserved(seat=cmd.seat, tile=tile, scoring=scoring, dice=cmd.dice, comets=comets, cost=cost)
+    )
+
+
+def _advance_inquisitor(run: Run, cmd: c.Persuade, task: Task | None, base: CommandHandler) -> None:
+    """LUNA-BB-5: the Inquisitor goes straight to the rightmost space."""
+    if task is None or task.kind != "ADVANCE":
+        base(run, cmd, task)
+        return
+    end = len(run.state.players[cmd.seat].cellar) - 1
+    run.emit(
+        ev.InquisitorPersuaded(seat=cmd.seat, start=cmd.space, end=end, grand=cmd.grand, rule="LUNA-BB-5")
+    )
+
+
+extend_command(c.Observe, _observe_moon)
+extend_command(c.Persuade, _advance_inquisitor)
+
+
+# -- events ----------------------------------------------------------------------------------------------
+
+
+def _luna(s: GameState) -> LunaState:
+    assert s.luna is not None, "a Luna event in a game without Luna"
+    return s.luna
+
+
+@on_event(ev.MoonObserved)
+def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
+    s = observe_major(s, e.seat, e.dice, e.comets)
+    luna = _luna(s)
+    index = POSITIONS.index(e.tile)
+    flipped = list(luna.flipped)
+    flipped[index] = True  # LUNA-23.6
+    scoring = list(luna.scoring)
+    scoring[index] = ""  # LUNA-23.5: the Scoring tile goes to the box
+    luna = replace(luna, costs=luna.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
+    return replace(player_with(s, e.seat, moon=s.players[e.seat].moon + 1), luna=luna)  # LUNA-23.2-4: grants
+
+
+@on_event(ev.MoonPhaseAdvanced)
+def _phase(s: GameState, e: ev.MoonPhaseAdvanced) -> GameState:
+    luna = _luna(s)
+    column = e.phase - 1
+    scoring = list(luna.scoring)
+    scoring[column * 3 : column * 3 + 3] = list(e.revealed)
+    return replace(s, luna=replace(luna, phase=e.phase, scoring=tuple(scoring)))
+
+
+@on_event(ev.ScoringTileScored, "SCORING")
+def _scoring(s: GameState, e: ev.ScoringTileScored) -> GameState:
+    return replace(s, agenda=resolved(s, e))  # the points per seat are grants
+
+
+@on_event(ev.GrandInquisitorGained, "GRAND")
+def _grand(s: GameState, e: ev.GrandInquisitorGained) -> GameState:
+    p = s.players[e.seat]
+    s = player_with(s, e.seat, grand=(p.grand[0] + 1, *p.grand[1:]))  # LUNA-40: to the leftmost space
+    return replace(
+        s, turn=turn_with(s, cellar_peak=cellar_peak_of(s, s.players[e.seat])), agenda=resolved(s, e)
+    )
+
+
+@on_event(ev.GrandInquisitorDeparted, "DEPART")
+def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
+    p = s.players[e.seat]
+    s = player_with(s, e.seat, grand=(*p.grand[:-1], p.grand[-1] - 1))
+    luna = _luna(s)
+    bonus = list(luna.bonus)
+    bonus[e.space - 1] = (*bonus[e.space - 1], e.seat)
+    return replace(s, luna=replace(luna, bonus=tuple(bonus)), agenda=resolved(s, e))
+
+
+@on_event(ev.BonusBoardRewardTaken, "BONUS")
+def _bonus(s: GameState, e: ev.BonusBoardRewardTaken) -> GameState:
+    return replace(s, agenda=resolved(s, e))
+
+
+@on_event(ev.MoonObjectiveAchieved, "MOONOBJ")
+def _moon_objective(s: GameState, e: ev.MoonObjectiveAchieved) -> GameState:
+    luna = _luna(s)
+    p = s.players[e.seat]
+    s = player_with(s, e.seat, achievements=(*p.achievements, "MOON"))
+    agenda = resolved_if(s, e)  # AMB-15: at once, else in Cleanup step 4
+    return replace(s, luna=replace(luna, achievers=(*luna.achievers, e.seat)), agenda=agenda)
+
+
+@on_event(ev.TelescopeRelocated, "RELOCATE")
+def _relocated(s: GameState, e: ev.TelescopeRelocated) -> GameState:
+    s = player_with(s, e.seat, telescope=e.end)  # AMB-21: not a movement; the next turn moves from here
+    return replace(s, agenda=resolved(s, e))
+
+
+@on_event(ev.ActionTilesSwapped, "SWAP")
+def _swapped(s: GameState, e: ev.ActionTilesSwapped) -> GameState:
+    return replace(s, players=players_with(s, e.seat, queue=tuple(e.queue)), agenda=resolved(s, e))
+
+
+@on_event(ev.LibraryRewardsRegained, "REREAD")
+def _regained(s: GameState, e: ev.LibraryRewardsRegained) -> GameState:
+    return replace(s, agenda=resolved(s, e))  # LUNA-BA-5: the rewards are grants
+
+
+@on_event(ev.BonusActionTaken, "ANYTILE")
+def _bonus_action(s: GameState, e: ev.BonusActionTaken) -> GameState:
+    return replace(s, agenda=resolved(s, e))  # LUNA-BA-6: the tile's reward and rotation are grants
+
+
+@on_event(ev.ScaleRewardCollected, "SCALEREWARDS")
+def _scale_collected(s: GameState, e: ev.ScaleRewardCollected) -> GameState:
+    agenda = resolved(s, e)
+    top = s.agenda[-1]
+    left = top.arg.replace(str(e.tile), "")
+    return replace(s, agenda=agenda + ((replace(top, arg=left),) if left else ()))  # LUNA-BB-7: grants
+
+
+@on_event(ev.BonusDeclined, "OPTINQ", "FIXEDAT")
+def _declined(s: GameState, e: ev.BonusDeclined) -> GameState:
+    return replace(s, agenda=resolved(s, e))
+
+
+@on_command(c.BonusSpace)
+def _command_bonus_space(run: Run, cmd: c.BonusSpace, task: Task | None) -> None:
+    run.emit(ev.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
+
+
+@on_command(c.Relocate)
+def _command_relocate(run: Run, cmd: c.Relocate, task: Task | None) -> None:
+    start = run.state.players[cmd.seat].telescope
+    run.emit(ev.TelescopeRelocated(seat=cmd.seat, start=start, end=cmd.space))
+
+
+@on_command(c.SwapTiles)
+def _command_swap_tiles(run: Run, cmd: c.SwapTiles, task: Task | None) -> None:
+    q = list(run.state.players[cmd.seat].queue)
+    i, j = q.index(cmd.first), q.index(cmd.second)
+    q[i], q[j] = q[j], q[i]
+    run.emit(ev.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
+
+
+@on_command(c.RegainRow)
+def _command_regain_row(run: Run, cmd: c.RegainRow, task: Task | None) -> None:
+    position = run.state.players[cmd.seat].books[cmd.row]
+    run.emit(ev.LibraryRewardsRegained(seat=cmd.seat, row=cmd.row, position=position))
+
+
+@on_command(c.BonusTile)
+def _command_bonus_tile(run: Run, cmd: c.BonusTile, task: Task | None) -> None:
+    upgraded = cmd.tile in run.state.players[cmd.seat].upgraded
+    run.emit(ev.BonusActionTaken(seat=cmd.seat, tile=cmd.tile, option=cmd.option, upgraded=upgraded))
+
+
+@on_command(c.CollectScale)
+def _command_collect_scale(run: Run, cmd: c.CollectScale, task: Task | None) -> None:
+    height = run.state.players[cmd.seat].university[cmd.tile]
+    run.emit(ev.ScaleRewardCollected(seat=cmd.seat, tile=cmd.tile, height=height))
+
+
+@on_command(c.MoonReward)
+def _command_moon_reward(run: Run, cmd: c.MoonReward, task: Task | None) -> None:
+    run.emit(ev.MoonObjectiveAchieved(seat=cmd.seat, choice=cmd.choice))
+
+
+@on_command(c.TakeInquisitor)
+def _command_take_inquisitor(run: Run, cmd: c.TakeInquisitor, task: Task | None) -> None:
+    if cmd.accept:
+        run.emit(ev.InquisitorGained(seat=cmd.seat, rule="LUNA-BB-7"))
+    else:
+        run.emit(ev.BonusDeclined(seat=cmd.seat, effect="INQ", rule="LUNA-BB-7"))
+
+
+@on_command(c.Decline)
+def _command_decline(run: Run, cmd: c.Decline, task: Task | None) -> None:
+    run.emit(ev.BonusDeclined(seat=cmd.seat, effect=task.kind if task is not None else "", rule="ACT-2"))
+
+
+# -- grants --------------------------------------------------------------------------------------------
+
+
+@grant_rule(ev.MoonObserved)
+def _grants_moon(before: GameState, after: GameState, e: ev.MoonObserved) -> list[Task]:
+    tasks = reward_tasks(after.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
+    tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
+    if after.options.moon_objective_immediate and moon_objective_due(after, after.players[e.seat]):
+        tasks.append(Task("MOONOBJ"))  # LUNA-81, AMB-15
+    tasks.append(Task("GRAND", 1, e.tile))  # LUNA-23.4
+    tasks += book_tasks(before, after, e.seat)
+    return tasks
+
+
+@grant_rule(ev.ScoringTileScored)
+def _grants_scoring(before: GameState, after: GameState, e: ev.ScoringTileScored) -> list[Task]:
+    n = len(after.players)
+    order = [(e.seat + k) % n for k in range(n)]  # the observer's bonus first, then the others
+    return [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
+
+
+@grant_rule(ev.GrandInquisitorDeparted)
+def _grants_departed(before: GameState, after: GameState, e: ev.GrandInquisitorDeparted) -> list[Task]:
+    return [Task("BONUS", e.space)]  # LUNA-42
+
+
+@grant_rule(ev.BonusBoardRewardTaken)
+def _grants_bonus(before: GameState, after: GameState, e: ev.BonusBoardRewardTaken) -> list[Task]:
+    return [] if e.lost else bonus_tasks(after, bonus_space(after, e.space))
+
+
+@grant_rule(ev.MoonObjectiveAchieved)
+def _grants_moon_objective(before: GameState, after: GameState, e: ev.MoonObjectiveAchieved) -> list[Task]:
+    objective = after.catalog.luna  # LUNA-80
+    if e.choice == "vp":
+        return [Task("VP", objective.objective_vp, "", "moon-objective")]
+    return [Task("Q", objective.objective_quadrants, "", "moon-objective")]
+
+
+@grant_rule(ev.TelescopeRelocated)
+def _grants_relocated(before: GameState, after: GameState, e: ev.TelescopeRelocated) -> list[Task]:
+    return [Task("FIXEDAT", e.end)]  # LUNA-BB-3
+
+
+@grant_rule(ev.LibraryRewardsRegained)
+def _grants_regained(before: GameState, after: GameState, e: ev.LibraryRewardsRegained) -> list[Task]:
+    p = after.players[e.seat]
+    tasks: list[Task] = []
+    for position in range(e.position, 0, -1):  # LUNA-BA-5: right to left
+        tasks += reward_tasks(library_reward(after, p, e.row, position), "library")
+    return tasks
+
+
+@grant_rule(ev.BonusActionTaken)
+def _grants_bonus_action(before: GameState, after: GameState, e: ev.BonusActionTaken) -> list[Task]:
+    return [*tile_rewards(after, e.tile, e.option, e.upgraded), Task("ROTATE", 1, e.tile)]  # LUNA-BA-6
+
+
+@grant_rule(ev.ScaleRewardCollected)
+def _grants_scale_collected(before: GameState, after: GameState, e: ev.ScaleRewardCollected) -> list[Task]:
+    row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
+    return [
+        Task("OPTINQ", 1, "", t.source) if t.kind == "INQ" else t  # LUNA-BB-7: Inquisitors may be declined
+        for t in reward_tasks(row.reward, "lecture")
+    ]
+
+
+def _grand_leaves(
+    before: GameState, after: GameState, e: ev.InquisitorPersuaded, base: Deriver
+) -> list[Task]:
+    if e.grand and e.end == len(after.players[e.seat].grand) - 1:
+        return [Task("DEPART")]  # LUNA-41: it leaves at once (RES-8, AMB-50)
+    return base(before, after, e)
+
+
+extend_grant_rule(ev.InquisitorPersuaded, _grand_leaves)
