@@ -92,6 +92,22 @@ def lent(state: GameState) -> str:
     return _LENT.get(state.agenda[-1].kind, "") if state.agenda else ""
 
 
-# Automatic steps an expansion takes between any two steps of the game when they are due (Luna: the Moon
-# phase change, LUNA-31): (due?, the step). The turn loop asks them first.
-INTERRUPTS: list[tuple[Callable[[GameState], bool], Callable[[Emitter], None]]] = []
+@dataclass(frozen=True, slots=True)
+class Interrupt:
+    """An automatic step an expansion takes between any two steps of the game when it is due (Luna: the
+    Moon phase change, LUNA-31). The turn loop asks these first; while one is due nobody decides."""
+
+    due: Callable[[GameState], bool]
+    step: Callable[[Emitter], None]
+    what: str  # what happens, for the refusal of a command meanwhile
+    rule: str
+
+
+INTERRUPTS: list[Interrupt] = []
+
+
+def interrupt_due(state: GameState) -> Interrupt | None:
+    for interrupt in INTERRUPTS:
+        if interrupt.due(state):
+            return interrupt
+    return None

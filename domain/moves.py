@@ -12,16 +12,16 @@ each other in both directions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
 from domain import commands as c
 from domain.catalog import MIXES
-from domain.catalog.luna import POSITIONS
 from domain.characters import rules_for
-from domain.effect_kinds import effect_kind
+from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
-from domain.luna import moon_objective_due, observable_moon_tiles, phase_due
 from domain.state import (
     COLOURS,
     MAX_DICE,
@@ -40,6 +40,33 @@ from domain.state import (
 )
 
 FREE_COSTS = {"recolour": 1, "raise": 1, "die": 2, "write": 2, "persuade": 3, "spot": 4}  # FREE-1
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraMajor:
+    """Major Objects an expansion adds to the sky (domain/expansions/): the observations of them that
+    are open, and the check of a target with its prefix."""
+
+    options: Callable[[GameState, int, int, int], list[c.Command]]  # (state, seat, "1" comets, "2" comets)
+    check: Callable[[GameState, c.Observe, bool], IllegalMove | None]  # (state, command, majors allowed)
+    hint: str  # the target's form, for the refusal of a malformed target
+
+
+@dataclass(frozen=True, slots=True)
+class CleanupChoice:
+    """A decision an expansion adds to Cleanup step 4, after the objectives (CLN-1; e.g. AMB-15's
+    option): the effect kind whose options and check it uses."""
+
+    step: str  # the Cleanup step's name
+    due: Callable[[GameState, PlayerState], bool]
+    kind: str
+    code: str  # the refusal of another command while it is due
+    message: str
+    rule: str
+
+
+EXTRA_MAJORS: dict[str, ExtraMajor] = {}  # target prefix -> its Major Objects
+CLEANUP_CHOICES: list[CleanupChoice] = []
 
 
 @lru_cache(maxsize=4096)
@@ -89,12 +116,9 @@ def observe_options(s: GameState, seat: int, majors: bool, constellations: bool)
     p = s.players[seat]
     sky1, sky2 = free_comets(s, seat)
     out: list[c.Command] = []
-    if majors and s.luna is not None:  # LUNA-20..22: the Moon, paid with dice of all three colours
-        cost = s.luna.costs[0] if s.luna.costs else 0
-        for index in observable_moon_tiles(s):
-            for spent, n1, n2 in payments(p.dice, COLOURS, cost, len(sky1), len(sky2)):
-                target = f"MOON:{POSITIONS[index]}"
-                out.append(c.Observe(seat=seat, target=target, dice=spent, comets1=n1, comets2=n2))
+    if majors:  # an expansion's Major Objects first (domain/expansions/)
+        for extra in EXTRA_MAJORS.values():
+            out += extra.options(s, seat, len(sky1), len(sky2))
     cards = s.catalog.cards
     can_place = p.tokens_used < TOKENS  # OBS-54
     for space, card_id in enumerate(s.display):
@@ -116,6 +140,10 @@ def observe_options(s: GameState, seat: int, majors: bool, constellations: bool)
     return out
 
 
+def _target_forms() -> str:
+    return " or ".join(["MO:<card>", "C:<card>:<n>", *(extra.hint for extra in EXTRA_MAJORS.values())])
+
+
 def constellation_index(text: str, count: int) -> int | None:
     """The index written in a `C:<card>:<index>` target as the generators write it, if below `count`."""
     for index in range(count):
@@ -125,34 +153,15 @@ def constellation_index(text: str, count: int) -> int | None:
 
 
 def observe_check(s: GameState, cmd: c.Observe, majors: bool, constellations: bool) -> IllegalMove | None:
-    """The check of `observe_options`: the target (OBS-1, OBS-2, OBS-3, OBS-54, LUNA-20..24), then
-    the payment (`payment_check`)."""
+    """The check of `observe_options`: the target (OBS-1, OBS-2, OBS-3, OBS-54; an expansion's targets
+    by their own check), then the payment (`payment_check`)."""
     p = s.players[cmd.seat]
     parts = cmd.target.split(":")
-    if parts[0] == "MOON" and len(parts) == 2:
-        luna = s.luna
-        if luna is None:
-            return IllegalMove(
-                "no-moon", "the Moon is part of the Luna expansion, not in this game", "LUNA-20"
-            )
-        if not majors:
-            return IllegalMove("one-major-object", "the Moon is a Major Object: one per Observe", "OBS-1")
-        if parts[1] not in POSITIONS:
-            return IllegalMove("bad-target", f"no Moon tile {parts[1]!r}: use I..IX", "LUNA-2")
-        tile = POSITIONS.index(parts[1])
-        if luna.flipped[tile] or not luna.scoring[tile]:
-            return IllegalMove("moon-observed", f"Moon tile {parts[1]} was already observed", "LUNA-24")
-        if not luna.visible(tile):
-            return IllegalMove(
-                "moon-face-down", f"Moon tile {parts[1]} has no face-up Scoring tile", "LUNA-21"
-            )
-        if not luna.costs:
-            return IllegalMove("moon-stack-empty", "no Moon Observation tile is left", "LUNA-22")
-        return payment_check(s, cmd, COLOURS, luna.costs[0], "OBS-23")
+    extra = EXTRA_MAJORS.get(parts[0]) if len(parts) == 2 else None
+    if extra is not None:
+        return extra.check(s, cmd, majors)
     if not ((parts[0] == "MO" and len(parts) == 2) or (parts[0] == "C" and len(parts) == 3)):
-        return IllegalMove(
-            "bad-target", f"bad target {cmd.target!r}: use MO:<card>, C:<card>:<n> or MOON:<I..IX>", "OBS-1"
-        )
+        return IllegalMove("bad-target", f"bad target {cmd.target!r}: use {_target_forms()}", "OBS-1")
     if parts[0] == "MO" and not majors:
         return IllegalMove(
             "one-major-object", "an Observe is one Major Object or up to two constellations", "OBS-1"
@@ -315,7 +324,7 @@ def persuade_options(s: GameState, seat: int) -> list[c.Command]:
 
 
 def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> IllegalMove | None:
-    """The check of `persuade_options` (also Luna B5's, which moves the same Inquisitors further)."""
+    """The check of `persuade_options` (also of an effect that moves the same Inquisitors further)."""
     if not isinstance(cmd, c.Persuade):
         return IllegalMove("pending-decision", "first choose an Inquisitor to move", "RES-1")
     p = s.players[cmd.seat]
@@ -500,7 +509,7 @@ def menu_options(s: GameState) -> list[c.Command]:
     """ACT-1..5: fixed action (with slash choices), moving action, free actions, or end."""
     seat = s.turn.seat
     t = s.turn
-    pos = t.space  # AMB-21: the Movement phase's space, even after a Luna B3 relocation
+    pos = t.space  # AMB-21: the Movement phase's space, even after the telescope was relocated
     out: list[c.Command] = []
     if not t.fixed_done:
         out += fixed_options(s, seat, pos)
@@ -584,8 +593,9 @@ def cleanup_step(s: GameState) -> str:
         return "check"
     if next_objective(s, p) is not None:
         return "objective"
-    if not s.options.moon_objective_immediate and moon_objective_due(s, p):
-        return "moon"  # AMB-15 option: the Moon objective in Cleanup step 4
+    for choice in CLEANUP_CHOICES:  # an expansion's decisions in step 4 (domain/expansions/)
+        if choice.due(s, p):
+            return choice.step
     if windows and t.windows_closed < 2:
         return "window"
     return "end"
@@ -602,14 +612,15 @@ def next_objective(s: GameState, p: PlayerState) -> str | None:
 
 
 def cleanup_options(s: GameState) -> list[c.Command] | None:
-    """CLN-1: the Book of Comets (step 2), the Moon objective (AMB-15 option) and the free-action
+    """CLN-1: the Book of Comets (step 2), an expansion's choices in step 4 and the free-action
     windows; None at the automatic steps."""
     seat = s.turn.seat
     step = cleanup_step(s)
     if step == "book":
         return book_options(s, seat)
-    if step == "moon":
-        return task_options(s, Task("MOONOBJ"))
+    choice = _cleanup_choice(step)
+    if choice is not None:
+        return task_options(s, Task(choice.kind))
     if step == "window":
         return [*free_options(s, seat), c.EndFreeActions(seat=seat)]
     return None
@@ -618,7 +629,8 @@ def cleanup_options(s: GameState) -> list[c.Command] | None:
 def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     """The check of `cleanup_options`."""
     step = cleanup_step(s)
-    if step not in ("book", "moon", "window"):
+    choice = _cleanup_choice(step)
+    if step not in ("book", "window") and choice is None:
         return IllegalMove("no-decision", f"Cleanup step {step!r} is automatic: nothing to decide", "CLN-1")
     if isinstance(cmd, c.BuyFree) and not s.options.free_actions_in_all_phases:
         return IllegalMove("free-action-timing", "free actions are taken in the Action phase", "AMB-24")
@@ -626,10 +638,10 @@ def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         if isinstance(cmd, c.PlaceComet):
             return book_check(s, cmd)
         return IllegalMove("book-first", "first place your comet in the Book of Comets (step 2)", "CLN-1")
-    if step == "moon":
-        if isinstance(cmd, c.MoonReward):
-            return task_check(s, Task("MOONOBJ"), cmd)
-        return IllegalMove("moon-objective-first", "first choose the Moon objective's reward", "LUNA-80")
+    if choice is not None:
+        if isinstance(cmd, effect_kind(choice.kind).commands):
+            return task_check(s, Task(choice.kind), cmd)
+        return IllegalMove(choice.code, choice.message, choice.rule)
     if isinstance(cmd, c.BuyFree):
         return free_check(s, cmd)
     if isinstance(cmd, c.EndFreeActions):
@@ -641,11 +653,15 @@ def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     )
 
 
+def _cleanup_choice(step: str) -> CleanupChoice | None:
+    return next((choice for choice in CLEANUP_CHOICES if choice.step == step), None)
+
+
 def options(s: GameState) -> list[c.Command] | None:
     t = s.turn
     if t.phase == "over":
         return []
-    if t.phase == "scoring" or phase_due(s):
+    if t.phase == "scoring" or interrupt_due(s) is not None:
         return None
     if s.agenda:
         top = s.agenda[-1]
@@ -674,10 +690,9 @@ def check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         return IllegalMove("not-your-turn", f"it is seat {t.seat}'s turn, not seat {cmd.seat}'s", "TURN-1")
     if t.phase == "scoring":
         return IllegalMove("no-decision", "the final scoring is automatic: nothing to decide", "SCO-1")
-    if phase_due(s):
-        return IllegalMove(
-            "no-decision", "the next Moon phase is revealed first: nothing to decide", "LUNA-31"
-        )
+    interrupt = interrupt_due(s)
+    if interrupt is not None:
+        return IllegalMove("no-decision", f"{interrupt.what} first: nothing to decide", interrupt.rule)
     if s.agenda:
         return task_check(s, s.agenda[-1], cmd)
     if t.phase == "movement":

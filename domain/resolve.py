@@ -7,7 +7,7 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.effect_kinds import INTERRUPTS, Emitter, effect_kind, lent
+from domain.effect_kinds import Emitter, effect_kind, interrupt_due, lent
 from domain.effects import push
 from domain.evolve import apply_facts, evolve
 from domain.fastcopy import replace
@@ -153,10 +153,10 @@ def auto_task(run: Run, task: Task) -> None:
 
 def auto_step(run: Run) -> None:
     s = run.state
-    for due, interrupt in INTERRUPTS:  # an expansion's steps that come between any two (domain/expansions/)
-        if due(s):
-            interrupt(run)
-            return
+    interrupt = interrupt_due(s)  # an expansion's steps that come between any two (domain/expansions/)
+    if interrupt is not None:
+        interrupt.step(run)
+        return
     if s.turn.phase == "scoring":
         final_scoring(run)
         return

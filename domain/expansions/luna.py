@@ -14,8 +14,9 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.catalog.luna import POSITIONS
-from domain.effect_kinds import INTERRUPTS, Emitter, lend
+from domain.effect_kinds import INTERRUPTS, Emitter, Interrupt, lend
 from domain.effects import reward_tasks
+from domain.errors import IllegalMove
 from domain.evolve import (
     cellar_peak_of,
     observe_major,
@@ -31,9 +32,10 @@ from domain.evolve import (
 )
 from domain.fastcopy import replace
 from domain.grants import Deriver, book_tasks, extend_grant_rule, grant_rule, library_reward, tile_rewards
-from domain.luna import bonus_space, bonus_tasks, moon_objective_due, phase_due
+from domain.luna import bonus_space, bonus_tasks, moon_objective_due, observable_moon_tiles, phase_due
+from domain.moves import CLEANUP_CHOICES, EXTRA_MAJORS, CleanupChoice, ExtraMajor, payment_check, payments
 from domain.resolve import POINT_RULES, CommandHandler, Run, extend_command, on_command, paid_comets
-from domain.state import GameState, LunaState, Task
+from domain.state import COLOURS, GameState, LunaState, Task
 
 POINT_RULES.update(
     {"moon": "LUNA-23", "scoring-tile": "LUNA-23", "bonus-board": "LUNA-42", "moon-objective": "LUNA-80"}
@@ -92,7 +94,56 @@ def advance_phase(run: Emitter) -> None:
     run.emit(ev.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
 
 
-INTERRUPTS.append((phase_due, advance_phase))
+INTERRUPTS.append(Interrupt(phase_due, advance_phase, "the next Moon phase is revealed", "LUNA-31"))
+
+
+# -- the Moon as a Major Object, the Moon objective in Cleanup (legal moves) ----------------------------
+
+
+def _moon_options(s: GameState, seat: int, sky1: int, sky2: int) -> list[c.Command]:
+    """LUNA-20..22: the Moon tiles open to observation, paid with dice of all three colours."""
+    if s.luna is None:
+        return []
+    dice = s.players[seat].dice
+    cost = s.luna.costs[0] if s.luna.costs else 0
+    return [
+        c.Observe(seat=seat, target=f"MOON:{POSITIONS[index]}", dice=spent, comets1=n1, comets2=n2)
+        for index in observable_moon_tiles(s)
+        for spent, n1, n2 in payments(dice, COLOURS, cost, sky1, sky2)
+    ]
+
+
+def _moon_check(s: GameState, cmd: c.Observe, majors: bool) -> IllegalMove | None:
+    """The check of `_moon_options` (LUNA-2, LUNA-20..24, OBS-1, then the payment: OBS-23)."""
+    luna = s.luna
+    position = cmd.target.split(":")[1]
+    if luna is None:
+        return IllegalMove("no-moon", "the Moon is part of the Luna expansion, not in this game", "LUNA-20")
+    if not majors:
+        return IllegalMove("one-major-object", "the Moon is a Major Object: one per Observe", "OBS-1")
+    if position not in POSITIONS:
+        return IllegalMove("bad-target", f"no Moon tile {position!r}: use I..IX", "LUNA-2")
+    tile = POSITIONS.index(position)
+    if luna.flipped[tile] or not luna.scoring[tile]:
+        return IllegalMove("moon-observed", f"Moon tile {position} was already observed", "LUNA-24")
+    if not luna.visible(tile):
+        return IllegalMove("moon-face-down", f"Moon tile {position} has no face-up Scoring tile", "LUNA-21")
+    if not luna.costs:
+        return IllegalMove("moon-stack-empty", "no Moon Observation tile is left", "LUNA-22")
+    return payment_check(s, cmd, COLOURS, luna.costs[0], "OBS-23")
+
+
+EXTRA_MAJORS["MOON"] = ExtraMajor(_moon_options, _moon_check, "MOON:<I..IX>")
+CLEANUP_CHOICES.append(
+    CleanupChoice(
+        "moon",  # AMB-15 option: the Moon objective in Cleanup step 4 (LUNA-80/81)
+        lambda s, p: not s.options.moon_objective_immediate and moon_objective_due(s, p),
+        "MOONOBJ",
+        "moon-objective-first",
+        "first choose the Moon objective's reward",
+        "LUNA-80",
+    )
+)
 
 
 # -- commands ------------------------------------------------------------------------------------------------

@@ -92,8 +92,9 @@ def test_no_base_turn_handler_names_the_luna_expansion() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2] / "domain"
-    luna_words = re.compile(r"(?i:\bluna\b)|\b(FIXEDAT|FREEOBS|OPTINQ|ADVANCE|BOOKVP|DEPART|MOONOBJ|SCORING)\b")
-    for name in ("evolve.py", "resolve.py", "grants.py"):
+    kinds = "FIXEDAT|FREEOBS|OPTINQ|ADVANCE|BOOKVP|DEPART|MOONOBJ|SCORING"
+    luna_words = re.compile(rf"(?i:\bluna\b)|\b({kinds})\b")
+    for name in ("engine.py", "moves.py", "evolve.py", "resolve.py", "grants.py"):
         code = [line for line in (root / name).read_text().splitlines() if not line.lstrip().startswith("#")]
         found = [line for line in code if luna_words.search(line.split("#")[0])]
         assert found == [], f"{name} names Luna: {found}"
