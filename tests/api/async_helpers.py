@@ -91,3 +91,11 @@ def listening(**kw: Any) -> Iterator[Listener]:
         yield listener
     finally:
         listener.stop()
+
+
+H = dict[str, str]
+
+
+def bearer(token: str) -> H:
+    """The Authorization header of a seat or host token."""
+    return {"Authorization": f"Bearer {token}"}

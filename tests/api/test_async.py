@@ -18,14 +18,8 @@ from domain import Options, SeatSpec, Setup, legal_moves, start
 from domain.bots import make_bot
 from domain.engine import play_through
 from replays.service import verify_file
-from tests.api.async_helpers import Clock
+from tests.api.async_helpers import Clock, H, bearer
 from tests.api.helpers import runtime_of
-
-H = dict[str, str]
-
-
-def bearer(token: str) -> H:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

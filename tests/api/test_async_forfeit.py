@@ -18,14 +18,8 @@ from domain import commands as c
 from domain.bots import make_bot
 from replays import table as table_rules
 from replays.service import verify_file
-from tests.api.async_helpers import Clock
+from tests.api.async_helpers import Clock, bearer
 from tests.api.helpers import runtime_of
-
-H = dict[str, str]
-
-
-def bearer(token: str) -> H:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.settings import Settings
-from tests.api.async_helpers import Clock
+from tests.api.async_helpers import Clock, bearer
 from tests.api.helpers import runtime_of
 
 GRACE = 2.0
@@ -34,10 +34,6 @@ def client(settings: Settings, clock: Clock) -> Iterator[TestClient]:
     app = create_app(replace(settings, clocks=False, clock_grace_seconds=GRACE), clock=clock)
     with TestClient(app) as test_client:
         yield test_client
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def created_game(client: TestClient) -> tuple[str, str, int]:
