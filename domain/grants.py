@@ -16,6 +16,7 @@ with the resolved effect taken off, nothing pushed yet), and the event.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from domain import events as ev
@@ -73,7 +74,12 @@ def missing_rules() -> list[str]:
 
 def records_grants(state: GameState) -> bool:
     """Whether the game's rules version writes grants into its events (every version after 0.1.0)."""
-    return tuple(int(part) for part in state.engine_version.split(".")) >= FIRST_GRANTING_RULES
+    return _records_grants(state.engine_version)
+
+
+@cache
+def _records_grants(version: str) -> bool:  # on the replay path: parsed once per version
+    return tuple(int(part) for part in version.split(".")) >= FIRST_GRANTING_RULES
 
 
 def granted(before: GameState, after: GameState, event: ev.GrantingEvent) -> list[Task]:
