@@ -13,6 +13,7 @@ from typing import Any
 from domain.catalog import load_catalog
 from domain.editions import check_rules_version
 from domain.options import Options
+from domain.parts import GAME_PARTS, PLAYER_PARTS, dump_parts, load_parts
 from domain.state import GameState, LunaState, PlayerState, Task, TurnState
 
 STATE_FORMAT = 2  # 2: "engine_version" added (a format-1 position is the first release's: rules 0.1.0)
@@ -20,7 +21,7 @@ READ_FORMATS = (1, 2)
 HIDDEN_STATE_FIELDS = ("deck", "box", "reserve", "seed", "salt", "dealt")
 
 
-def _player_json(p: PlayerState) -> dict[str, Any]:
+def _player_json(p: PlayerState, hide: bool = False) -> dict[str, Any]:
     return {
         "seat": p.seat,
         "name": p.name,
@@ -44,6 +45,7 @@ def _player_json(p: PlayerState) -> dict[str, Any]:
         "achievements": list(p.achievements),
         "appendix": p.appendix,
         "moon": p.moon,
+        **dump_parts(PLAYER_PARTS, p.parts, hide),
     }
 
 
@@ -84,13 +86,17 @@ def _luna_json(luna: LunaState | None, hide: bool = False) -> dict[str, Any] | N
 
 def dump_state(s: GameState) -> dict[str, Any]:
     """The complete state as JSON-ready data (including hidden fields)."""
+    return _dump(s, hide=False)
+
+
+def _dump(s: GameState, hide: bool) -> dict[str, Any]:
     return {
         "format": STATE_FORMAT,
         "engine_version": s.engine_version,
         "catalog": {"edition": s.catalog_edition, "hash": s.catalog_hash},
         "options": s.options.to_json(),
         "first_seat": s.first_seat,
-        "players": [_player_json(p) for p in s.players],
+        "players": [_player_json(p, hide) for p in s.players],
         "display": list(s.display),
         "covers": [list(row) for row in s.covers],
         "supply": list(s.supply),
@@ -113,6 +119,7 @@ def dump_state(s: GameState) -> dict[str, Any]:
         "dealt": [list(x) for x in s.dealt],
         "luna": _luna_json(s.luna),
         **({"frozen": sorted(s.frozen)} if s.frozen else {}),  # only once a seat forfeited (ASYNC-3)
+        **dump_parts(GAME_PARTS, s.parts, hide),
     }
 
 
@@ -120,7 +127,7 @@ def public_state(s: GameState, viewer: int | None = None) -> dict[str, Any]:
     """`dump_state` without the hidden fields, plus what anyone may know of the deck. Face-down
     library cards (OBS-52) of seats other than `viewer` show as "hidden:<tier>" (their back is public,
     their front is not)."""
-    out = dump_state(s)
+    out = _dump(s, hide=True)  # parts leave out what nobody may see (domain/parts.py)
     for name in HIDDEN_STATE_FIELDS:
         out.pop(name, None)
     for p, pj in zip(s.players, out["players"], strict=True):
@@ -190,6 +197,7 @@ def _load(data: Mapping[str, Any]) -> GameState:
             achievements=_tuple(p["achievements"]),
             appendix=p["appendix"],
             moon=p["moon"],
+            parts=load_parts(PLAYER_PARTS, p),
         )
         for p in data["players"]
     )
@@ -255,4 +263,5 @@ def _load(data: Mapping[str, Any]) -> GameState:
         luna=luna,
         engine_version=engine_version,
         frozen=frozenset(data.get("frozen", ())),
+        parts=load_parts(GAME_PARTS, data),
     )

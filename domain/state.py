@@ -12,6 +12,7 @@ Positions and codes used throughout (digest §0.4):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar, TypeVar
 
 from domain.catalog import Catalog
 from domain.options import Options
@@ -23,6 +24,36 @@ START, S1, S2, S3, S4, UPGRADE = 1, 2, 3, 4, 5, 6
 MAX_DICE = 4  # DIE-2
 MAX_PER_COLOUR = 3  # DIE-2
 TOKENS = 7  # comets and constellation tokens per player (COMP-8)
+
+
+class Part:
+    """State that a plug-in adds: an expansion to the game (`GameState.parts`), a character or an
+    opponent to a seat (`PlayerState.parts`). Subclasses are frozen dataclasses with a unique `key`, the
+    name of their JSON member in a dumped state (`domain/parts.py` registers how each one is written and
+    read). The base engine never looks inside a part; the plug-in that owns it does, through
+    `state.part(ItsClass)`."""
+
+    __slots__ = ()
+    key: ClassVar[str]
+
+
+P = TypeVar("P", bound=Part)
+
+
+def find_part(parts: tuple[Part, ...], cls: type[P]) -> P | None:
+    for part in parts:
+        if type(part) is cls:
+            return part
+    return None
+
+
+def put_part(parts: tuple[Part, ...], value: Part) -> tuple[Part, ...]:
+    """`parts` with `value` in place of the part of its class (added at the end if absent)."""
+    cls = type(value)
+    for i, part in enumerate(parts):
+        if type(part) is cls:
+            return (*parts[:i], value, *parts[i + 1 :])
+    return (*parts, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +96,10 @@ class PlayerState:
     achievements: tuple[str, ...]  # objectives claimed, in order
     appendix: int = 0  # comets in the Book's Appendix (BOC-4)
     moon: int = 0  # Moon Observation tiles taken (LUNA-26)
+    parts: tuple[Part, ...] = ()  # a character's or an opponent's own state (domain/parts.py)
+
+    def part(self, cls: type[P]) -> P | None:
+        return find_part(self.parts, cls)
 
     @property
     def major_objects(self) -> int:
@@ -149,6 +184,10 @@ class GameState:
     luna: LunaState | None = None
     engine_version: str = "0.1.0"  # the game's rules version (GameStarted.engine_version, docs/editions.md)
     frozen: frozenset[int] = frozenset()  # forfeited seats: score frozen, turns skipped (domain/forfeit.py)
+    parts: tuple[Part, ...] = ()  # an expansion's own state (domain/parts.py)
+
+    def part(self, cls: type[P]) -> P | None:
+        return find_part(self.parts, cls)
 
     @property
     def current(self) -> PlayerState:
