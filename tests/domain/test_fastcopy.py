@@ -21,3 +21,25 @@ def test_replace_refuses_an_unknown_field_name() -> None:
         replace(turn, seet=1)
     with pytest.raises(TypeError, match="bogus, nope"):
         replace(turn, nope=1, bogus=2, seat=1)
+
+
+def test_replace_copies_classes_without_slots_and_inherited_fields() -> None:
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Plain:
+        a: int
+        b: str = "x"
+
+    @dataclass(frozen=True, slots=True)
+    class Base:
+        a: int
+
+    @dataclass(frozen=True, slots=True)
+    class Child(Base):
+        b: int = 0
+
+    assert replace(Plain(1), b="y") == Plain(1, "y")
+    assert replace(Child(1, 2), a=5) == Child(5, 2)
+    with pytest.raises(TypeError, match="Child has no field"):
+        replace(Child(1), c=3)

@@ -1,0 +1,60 @@
+"""The measuring script of `bench/compare.py`: engine figures in CPU time, printed as one JSON line.
+
+Run with `PYTHONPATH` at the checkout to measure; it uses only APIs present since the first release.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from domain import decide, evolve, legal_moves, start
+from domain.bots import RandomBot
+from domain.selfplay import default_setup, selfplay
+
+
+def main() -> None:
+    clock = time.process_time
+    decisions, events, spent = 0, 0, 0.0
+    for g in range(8):  # the checked path per decision: legal_moves + decide + evolve
+        state, _ = start(default_setup(4, f"bench-decide-{g}"))
+        bots = [RandomBot(f"bench-{g}-{i}") for i in range(4)]
+        while not state.finished:
+            t0 = clock()
+            moves = legal_moves(state)
+            t1 = clock()
+            move = bots[state.turn.seat].choose(state, moves)
+            t2 = clock()
+            for event in decide(state, move):
+                state = evolve(state, event)
+                events += 1
+            spent += (t1 - t0) + (clock() - t2)
+            decisions += 1
+    logs = [selfplay(4, f"bench-replay-{g}", "random").events for g in range(8)]
+    total = sum(len(log) for log in logs)
+    t0 = clock()
+    for log in logs:
+        replayed = None
+        for event in log:
+            replayed = evolve(replayed, event)
+    replay = total / (clock() - t0)
+    t0 = clock()
+    greedy_decisions = 0
+    for g in range(3):
+        greedy_decisions += len(selfplay(4, f"bench-greedy-{g}", "greedy").events)
+    greedy_spent = clock() - t0
+    print(
+        json.dumps(
+            {
+                "decisions/s (random 4p, checked)": decisions / spent,
+                "events/s of those decisions": events / spent,
+                "evolve-only replay events/s": replay,
+                "greedy 4p games/s": 3 / greedy_spent,
+                "greedy 4p events/s": greedy_decisions / greedy_spent,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
