@@ -38,10 +38,21 @@ def main() -> None:
         for event in log:
             replayed = evolve(replayed, event)
     replay = total / (clock() - t0)
+    from domain import bots  # the greedy bot looks one ply ahead through `play_through`
+
+    lookahead = bots.play_through
+    plays = 0
+
+    def counted(state, move):  # type: ignore[no-untyped-def]
+        nonlocal plays
+        plays += 1
+        return lookahead(state, move)
+
+    bots.play_through = counted  # type: ignore[assignment]
     t0 = clock()
-    greedy_decisions = 0
+    greedy_events = 0
     for g in range(3):
-        greedy_decisions += len(selfplay(4, f"bench-greedy-{g}", "greedy").events)
+        greedy_events += len(selfplay(4, f"bench-greedy-{g}", "greedy").events)
     greedy_spent = clock() - t0
     print(
         json.dumps(
@@ -50,7 +61,8 @@ def main() -> None:
                 "events/s of those decisions": events / spent,
                 "evolve-only replay events/s": replay,
                 "greedy 4p games/s": 3 / greedy_spent,
-                "greedy 4p events/s": greedy_decisions / greedy_spent,
+                "greedy 4p events/s": greedy_events / greedy_spent,
+                "greedy lookahead plays/s (bot-independent)": plays / greedy_spent,
             }
         )
     )

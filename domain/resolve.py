@@ -8,8 +8,7 @@ from typing import Any
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Emitter, effect_kind, interrupt_due, lent
-from domain.effects import push
-from domain.evolve import apply_facts, evolve
+from domain.evolve import apply_facts, evolve, with_granted
 from domain.fastcopy import replace
 from domain.forfeit import is_frozen
 from domain.grants import as_grants, granted, records_grants
@@ -66,7 +65,7 @@ class Run:
             after = apply_facts(state, event)
             tasks = granted(state, after, event)
             event = replace(event, grants=as_grants(tasks))
-            self.state = replace(after, agenda=push(after.agenda, tasks)) if tasks else after
+            self.state = with_granted(state, after, tasks)
         else:
             self.state = evolve(state, event)
         self.events.append(event)
