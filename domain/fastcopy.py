@@ -19,27 +19,29 @@ _COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
 
 
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    """Copy every field through its slot descriptor's `__set__` (twice as fast as `object.__setattr__`,
-    which looks the descriptor up on every call), then set the changed ones. An unknown name is not in
-    `_setters`: the KeyError becomes the TypeError of `replace`."""
+    """A slotted class copies every field through its slot descriptor's `__set__` (twice as fast as
+    `object.__setattr__`, which looks the descriptor up on every call), then sets the changed ones; an
+    unknown name is not in `_setters`, and the KeyError becomes the TypeError of `replace`. A class with
+    a `__dict__` (the events) uses `object.__setattr__`."""
     names = [f.name for f in fields(cls)]
+    slots = {name: getattr(cls, name, None) for name in names}
+    scope: dict[str, Any] = {"_new": object.__new__, "cls": cls, "_set": object.__setattr__}
     lines = ["def copy(obj, kw):", "    new = _new(cls)"]
-    lines += [f"    _set_{name}(new, obj.{name})" for name in names]
-    lines += ["    for name, value in kw.items():", "        _setters[name](new, value)", "    return new"]
-    setters = {name: _setter(cls, name) for name in names}
-    scope: dict[str, Any] = {"_new": object.__new__, "cls": cls, "_setters": setters}
-    scope.update({f"_set_{name}": setter for name, setter in setters.items()})
+    if all(isinstance(slot, MemberDescriptorType) for slot in slots.values()):
+        setters = {name: slot.__set__ for name, slot in slots.items()}  # type: ignore[union-attr]
+        scope["_setters"] = setters
+        scope.update({f"_set_{name}": setter for name, setter in setters.items()})
+        lines += [f"    _set_{name}(new, obj.{name})" for name in names]
+        lines += ["    for name, value in kw.items():", "        _setters[name](new, value)"]
+    else:
+        scope["_names"] = frozenset(names)
+        lines += ["    if not kw.keys() <= _names:", "        raise KeyError"]
+        line = "    _set(new, {0!r}, kw[{0!r}] if {0!r} in kw else obj.{0})"
+        lines += [line.format(name) for name in names]
+    lines.append("    return new")
     exec("\n".join(lines), scope)  # generated from the class's own field names only
     fn: Callable[[Any, dict[str, Any]], Any] = scope["copy"]
     return fn
-
-
-def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    slot = getattr(cls, name, None)
-    if isinstance(slot, MemberDescriptorType):
-        fn: Callable[[Any, Any], None] = slot.__set__  # a slotted class: its member descriptor
-        return fn
-    return lambda obj, value: object.__setattr__(obj, name, value)  # a class with a __dict__
 
 
 def _unknown(cls: type, changes: dict[str, Any]) -> None:
