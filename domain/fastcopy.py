@@ -22,7 +22,7 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     """A slotted class copies every field through its slot descriptor's `__set__` (twice as fast as
     `object.__setattr__`, which looks the descriptor up on every call), then sets the changed ones; an
     unknown name is not in `_setters`, and the KeyError becomes the TypeError of `replace`. A class with
-    a `__dict__` (the events) uses `object.__setattr__`."""
+    a `__dict__` (the events) copies that dict."""
     names = [f.name for f in fields(cls)]
     slots = {name: getattr(cls, name, None) for name in names}
     scope: dict[str, Any] = {"_new": object.__new__, "cls": cls, "_set": object.__setattr__}
@@ -33,11 +33,15 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
         scope.update({f"_set_{name}": setter for name, setter in setters.items()})
         lines += [f"    _set_{name}(new, obj.{name})" for name in names]
         lines += ["    for name, value in kw.items():", "        _setters[name](new, value)"]
-    else:
+    else:  # a class with a __dict__: one dict copy in C
         scope["_names"] = frozenset(names)
-        lines += ["    if not kw.keys() <= _names:", "        raise KeyError"]
-        line = "    _set(new, {0!r}, kw[{0!r}] if {0!r} in kw else obj.{0})"
-        lines += [line.format(name) for name in names]
+        lines += [
+            "    if not kw.keys() <= _names:",
+            "        raise KeyError",
+            "    fields = new.__dict__",
+            "    fields.update(obj.__dict__)",
+            "    fields.update(kw)",
+        ]
     lines.append("    return new")
     exec("\n".join(lines), scope)  # generated from the class's own field names only
     fn: Callable[[Any, dict[str, Any]], Any] = scope["copy"]

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from domain import events as ev
 from domain.characters import rules_for
 from domain.effect_kinds import lent
 from domain.effects import reward_tasks
 from domain.state import GameState, PlayerState, Task
+
+E = TypeVar("E", bound=ev.GrantingEvent)
 
 FIRST_GRANTING_RULES = (0, 2, 0)  # the rules version from which events record their grants
 
@@ -89,6 +91,16 @@ def granted(before: GameState, after: GameState, event: ev.GrantingEvent) -> lis
 
 def as_grants(tasks: list[Task]) -> tuple[ev.Grant, ...]:
     return tuple((t.kind, t.n, t.arg, t.source) for t in tasks)
+
+
+def with_grants(event: E, grants: tuple[ev.Grant, ...]) -> E:
+    """A copy of `event` (an event class has a `__dict__`, no slots) recording `grants`: the decider's
+    hottest copy, so a dict copy rather than `fastcopy.replace`."""
+    copy: E = object.__new__(type(event))
+    fields = copy.__dict__
+    fields.update(event.__dict__)
+    fields["grants"] = grants
+    return copy
 
 
 def as_tasks(grants: tuple[ev.Grant, ...]) -> list[Task]:

@@ -9,9 +9,8 @@ from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Emitter, effect_kind, interrupt_due, lent
 from domain.evolve import apply_facts, evolve, with_granted
-from domain.fastcopy import replace
 from domain.forfeit import is_frozen
-from domain.grants import as_grants, granted, records_grants
+from domain.grants import as_grants, granted, records_grants, with_grants
 from domain.moves import (
     FREE_COSTS,
     cleanup_step,
@@ -64,7 +63,7 @@ class Run:
         if isinstance(event, ev.GrantingEvent) and event.grants is None and records_grants(state):
             after = apply_facts(state, event)
             tasks = granted(state, after, event)
-            event = replace(event, grants=as_grants(tasks))
+            event = with_grants(event, as_grants(tasks))
             self.state = with_granted(state, after, tasks)
         else:
             self.state = evolve(state, event)
