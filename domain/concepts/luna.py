@@ -6,8 +6,9 @@ from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Check, EffectKind, Emitter, Options, Resolver, register
 from domain.errors import IllegalMove
+from domain.expansions.luna.rules import bonus_lost, bonus_space, scoring_points
+from domain.expansions.luna.state import luna, luna_of
 from domain.forfeit import is_frozen, lost_points
-from domain.luna import bonus_lost, bonus_space, scoring_points
 from domain.moves import constellation_index, fixed_check, fixed_options, persuade_check, persuade_options
 from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
 
@@ -16,20 +17,22 @@ from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
 
 def _depart_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     """LUNA-42/43: spaces 1-8 hold one figure, space 9 any number."""
-    if s.luna is None:
+    part = luna_of(s)
+    if part is None:
         return []
-    bonus = s.luna.bonus
+    bonus = part.bonus
     return [c.BonusSpace(seat=seat, space=i) for i in range(1, 10) if i == 9 or not bonus[i - 1]]
 
 
 def _depart_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     if not isinstance(cmd, c.BonusSpace):
         return IllegalMove("pending-decision", "first choose a Bonus Board space", "RES-1")
-    if s.luna is None:
+    part = luna_of(s)
+    if part is None:
         return IllegalMove("no-luna", "the Bonus Board is part of the Luna expansion", "LUNA-1")
     if cmd.space not in range(1, 10):
         return IllegalMove("bad-space", "the Bonus Board has spaces 1..9", "LUNA-42")
-    if cmd.space != 9 and s.luna.bonus[cmd.space - 1]:
+    if cmd.space != 9 and part.bonus[cmd.space - 1]:
         return IllegalMove("space-taken", f"Bonus space {cmd.space} already holds a figure", "LUNA-42")
     return None
 
@@ -246,10 +249,10 @@ def _scoring_tile(run: Emitter, task: Task) -> None:
 def _bonus(run: Emitter, task: Task) -> None:
     s = run.state
     seat = s.turn.seat
-    assert s.luna is not None
     lost = bonus_lost(s, s.players[seat], bonus_space(s, task.n))
-    rule = f"LUNA-B{s.luna.side}-{task.n}"
-    run.emit(ev.BonusBoardRewardTaken(seat=seat, side=s.luna.side, space=task.n, lost=lost, rule=rule))
+    side = luna(s).side
+    rule = f"LUNA-B{side}-{task.n}"
+    run.emit(ev.BonusBoardRewardTaken(seat=seat, side=side, space=task.n, lost=lost, rule=rule))
 
 
 def _book_points(run: Emitter, task: Task) -> None:  # LUNA-BB-6: 1 VP per space of the furthest Book token

@@ -30,13 +30,25 @@ from domain.evolve import (
     resolves,
     turn_with,
 )
+from domain.expansions.luna.rules import (
+    GRAND_INQUISITORS,
+    bonus_space,
+    bonus_tasks,
+    moon_major_objects,
+    moon_objective_due,
+    observable_moon_tiles,
+    phase_due,
+)
+from domain.expansions.luna.state import LunaState, luna, luna_of, with_luna
 from domain.fastcopy import replace
 from domain.grants import Deriver, book_tasks, extend_grant_rule, grant_rule, library_reward, tile_rewards
-from domain.luna import bonus_space, bonus_tasks, moon_objective_due, observable_moon_tiles, phase_due
 from domain.moves import CLEANUP_CHOICES, EXTRA_MAJORS, CleanupChoice, ExtraMajor, payment_check, payments
 from domain.resolve import POINT_RULES, CommandHandler, Run, extend_command, on_command, paid_comets
-from domain.state import COLOURS, GameState, LunaState, Task
+from domain.scoring import CELLAR_FIGURES, MAJOR_OBJECT_SOURCES
+from domain.state import COLOURS, GameState, Task
 
+MAJOR_OBJECT_SOURCES.append(moon_major_objects)  # AMB-13 option
+CELLAR_FIGURES.append(GRAND_INQUISITORS)  # LUNA-44, AMB-14
 POINT_RULES.update(
     {"moon": "LUNA-23", "scoring-tile": "LUNA-23", "bonus-board": "LUNA-42", "moon-objective": "LUNA-80"}
 )
@@ -57,7 +69,7 @@ def _start(s: GameState, e: ev.GameStarted) -> GameState:
     """LUNA-3..6, LUNA-30: the Moon tiles with their Scoring tiles, the first phase, the cost stack."""
     if not s.options.luna:
         return s
-    luna = LunaState(
+    part = LunaState(
         side=e.luna_side,
         scoring=(*e.moon_revealed, *e.moon_hidden),
         phase=1,  # LUNA-30
@@ -65,16 +77,16 @@ def _start(s: GameState, e: ev.GameStarted) -> GameState:
         costs=s.catalog.luna.moon_costs,  # LUNA-6
         bonus=((),) * 9,
     )
-    return replace(s, luna=luna)
+    return with_luna(s, part)
 
 
 def _fork(before: GameState, forked: GameState, e: ev.GameForked) -> GameState:
     """A re-dealing fork re-deals the face-down Scoring tiles too."""
-    luna = forked.luna
-    if luna is None or not e.moon_hidden:
+    part = luna_of(forked)
+    if part is None or not e.moon_hidden:
         return forked
-    scoring = tuple(tile if luna.visible(i) else e.moon_hidden[i - 3] for i, tile in enumerate(luna.scoring))
-    return replace(forked, luna=replace(luna, scoring=scoring))
+    scoring = tuple(tile if part.visible(i) else e.moon_hidden[i - 3] for i, tile in enumerate(part.scoring))
+    return with_luna(forked, replace(part, scoring=scoring))
 
 
 on_start(_start)
@@ -87,10 +99,9 @@ on_fork(_fork)
 def advance_phase(run: Emitter) -> None:
     """LUNA-31/32: reveal the next column of Scoring tiles; the Dividing tile goes to the box."""
     s = run.state
-    assert s.luna is not None
-    phase = s.luna.phase + 1
+    phase = luna(s).phase + 1
     column = phase - 1
-    revealed = s.luna.scoring[column * 3 : column * 3 + 3]
+    revealed = luna(s).scoring[column * 3 : column * 3 + 3]
     run.emit(ev.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
 
 
@@ -102,10 +113,11 @@ INTERRUPTS.append(Interrupt(phase_due, advance_phase, "the next Moon phase is re
 
 def _moon_options(s: GameState, seat: int, sky1: int, sky2: int) -> list[c.Command]:
     """LUNA-20..22: the Moon tiles open to observation, paid with dice of all three colours."""
-    if s.luna is None:
+    part = luna_of(s)
+    if part is None:
         return []
     dice = s.players[seat].dice
-    cost = s.luna.costs[0] if s.luna.costs else 0
+    cost = part.costs[0] if part.costs else 0
     return [
         c.Observe(seat=seat, target=f"MOON:{POSITIONS[index]}", dice=spent, comets1=n1, comets2=n2)
         for index in observable_moon_tiles(s)
@@ -115,22 +127,22 @@ def _moon_options(s: GameState, seat: int, sky1: int, sky2: int) -> list[c.Comma
 
 def _moon_check(s: GameState, cmd: c.Observe, majors: bool) -> IllegalMove | None:
     """The check of `_moon_options` (LUNA-2, LUNA-20..24, OBS-1, then the payment: OBS-23)."""
-    luna = s.luna
+    part = luna_of(s)
     position = cmd.target.split(":")[1]
-    if luna is None:
+    if part is None:
         return IllegalMove("no-moon", "the Moon is part of the Luna expansion, not in this game", "LUNA-20")
     if not majors:
         return IllegalMove("one-major-object", "the Moon is a Major Object: one per Observe", "OBS-1")
     if position not in POSITIONS:
         return IllegalMove("bad-target", f"no Moon tile {position!r}: use I..IX", "LUNA-2")
     tile = POSITIONS.index(position)
-    if luna.flipped[tile] or not luna.scoring[tile]:
+    if part.flipped[tile] or not part.scoring[tile]:
         return IllegalMove("moon-observed", f"Moon tile {position} was already observed", "LUNA-24")
-    if not luna.visible(tile):
+    if not part.visible(tile):
         return IllegalMove("moon-face-down", f"Moon tile {position} has no face-up Scoring tile", "LUNA-21")
-    if not luna.costs:
+    if not part.costs:
         return IllegalMove("moon-stack-empty", "no Moon Observation tile is left", "LUNA-22")
-    return payment_check(s, cmd, COLOURS, luna.costs[0], "OBS-23")
+    return payment_check(s, cmd, COLOURS, part.costs[0], "OBS-23")
 
 
 EXTRA_MAJORS["MOON"] = ExtraMajor(_moon_options, _moon_check, "MOON:<I..IX>")
@@ -155,10 +167,10 @@ def _observe_moon(run: Run, cmd: c.Observe, task: Task | None, base: CommandHand
         base(run, cmd, task)
         return
     s = run.state
-    assert s.luna is not None
+    part = luna(s)
     tile = cmd.target.split(":")[1]
     index = POSITIONS.index(tile)
-    scoring, cost = s.luna.scoring[index], s.luna.costs[0]
+    scoring, cost = part.scoring[index], part.costs[0]
     comets = paid_comets(s, cmd)
     run.emit(
         ev.MoonObserved(seat=cmd.seat, tile=tile, scoring=scoring, dice=cmd.dice, comets=comets, cost=cost)
@@ -183,31 +195,26 @@ extend_command(c.Persuade, _advance_inquisitor)
 # -- events ----------------------------------------------------------------------------------------------
 
 
-def _luna(s: GameState) -> LunaState:
-    assert s.luna is not None, "a Luna event in a game without Luna"
-    return s.luna
-
-
 @on_event(ev.MoonObserved)
 def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
     s = observe_major(s, e.seat, e.dice, e.comets)
-    luna = _luna(s)
+    part = luna(s)
     index = POSITIONS.index(e.tile)
-    flipped = list(luna.flipped)
+    flipped = list(part.flipped)
     flipped[index] = True  # LUNA-23.6
-    scoring = list(luna.scoring)
+    scoring = list(part.scoring)
     scoring[index] = ""  # LUNA-23.5: the Scoring tile goes to the box
-    luna = replace(luna, costs=luna.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
-    return replace(player_with(s, e.seat, moon=s.players[e.seat].moon + 1), luna=luna)  # LUNA-23.2-4: grants
+    part = replace(part, costs=part.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
+    return with_luna(player_with(s, e.seat, moon=s.players[e.seat].moon + 1), part)  # LUNA-23.2-4: grants
 
 
 @on_event(ev.MoonPhaseAdvanced)
 def _phase(s: GameState, e: ev.MoonPhaseAdvanced) -> GameState:
-    luna = _luna(s)
+    part = luna(s)
     column = e.phase - 1
-    scoring = list(luna.scoring)
+    scoring = list(part.scoring)
     scoring[column * 3 : column * 3 + 3] = list(e.revealed)
-    return replace(s, luna=replace(luna, phase=e.phase, scoring=tuple(scoring)))
+    return with_luna(s, replace(part, phase=e.phase, scoring=tuple(scoring)))
 
 
 @on_event(ev.ScoringTileScored, "SCORING")
@@ -228,10 +235,10 @@ def _grand(s: GameState, e: ev.GrandInquisitorGained) -> GameState:
 def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
     p = s.players[e.seat]
     s = player_with(s, e.seat, grand=(*p.grand[:-1], p.grand[-1] - 1))
-    luna = _luna(s)
-    bonus = list(luna.bonus)
+    part = luna(s)
+    bonus = list(part.bonus)
     bonus[e.space - 1] = (*bonus[e.space - 1], e.seat)
-    return replace(s, luna=replace(luna, bonus=tuple(bonus)), agenda=resolved(s, e))
+    return replace(with_luna(s, replace(part, bonus=tuple(bonus))), agenda=resolved(s, e))
 
 
 @on_event(ev.BonusBoardRewardTaken, "BONUS")
@@ -241,11 +248,11 @@ def _bonus(s: GameState, e: ev.BonusBoardRewardTaken) -> GameState:
 
 @on_event(ev.MoonObjectiveAchieved, "MOONOBJ")
 def _moon_objective(s: GameState, e: ev.MoonObjectiveAchieved) -> GameState:
-    luna = _luna(s)
+    part = luna(s)
     p = s.players[e.seat]
     s = player_with(s, e.seat, achievements=(*p.achievements, "MOON"))
     agenda = resolved_if(s, e)  # AMB-15: at once, else in Cleanup step 4
-    return replace(s, luna=replace(luna, achievers=(*luna.achievers, e.seat)), agenda=agenda)
+    return replace(with_luna(s, replace(part, achievers=(*part.achievers, e.seat))), agenda=agenda)
 
 
 @on_event(ev.TelescopeRelocated, "RELOCATE")
