@@ -9,6 +9,7 @@ import pytest
 
 from domain import IllegalMove, Options, legal_moves
 from domain import events as ev
+from domain.expansions.luna import events as le
 from domain.expansions.luna.rules import scoring_points
 from domain.expansions.luna.state import luna_of
 from domain.expansions.luna.state import with_luna as put_luna
@@ -91,7 +92,7 @@ def test_EX_17_observing_the_moon() -> None:
     s = player(s, 1, library=(("D1-03", True),))
     s = actions_at(s, S1)
     s, events = play(s, "observe MOON:I B2+R1+Y1 c1=0 c2=1")
-    moon = of_type(events, ev.MoonObserved)[0]
+    moon = of_type(events, le.MoonObserved)[0]
     assert (moon.cost, moon.comets, moon.scoring) == (5, (0,), "LUNA-66")
     p = s.players[0]
     assert p.dice == () and p.comets[0] == "pending" and p.moon == 1
@@ -169,7 +170,7 @@ def _last_tier_one(state):  # type: ignore[no-untyped-def]
 def test_LUNA_31_phase_change_on_a_board_refill() -> None:
     s = actions_at(_last_tier_one(luna_game()), S2)
     s, events = resolve(s, Task("REFILL", 0))
-    advanced = of_type(events, ev.MoonPhaseAdvanced)
+    advanced = of_type(events, le.MoonPhaseAdvanced)
     assert advanced and advanced[0].phase == 2 and advanced[0].revealed == luna_of(s).scoring[3:6]
     assert types(events).index("CardDealt") < types(events).index("MoonPhaseAdvanced")
 
@@ -177,7 +178,7 @@ def test_LUNA_31_phase_change_on_a_board_refill() -> None:
 def test_LUNA_32_phase_change_on_a_face_down_draw() -> None:
     s = actions_at(_last_tier_one(luna_game()), S2)
     s, events = resolve(s, Task("CARD"))
-    assert of_type(events, ev.MoonPhaseAdvanced)[0].phase == 2
+    assert of_type(events, le.MoonPhaseAdvanced)[0].phase == 2
     assert luna_of(s).phase == 2
 
 
@@ -196,12 +197,12 @@ def test_AMB_42_phase_change_during_setup_when_the_deck_starts_with_tier_two() -
     setup = dataclasses.replace(default_setup(2, "amb42"), options=Options(luna=True))
     first = dataclasses.replace(setup, catalog_edition="base-provisional-1")
     state, events = start(first)
-    assert not of_type(events, ev.MoonPhaseAdvanced)
+    assert not of_type(events, le.MoonPhaseAdvanced)
     tiers = [state.catalog.cards[c].tier for c in state.deck]
     assert tiers[:2] == [1, 1] and tiers[2] == 2
     # 2 players (base-2, DATA-2 corrected): 9 Tier I cards, the deck starts with 3 of them.
     state, events = start(setup)
-    assert not of_type(events, ev.MoonPhaseAdvanced)
+    assert not of_type(events, le.MoonPhaseAdvanced)
     tiers = [state.catalog.cards[c].tier for c in state.deck]
     assert tiers[:3] == [1, 1, 1] and tiers[3] == 2
 
@@ -225,7 +226,7 @@ def test_EX_19_fully_persuading_a_grand_inquisitor() -> None:
     s, events = play(s, "free persuade", "persuade C3")  # the second step has one option: G3 -> C4
     assert s.agenda[-1].kind == "DEPART"
     s, events = play(s, "bonus 8")
-    assert of_type(events, ev.GrandInquisitorDeparted)[0].space == 8
+    assert of_type(events, le.GrandInquisitorDeparted)[0].space == 8
     assert of_type(events, ev.CometSpotted) and dict(s.players[0].points)["bonus-board"] == 1
     assert s.players[0].grand == (0, 0, 0, 0) and luna_of(s).bonus[7] == (0,)
     s, events = play(s, "end")
@@ -309,7 +310,7 @@ def test_LUNA_BA_2_free_constellation_of_cost_4_or_less() -> None:
 
 def test_LUNA_BA_2_lost_without_constellation_tokens() -> None:
     s, events = depart_to("A", 2, tokens_used=7, tokens_boxed=7)
-    assert of_type(events, ev.BonusBoardRewardTaken)[0].lost
+    assert of_type(events, le.BonusBoardRewardTaken)[0].lost
 
 
 def test_LUNA_BA_3_die_and_lecture() -> None:
@@ -328,7 +329,7 @@ def test_LUNA_BA_4_persuade_three_times() -> None:
 def test_LUNA_BA_5_book_rewards_again_right_to_left() -> None:
     library = (("D1-01", True),)  # R2 spaces: p1 printed Q, p2 "INC:Y"
     s, events = depart_to("A", 5, library=library, books=(0, 2, 0, 0), dice=(("Y", 1),))  # one row
-    regained = of_type(events, ev.LibraryRewardsRegained)
+    regained = of_type(events, le.LibraryRewardsRegained)
     assert regained and regained[0].position == 2
     assert types(events).index("DiceRaised") < types(events).index("QuadrantsGained")  # right to left
 
@@ -370,7 +371,7 @@ def test_LUNA_BA_8_spot_a_comet_and_1_vp_or_nothing() -> None:
     s, _ = depart_to("A", 8)
     assert s.players[0].comets[0] == "sky1" and s.players[0].score == 1
     s, events = depart_to("A", 8, comets=("book",) * 7)
-    assert of_type(events, ev.BonusBoardRewardTaken)[0].lost and s.players[0].score == 0
+    assert of_type(events, le.BonusBoardRewardTaken)[0].lost and s.players[0].score == 0
 
 
 @pytest.mark.parametrize("side", ["A", "B"])

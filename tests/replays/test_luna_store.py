@@ -7,7 +7,8 @@ import dataclasses
 import orjson
 
 from domain import Options, evolve
-from domain.events import GameForked, MoonPhaseAdvanced
+from domain.events import GameForked
+from domain.expansions.luna.events import MoonPhaseAdvanced
 from domain.expansions.luna.state import luna_of
 from domain.selfplay import default_setup
 from replays.service import Games, verify_file

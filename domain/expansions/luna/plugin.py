@@ -30,6 +30,8 @@ from domain.evolve import (
     resolves,
     turn_with,
 )
+from domain.expansions.luna import commands as lc
+from domain.expansions.luna import events as le
 from domain.expansions.luna.rules import (
     GRAND_INQUISITORS,
     bonus_space,
@@ -46,7 +48,9 @@ from domain.moves import CLEANUP_CHOICES, EXTRA_MAJORS, CleanupChoice, ExtraMajo
 from domain.resolve import POINT_RULES, CommandHandler, Run, extend_command, on_command, paid_comets
 from domain.scoring import CELLAR_FIGURES, MAJOR_OBJECT_SOURCES
 from domain.state import COLOURS, GameState, Task
+from domain.takeback import add_revealing
 
+add_revealing(le.MoonObserved, le.MoonPhaseAdvanced)  # a Scoring tile or Moon tile turned (ASYNC-6)
 MAJOR_OBJECT_SOURCES.append(moon_major_objects)  # AMB-13 option
 CELLAR_FIGURES.append(GRAND_INQUISITORS)  # LUNA-44, AMB-14
 POINT_RULES.update(
@@ -102,7 +106,7 @@ def advance_phase(run: Emitter) -> None:
     phase = luna(s).phase + 1
     column = phase - 1
     revealed = luna(s).scoring[column * 3 : column * 3 + 3]
-    run.emit(ev.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
+    run.emit(le.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
 
 
 INTERRUPTS.append(Interrupt(phase_due, advance_phase, "the next Moon phase is revealed", "LUNA-31"))
@@ -173,7 +177,7 @@ def _observe_moon(run: Run, cmd: c.Observe, task: Task | None, base: CommandHand
     scoring, cost = part.scoring[index], part.costs[0]
     comets = paid_comets(s, cmd)
     run.emit(
-        ev.MoonObserved(seat=cmd.seat, tile=tile, scoring=scoring, dice=cmd.dice, comets=comets, cost=cost)
+        le.MoonObserved(seat=cmd.seat, tile=tile, scoring=scoring, dice=cmd.dice, comets=comets, cost=cost)
     )
 
 
@@ -195,8 +199,8 @@ extend_command(c.Persuade, _advance_inquisitor)
 # -- events ----------------------------------------------------------------------------------------------
 
 
-@on_event(ev.MoonObserved)
-def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
+@on_event(le.MoonObserved)
+def _moon(s: GameState, e: le.MoonObserved) -> GameState:
     s = observe_major(s, e.seat, e.dice, e.comets)
     part = luna(s)
     index = POSITIONS.index(e.tile)
@@ -208,8 +212,8 @@ def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
     return with_luna(player_with(s, e.seat, moon=s.players[e.seat].moon + 1), part)  # LUNA-23.2-4: grants
 
 
-@on_event(ev.MoonPhaseAdvanced)
-def _phase(s: GameState, e: ev.MoonPhaseAdvanced) -> GameState:
+@on_event(le.MoonPhaseAdvanced)
+def _phase(s: GameState, e: le.MoonPhaseAdvanced) -> GameState:
     part = luna(s)
     column = e.phase - 1
     scoring = list(part.scoring)
@@ -217,13 +221,13 @@ def _phase(s: GameState, e: ev.MoonPhaseAdvanced) -> GameState:
     return with_luna(s, replace(part, phase=e.phase, scoring=tuple(scoring)))
 
 
-@on_event(ev.ScoringTileScored, "SCORING")
-def _scoring(s: GameState, e: ev.ScoringTileScored) -> GameState:
+@on_event(le.ScoringTileScored, "SCORING")
+def _scoring(s: GameState, e: le.ScoringTileScored) -> GameState:
     return replace(s, agenda=resolved(s, e))  # the points per seat are grants
 
 
-@on_event(ev.GrandInquisitorGained, "GRAND")
-def _grand(s: GameState, e: ev.GrandInquisitorGained) -> GameState:
+@on_event(le.GrandInquisitorGained, "GRAND")
+def _grand(s: GameState, e: le.GrandInquisitorGained) -> GameState:
     p = s.players[e.seat]
     s = player_with(s, e.seat, grand=(p.grand[0] + 1, *p.grand[1:]))  # LUNA-40: to the leftmost space
     return replace(
@@ -231,8 +235,8 @@ def _grand(s: GameState, e: ev.GrandInquisitorGained) -> GameState:
     )
 
 
-@on_event(ev.GrandInquisitorDeparted, "DEPART")
-def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
+@on_event(le.GrandInquisitorDeparted, "DEPART")
+def _departed(s: GameState, e: le.GrandInquisitorDeparted) -> GameState:
     p = s.players[e.seat]
     s = player_with(s, e.seat, grand=(*p.grand[:-1], p.grand[-1] - 1))
     part = luna(s)
@@ -241,13 +245,13 @@ def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
     return replace(with_luna(s, replace(part, bonus=tuple(bonus))), agenda=resolved(s, e))
 
 
-@on_event(ev.BonusBoardRewardTaken, "BONUS")
-def _bonus(s: GameState, e: ev.BonusBoardRewardTaken) -> GameState:
+@on_event(le.BonusBoardRewardTaken, "BONUS")
+def _bonus(s: GameState, e: le.BonusBoardRewardTaken) -> GameState:
     return replace(s, agenda=resolved(s, e))
 
 
-@on_event(ev.MoonObjectiveAchieved, "MOONOBJ")
-def _moon_objective(s: GameState, e: ev.MoonObjectiveAchieved) -> GameState:
+@on_event(le.MoonObjectiveAchieved, "MOONOBJ")
+def _moon_objective(s: GameState, e: le.MoonObjectiveAchieved) -> GameState:
     part = luna(s)
     p = s.players[e.seat]
     s = player_with(s, e.seat, achievements=(*p.achievements, "MOON"))
@@ -255,100 +259,100 @@ def _moon_objective(s: GameState, e: ev.MoonObjectiveAchieved) -> GameState:
     return replace(with_luna(s, replace(part, achievers=(*part.achievers, e.seat))), agenda=agenda)
 
 
-@on_event(ev.TelescopeRelocated, "RELOCATE")
-def _relocated(s: GameState, e: ev.TelescopeRelocated) -> GameState:
+@on_event(le.TelescopeRelocated, "RELOCATE")
+def _relocated(s: GameState, e: le.TelescopeRelocated) -> GameState:
     s = player_with(s, e.seat, telescope=e.end)  # AMB-21: not a movement; the next turn moves from here
     return replace(s, agenda=resolved(s, e))
 
 
-@on_event(ev.ActionTilesSwapped, "SWAP")
-def _swapped(s: GameState, e: ev.ActionTilesSwapped) -> GameState:
+@on_event(le.ActionTilesSwapped, "SWAP")
+def _swapped(s: GameState, e: le.ActionTilesSwapped) -> GameState:
     return replace(s, players=players_with(s, e.seat, queue=tuple(e.queue)), agenda=resolved(s, e))
 
 
-@on_event(ev.LibraryRewardsRegained, "REREAD")
-def _regained(s: GameState, e: ev.LibraryRewardsRegained) -> GameState:
+@on_event(le.LibraryRewardsRegained, "REREAD")
+def _regained(s: GameState, e: le.LibraryRewardsRegained) -> GameState:
     return replace(s, agenda=resolved(s, e))  # LUNA-BA-5: the rewards are grants
 
 
-@on_event(ev.BonusActionTaken, "ANYTILE")
-def _bonus_action(s: GameState, e: ev.BonusActionTaken) -> GameState:
+@on_event(le.BonusActionTaken, "ANYTILE")
+def _bonus_action(s: GameState, e: le.BonusActionTaken) -> GameState:
     return replace(s, agenda=resolved(s, e))  # LUNA-BA-6: the tile's reward and rotation are grants
 
 
-@on_event(ev.ScaleRewardCollected, "SCALEREWARDS")
-def _scale_collected(s: GameState, e: ev.ScaleRewardCollected) -> GameState:
+@on_event(le.ScaleRewardCollected, "SCALEREWARDS")
+def _scale_collected(s: GameState, e: le.ScaleRewardCollected) -> GameState:
     agenda = resolved(s, e)
     top = s.agenda[-1]
     left = top.arg.replace(str(e.tile), "")
     return replace(s, agenda=agenda + ((replace(top, arg=left),) if left else ()))  # LUNA-BB-7: grants
 
 
-@on_event(ev.BonusDeclined, "OPTINQ", "FIXEDAT")
-def _declined(s: GameState, e: ev.BonusDeclined) -> GameState:
+@on_event(le.BonusDeclined, "OPTINQ", "FIXEDAT")
+def _declined(s: GameState, e: le.BonusDeclined) -> GameState:
     return replace(s, agenda=resolved(s, e))
 
 
-@on_command(c.BonusSpace)
-def _command_bonus_space(run: Run, cmd: c.BonusSpace, task: Task | None) -> None:
-    run.emit(ev.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
+@on_command(lc.BonusSpace)
+def _command_bonus_space(run: Run, cmd: lc.BonusSpace, task: Task | None) -> None:
+    run.emit(le.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
 
 
-@on_command(c.Relocate)
-def _command_relocate(run: Run, cmd: c.Relocate, task: Task | None) -> None:
+@on_command(lc.Relocate)
+def _command_relocate(run: Run, cmd: lc.Relocate, task: Task | None) -> None:
     start = run.state.players[cmd.seat].telescope
-    run.emit(ev.TelescopeRelocated(seat=cmd.seat, start=start, end=cmd.space))
+    run.emit(le.TelescopeRelocated(seat=cmd.seat, start=start, end=cmd.space))
 
 
-@on_command(c.SwapTiles)
-def _command_swap_tiles(run: Run, cmd: c.SwapTiles, task: Task | None) -> None:
+@on_command(lc.SwapTiles)
+def _command_swap_tiles(run: Run, cmd: lc.SwapTiles, task: Task | None) -> None:
     q = list(run.state.players[cmd.seat].queue)
     i, j = q.index(cmd.first), q.index(cmd.second)
     q[i], q[j] = q[j], q[i]
-    run.emit(ev.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
+    run.emit(le.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
 
 
-@on_command(c.RegainRow)
-def _command_regain_row(run: Run, cmd: c.RegainRow, task: Task | None) -> None:
+@on_command(lc.RegainRow)
+def _command_regain_row(run: Run, cmd: lc.RegainRow, task: Task | None) -> None:
     position = run.state.players[cmd.seat].books[cmd.row]
-    run.emit(ev.LibraryRewardsRegained(seat=cmd.seat, row=cmd.row, position=position))
+    run.emit(le.LibraryRewardsRegained(seat=cmd.seat, row=cmd.row, position=position))
 
 
-@on_command(c.BonusTile)
-def _command_bonus_tile(run: Run, cmd: c.BonusTile, task: Task | None) -> None:
+@on_command(lc.BonusTile)
+def _command_bonus_tile(run: Run, cmd: lc.BonusTile, task: Task | None) -> None:
     upgraded = cmd.tile in run.state.players[cmd.seat].upgraded
-    run.emit(ev.BonusActionTaken(seat=cmd.seat, tile=cmd.tile, option=cmd.option, upgraded=upgraded))
+    run.emit(le.BonusActionTaken(seat=cmd.seat, tile=cmd.tile, option=cmd.option, upgraded=upgraded))
 
 
-@on_command(c.CollectScale)
-def _command_collect_scale(run: Run, cmd: c.CollectScale, task: Task | None) -> None:
+@on_command(lc.CollectScale)
+def _command_collect_scale(run: Run, cmd: lc.CollectScale, task: Task | None) -> None:
     height = run.state.players[cmd.seat].university[cmd.tile]
-    run.emit(ev.ScaleRewardCollected(seat=cmd.seat, tile=cmd.tile, height=height))
+    run.emit(le.ScaleRewardCollected(seat=cmd.seat, tile=cmd.tile, height=height))
 
 
-@on_command(c.MoonReward)
-def _command_moon_reward(run: Run, cmd: c.MoonReward, task: Task | None) -> None:
-    run.emit(ev.MoonObjectiveAchieved(seat=cmd.seat, choice=cmd.choice))
+@on_command(lc.MoonReward)
+def _command_moon_reward(run: Run, cmd: lc.MoonReward, task: Task | None) -> None:
+    run.emit(le.MoonObjectiveAchieved(seat=cmd.seat, choice=cmd.choice))
 
 
-@on_command(c.TakeInquisitor)
-def _command_take_inquisitor(run: Run, cmd: c.TakeInquisitor, task: Task | None) -> None:
+@on_command(lc.TakeInquisitor)
+def _command_take_inquisitor(run: Run, cmd: lc.TakeInquisitor, task: Task | None) -> None:
     if cmd.accept:
         run.emit(ev.InquisitorGained(seat=cmd.seat, rule="LUNA-BB-7"))
     else:
-        run.emit(ev.BonusDeclined(seat=cmd.seat, effect="INQ", rule="LUNA-BB-7"))
+        run.emit(le.BonusDeclined(seat=cmd.seat, effect="INQ", rule="LUNA-BB-7"))
 
 
-@on_command(c.Decline)
-def _command_decline(run: Run, cmd: c.Decline, task: Task | None) -> None:
-    run.emit(ev.BonusDeclined(seat=cmd.seat, effect=task.kind if task is not None else "", rule="ACT-2"))
+@on_command(lc.Decline)
+def _command_decline(run: Run, cmd: lc.Decline, task: Task | None) -> None:
+    run.emit(le.BonusDeclined(seat=cmd.seat, effect=task.kind if task is not None else "", rule="ACT-2"))
 
 
 # -- grants --------------------------------------------------------------------------------------------
 
 
-@grant_rule(ev.MoonObserved)
-def _grants_moon(before: GameState, after: GameState, e: ev.MoonObserved) -> list[Task]:
+@grant_rule(le.MoonObserved)
+def _grants_moon(before: GameState, after: GameState, e: le.MoonObserved) -> list[Task]:
     tasks = reward_tasks(after.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
     tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
     if after.options.moon_objective_immediate and moon_objective_due(after, after.players[e.seat]):
@@ -358,38 +362,38 @@ def _grants_moon(before: GameState, after: GameState, e: ev.MoonObserved) -> lis
     return tasks
 
 
-@grant_rule(ev.ScoringTileScored)
-def _grants_scoring(before: GameState, after: GameState, e: ev.ScoringTileScored) -> list[Task]:
+@grant_rule(le.ScoringTileScored)
+def _grants_scoring(before: GameState, after: GameState, e: le.ScoringTileScored) -> list[Task]:
     n = len(after.players)
     order = [(e.seat + k) % n for k in range(n)]  # the observer's bonus first, then the others
     return [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
 
 
-@grant_rule(ev.GrandInquisitorDeparted)
-def _grants_departed(before: GameState, after: GameState, e: ev.GrandInquisitorDeparted) -> list[Task]:
+@grant_rule(le.GrandInquisitorDeparted)
+def _grants_departed(before: GameState, after: GameState, e: le.GrandInquisitorDeparted) -> list[Task]:
     return [Task("BONUS", e.space)]  # LUNA-42
 
 
-@grant_rule(ev.BonusBoardRewardTaken)
-def _grants_bonus(before: GameState, after: GameState, e: ev.BonusBoardRewardTaken) -> list[Task]:
+@grant_rule(le.BonusBoardRewardTaken)
+def _grants_bonus(before: GameState, after: GameState, e: le.BonusBoardRewardTaken) -> list[Task]:
     return [] if e.lost else bonus_tasks(after, bonus_space(after, e.space))
 
 
-@grant_rule(ev.MoonObjectiveAchieved)
-def _grants_moon_objective(before: GameState, after: GameState, e: ev.MoonObjectiveAchieved) -> list[Task]:
+@grant_rule(le.MoonObjectiveAchieved)
+def _grants_moon_objective(before: GameState, after: GameState, e: le.MoonObjectiveAchieved) -> list[Task]:
     objective = after.catalog.luna  # LUNA-80
     if e.choice == "vp":
         return [Task("VP", objective.objective_vp, "", "moon-objective")]
     return [Task("Q", objective.objective_quadrants, "", "moon-objective")]
 
 
-@grant_rule(ev.TelescopeRelocated)
-def _grants_relocated(before: GameState, after: GameState, e: ev.TelescopeRelocated) -> list[Task]:
+@grant_rule(le.TelescopeRelocated)
+def _grants_relocated(before: GameState, after: GameState, e: le.TelescopeRelocated) -> list[Task]:
     return [Task("FIXEDAT", e.end)]  # LUNA-BB-3
 
 
-@grant_rule(ev.LibraryRewardsRegained)
-def _grants_regained(before: GameState, after: GameState, e: ev.LibraryRewardsRegained) -> list[Task]:
+@grant_rule(le.LibraryRewardsRegained)
+def _grants_regained(before: GameState, after: GameState, e: le.LibraryRewardsRegained) -> list[Task]:
     p = after.players[e.seat]
     tasks: list[Task] = []
     for position in range(e.position, 0, -1):  # LUNA-BA-5: right to left
@@ -397,13 +401,13 @@ def _grants_regained(before: GameState, after: GameState, e: ev.LibraryRewardsRe
     return tasks
 
 
-@grant_rule(ev.BonusActionTaken)
-def _grants_bonus_action(before: GameState, after: GameState, e: ev.BonusActionTaken) -> list[Task]:
+@grant_rule(le.BonusActionTaken)
+def _grants_bonus_action(before: GameState, after: GameState, e: le.BonusActionTaken) -> list[Task]:
     return [*tile_rewards(after, e.tile, e.option, e.upgraded), Task("ROTATE", 1, e.tile)]  # LUNA-BA-6
 
 
-@grant_rule(ev.ScaleRewardCollected)
-def _grants_scale_collected(before: GameState, after: GameState, e: ev.ScaleRewardCollected) -> list[Task]:
+@grant_rule(le.ScaleRewardCollected)
+def _grants_scale_collected(before: GameState, after: GameState, e: le.ScaleRewardCollected) -> list[Task]:
     row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
     return [
         Task("OPTINQ", 1, "", t.source) if t.kind == "INQ" else t  # LUNA-BB-7: Inquisitors may be declined
