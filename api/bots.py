@@ -23,6 +23,7 @@ from domain import Command, GameState, legal_moves
 from domain import commands as c
 from domain.bots import make_bot
 from domain.engine import play_through
+from domain.expansions.luna.commands import Decline
 from replays.errors import VersionConflict
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ logger = logging.getLogger(__name__)
 
 MAX_MOVES_PER_RUN = 50_000  # a safety net: a game ends long before
 PASS = "pass"  # a forfeited seat (docs/async.md, ASYNC-3): the server finishes the turn it was frozen in
-_PASSING = (c.EndActions, c.EndFreeActions, c.StopObserving, c.StopWriting, c.DeclineDie, c.Decline)
+_PASSING = (c.EndActions, c.EndFreeActions, c.StopObserving, c.StopWriting, c.DeclineDie, Decline)
 
 
 def pass_move(state: GameState, moves: Sequence[Command]) -> Command:

@@ -7,7 +7,7 @@ Notation: `@<seat> <verb> [args]`, e.g. `@0 move 2`, `@1 observe MO:D1-03 R4+B3 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -31,6 +31,8 @@ def parse_die(text: str) -> Die:
 class Command:
     seat: int
     VERB: ClassVar[str] = ""
+    # The JSON type of a field where it differs from `_check_type`'s table (e.g. a tile given by number).
+    FIELD_TYPES: ClassVar[Mapping[str, type]] = {}
 
     def args(self) -> list[str]:
         return []
@@ -68,7 +70,7 @@ class Observe(Command):
         object.__setattr__(self, "dice", tuple(sorted(self.dice)))
 
     def args(self) -> list[str]:
-        dice = "+".join(die_text(d) for d in self.dice) or "-"  # "-": no dice (LUNA-BA-2)
+        dice = "+".join(die_text(d) for d in self.dice) or "-"  # "-": no dice (an observation for free)
         return [self.target, dice, f"c1={self.comets1}", f"c2={self.comets2}"]
 
 
@@ -151,6 +153,7 @@ class DeclineDie(Command):
 class Lecture(Command):
     tile: int  # Scale tile slot 0..3
     VERB: ClassVar[str] = "lecture"
+    FIELD_TYPES: ClassVar[Mapping[str, type]] = {"tile": int}
 
     def args(self) -> list[str]:
         return [str(self.tile + 1)]
@@ -225,114 +228,8 @@ class PlaceComet(Command):
         return [self.page]
 
 
-# -- Luna (digest §18) ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class BonusSpace(Command):
-    """LUNA-42: the Bonus Board space (1-9) a departing Grand Inquisitor goes to."""
-
-    space: int
-    VERB: ClassVar[str] = "bonus"
-
-    def args(self) -> list[str]:
-        return [str(self.space)]
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Relocate(Command):
-    """LUNA-BB-3: move the telescope to a space (S1..S4 or U; the current space = stay)."""
-
-    space: int
-    VERB: ClassVar[str] = "relocate"
-
-    def args(self) -> list[str]:
-        return [SKY_NAMES[self.space] if 0 <= self.space < len(SKY_NAMES) else str(self.space)]
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class SwapTiles(Command):
-    """LUNA-BA-7: swap two of your Action tiles."""
-
-    first: str
-    second: str
-    VERB: ClassVar[str] = "swap"
-
-    def __post_init__(self) -> None:
-        # A swap is an unordered pair: keep it sorted so both orders compare equal.
-        if self.second < self.first:
-            first, second = self.second, self.first
-            object.__setattr__(self, "first", first)
-            object.__setattr__(self, "second", second)
-
-    def args(self) -> list[str]:
-        return [self.first, self.second]
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class RegainRow(Command):
-    """LUNA-BA-5: the row whose passed spaces pay again, right to left."""
-
-    row: int
-    VERB: ClassVar[str] = "regain"
-
-    def args(self) -> list[str]:
-        return [ROWS[self.row] if 0 <= self.row < 4 else str(self.row)]
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class BonusTile(Command):
-    """LUNA-BA-6: the moving action (option 1 or 2) of any of your Action tiles."""
-
-    tile: str
-    option: int
-    VERB: ClassVar[str] = "anytile"
-
-    def args(self) -> list[str]:
-        return [self.tile, str(self.option)]
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class CollectScale(Command):
-    """LUNA-BB-7: collect the Lecture reward of the row a University token occupies."""
-
-    tile: int
-    VERB: ClassVar[str] = "scale"
-
-    def args(self) -> list[str]:
-        return [str(self.tile + 1)]
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class MoonReward(Command):
-    """LUNA-80: the Moon objective's reward, "vp" (3 VP) or "quadrants" (2 Quadrants)."""
-
-    choice: str
-    VERB: ClassVar[str] = "moonreward"
-
-    def args(self) -> list[str]:
-        return [self.choice]
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class TakeInquisitor(Command):
-    """LUNA-BB-7: take (or decline) an Inquisitor icon among the collected Scale rewards."""
-
-    accept: bool
-    VERB: ClassVar[str] = "inquisitor"
-
-    def args(self) -> list[str]:
-        return ["yes" if self.accept else "no"]
-
-
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Decline(Command):
-    """Decline an optional effect (LUNA-BB-3's fixed action)."""
-
-    VERB: ClassVar[str] = "decline"
-
-
-COMMAND_TYPES: Mapping[str, type[Command]] = {
+# Command name -> class (the JSON form's "type"); an expansion adds its own with `register_command`.
+COMMAND_TYPES: dict[str, type[Command]] = {
     cls.__name__: cls
     for cls in (
         Move,
@@ -355,21 +252,32 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         WriteComplete,
         Upgrade,
         PlaceComet,
-        BonusSpace,
-        Relocate,
-        SwapTiles,
-        RegainRow,
-        BonusTile,
-        CollectScale,
-        MoonReward,
-        TakeInquisitor,
-        Decline,
     )
 }
-_BY_VERB: Mapping[str, type[Command]] = {cls.VERB: cls for cls in COMMAND_TYPES.values()}
+_BY_VERB: dict[str, type[Command]] = {cls.VERB: cls for cls in COMMAND_TYPES.values()}
+
+# How the text notation's arguments of an expansion's command are read: (seat, args) -> the command.
+Parser = Callable[[int, list[str]], Command]
+_PARSERS: dict[type[Command], Parser] = {}
 
 
-def _row(text: str) -> int:
+def register_command(cls: type[Command], parse: Parser) -> None:
+    """Add an expansion's command: its JSON type name, its verb and how its arguments parse (the parser
+    raises ValueError or IndexError on bad arguments; `need_args`, `int_arg` and `row_arg` help)."""
+    name, verb = cls.__name__, cls.VERB
+    if COMMAND_TYPES.get(name, cls) is not cls or _BY_VERB.get(verb, cls) is not cls:
+        raise ValueError(f"command {name} or its verb {verb!r} is taken")
+    COMMAND_TYPES[name] = cls
+    _BY_VERB[verb] = cls
+    _PARSERS[cls] = parse
+
+
+def need_args(args: list[str], n: int) -> None:
+    if len(args) != n:
+        raise ValueError(f"expected {n} argument(s), got {len(args)}")
+
+
+def row_arg(text: str) -> int:
     if text not in ROWS:
         raise ValueError(f"bad library row {text!r}: expected R1..R4")
     return ROWS.index(text)
@@ -390,7 +298,7 @@ def parse_command(text: str) -> Command:
         raise ValueError(f"bad arguments for {verb!r} in {text!r}: {exc}") from None
 
 
-def _int(text: str) -> int:
+def int_arg(text: str) -> int:
     if not text.lstrip("-").isdigit():
         raise ValueError(f"expected a number, got {text!r}")
     return int(text)
@@ -398,29 +306,31 @@ def _int(text: str) -> int:
 
 def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
     def need(n: int) -> None:
-        if len(args) != n:
-            raise ValueError(f"expected {n} argument(s), got {len(args)}")
+        need_args(args, n)
 
-    if cls in (StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting, Decline):
+    parse = _PARSERS.get(cls)
+    if parse is not None:
+        return parse(seat, args)
+    if cls in (StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting):
         need(0)
         return cls(seat=seat)
     if cls is Move:
         need(1)
-        return Move(seat=seat, steps=_int(args[0]))
+        return Move(seat=seat, steps=int_arg(args[0]))
     if cls is Observe:
         need(4)
         dice = tuple(parse_die(d) for d in args[1].split("+")) if args[1] != "-" else ()
         if not (args[2].startswith("c1=") and args[3].startswith("c2=")):
             raise ValueError("expected c1=<n> c2=<n>")
         return Observe(
-            seat=seat, target=args[0], dice=dice, comets1=_int(args[2][3:]), comets2=_int(args[3][3:])
+            seat=seat, target=args[0], dice=dice, comets1=int_arg(args[2][3:]), comets2=int_arg(args[3][3:])
         )
     if cls is TakeFixed:
         need(1)
         return TakeFixed(seat=seat, action=args[0])
     if cls is UseTile:
         need(1)
-        return UseTile(seat=seat, option=_int(args[0]))
+        return UseTile(seat=seat, option=int_arg(args[0]))
     if cls is BuyFree:
         need(1)
         return BuyFree(seat=seat, action=args[0])
@@ -428,7 +338,7 @@ def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
         need(1)
         if len(args[0]) < 2 or args[0][0] not in "CG":
             raise ValueError(f"bad cellar space {args[0]!r}: expected C1..C4 or G1..G4")
-        return Persuade(seat=seat, space=_int(args[0][1:]) - 1, grand=args[0][0] == "G")
+        return Persuade(seat=seat, space=int_arg(args[0][1:]) - 1, grand=args[0][0] == "G")
     if cls is GainDie:
         if len(args) == 1:
             return GainDie(seat=seat, colour=args[0])
@@ -438,7 +348,7 @@ def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
         return GainDie(seat=seat, colour=args[0], returned=parse_die(args[2]))
     if cls is Lecture:
         need(1)
-        return Lecture(seat=seat, tile=_int(args[0]) - 1)
+        return Lecture(seat=seat, tile=int_arg(args[0]) - 1)
     if cls is RaiseDie:
         need(1)
         return RaiseDie(seat=seat, die=parse_die(args[0]))
@@ -452,41 +362,13 @@ def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
         return Farewell(seat=seat, accept=args[0] == "yes")
     if cls in (WriteStep, WriteComplete):
         need(1)
-        return cls(seat=seat, row=_row(args[0]))
+        return cls(seat=seat, row=row_arg(args[0]))
     if cls is Upgrade:
         need(1)
         return Upgrade(seat=seat, tile=args[0])
     if cls is PlaceComet:
         need(1)
         return PlaceComet(seat=seat, page=args[0])
-    if cls is BonusSpace:
-        need(1)
-        return BonusSpace(seat=seat, space=_int(args[0]))
-    if cls is Relocate:
-        need(1)
-        if args[0] not in SKY_NAMES:
-            raise ValueError(f"bad space {args[0]!r}: expected one of {', '.join(SKY_NAMES)}")
-        return Relocate(seat=seat, space=SKY_NAMES.index(args[0]))
-    if cls is SwapTiles:
-        need(2)
-        return SwapTiles(seat=seat, first=args[0], second=args[1])
-    if cls is RegainRow:
-        need(1)
-        return RegainRow(seat=seat, row=_row(args[0]))
-    if cls is BonusTile:
-        need(2)
-        return BonusTile(seat=seat, tile=args[0], option=_int(args[1]))
-    if cls is CollectScale:
-        need(1)
-        return CollectScale(seat=seat, tile=_int(args[0]) - 1)
-    if cls is MoonReward:
-        need(1)
-        return MoonReward(seat=seat, choice=args[0])
-    if cls is TakeInquisitor:
-        need(1)
-        if args[0] not in ("yes", "no"):
-            raise ValueError("expected yes or no")
-        return TakeInquisitor(seat=seat, accept=args[0] == "yes")
     raise ValueError(f"no parser for {cls.__name__}")  # pragma: no cover - every verb is handled
 
 
@@ -560,10 +442,7 @@ def _check_type(cmd: Command, name: str, value: Any) -> None:
         "comets2": int,
         "option": int,
         "space": int,
-        "tile": (int if isinstance(cmd, Lecture | CollectScale) else str),
-        "first": str,
-        "second": str,
-        "choice": str,
+        "tile": str,
         "row": int,
         "grand": bool,
         "accept": bool,
@@ -572,6 +451,7 @@ def _check_type(cmd: Command, name: str, value: Any) -> None:
         "colour": str,
         "page": str,
     }.get(name)
+    expected = cmd.FIELD_TYPES.get(name, expected)
     if expected is None:
         return
     if expected is int and (isinstance(value, bool) or not isinstance(value, int)):

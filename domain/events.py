@@ -391,114 +391,6 @@ class ObjectiveAchieved(GrantingEvent):
     rule: str = "OBJ-3"
 
 
-# -- Luna (digest §18) ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class MoonObserved(GrantingEvent):
-    """LUNA-20..23: the Moon observed on Moon tile `tile`; its Scoring tile goes to the box."""
-
-    tile: str
-    scoring: str
-    dice: tuple[Die, ...]
-    comets: tuple[int, ...]
-    cost: int
-    rule: str = "LUNA-22"
-
-
-@dataclass(frozen=True, kw_only=True)
-class MoonPhaseAdvanced(PlayerEvent):
-    """LUNA-31: a Dividing tile was revealed; the next column of Scoring tiles turns face up."""
-
-    phase: int
-    revealed: tuple[str, ...]
-    rule: str = "LUNA-31"
-
-
-@dataclass(frozen=True, kw_only=True)
-class ScoringTileScored(GrantingEvent):
-    """LUNA-23.3: bonus scoring for the observer, basic scoring for every other player."""
-
-    tile: str
-    points: tuple[int, ...]  # per seat
-    rule: str = "LUNA-23"
-
-
-@dataclass(frozen=True, kw_only=True)
-class GrandInquisitorGained(PlayerEvent):
-    tile: str
-    rule: str = "LUNA-40"
-
-
-@dataclass(frozen=True, kw_only=True)
-class GrandInquisitorDeparted(GrantingEvent):
-    """LUNA-41/42: a fully persuaded Grand Inquisitor leaves for a Bonus Board space."""
-
-    space: int
-    rule: str = "LUNA-42"
-
-
-@dataclass(frozen=True, kw_only=True)
-class BonusBoardRewardTaken(GrantingEvent):
-    side: str
-    space: int
-    lost: bool = False  # the reward cannot be used (A2 without tokens, A8 without comets)
-    rule: str = "LUNA-42"
-
-
-@dataclass(frozen=True, kw_only=True)
-class MoonObjectiveAchieved(GrantingEvent):
-    choice: str  # "vp" or "quadrants"
-    rule: str = "LUNA-80"
-
-
-@dataclass(frozen=True, kw_only=True)
-class TelescopeRelocated(GrantingEvent):
-    start: int
-    end: int
-    rule: str = "LUNA-BB-3"
-
-
-@dataclass(frozen=True, kw_only=True)
-class ActionTilesSwapped(PlayerEvent):
-    first: str
-    second: str
-    queue: tuple[str, ...]
-    rule: str = "LUNA-BA-7"
-
-
-@dataclass(frozen=True, kw_only=True)
-class LibraryRewardsRegained(GrantingEvent):
-    row: int
-    position: int
-    rule: str = "LUNA-BA-5"
-
-
-@dataclass(frozen=True, kw_only=True)
-class BonusActionTaken(GrantingEvent):
-    """LUNA-BA-6: the moving action of any Action tile; the tile then rotates to q0."""
-
-    tile: str
-    option: int
-    upgraded: bool
-    rule: str = "LUNA-BA-6"
-
-
-@dataclass(frozen=True, kw_only=True)
-class ScaleRewardCollected(GrantingEvent):
-    tile: int
-    height: int
-    rule: str = "LUNA-BB-7"
-
-
-@dataclass(frozen=True, kw_only=True)
-class BonusDeclined(PlayerEvent):
-    """An optional part of a Luna reward declined (B3's fixed action, B7's Inquisitor icons)."""
-
-    effect: str
-    rule: str = "RES-7"
-
-
 # -- the table: facts the service records about who plays a seat, the clocks and take-backs ----------
 # (docs/async.md). They are not rules of the game: their rule IDs are the service's ASYNC-n. Only
 # `TakenBack`, `SeatFrozen` (and a hand-over that ends a freeze) change the state; the others are facts
@@ -625,7 +517,9 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
 )
 
 
-EVENT_TYPES: Mapping[str, type[Event]] = {
+# Event name -> class. The name is what a store records (replays/store.py: topic `galileo:<name>`), so a
+# class is never renamed. An expansion adds its own events with `register_events` (domain/expansions/).
+EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
         GameStarted,
@@ -667,19 +561,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         InterrogationHeld,
         ObjectivesChecked,
         ObjectiveAchieved,
-        MoonObserved,
-        MoonPhaseAdvanced,
-        ScoringTileScored,
-        GrandInquisitorGained,
-        GrandInquisitorDeparted,
-        BonusBoardRewardTaken,
-        MoonObjectiveAchieved,
-        TelescopeRelocated,
-        ActionTilesSwapped,
-        LibraryRewardsRegained,
-        BonusActionTaken,
-        ScaleRewardCollected,
-        BonusDeclined,
         *TABLE_EVENTS,
     )
 }
@@ -724,9 +605,19 @@ def _no_grants(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "grants": None}
 
 
-for _cls in EVENT_TYPES.values():
-    if issubclass(_cls, GrantingEvent):
-        UPCASTERS[(_cls.__name__, 1)] = _no_grants
+def register_events(*classes: type[Event]) -> None:
+    """Add an expansion's event classes to `EVENT_TYPES` (with the upcaster of a granting event's first
+    schema, as for the base events)."""
+    for cls in classes:
+        known = EVENT_TYPES.get(cls.__name__)
+        if known is not None and known is not cls:
+            raise ValueError(f"two event classes are named {cls.__name__}")
+        EVENT_TYPES[cls.__name__] = cls
+        if issubclass(cls, GrantingEvent):
+            UPCASTERS[(cls.__name__, 1)] = _no_grants
+
+
+register_events(*EVENT_TYPES.values())
 
 
 @cache

@@ -63,3 +63,10 @@ def dump_parts(registry: dict[str, PartCodec], parts: tuple[Part, ...], hide: bo
 
 def load_parts(registry: dict[str, PartCodec], data: Any) -> tuple[Part, ...]:
     return tuple(codec.load(data[key]) for key, codec in registry.items() if data.get(key) is not None)
+
+
+def json_tuple(xs: Any) -> tuple[Any, ...]:
+    """A JSON list as a tuple (a part's loader uses it; ValueError on anything else)."""
+    if not isinstance(xs, list):
+        raise ValueError(f"expected a list, got {type(xs).__name__}")
+    return tuple(xs)

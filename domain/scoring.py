@@ -3,11 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from domain.luna import major_objects
 from domain.state import GameState, PlayerState
 
 TOP = 4  # the top row of a Scale tile (DER-6)
+
+# What an expansion counts as Major Objects besides the dark-side cards in the library (LIB-5): each
+# source gives a player's count (domain/expansions/).
+MAJOR_OBJECT_SOURCES: list[Callable[[GameState, PlayerState], int]] = []
+
+
+@dataclass(frozen=True, slots=True)
+class CellarFigures:
+    """An expansion's own figures in the cellar, beside the ordinary Inquisitors: how many stand on each
+    space, and what each is worth (as a multiple of its space's value) at an Interrogation (INQ-21)
+    and at the final scoring (SCO-3)."""
+
+    counts: Callable[[PlayerState], tuple[int, ...]]  # per cellar space
+    interrogation: int
+    final: Callable[[GameState], int]
+
+
+CELLAR_FIGURES: list[CellarFigures] = []
+
+
+def major_objects(s: GameState, p: PlayerState) -> int:
+    """LIB-5: dark cards in the library, plus what an expansion counts as Major Objects."""
+    count = p.major_objects
+    for source in MAJOR_OBJECT_SOURCES:
+        count += source(s, p)
+    return count
 
 
 def _tokens_off(p: PlayerState) -> int:
@@ -26,7 +52,7 @@ OBJECTIVES: dict[str, Callable[[GameState, PlayerState], bool]] = {
             else p.inquisitors
         )
         >= 6
-    ),  # AMB-16; Grand Inquisitors count (AMB-14)
+    ),  # AMB-16; an expansion's own Inquisitors count (AMB-14)
     "OBJ-N4": lambda s, p: len(p.upgraded) >= 5,
     "OBJ-N5": lambda s, p: p.comets_off >= 5,
     "OBJ-N6": lambda s, p: _tokens_off(p) >= 6,
@@ -35,7 +61,7 @@ OBJECTIVES: dict[str, Callable[[GameState, PlayerState], bool]] = {
 SUBJECTS: dict[str, Callable[[GameState, PlayerState], int]] = {
     "SUBJ-A1": lambda s, p: major_objects(s, p),
     "SUBJ-A2": lambda s, p: min(p.books),
-    "SUBJ-A3": lambda s, p: p.inquisitors,  # Grand Inquisitors count (AMB-14)
+    "SUBJ-A3": lambda s, p: p.inquisitors,  # an expansion's own Inquisitors count (AMB-14)
     "SUBJ-A4": lambda s, p: len(p.upgraded),
     "SUBJ-A5": lambda s, p: p.comets_off,
     "SUBJ-A6": lambda s, p: _tokens_off(p),
@@ -58,10 +84,14 @@ def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
 
 
 def cellar_points(s: GameState, p: PlayerState) -> int:
-    """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (not doubled, AMB-14)."""
+    """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (an expansion's figures as
+    many times as it says)."""
     bottom = s.catalog.cellar_bottom
-    grand = 2 if s.options.grand_inquisitor_double_at_end else 1  # AMB-14 option
-    return sum(v * (n + grand * g) for v, n, g in zip(bottom, p.cellar, p.grand, strict=True))
+    points = sum(v * n for v, n in zip(bottom, p.cellar, strict=True))
+    for figures in CELLAR_FIGURES:
+        weight = figures.final(s)
+        points += sum(weight * v * n for v, n in zip(bottom, figures.counts(p), strict=True))
+    return points
 
 
 def reputation_points(s: GameState, p: PlayerState) -> int:
@@ -72,7 +102,10 @@ def reputation_points(s: GameState, p: PlayerState) -> int:
 def interrogation(s: GameState, p: PlayerState) -> tuple[int, int, int]:
     """INQ-21..24: (total, new position, overflow VP)."""
     arch = s.catalog.cellar_arch
-    total = sum(v * (n + 2 * g) for v, n, g in zip(arch, p.cellar, p.grand, strict=True))  # LUNA-44
+    total = sum(v * n for v, n in zip(arch, p.cellar, strict=True))
+    for figures in CELLAR_FIGURES:
+        weight = figures.interrogation
+        total += sum(weight * v * n for v, n in zip(arch, figures.counts(p), strict=True))
     lo, hi = s.catalog.reputation_min, s.catalog.reputation_max
     target = p.reputation + total
     end = min(hi, max(lo, target))

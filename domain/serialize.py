@@ -14,7 +14,7 @@ from domain.catalog import load_catalog
 from domain.editions import check_rules_version
 from domain.options import Options
 from domain.parts import GAME_PARTS, PLAYER_PARTS, dump_parts, load_parts
-from domain.state import GameState, LunaState, PlayerState, Task, TurnState
+from domain.state import GameState, PlayerState, Task, TurnState
 
 STATE_FORMAT = 2  # 2: "engine_version" added (a format-1 position is the first release's: rules 0.1.0)
 READ_FORMATS = (1, 2)
@@ -69,21 +69,6 @@ def _turn_json(t: TurnState) -> dict[str, Any]:
     }
 
 
-def _luna_json(luna: LunaState | None, hide: bool = False) -> dict[str, Any] | None:
-    if luna is None:
-        return None
-    scoring = [tile if (luna.visible(i) or not hide) else "?" for i, tile in enumerate(luna.scoring)]
-    return {
-        "side": luna.side,
-        "scoring": scoring,
-        "phase": luna.phase,
-        "flipped": list(luna.flipped),
-        "costs": list(luna.costs),
-        "bonus": [list(seats) for seats in luna.bonus],
-        "achievers": list(luna.achievers),
-    }
-
-
 def dump_state(s: GameState) -> dict[str, Any]:
     """The complete state as JSON-ready data (including hidden fields)."""
     return _dump(s, hide=False)
@@ -117,9 +102,8 @@ def _dump(s: GameState, hide: bool) -> dict[str, Any]:
         "seed": s.seed,
         "salt": s.salt,
         "dealt": [list(x) for x in s.dealt],
-        "luna": _luna_json(s.luna),
+        **dump_parts(GAME_PARTS, s.parts, hide),  # an expansion's own state (domain/parts.py)
         **({"frozen": sorted(s.frozen)} if s.frozen else {}),  # only once a seat forfeited (ASYNC-3)
-        **dump_parts(GAME_PARTS, s.parts, hide),
     }
 
 
@@ -139,7 +123,6 @@ def public_state(s: GameState, viewer: int | None = None) -> dict[str, Any]:
     out["deck_size"] = len(s.deck)
     out["deck_tiers"] = {str(t): tiers.count(t) for t in (1, 2, 3)}
     out["reserve_size"] = len(s.reserve)
-    out["luna"] = _luna_json(s.luna, hide=True)  # face-down Scoring tiles stay hidden (LUNA-3)
     return out
 
 
@@ -219,20 +202,6 @@ def _load(data: Mapping[str, Any]) -> GameState:
         space=t["space"],
         bonus_rotated=frozenset(t["bonus_rotated"]),
     )
-    lj = data["luna"]
-    luna = (
-        None
-        if lj is None
-        else LunaState(
-            side=lj["side"],
-            scoring=_tuple(lj["scoring"]),
-            phase=lj["phase"],
-            flipped=_tuple(lj["flipped"]),
-            costs=_tuple(lj["costs"]),
-            bonus=tuple(tuple(seats) for seats in lj["bonus"]),
-            achievers=_tuple(lj["achievers"]),
-        )
-    )
     return GameState(
         catalog=catalog,
         catalog_edition=catalog.edition,
@@ -260,7 +229,6 @@ def _load(data: Mapping[str, Any]) -> GameState:
         commitment=data["commitment"],
         dealt=tuple(tuple(x) for x in data["dealt"]),
         forks=data["forks"],
-        luna=luna,
         engine_version=engine_version,
         frozen=frozenset(data.get("frozen", ())),
         parts=load_parts(GAME_PARTS, data),

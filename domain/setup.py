@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from domain.catalog import Catalog, load_catalog
 from domain.editions import ENGINE_VERSION, check_rules_version
@@ -13,10 +15,10 @@ from domain.rng import SeededRandom, digest
 from domain.state import COLOURS, GameState
 
 BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
-LUNA_CHARACTERS = ("newton", "hevelius", "cunitz", "sophia")  # CHAR-2: usable with or without Luna
+MORE_CHARACTERS = ("newton", "hevelius", "cunitz", "sophia")  # CHAR-2: usable in every game
 # CHAR-2: all eight, on their basic side (SET-21). Setup offers the characters of the game's catalog
 # edition (catalog.characters); these names are the current edition's, for defaults and clients.
-CHARACTERS = BASE_CHARACTERS + LUNA_CHARACTERS
+CHARACTERS = BASE_CHARACTERS + MORE_CHARACTERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,18 +45,46 @@ class Setup:
     engine_version: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ExtraDeal:
+    """An expansion's own hidden deal beside the cards (docs/engine.md).
+
+    `deal` draws it at setup (from its own seeded stream of the setup's seed): the `GameStarted` fields
+    it fills and its hidden order, or None when the expansion is not in the game. The hidden order is
+    committed with the cards, as the commitment's part `<label>:<ids>`, kept in the state's `dealt`
+    and revealed by `GameEnded`. `redeal` draws anew, at a fork, what of it is still unseen (with the
+    fork's random stream, after the cards) and gives the whole hidden order; () when there is none.
+    """
+
+    label: str
+    deal: Callable[[Setup, Catalog], tuple[Mapping[str, Any], tuple[str, ...]] | None]
+    redeal: Callable[[GameState, SeededRandom], tuple[str, ...]]
+
+
+# The events have one slot for an expansion's hidden order (released in that shape): one deal at most.
+EXTRA_DEALS: list[ExtraDeal] = []
+
+
+def register_deal(deal: ExtraDeal) -> None:
+    if EXTRA_DEALS and EXTRA_DEALS[0] is not deal:
+        raise ValueError("the events hold one expansion's hidden order: a second ExtraDeal has no slot")
+    EXTRA_DEALS[:] = [deal]
+
+
 def commitment_of(
     salt: str,
     deck: tuple[str, ...],
     box: tuple[str, ...],
     reserve: tuple[str, ...],
-    moon: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
 ) -> str:
     """SHA-256 over the salt and every hidden order: published at setup, checkable at the end.
-    `moon` (Luna) is the face-down Scoring tiles on Moon tiles IV..IX."""
+    `extra` is an expansion's hidden order (`ExtraDeal`), committed under its label."""
     parts = ["deck:" + ",".join(deck), "box:" + ",".join(box), "reserve:" + ",".join(reserve)]
-    if moon:
-        parts.append("moon:" + ",".join(moon))
+    if extra:
+        if not EXTRA_DEALS:
+            raise ValueError("a hidden order beside the cards, but no expansion deals one")
+        parts.append(f"{EXTRA_DEALS[0].label}:" + ",".join(extra))
     return digest(salt, *parts)
 
 
@@ -143,14 +173,12 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
     if min(supply) < 0:
         raise IllegalMove("dice-supply", f"{per_colour} dice per colour are too few for {n} players", "AMB-2")
     salt = setup.salt or digest("salt", setup.seed)
-    side = ""
-    revealed: tuple[str, ...] = ()
+    extra_fields: dict[str, Any] = {}
     hidden: tuple[str, ...] = ()
-    if setup.options.luna:
-        luna_rng = SeededRandom(setup.seed, "luna")
-        side = setup.options.bonus_board_side or luna_rng.choice(("A", "B"))  # LUNA-5
-        scoring = luna_rng.shuffled([t.id for t in catalog.luna.scoring_tiles])  # LUNA-3, LUNA-4
-        revealed, hidden = tuple(scoring[:3]), tuple(scoring[3:])
+    for extra in EXTRA_DEALS:  # an expansion's own deal
+        dealt = extra.deal(setup, catalog)
+        if dealt is not None:
+            extra_fields, hidden = dict(dealt[0]), dealt[1]
     return [
         GameStarted(
             seat=None,
@@ -173,9 +201,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
             reserve=tuple(reserve),
             seed=setup.seed,
             salt=salt,
-            luna_side=side,
-            moon_revealed=revealed,
-            moon_hidden=hidden,
+            **extra_fields,
         )
     ]
 
@@ -205,24 +231,19 @@ def redeal(
         shuffled = rng.shuffled(sorted(pools[tier]))
         deck.extend(shuffled[:need])
         (reserve if tier == 3 else box).extend(shuffled[need:])
-    moon: tuple[str, ...] = ()
-    if state.luna is not None:  # face-down Scoring tiles of the columns not yet revealed are re-dealt
-        hidden = list(state.luna.scoring[3:])
-        unrevealed = [i for i in range(len(hidden)) if not state.luna.visible(i + 3)]
-        # sorted first, so re-running a fork on its own (rewritten) prefix re-deals the same way
-        for i, tile in zip(unrevealed, rng.shuffled(sorted(hidden[i] for i in unrevealed)), strict=True):
-            hidden[i] = tile
-        moon = tuple(hidden)
+    extra: tuple[str, ...] = ()
+    for deal in EXTRA_DEALS:  # what of an expansion's own deal is still unseen
+        extra = deal.redeal(state, rng) or extra
     salt = salt or digest("salt", seed)
     return GameForked(
         seat=None,
         source_game=source_game,
         source_version=source_version,
-        commitment=commitment_of(salt, tuple(deck), tuple(sorted(box)), tuple(reserve), moon),
+        commitment=commitment_of(salt, tuple(deck), tuple(sorted(box)), tuple(reserve), extra),
         deck=tuple(deck),
         box=tuple(sorted(box)),
         reserve=tuple(reserve),
         seed=seed,
         salt=salt,
-        moon_hidden=moon,
+        moon_hidden=extra,
     )

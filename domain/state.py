@@ -138,22 +138,6 @@ class TurnState:
 
 
 @dataclass(frozen=True, slots=True)
-class LunaState:
-    """Digest §18. Moon positions I..IX are indices 0..8; column = index // 3 + 1."""
-
-    side: str  # Bonus Board side "A" or "B" (LUNA-5)
-    scoring: tuple[str, ...]  # Scoring tile on each Moon tile ("" once scored); hidden beyond `phase`
-    phase: int  # columns of Scoring tiles face up (LUNA-30, LUNA-31)
-    flipped: tuple[bool, ...]  # Moon tile observed and turned to its light side (LUNA-23.6)
-    costs: tuple[int, ...]  # the Moon Observation stack, top first (LUNA-6)
-    bonus: tuple[tuple[int, ...], ...]  # per Bonus Board space 1..9: seats of the Grand Inquisitors on it
-    achievers: tuple[int, ...] = ()  # seats on the Moon Achievement tile (LUNA-80)
-
-    def visible(self, index: int) -> bool:
-        return index // 3 < self.phase
-
-
-@dataclass(frozen=True, slots=True)
 class GameState:
     catalog: Catalog = field(compare=False, repr=False)
     catalog_edition: str
@@ -181,7 +165,6 @@ class GameState:
     commitment: str = ""
     dealt: tuple[tuple[str, ...], ...] = ()  # hidden: (deck, box, reserve, moon) as committed
     forks: int = 0  # number of re-deals (GameForked) so far
-    luna: LunaState | None = None
     engine_version: str = "0.1.0"  # the game's rules version (GameStarted.engine_version, docs/editions.md)
     frozen: frozenset[int] = frozenset()  # forfeited seats: score frozen, turns skipped (domain/forfeit.py)
     parts: tuple[Part, ...] = ()  # an expansion's own state (domain/parts.py)

@@ -3,7 +3,7 @@ information horizon that says how far back a seat may go.
 
 A take-back never deletes anything: `TakenBack` carries the earlier state whole, so `evolve` stays a
 pure function of (state, event). The horizon is the last event that showed anyone something that was
-hidden (a card drawn or turned, a face-down draw, a Moon tile or Scoring tile turned, a re-deal) or
+hidden (a card drawn or turned, a face-down draw, a re-deal, or what an expansion reveals) or
 another seat's action: a take-back may not reach back across it.
 """
 
@@ -15,16 +15,27 @@ from domain import events as ev
 from domain.serialize import dump_state
 from domain.state import GameState
 
-# Events that reveal something hidden until then (the drawn card's front, a Scoring tile, a new deal).
-REVEALING: tuple[type[ev.Event], ...] = (
+# Events that reveal something hidden until then (the drawn card's front, a new deal); an expansion adds
+# its own with `add_revealing`.
+REVEALING: list[type[ev.Event]] = [
     ev.GameStarted,
     ev.GameForked,
     ev.CardDealt,
     ev.CardDrawnFaceDown,
-    ev.MoonObserved,
-    ev.MoonPhaseAdvanced,
     ev.GameEnded,
-)
+]
+_revealing: tuple[type[ev.Event], ...] = tuple(REVEALING)
+
+
+def add_revealing(*classes: type[ev.Event]) -> None:
+    global _revealing
+    REVEALING.extend(cls for cls in classes if cls not in REVEALING)
+    _revealing = tuple(REVEALING)
+
+
+def reveals(event: ev.Event) -> bool:
+    """Whether `event` revealed something hidden until then."""
+    return isinstance(event, _revealing)
 
 
 def taken_back(seat: int, state: GameState, to_version: int) -> ev.TakenBack:
@@ -40,4 +51,4 @@ def taken_back(seat: int, state: GameState, to_version: int) -> ev.TakenBack:
 
 def reveal_in(events: Sequence[ev.Event]) -> ev.Event | None:
     """The first event of `events` that revealed something hidden, if any."""
-    return next((e for e in events if isinstance(e, REVEALING)), None)
+    return next((e for e in events if reveals(e)), None)

@@ -15,7 +15,7 @@ from typing import Any
 
 from domain import Event, fold
 from domain import events as ev
-from domain.takeback import REVEALING, taken_back
+from domain.takeback import reveals, taken_back
 from replays.clock import ClockConfig, compute
 from replays.errors import TableRefused
 from replays.records import StoredEvent
@@ -70,7 +70,7 @@ def horizon_problem(after: Sequence[StoredEvent], seat: int, to_version: int) ->
             return TableRefused(
                 "past-the-horizon", f"event {stored.version} began a new game line", "ASYNC-7"
             )
-        if isinstance(event, REVEALING):
+        if reveals(event):
             return TableRefused(
                 "past-the-horizon",
                 f"{type(event).__name__} (event {stored.version}) revealed something hidden since",

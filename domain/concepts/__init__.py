@@ -1,6 +1,7 @@
 """The rules concepts, one module each, registering the effect kinds they define (domain/effect_kinds.py).
 
-Importing this package registers every kind; `domain.engine` does so.
+Importing this package registers every base kind; `domain.engine` does so. An expansion's concepts
+are imported by the expansion (domain/expansions/).
 """
 
 from domain.concepts import (
@@ -9,7 +10,6 @@ from domain.concepts import (
     comets,
     dice,
     inquisition,
-    luna,
     observation,
     points,
     university,
@@ -22,7 +22,6 @@ __all__ = [
     "comets",
     "dice",
     "inquisition",
-    "luna",
     "observation",
     "points",
     "university",

@@ -6,8 +6,11 @@ from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Check, EffectKind, Emitter, Options, Resolver, register
 from domain.errors import IllegalMove
+from domain.expansions.luna import commands as lc
+from domain.expansions.luna import events as le
+from domain.expansions.luna.rules import bonus_lost, bonus_space, scoring_points
+from domain.expansions.luna.state import luna, luna_of
 from domain.forfeit import is_frozen, lost_points
-from domain.luna import bonus_lost, bonus_space, scoring_points
 from domain.moves import constellation_index, fixed_check, fixed_options, persuade_check, persuade_options
 from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
 
@@ -16,20 +19,22 @@ from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
 
 def _depart_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     """LUNA-42/43: spaces 1-8 hold one figure, space 9 any number."""
-    if s.luna is None:
+    part = luna_of(s)
+    if part is None:
         return []
-    bonus = s.luna.bonus
-    return [c.BonusSpace(seat=seat, space=i) for i in range(1, 10) if i == 9 or not bonus[i - 1]]
+    bonus = part.bonus
+    return [lc.BonusSpace(seat=seat, space=i) for i in range(1, 10) if i == 9 or not bonus[i - 1]]
 
 
 def _depart_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, c.BonusSpace):
+    if not isinstance(cmd, lc.BonusSpace):
         return IllegalMove("pending-decision", "first choose a Bonus Board space", "RES-1")
-    if s.luna is None:
+    part = luna_of(s)
+    if part is None:
         return IllegalMove("no-luna", "the Bonus Board is part of the Luna expansion", "LUNA-1")
     if cmd.space not in range(1, 10):
         return IllegalMove("bad-space", "the Bonus Board has spaces 1..9", "LUNA-42")
-    if cmd.space != 9 and s.luna.bonus[cmd.space - 1]:
+    if cmd.space != 9 and part.bonus[cmd.space - 1]:
         return IllegalMove("space-taken", f"Bonus space {cmd.space} already holds a figure", "LUNA-42")
     return None
 
@@ -86,11 +91,11 @@ def _freeobs_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | No
 
 
 def _reread_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
-    return [c.RegainRow(seat=seat, row=r) for r, b in enumerate(s.players[seat].books) if b >= 1]
+    return [lc.RegainRow(seat=seat, row=r) for r, b in enumerate(s.players[seat].books) if b >= 1]
 
 
 def _reread_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, c.RegainRow):
+    if not isinstance(cmd, lc.RegainRow):
         return IllegalMove("pending-decision", "first choose a library row", "RES-1")
     books = s.players[cmd.seat].books
     if not 0 <= cmd.row < len(books):
@@ -101,11 +106,11 @@ def _reread_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
 
 
 def _anytile_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
-    return [c.BonusTile(seat=seat, tile=t, option=o) for t in s.players[seat].queue for o in (1, 2)]
+    return [lc.BonusTile(seat=seat, tile=t, option=o) for t in s.players[seat].queue for o in (1, 2)]
 
 
 def _anytile_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, c.BonusTile):
+    if not isinstance(cmd, lc.BonusTile):
         return IllegalMove("pending-decision", "first choose an Action tile and its option", "RES-1")
     if cmd.tile not in s.players[cmd.seat].queue:
         return IllegalMove("unknown-tile", f"you have no Action tile {cmd.tile!r}", "LUNA-BA-6")
@@ -117,12 +122,12 @@ def _anytile_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | No
 def _swap_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     q = s.players[seat].queue
     return [
-        c.SwapTiles(seat=seat, first=q[i], second=q[j]) for i in range(len(q)) for j in range(i + 1, len(q))
+        lc.SwapTiles(seat=seat, first=q[i], second=q[j]) for i in range(len(q)) for j in range(i + 1, len(q))
     ]
 
 
 def _swap_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, c.SwapTiles):
+    if not isinstance(cmd, lc.SwapTiles):
         return IllegalMove("pending-decision", "first choose two Action tiles to swap", "RES-1")
     q = s.players[cmd.seat].queue
     for tile in (cmd.first, cmd.second):
@@ -137,11 +142,11 @@ RELOCATE_SPACES = (S1, S2, S3, S4, UPGRADE)
 
 
 def _relocate_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
-    return [c.Relocate(seat=seat, space=sp) for sp in RELOCATE_SPACES]
+    return [lc.Relocate(seat=seat, space=sp) for sp in RELOCATE_SPACES]
 
 
 def _relocate_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, c.Relocate):
+    if not isinstance(cmd, lc.Relocate):
         return IllegalMove("pending-decision", "first choose where the telescope points", "RES-1")
     if cmd.space not in RELOCATE_SPACES:
         return IllegalMove("bad-space", "the telescope can point at S1..S4 or U", "MOV-2")
@@ -150,11 +155,11 @@ def _relocate_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | N
 
 def _fixedat_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     """LUNA-BB-3: the fixed action only, optional (ACT-2)."""
-    return [*fixed_options(s, seat, task.n), c.Decline(seat=seat)]
+    return [*fixed_options(s, seat, task.n), lc.Decline(seat=seat)]
 
 
 def _fixedat_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if isinstance(cmd, c.Decline):
+    if isinstance(cmd, lc.Decline):
         return None
     return fixed_check(s, cmd, task.n)
 
@@ -176,11 +181,11 @@ def _scale_tiles(task: Task) -> list[int]:
 def _scalerewards_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     """LUNA-BB-7, AMB-51: in the order the player chooses."""
     university = s.players[seat].university
-    return [c.CollectScale(seat=seat, tile=i) for i in _scale_tiles(task) if university[i] >= 1]
+    return [lc.CollectScale(seat=seat, tile=i) for i in _scale_tiles(task) if university[i] >= 1]
 
 
 def _scalerewards_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, c.CollectScale):
+    if not isinstance(cmd, lc.CollectScale):
         return IllegalMove("pending-decision", "first choose a Scale tile's reward", "RES-1")
     university = s.players[cmd.seat].university
     if not 0 <= cmd.tile < len(university):
@@ -195,11 +200,11 @@ def _scalerewards_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove
 
 
 def _optinq_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
-    return [c.TakeInquisitor(seat=seat, accept=True), c.TakeInquisitor(seat=seat, accept=False)]
+    return [lc.TakeInquisitor(seat=seat, accept=True), lc.TakeInquisitor(seat=seat, accept=False)]
 
 
 def _optinq_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, c.TakeInquisitor):
+    if not isinstance(cmd, lc.TakeInquisitor):
         return IllegalMove("pending-decision", "first take or decline the Inquisitor", "RES-1")
     if cmd.accept not in (True, False):
         return IllegalMove("bad-answer", "take the Inquisitor: yes or no", "LUNA-BB-7")
@@ -211,11 +216,11 @@ MOON_REWARDS = ("vp", "quadrants")
 
 def _moonobj_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     """LUNA-80."""
-    return [c.MoonReward(seat=seat, choice=choice) for choice in MOON_REWARDS]
+    return [lc.MoonReward(seat=seat, choice=choice) for choice in MOON_REWARDS]
 
 
 def _moonobj_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, c.MoonReward):
+    if not isinstance(cmd, lc.MoonReward):
         return IllegalMove("pending-decision", "first choose the Moon objective's reward", "RES-1")
     if cmd.choice not in MOON_REWARDS:
         return IllegalMove("bad-choice", "the Moon objective gives vp (3 VP) or quadrants (2 Q)", "LUNA-80")
@@ -240,16 +245,16 @@ def _auto(kind: str, name: str, resolve: Resolver) -> EffectKind:
 def _scoring_tile(run: Emitter, task: Task) -> None:
     seat = run.state.turn.seat
     points = scoring_points(run.state, seat, task.arg)
-    run.emit(ev.ScoringTileScored(seat=seat, tile=task.arg, points=points))
+    run.emit(le.ScoringTileScored(seat=seat, tile=task.arg, points=points))
 
 
 def _bonus(run: Emitter, task: Task) -> None:
     s = run.state
     seat = s.turn.seat
-    assert s.luna is not None
     lost = bonus_lost(s, s.players[seat], bonus_space(s, task.n))
-    rule = f"LUNA-B{s.luna.side}-{task.n}"
-    run.emit(ev.BonusBoardRewardTaken(seat=seat, side=s.luna.side, space=task.n, lost=lost, rule=rule))
+    side = luna(s).side
+    rule = f"LUNA-B{side}-{task.n}"
+    run.emit(le.BonusBoardRewardTaken(seat=seat, side=side, space=task.n, lost=lost, rule=rule))
 
 
 def _book_points(run: Emitter, task: Task) -> None:  # LUNA-BB-6: 1 VP per space of the furthest Book token
@@ -273,7 +278,7 @@ register(
     _luna(
         "DEPART",
         "choose a Bonus Board space for the Grand Inquisitor",
-        (c.BonusSpace,),
+        (lc.BonusSpace,),
         _depart_options,
         _depart_check,
     ),
@@ -288,7 +293,7 @@ register(
     _luna(
         "REREAD",
         "choose the Book token whose passed spaces pay again",
-        (c.RegainRow,),
+        (lc.RegainRow,),
         _reread_options,
         _reread_check,
         ("no Book token has left its start space", "LUNA-BA-5"),
@@ -296,16 +301,16 @@ register(
     _luna(
         "ANYTILE",
         "take the moving action of any Action tile",
-        (c.BonusTile,),
+        (lc.BonusTile,),
         _anytile_options,
         _anytile_check,
     ),
-    _luna("SWAP", "swap two Action tiles", (c.SwapTiles,), _swap_options, _swap_check),
-    _luna("RELOCATE", "move the telescope to any space", (c.Relocate,), _relocate_options, _relocate_check),
+    _luna("SWAP", "swap two Action tiles", (lc.SwapTiles,), _swap_options, _swap_check),
+    _luna("RELOCATE", "move the telescope to any space", (lc.Relocate,), _relocate_options, _relocate_check),
     _luna(
         "FIXEDAT",
         "take (or decline) the fixed action where the telescope now points",
-        (c.Observe, c.TakeFixed, c.Decline),
+        (c.Observe, c.TakeFixed, lc.Decline),
         _fixedat_options,
         _fixedat_check,
     ),
@@ -320,18 +325,20 @@ register(
     _luna(
         "SCALEREWARDS",
         "collect the reward of a University token's row",
-        (c.CollectScale,),
+        (lc.CollectScale,),
         _scalerewards_options,
         _scalerewards_check,
         ("no University token above the stairs", "LUNA-BB-7"),
     ),
-    _luna("OPTINQ", "take or decline the Inquisitor", (c.TakeInquisitor,), _optinq_options, _optinq_check),
-    _luna("MOONOBJ", "choose the Moon objective's reward", (c.MoonReward,), _moonobj_options, _moonobj_check),
+    _luna("OPTINQ", "take or decline the Inquisitor", (lc.TakeInquisitor,), _optinq_options, _optinq_check),
+    _luna(
+        "MOONOBJ", "choose the Moon objective's reward", (lc.MoonReward,), _moonobj_options, _moonobj_check
+    ),
     _auto("SCORING", "score a Scoring tile (LUNA-23)", _scoring_tile),
     _auto(
         "GRAND",
         "gain a Grand Inquisitor (LUNA-23)",
-        lambda run, task: run.emit(ev.GrandInquisitorGained(seat=run.state.turn.seat, tile=task.arg)),
+        lambda run, task: run.emit(le.GrandInquisitorGained(seat=run.state.turn.seat, tile=task.arg)),
     ),
     _auto("BONUS", "take a Bonus Board reward (LUNA-42)", _bonus),
     _auto("BOOKVP", "score the Book tokens (Bonus Board)", _book_points),

@@ -16,6 +16,7 @@ from api.settings import Settings
 from domain import Command, command_to_dict, legal_moves
 from domain import commands as c
 from domain.bots import make_bot
+from domain.expansions.luna.state import luna_of
 from replays import table as table_rules
 from replays.service import verify_file
 from tests.api.async_helpers import Clock, bearer
@@ -111,8 +112,8 @@ def test_ASYNC_3_a_forfeited_seats_score_is_frozen_and_its_turns_skipped(
     assert tick(client) == 1
     bots_idle(client)
     # Ben plays on alone until one of Luna's Scoring tiles has paid, then the host gives his seat to a bot.
-    scored_before = runtime_of(client).store.current(game_id)[0].luna.scoring.count("")
-    play_seats(client, game_id, {1: tokens[1]}, lambda s: s.luna.scoring.count("") > scored_before)
+    scored_before = luna_of(runtime_of(client).store.current(game_id)[0]).scoring.count("")
+    play_seats(client, game_id, {1: tokens[1]}, lambda s: luna_of(s).scoring.count("") > scored_before)
     handed = client.post(
         f"/games/{game_id}/host/seats/1/handover",
         headers=bearer(host),

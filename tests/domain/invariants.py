@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from domain import events as ev
+from domain.expansions.luna.state import luna_of
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, GameState
 
 
@@ -41,7 +42,7 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
     for i, colour in enumerate(COLOURS):
         assert state.supply[i] >= 0
         assert state.supply[i] + held[colour] == per_colour, f"{colour} dice conserved"
-    luna = state.luna
+    luna = luna_of(state)
     if luna is not None:
         on_moon = sum(1 for flipped in luna.flipped if not flipped)
         in_cellars = sum(sum(p.grand) for p in state.players)

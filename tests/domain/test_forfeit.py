@@ -6,9 +6,9 @@ from domain import Options, SeatSpec, Setup, evolve, legal_moves, start
 from domain import events as ev
 from domain.bots import make_bot
 from domain.engine import play_through
+from domain.expansions.luna.rules import scoring_points
 from domain.fastcopy import replace
 from domain.forfeit import next_turn
-from domain.luna import scoring_points
 from domain.serialize import dump_state, load_state
 from domain.state import GameState
 

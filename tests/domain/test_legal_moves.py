@@ -20,6 +20,7 @@ from domain import IllegalMove, Options, decide, evolve, legal_moves, parse_comm
 from domain import commands as c
 from domain.bots import make_bot
 from domain.effect_kinds import EFFECTS, effect_kind
+from domain.expansions.luna import commands as lc
 from domain.moves import check
 from domain.selfplay import default_setup
 from domain.state import COLOURS, S1, S2, S3, S4, UPGRADE, GameState, Task
@@ -57,16 +58,16 @@ def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[
         yield c.StopObserving(seat=who)
         yield c.StopWriting(seat=who)
         yield c.DeclineDie(seat=who)
-        yield c.Decline(seat=who)
+        yield lc.Decline(seat=who)
         yield c.Farewell(seat=who, accept=True)
-        yield c.TakeInquisitor(seat=who, accept=False)
+        yield lc.TakeInquisitor(seat=who, accept=False)
         yield c.BuyFree(seat=who, action="recolour")
         yield c.GainDie(seat=who, colour="R")
         yield c.Persuade(seat=who, space=0)
         yield c.Lecture(seat=who, tile=0)
         yield c.WriteStep(seat=who, row=0)
-        yield c.MoonReward(seat=who, choice="vp")
-        yield c.CollectScale(seat=who, tile=0)
+        yield lc.MoonReward(seat=who, choice="vp")
+        yield lc.CollectScale(seat=who, tile=0)
         yield c.Observe(seat=who, target="C:D1-01:0", dice=(("R", 5),))
     wide = [t for t in c.COMMAND_TYPES.values() if not types or issubclass(t, types)]
     if c.TakeFixed in wide:
@@ -105,8 +106,8 @@ def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[
         yield c.Lecture(seat=seat, tile=n)
         yield c.WriteStep(seat=seat, row=n)
         yield c.WriteComplete(seat=seat, row=n)
-        yield c.RegainRow(seat=seat, row=n)
-        yield c.CollectScale(seat=seat, tile=n)
+        yield lc.RegainRow(seat=seat, row=n)
+        yield lc.CollectScale(seat=seat, tile=n)
     for d in dice:
         yield c.RaiseDie(seat=seat, die=d)
     yield c.Farewell(seat=seat, accept=True)
@@ -117,18 +118,18 @@ def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[
     for page in (*(pg.id for pg in s.catalog.book_pages), "appendix", "nope"):
         yield c.PlaceComet(seat=seat, page=page)
     for space in range(-1, 11):
-        yield c.BonusSpace(seat=seat, space=space)
+        yield lc.BonusSpace(seat=seat, space=space)
     for space in range(-1, 8):
-        yield c.Relocate(seat=seat, space=space)
-    if c.SwapTiles in wide:
-        yield from (c.SwapTiles(seat=seat, first=a, second=b) for a in tiles for b in tiles)
-    if c.BonusTile in wide:
-        yield from (c.BonusTile(seat=seat, tile=t, option=o) for t in tiles for o in (-1, 0, 1, 2, 3))
+        yield lc.Relocate(seat=seat, space=space)
+    if lc.SwapTiles in wide:
+        yield from (lc.SwapTiles(seat=seat, first=a, second=b) for a in tiles for b in tiles)
+    if lc.BonusTile in wide:
+        yield from (lc.BonusTile(seat=seat, tile=t, option=o) for t in tiles for o in (-1, 0, 1, 2, 3))
     for choice in ("vp", "quadrants", "both"):
-        yield c.MoonReward(seat=seat, choice=choice)
-    yield c.TakeInquisitor(seat=seat, accept=True)
-    yield c.TakeInquisitor(seat=seat, accept=False)
-    yield c.Decline(seat=seat)
+        yield lc.MoonReward(seat=seat, choice=choice)
+    yield lc.TakeInquisitor(seat=seat, accept=True)
+    yield lc.TakeInquisitor(seat=seat, accept=False)
+    yield lc.Decline(seat=seat)
     yield c.EndFreeActions(seat=seat)
 
 

@@ -9,7 +9,10 @@ import pytest
 
 from domain import IllegalMove, Options, legal_moves
 from domain import events as ev
-from domain.luna import scoring_points
+from domain.expansions.luna import events as le
+from domain.expansions.luna.rules import scoring_points
+from domain.expansions.luna.state import luna_of
+from domain.expansions.luna.state import with_luna as put_luna
 from domain.scoring import cellar_points, interrogation
 from domain.selfplay import selfplay
 from domain.state import S1, S2, S3, Task
@@ -35,12 +38,12 @@ def luna_game(players: int = 3, **options: object) -> object:
 
 
 def with_luna(state, **changes):  # type: ignore[no-untyped-def]
-    return dataclasses.replace(state, luna=dataclasses.replace(state.luna, **changes))
+    return put_luna(state, dataclasses.replace(luna_of(state), **changes))
 
 
 def moon_scenario(scoring: str = "LUNA-66", side: str = "A"):  # type: ignore[no-untyped-def]
     s = luna_game(bonus_board_side=side)
-    tiles = list(s.luna.scoring)
+    tiles = list(luna_of(s).scoring)
     other = tiles.index(scoring)
     tiles[0], tiles[other] = tiles[other], tiles[0]  # the chosen Scoring tile on Moon tile I
     return with_luna(s, scoring=tuple(tiles))
@@ -51,7 +54,7 @@ def moon_scenario(scoring: str = "LUNA-66", side: str = "A"):  # type: ignore[no
 
 def test_LUNA_1_to_9_setup() -> None:
     s = luna_game()
-    luna = s.luna
+    luna = luna_of(s)
     assert luna is not None and luna.side in ("A", "B") and luna.phase == 1
     assert luna.costs == (5, 6, 7, 8, 9, 10, 11, 12, 13)
     assert sorted(luna.scoring) == sorted(t.id for t in s.catalog.luna.scoring_tiles)
@@ -65,16 +68,16 @@ def test_LUNA_3_face_down_scoring_tiles_are_hidden() -> None:
 
     setup = dataclasses.replace(default_setup(2, "hide"), options=Options(luna=True))
     s, events = start(setup)
-    hidden = s.luna.scoring[3:]
+    hidden = luna_of(s).scoring[3:]
     public = public_state(s)["luna"]["scoring"]
-    assert public[:3] == list(s.luna.scoring[:3]) and public[3:] == ["?"] * 6
+    assert public[:3] == list(luna_of(s).scoring[:3]) and public[3:] == ["?"] * 6
     started = redact_event(events[0])
-    assert "moon_hidden" not in started and started["moon_revealed"] == list(s.luna.scoring[:3])
+    assert "moon_hidden" not in started and started["moon_revealed"] == list(luna_of(s).scoring[:3])
     assert all(tile not in str(started) for tile in hidden)
 
 
 def test_LUNA_5_bonus_board_side_option() -> None:
-    assert luna_game(bonus_board_side="B").luna.side == "B"
+    assert luna_of(luna_game(bonus_board_side="B")).side == "B"
     with pytest.raises(ValueError):
         Options.from_json({"bonusBoardSide": "C"})
 
@@ -89,15 +92,15 @@ def test_EX_17_observing_the_moon() -> None:
     s = player(s, 1, library=(("D1-03", True),))
     s = actions_at(s, S1)
     s, events = play(s, "observe MOON:I B2+R1+Y1 c1=0 c2=1")
-    moon = of_type(events, ev.MoonObserved)[0]
+    moon = of_type(events, le.MoonObserved)[0]
     assert (moon.cost, moon.comets, moon.scoring) == (5, (0,), "LUNA-66")
     p = s.players[0]
     assert p.dice == () and p.comets[0] == "pending" and p.moon == 1
-    assert s.luna.costs[0] == 6  # the next cost
+    assert luna_of(s).costs[0] == 6  # the next cost
     assert p.quadrants == 2 and dict(p.points) == {"moon": 6, "scoring-tile": 4}
     assert s.players[1].score == 1 and s.players[2].score == 0  # basic: 1 VP per Major Object
     assert p.grand == (1, 0, 0, 0)
-    assert s.luna.flipped[0] and s.luna.scoring[0] == ""
+    assert luna_of(s).flipped[0] and luna_of(s).scoring[0] == ""
     order = [
         t
         for t in types(events)
@@ -125,14 +128,14 @@ def test_LUNA_21_only_tiles_with_a_face_up_scoring_tile() -> None:
 def test_EX_20_moon_objective_after_the_second_observation() -> None:
     s = moon_scenario("LUNA-61")
     s = player(s, 0, dice=(("B", 6), ("R", 6), ("Y", 6)), moon=1)
-    s = with_luna(s, costs=s.luna.costs[1:])
+    s = with_luna(s, costs=luna_of(s).costs[1:])
     s = actions_at(s, S1)
     s, events = play(s, "observe MOON:I B6+R6+Y6 c1=0 c2=0")
     assert {str(m) for m in legal_moves(s)} == {"@0 moonreward vp", "@0 moonreward quadrants"}
     assert "ScoringTileScored" in types(events)  # after the Scoring tile (LUNA-81)
     q = s.players[0].quadrants
     s, events = play(s, "moonreward quadrants")
-    assert s.players[0].quadrants == q + 2 and s.luna.achievers == (0,)
+    assert s.players[0].quadrants == q + 2 and luna_of(s).achievers == (0,)
     assert "@0 free die" in {str(m) for m in legal_moves(s)}  # spendable that turn
 
 
@@ -146,7 +149,7 @@ def test_AMB_15_option_moon_objective_in_cleanup() -> None:
 
 
 def test_AMB_13_the_moon_is_not_a_major_object_unless_the_option_says_so() -> None:
-    from domain.luna import major_objects
+    from domain.scoring import major_objects
 
     s = player(luna_game(), 0, moon=2, library=(("D1-01", True),))
     assert major_objects(s, s.players[0]) == 1
@@ -167,16 +170,16 @@ def _last_tier_one(state):  # type: ignore[no-untyped-def]
 def test_LUNA_31_phase_change_on_a_board_refill() -> None:
     s = actions_at(_last_tier_one(luna_game()), S2)
     s, events = resolve(s, Task("REFILL", 0))
-    advanced = of_type(events, ev.MoonPhaseAdvanced)
-    assert advanced and advanced[0].phase == 2 and advanced[0].revealed == s.luna.scoring[3:6]
+    advanced = of_type(events, le.MoonPhaseAdvanced)
+    assert advanced and advanced[0].phase == 2 and advanced[0].revealed == luna_of(s).scoring[3:6]
     assert types(events).index("CardDealt") < types(events).index("MoonPhaseAdvanced")
 
 
 def test_LUNA_32_phase_change_on_a_face_down_draw() -> None:
     s = actions_at(_last_tier_one(luna_game()), S2)
     s, events = resolve(s, Task("CARD"))
-    assert of_type(events, ev.MoonPhaseAdvanced)[0].phase == 2
-    assert s.luna.phase == 2
+    assert of_type(events, le.MoonPhaseAdvanced)[0].phase == 2
+    assert luna_of(s).phase == 2
 
 
 def test_LUNA_33_earlier_phases_stay_observable() -> None:
@@ -194,12 +197,12 @@ def test_AMB_42_phase_change_during_setup_when_the_deck_starts_with_tier_two() -
     setup = dataclasses.replace(default_setup(2, "amb42"), options=Options(luna=True))
     first = dataclasses.replace(setup, catalog_edition="base-provisional-1")
     state, events = start(first)
-    assert not of_type(events, ev.MoonPhaseAdvanced)
+    assert not of_type(events, le.MoonPhaseAdvanced)
     tiers = [state.catalog.cards[c].tier for c in state.deck]
     assert tiers[:2] == [1, 1] and tiers[2] == 2
     # 2 players (base-2, DATA-2 corrected): 9 Tier I cards, the deck starts with 3 of them.
     state, events = start(setup)
-    assert not of_type(events, ev.MoonPhaseAdvanced)
+    assert not of_type(events, le.MoonPhaseAdvanced)
     tiers = [state.catalog.cards[c].tier for c in state.deck]
     assert tiers[:3] == [1, 1, 1] and tiers[3] == 2
 
@@ -223,9 +226,9 @@ def test_EX_19_fully_persuading_a_grand_inquisitor() -> None:
     s, events = play(s, "free persuade", "persuade C3")  # the second step has one option: G3 -> C4
     assert s.agenda[-1].kind == "DEPART"
     s, events = play(s, "bonus 8")
-    assert of_type(events, ev.GrandInquisitorDeparted)[0].space == 8
+    assert of_type(events, le.GrandInquisitorDeparted)[0].space == 8
     assert of_type(events, ev.CometSpotted) and dict(s.players[0].points)["bonus-board"] == 1
-    assert s.players[0].grand == (0, 0, 0, 0) and s.luna.bonus[7] == (0,)
+    assert s.players[0].grand == (0, 0, 0, 0) and luna_of(s).bonus[7] == (0,)
     s, events = play(s, "end")
     held = of_type(events, ev.InterrogationHeld)[0]
     assert held.total == 1  # DER-19: only the ordinary Inquisitor on C4 remains
@@ -251,7 +254,7 @@ def test_AMB_50_two_grand_inquisitors_leave_in_the_same_persuade() -> None:
     assert s.agenda[-1].kind == "DEPART"  # then the second
     assert "@0 bonus 9" in {str(m) for m in legal_moves(s)}
     s, _ = play(s, "bonus 4")
-    assert s.luna.bonus[8] == (0,) and s.luna.bonus[3] == (0,)
+    assert luna_of(s).bonus[8] == (0,) and luna_of(s).bonus[3] == (0,)
 
 
 def finish_effects_until(s, kind):  # type: ignore[no-untyped-def]
@@ -307,7 +310,7 @@ def test_LUNA_BA_2_free_constellation_of_cost_4_or_less() -> None:
 
 def test_LUNA_BA_2_lost_without_constellation_tokens() -> None:
     s, events = depart_to("A", 2, tokens_used=7, tokens_boxed=7)
-    assert of_type(events, ev.BonusBoardRewardTaken)[0].lost
+    assert of_type(events, le.BonusBoardRewardTaken)[0].lost
 
 
 def test_LUNA_BA_3_die_and_lecture() -> None:
@@ -326,7 +329,7 @@ def test_LUNA_BA_4_persuade_three_times() -> None:
 def test_LUNA_BA_5_book_rewards_again_right_to_left() -> None:
     library = (("D1-01", True),)  # R2 spaces: p1 printed Q, p2 "INC:Y"
     s, events = depart_to("A", 5, library=library, books=(0, 2, 0, 0), dice=(("Y", 1),))  # one row
-    regained = of_type(events, ev.LibraryRewardsRegained)
+    regained = of_type(events, le.LibraryRewardsRegained)
     assert regained and regained[0].position == 2
     assert types(events).index("DiceRaised") < types(events).index("QuadrantsGained")  # right to left
 
@@ -368,7 +371,7 @@ def test_LUNA_BA_8_spot_a_comet_and_1_vp_or_nothing() -> None:
     s, _ = depart_to("A", 8)
     assert s.players[0].comets[0] == "sky1" and s.players[0].score == 1
     s, events = depart_to("A", 8, comets=("book",) * 7)
-    assert of_type(events, ev.BonusBoardRewardTaken)[0].lost and s.players[0].score == 0
+    assert of_type(events, le.BonusBoardRewardTaken)[0].lost and s.players[0].score == 0
 
 
 @pytest.mark.parametrize("side", ["A", "B"])
@@ -456,7 +459,7 @@ def test_LUNA_BB_8_three_partial_writings_and_3_vp() -> None:
 def test_AMB_20_option_bonus_b8_write_size() -> None:
     s = luna_game(bonus_board_side="B", bonus_b8_write_size=3)
     s = player(s, 0, grand=(0, 0, 1, 0), library=tuple((c, True) for c in ("D1-03", "D1-07", "D1-11")))
-    from domain.luna import bonus_space, bonus_tasks
+    from domain.expansions.luna.rules import bonus_space, bonus_tasks
 
     tasks = bonus_tasks(s, bonus_space(s, 8))
     assert [(t.kind, t.n) for t in tasks] == [("WRITE", 3)] * 3 + [("VP", 3)]
@@ -539,10 +542,12 @@ def test_luna_fork_redeals_the_face_down_scoring_tiles() -> None:
     at = next(i for i, e in enumerate(events) if isinstance(e, ev.TurnEnded)) + 1
     before = fold(events[:at])
     forked = fold(fork_events(events, at, "source", "fork-seed"))
-    hidden = [i for i in range(9) if not before.luna.visible(i)]
-    assert sorted(forked.luna.scoring[i] for i in hidden) == sorted(before.luna.scoring[i] for i in hidden)
-    assert [forked.luna.scoring[i] for i in hidden] != [before.luna.scoring[i] for i in hidden]
-    assert forked.luna.scoring[:3] == before.luna.scoring[:3]
+    hidden = [i for i in range(9) if not luna_of(before).visible(i)]
+    assert sorted(luna_of(forked).scoring[i] for i in hidden) == sorted(
+        luna_of(before).scoring[i] for i in hidden
+    )
+    assert [luna_of(forked).scoring[i] for i in hidden] != [luna_of(before).scoring[i] for i in hidden]
+    assert luna_of(forked).scoring[:3] == luna_of(before).scoring[:3]
 
 
 def test_LUNA_63_option_new_grand_inquisitor_not_counted() -> None:

@@ -7,7 +7,9 @@ import dataclasses
 import orjson
 
 from domain import Options, evolve
-from domain.events import GameForked, MoonPhaseAdvanced
+from domain.events import GameForked
+from domain.expansions.luna.events import MoonPhaseAdvanced
+from domain.expansions.luna.state import luna_of
 from domain.selfplay import default_setup
 from replays.service import Games, verify_file
 from tests.replays.conftest import play
@@ -28,7 +30,7 @@ def test_luna_game_replays_to_every_version_and_round_trips(games: Games) -> Non
         state = evolve(state, event)
         if version % 25 == 0 or version == len(stored):
             assert games.state(game_id, version) == state, version
-    assert state is not None and state.finished and state.luna is not None
+    assert state is not None and state.finished and luna_of(state) is not None
     assert games.verify(game_id).ok
     copy_id = games.import_(games.export(game_id))
     assert [s.event for s in games.events(copy_id)] == stored
@@ -40,16 +42,18 @@ def test_luna_fork_of_an_unfinished_game_redeals_the_face_down_scoring_tiles(gam
     play(games, source, "luna-store-2", limit=25)
     at = games.head(source) - 2
     before = games.state(source, at)
-    assert before is not None and before.luna is not None
+    assert before is not None and luna_of(before) is not None
     fork_id = games.fork(source, at)
     forked = games.events(fork_id)[at].event
     assert isinstance(forked, GameForked) and forked.moon_hidden
-    hidden = [i for i in range(9) if not before.luna.visible(i)]
+    hidden = [i for i in range(9) if not luna_of(before).visible(i)]
     after = games.state(fork_id, at + 1)
-    assert after is not None and after.luna is not None
-    assert sorted(after.luna.scoring[i] for i in hidden) == sorted(before.luna.scoring[i] for i in hidden)
+    assert after is not None and luna_of(after) is not None
+    assert sorted(luna_of(after).scoring[i] for i in hidden) == sorted(
+        luna_of(before).scoring[i] for i in hidden
+    )
     redacted = games.export(fork_id, 0)
-    assert orjson.dumps([before.luna.scoring[i] for i in hidden]) not in redacted
+    assert orjson.dumps([luna_of(before).scoring[i] for i in hidden]) not in redacted
     play(games, fork_id, "luna-store-fork")
     assert games.verify(fork_id).ok and verify_file(games.export(fork_id)).ok
 

@@ -30,13 +30,29 @@ from domain.evolve import (
     resolves,
     turn_with,
 )
+from domain.expansions.luna import commands as lc
+from domain.expansions.luna import events as le
+from domain.expansions.luna.rules import (
+    GRAND_INQUISITORS,
+    bonus_space,
+    bonus_tasks,
+    moon_major_objects,
+    moon_objective_due,
+    observable_moon_tiles,
+    phase_due,
+)
+from domain.expansions.luna.state import LunaState, luna, luna_of, with_luna
 from domain.fastcopy import replace
 from domain.grants import Deriver, book_tasks, extend_grant_rule, grant_rule, library_reward, tile_rewards
-from domain.luna import bonus_space, bonus_tasks, moon_objective_due, observable_moon_tiles, phase_due
 from domain.moves import CLEANUP_CHOICES, EXTRA_MAJORS, CleanupChoice, ExtraMajor, payment_check, payments
 from domain.resolve import POINT_RULES, CommandHandler, Run, extend_command, on_command, paid_comets
-from domain.state import COLOURS, GameState, LunaState, Task
+from domain.scoring import CELLAR_FIGURES, MAJOR_OBJECT_SOURCES
+from domain.state import COLOURS, GameState, Task
+from domain.takeback import add_revealing
 
+add_revealing(le.MoonObserved, le.MoonPhaseAdvanced)  # a Scoring tile or Moon tile turned (ASYNC-6)
+MAJOR_OBJECT_SOURCES.append(moon_major_objects)  # AMB-13 option
+CELLAR_FIGURES.append(GRAND_INQUISITORS)  # LUNA-44, AMB-14
 POINT_RULES.update(
     {"moon": "LUNA-23", "scoring-tile": "LUNA-23", "bonus-board": "LUNA-42", "moon-objective": "LUNA-80"}
 )
@@ -57,7 +73,7 @@ def _start(s: GameState, e: ev.GameStarted) -> GameState:
     """LUNA-3..6, LUNA-30: the Moon tiles with their Scoring tiles, the first phase, the cost stack."""
     if not s.options.luna:
         return s
-    luna = LunaState(
+    part = LunaState(
         side=e.luna_side,
         scoring=(*e.moon_revealed, *e.moon_hidden),
         phase=1,  # LUNA-30
@@ -65,16 +81,16 @@ def _start(s: GameState, e: ev.GameStarted) -> GameState:
         costs=s.catalog.luna.moon_costs,  # LUNA-6
         bonus=((),) * 9,
     )
-    return replace(s, luna=luna)
+    return with_luna(s, part)
 
 
 def _fork(before: GameState, forked: GameState, e: ev.GameForked) -> GameState:
     """A re-dealing fork re-deals the face-down Scoring tiles too."""
-    luna = forked.luna
-    if luna is None or not e.moon_hidden:
+    part = luna_of(forked)
+    if part is None or not e.moon_hidden:
         return forked
-    scoring = tuple(tile if luna.visible(i) else e.moon_hidden[i - 3] for i, tile in enumerate(luna.scoring))
-    return replace(forked, luna=replace(luna, scoring=scoring))
+    scoring = tuple(tile if part.visible(i) else e.moon_hidden[i - 3] for i, tile in enumerate(part.scoring))
+    return with_luna(forked, replace(part, scoring=scoring))
 
 
 on_start(_start)
@@ -87,11 +103,10 @@ on_fork(_fork)
 def advance_phase(run: Emitter) -> None:
     """LUNA-31/32: reveal the next column of Scoring tiles; the Dividing tile goes to the box."""
     s = run.state
-    assert s.luna is not None
-    phase = s.luna.phase + 1
+    phase = luna(s).phase + 1
     column = phase - 1
-    revealed = s.luna.scoring[column * 3 : column * 3 + 3]
-    run.emit(ev.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
+    revealed = luna(s).scoring[column * 3 : column * 3 + 3]
+    run.emit(le.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
 
 
 INTERRUPTS.append(Interrupt(phase_due, advance_phase, "the next Moon phase is revealed", "LUNA-31"))
@@ -102,10 +117,11 @@ INTERRUPTS.append(Interrupt(phase_due, advance_phase, "the next Moon phase is re
 
 def _moon_options(s: GameState, seat: int, sky1: int, sky2: int) -> list[c.Command]:
     """LUNA-20..22: the Moon tiles open to observation, paid with dice of all three colours."""
-    if s.luna is None:
+    part = luna_of(s)
+    if part is None:
         return []
     dice = s.players[seat].dice
-    cost = s.luna.costs[0] if s.luna.costs else 0
+    cost = part.costs[0] if part.costs else 0
     return [
         c.Observe(seat=seat, target=f"MOON:{POSITIONS[index]}", dice=spent, comets1=n1, comets2=n2)
         for index in observable_moon_tiles(s)
@@ -115,22 +131,22 @@ def _moon_options(s: GameState, seat: int, sky1: int, sky2: int) -> list[c.Comma
 
 def _moon_check(s: GameState, cmd: c.Observe, majors: bool) -> IllegalMove | None:
     """The check of `_moon_options` (LUNA-2, LUNA-20..24, OBS-1, then the payment: OBS-23)."""
-    luna = s.luna
+    part = luna_of(s)
     position = cmd.target.split(":")[1]
-    if luna is None:
+    if part is None:
         return IllegalMove("no-moon", "the Moon is part of the Luna expansion, not in this game", "LUNA-20")
     if not majors:
         return IllegalMove("one-major-object", "the Moon is a Major Object: one per Observe", "OBS-1")
     if position not in POSITIONS:
         return IllegalMove("bad-target", f"no Moon tile {position!r}: use I..IX", "LUNA-2")
     tile = POSITIONS.index(position)
-    if luna.flipped[tile] or not luna.scoring[tile]:
+    if part.flipped[tile] or not part.scoring[tile]:
         return IllegalMove("moon-observed", f"Moon tile {position} was already observed", "LUNA-24")
-    if not luna.visible(tile):
+    if not part.visible(tile):
         return IllegalMove("moon-face-down", f"Moon tile {position} has no face-up Scoring tile", "LUNA-21")
-    if not luna.costs:
+    if not part.costs:
         return IllegalMove("moon-stack-empty", "no Moon Observation tile is left", "LUNA-22")
-    return payment_check(s, cmd, COLOURS, luna.costs[0], "OBS-23")
+    return payment_check(s, cmd, COLOURS, part.costs[0], "OBS-23")
 
 
 EXTRA_MAJORS["MOON"] = ExtraMajor(_moon_options, _moon_check, "MOON:<I..IX>")
@@ -155,13 +171,13 @@ def _observe_moon(run: Run, cmd: c.Observe, task: Task | None, base: CommandHand
         base(run, cmd, task)
         return
     s = run.state
-    assert s.luna is not None
+    part = luna(s)
     tile = cmd.target.split(":")[1]
     index = POSITIONS.index(tile)
-    scoring, cost = s.luna.scoring[index], s.luna.costs[0]
+    scoring, cost = part.scoring[index], part.costs[0]
     comets = paid_comets(s, cmd)
     run.emit(
-        ev.MoonObserved(seat=cmd.seat, tile=tile, scoring=scoring, dice=cmd.dice, comets=comets, cost=cost)
+        le.MoonObserved(seat=cmd.seat, tile=tile, scoring=scoring, dice=cmd.dice, comets=comets, cost=cost)
     )
 
 
@@ -183,40 +199,35 @@ extend_command(c.Persuade, _advance_inquisitor)
 # -- events ----------------------------------------------------------------------------------------------
 
 
-def _luna(s: GameState) -> LunaState:
-    assert s.luna is not None, "a Luna event in a game without Luna"
-    return s.luna
-
-
-@on_event(ev.MoonObserved)
-def _moon(s: GameState, e: ev.MoonObserved) -> GameState:
+@on_event(le.MoonObserved)
+def _moon(s: GameState, e: le.MoonObserved) -> GameState:
     s = observe_major(s, e.seat, e.dice, e.comets)
-    luna = _luna(s)
+    part = luna(s)
     index = POSITIONS.index(e.tile)
-    flipped = list(luna.flipped)
+    flipped = list(part.flipped)
     flipped[index] = True  # LUNA-23.6
-    scoring = list(luna.scoring)
+    scoring = list(part.scoring)
     scoring[index] = ""  # LUNA-23.5: the Scoring tile goes to the box
-    luna = replace(luna, costs=luna.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
-    return replace(player_with(s, e.seat, moon=s.players[e.seat].moon + 1), luna=luna)  # LUNA-23.2-4: grants
+    part = replace(part, costs=part.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
+    return with_luna(player_with(s, e.seat, moon=s.players[e.seat].moon + 1), part)  # LUNA-23.2-4: grants
 
 
-@on_event(ev.MoonPhaseAdvanced)
-def _phase(s: GameState, e: ev.MoonPhaseAdvanced) -> GameState:
-    luna = _luna(s)
+@on_event(le.MoonPhaseAdvanced)
+def _phase(s: GameState, e: le.MoonPhaseAdvanced) -> GameState:
+    part = luna(s)
     column = e.phase - 1
-    scoring = list(luna.scoring)
+    scoring = list(part.scoring)
     scoring[column * 3 : column * 3 + 3] = list(e.revealed)
-    return replace(s, luna=replace(luna, phase=e.phase, scoring=tuple(scoring)))
+    return with_luna(s, replace(part, phase=e.phase, scoring=tuple(scoring)))
 
 
-@on_event(ev.ScoringTileScored, "SCORING")
-def _scoring(s: GameState, e: ev.ScoringTileScored) -> GameState:
+@on_event(le.ScoringTileScored, "SCORING")
+def _scoring(s: GameState, e: le.ScoringTileScored) -> GameState:
     return replace(s, agenda=resolved(s, e))  # the points per seat are grants
 
 
-@on_event(ev.GrandInquisitorGained, "GRAND")
-def _grand(s: GameState, e: ev.GrandInquisitorGained) -> GameState:
+@on_event(le.GrandInquisitorGained, "GRAND")
+def _grand(s: GameState, e: le.GrandInquisitorGained) -> GameState:
     p = s.players[e.seat]
     s = player_with(s, e.seat, grand=(p.grand[0] + 1, *p.grand[1:]))  # LUNA-40: to the leftmost space
     return replace(
@@ -224,124 +235,124 @@ def _grand(s: GameState, e: ev.GrandInquisitorGained) -> GameState:
     )
 
 
-@on_event(ev.GrandInquisitorDeparted, "DEPART")
-def _departed(s: GameState, e: ev.GrandInquisitorDeparted) -> GameState:
+@on_event(le.GrandInquisitorDeparted, "DEPART")
+def _departed(s: GameState, e: le.GrandInquisitorDeparted) -> GameState:
     p = s.players[e.seat]
     s = player_with(s, e.seat, grand=(*p.grand[:-1], p.grand[-1] - 1))
-    luna = _luna(s)
-    bonus = list(luna.bonus)
+    part = luna(s)
+    bonus = list(part.bonus)
     bonus[e.space - 1] = (*bonus[e.space - 1], e.seat)
-    return replace(s, luna=replace(luna, bonus=tuple(bonus)), agenda=resolved(s, e))
+    return replace(with_luna(s, replace(part, bonus=tuple(bonus))), agenda=resolved(s, e))
 
 
-@on_event(ev.BonusBoardRewardTaken, "BONUS")
-def _bonus(s: GameState, e: ev.BonusBoardRewardTaken) -> GameState:
+@on_event(le.BonusBoardRewardTaken, "BONUS")
+def _bonus(s: GameState, e: le.BonusBoardRewardTaken) -> GameState:
     return replace(s, agenda=resolved(s, e))
 
 
-@on_event(ev.MoonObjectiveAchieved, "MOONOBJ")
-def _moon_objective(s: GameState, e: ev.MoonObjectiveAchieved) -> GameState:
-    luna = _luna(s)
+@on_event(le.MoonObjectiveAchieved, "MOONOBJ")
+def _moon_objective(s: GameState, e: le.MoonObjectiveAchieved) -> GameState:
+    part = luna(s)
     p = s.players[e.seat]
     s = player_with(s, e.seat, achievements=(*p.achievements, "MOON"))
     agenda = resolved_if(s, e)  # AMB-15: at once, else in Cleanup step 4
-    return replace(s, luna=replace(luna, achievers=(*luna.achievers, e.seat)), agenda=agenda)
+    return replace(with_luna(s, replace(part, achievers=(*part.achievers, e.seat))), agenda=agenda)
 
 
-@on_event(ev.TelescopeRelocated, "RELOCATE")
-def _relocated(s: GameState, e: ev.TelescopeRelocated) -> GameState:
+@on_event(le.TelescopeRelocated, "RELOCATE")
+def _relocated(s: GameState, e: le.TelescopeRelocated) -> GameState:
     s = player_with(s, e.seat, telescope=e.end)  # AMB-21: not a movement; the next turn moves from here
     return replace(s, agenda=resolved(s, e))
 
 
-@on_event(ev.ActionTilesSwapped, "SWAP")
-def _swapped(s: GameState, e: ev.ActionTilesSwapped) -> GameState:
+@on_event(le.ActionTilesSwapped, "SWAP")
+def _swapped(s: GameState, e: le.ActionTilesSwapped) -> GameState:
     return replace(s, players=players_with(s, e.seat, queue=tuple(e.queue)), agenda=resolved(s, e))
 
 
-@on_event(ev.LibraryRewardsRegained, "REREAD")
-def _regained(s: GameState, e: ev.LibraryRewardsRegained) -> GameState:
+@on_event(le.LibraryRewardsRegained, "REREAD")
+def _regained(s: GameState, e: le.LibraryRewardsRegained) -> GameState:
     return replace(s, agenda=resolved(s, e))  # LUNA-BA-5: the rewards are grants
 
 
-@on_event(ev.BonusActionTaken, "ANYTILE")
-def _bonus_action(s: GameState, e: ev.BonusActionTaken) -> GameState:
+@on_event(le.BonusActionTaken, "ANYTILE")
+def _bonus_action(s: GameState, e: le.BonusActionTaken) -> GameState:
     return replace(s, agenda=resolved(s, e))  # LUNA-BA-6: the tile's reward and rotation are grants
 
 
-@on_event(ev.ScaleRewardCollected, "SCALEREWARDS")
-def _scale_collected(s: GameState, e: ev.ScaleRewardCollected) -> GameState:
+@on_event(le.ScaleRewardCollected, "SCALEREWARDS")
+def _scale_collected(s: GameState, e: le.ScaleRewardCollected) -> GameState:
     agenda = resolved(s, e)
     top = s.agenda[-1]
     left = top.arg.replace(str(e.tile), "")
     return replace(s, agenda=agenda + ((replace(top, arg=left),) if left else ()))  # LUNA-BB-7: grants
 
 
-@on_event(ev.BonusDeclined, "OPTINQ", "FIXEDAT")
-def _declined(s: GameState, e: ev.BonusDeclined) -> GameState:
+@on_event(le.BonusDeclined, "OPTINQ", "FIXEDAT")
+def _declined(s: GameState, e: le.BonusDeclined) -> GameState:
     return replace(s, agenda=resolved(s, e))
 
 
-@on_command(c.BonusSpace)
-def _command_bonus_space(run: Run, cmd: c.BonusSpace, task: Task | None) -> None:
-    run.emit(ev.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
+@on_command(lc.BonusSpace)
+def _command_bonus_space(run: Run, cmd: lc.BonusSpace, task: Task | None) -> None:
+    run.emit(le.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
 
 
-@on_command(c.Relocate)
-def _command_relocate(run: Run, cmd: c.Relocate, task: Task | None) -> None:
+@on_command(lc.Relocate)
+def _command_relocate(run: Run, cmd: lc.Relocate, task: Task | None) -> None:
     start = run.state.players[cmd.seat].telescope
-    run.emit(ev.TelescopeRelocated(seat=cmd.seat, start=start, end=cmd.space))
+    run.emit(le.TelescopeRelocated(seat=cmd.seat, start=start, end=cmd.space))
 
 
-@on_command(c.SwapTiles)
-def _command_swap_tiles(run: Run, cmd: c.SwapTiles, task: Task | None) -> None:
+@on_command(lc.SwapTiles)
+def _command_swap_tiles(run: Run, cmd: lc.SwapTiles, task: Task | None) -> None:
     q = list(run.state.players[cmd.seat].queue)
     i, j = q.index(cmd.first), q.index(cmd.second)
     q[i], q[j] = q[j], q[i]
-    run.emit(ev.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
+    run.emit(le.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
 
 
-@on_command(c.RegainRow)
-def _command_regain_row(run: Run, cmd: c.RegainRow, task: Task | None) -> None:
+@on_command(lc.RegainRow)
+def _command_regain_row(run: Run, cmd: lc.RegainRow, task: Task | None) -> None:
     position = run.state.players[cmd.seat].books[cmd.row]
-    run.emit(ev.LibraryRewardsRegained(seat=cmd.seat, row=cmd.row, position=position))
+    run.emit(le.LibraryRewardsRegained(seat=cmd.seat, row=cmd.row, position=position))
 
 
-@on_command(c.BonusTile)
-def _command_bonus_tile(run: Run, cmd: c.BonusTile, task: Task | None) -> None:
+@on_command(lc.BonusTile)
+def _command_bonus_tile(run: Run, cmd: lc.BonusTile, task: Task | None) -> None:
     upgraded = cmd.tile in run.state.players[cmd.seat].upgraded
-    run.emit(ev.BonusActionTaken(seat=cmd.seat, tile=cmd.tile, option=cmd.option, upgraded=upgraded))
+    run.emit(le.BonusActionTaken(seat=cmd.seat, tile=cmd.tile, option=cmd.option, upgraded=upgraded))
 
 
-@on_command(c.CollectScale)
-def _command_collect_scale(run: Run, cmd: c.CollectScale, task: Task | None) -> None:
+@on_command(lc.CollectScale)
+def _command_collect_scale(run: Run, cmd: lc.CollectScale, task: Task | None) -> None:
     height = run.state.players[cmd.seat].university[cmd.tile]
-    run.emit(ev.ScaleRewardCollected(seat=cmd.seat, tile=cmd.tile, height=height))
+    run.emit(le.ScaleRewardCollected(seat=cmd.seat, tile=cmd.tile, height=height))
 
 
-@on_command(c.MoonReward)
-def _command_moon_reward(run: Run, cmd: c.MoonReward, task: Task | None) -> None:
-    run.emit(ev.MoonObjectiveAchieved(seat=cmd.seat, choice=cmd.choice))
+@on_command(lc.MoonReward)
+def _command_moon_reward(run: Run, cmd: lc.MoonReward, task: Task | None) -> None:
+    run.emit(le.MoonObjectiveAchieved(seat=cmd.seat, choice=cmd.choice))
 
 
-@on_command(c.TakeInquisitor)
-def _command_take_inquisitor(run: Run, cmd: c.TakeInquisitor, task: Task | None) -> None:
+@on_command(lc.TakeInquisitor)
+def _command_take_inquisitor(run: Run, cmd: lc.TakeInquisitor, task: Task | None) -> None:
     if cmd.accept:
         run.emit(ev.InquisitorGained(seat=cmd.seat, rule="LUNA-BB-7"))
     else:
-        run.emit(ev.BonusDeclined(seat=cmd.seat, effect="INQ", rule="LUNA-BB-7"))
+        run.emit(le.BonusDeclined(seat=cmd.seat, effect="INQ", rule="LUNA-BB-7"))
 
 
-@on_command(c.Decline)
-def _command_decline(run: Run, cmd: c.Decline, task: Task | None) -> None:
-    run.emit(ev.BonusDeclined(seat=cmd.seat, effect=task.kind if task is not None else "", rule="ACT-2"))
+@on_command(lc.Decline)
+def _command_decline(run: Run, cmd: lc.Decline, task: Task | None) -> None:
+    run.emit(le.BonusDeclined(seat=cmd.seat, effect=task.kind if task is not None else "", rule="ACT-2"))
 
 
 # -- grants --------------------------------------------------------------------------------------------
 
 
-@grant_rule(ev.MoonObserved)
-def _grants_moon(before: GameState, after: GameState, e: ev.MoonObserved) -> list[Task]:
+@grant_rule(le.MoonObserved)
+def _grants_moon(before: GameState, after: GameState, e: le.MoonObserved) -> list[Task]:
     tasks = reward_tasks(after.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
     tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
     if after.options.moon_objective_immediate and moon_objective_due(after, after.players[e.seat]):
@@ -351,38 +362,38 @@ def _grants_moon(before: GameState, after: GameState, e: ev.MoonObserved) -> lis
     return tasks
 
 
-@grant_rule(ev.ScoringTileScored)
-def _grants_scoring(before: GameState, after: GameState, e: ev.ScoringTileScored) -> list[Task]:
+@grant_rule(le.ScoringTileScored)
+def _grants_scoring(before: GameState, after: GameState, e: le.ScoringTileScored) -> list[Task]:
     n = len(after.players)
     order = [(e.seat + k) % n for k in range(n)]  # the observer's bonus first, then the others
     return [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
 
 
-@grant_rule(ev.GrandInquisitorDeparted)
-def _grants_departed(before: GameState, after: GameState, e: ev.GrandInquisitorDeparted) -> list[Task]:
+@grant_rule(le.GrandInquisitorDeparted)
+def _grants_departed(before: GameState, after: GameState, e: le.GrandInquisitorDeparted) -> list[Task]:
     return [Task("BONUS", e.space)]  # LUNA-42
 
 
-@grant_rule(ev.BonusBoardRewardTaken)
-def _grants_bonus(before: GameState, after: GameState, e: ev.BonusBoardRewardTaken) -> list[Task]:
+@grant_rule(le.BonusBoardRewardTaken)
+def _grants_bonus(before: GameState, after: GameState, e: le.BonusBoardRewardTaken) -> list[Task]:
     return [] if e.lost else bonus_tasks(after, bonus_space(after, e.space))
 
 
-@grant_rule(ev.MoonObjectiveAchieved)
-def _grants_moon_objective(before: GameState, after: GameState, e: ev.MoonObjectiveAchieved) -> list[Task]:
+@grant_rule(le.MoonObjectiveAchieved)
+def _grants_moon_objective(before: GameState, after: GameState, e: le.MoonObjectiveAchieved) -> list[Task]:
     objective = after.catalog.luna  # LUNA-80
     if e.choice == "vp":
         return [Task("VP", objective.objective_vp, "", "moon-objective")]
     return [Task("Q", objective.objective_quadrants, "", "moon-objective")]
 
 
-@grant_rule(ev.TelescopeRelocated)
-def _grants_relocated(before: GameState, after: GameState, e: ev.TelescopeRelocated) -> list[Task]:
+@grant_rule(le.TelescopeRelocated)
+def _grants_relocated(before: GameState, after: GameState, e: le.TelescopeRelocated) -> list[Task]:
     return [Task("FIXEDAT", e.end)]  # LUNA-BB-3
 
 
-@grant_rule(ev.LibraryRewardsRegained)
-def _grants_regained(before: GameState, after: GameState, e: ev.LibraryRewardsRegained) -> list[Task]:
+@grant_rule(le.LibraryRewardsRegained)
+def _grants_regained(before: GameState, after: GameState, e: le.LibraryRewardsRegained) -> list[Task]:
     p = after.players[e.seat]
     tasks: list[Task] = []
     for position in range(e.position, 0, -1):  # LUNA-BA-5: right to left
@@ -390,13 +401,13 @@ def _grants_regained(before: GameState, after: GameState, e: ev.LibraryRewardsRe
     return tasks
 
 
-@grant_rule(ev.BonusActionTaken)
-def _grants_bonus_action(before: GameState, after: GameState, e: ev.BonusActionTaken) -> list[Task]:
+@grant_rule(le.BonusActionTaken)
+def _grants_bonus_action(before: GameState, after: GameState, e: le.BonusActionTaken) -> list[Task]:
     return [*tile_rewards(after, e.tile, e.option, e.upgraded), Task("ROTATE", 1, e.tile)]  # LUNA-BA-6
 
 
-@grant_rule(ev.ScaleRewardCollected)
-def _grants_scale_collected(before: GameState, after: GameState, e: ev.ScaleRewardCollected) -> list[Task]:
+@grant_rule(le.ScaleRewardCollected)
+def _grants_scale_collected(before: GameState, after: GameState, e: le.ScaleRewardCollected) -> list[Task]:
     row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
     return [
         Task("OPTINQ", 1, "", t.source) if t.kind == "INQ" else t  # LUNA-BB-7: Inquisitors may be declined

@@ -4,28 +4,43 @@ from __future__ import annotations
 
 from domain.catalog.luna import POSITIONS, BonusSpace, ScoringTile
 from domain.effects import reward_tasks
+from domain.expansions.luna.state import luna, luna_of
+from domain.scoring import CellarFigures, major_objects
 from domain.state import GameState, PlayerState, Task
 
 
-def major_objects(s: GameState, p: PlayerState) -> int:
-    """LIB-5 with AMB-13: dark cards in the library (plus Moon observations with the option)."""
-    return p.major_objects + (p.moon if s.options.moon_counts_as_major_object else 0)
+def moon_major_objects(s: GameState, p: PlayerState) -> int:
+    """AMB-13: with the option, each Moon observation counts as a Major Object (LIB-5)."""
+    return p.moon if s.options.moon_counts_as_major_object else 0
+
+
+def grand_inquisitors(p: PlayerState) -> tuple[int, ...]:
+    return p.grand
+
+
+def grand_final_weight(s: GameState) -> int:
+    """AMB-14 option: a Grand Inquisitor left in the cellar scores its space's value twice."""
+    return 2 if s.options.grand_inquisitor_double_at_end else 1
+
+
+# LUNA-44: a Grand Inquisitor counts twice at an Interrogation.
+GRAND_INQUISITORS = CellarFigures(grand_inquisitors, 2, grand_final_weight)
 
 
 def phase_due(s: GameState) -> bool:
     """LUNA-31, AMB-42: a Dividing tile is on top of the deck (the next tier's first card is on top)."""
-    luna = s.luna
-    if luna is None or luna.phase >= 3 or not s.deck:
+    part = luna_of(s)
+    if part is None or part.phase >= 3 or not s.deck:
         return False
-    return s.catalog.cards[s.deck[0]].tier > luna.phase
+    return s.catalog.cards[s.deck[0]].tier > part.phase
 
 
 def observable_moon_tiles(s: GameState) -> list[int]:
     """LUNA-21: Moon tiles with a face-up Scoring tile (any revealed phase), while a cost tile remains."""
-    luna = s.luna
-    if luna is None or not luna.costs:
+    part = luna_of(s)
+    if part is None or not part.costs:
         return []
-    return [i for i in range(len(POSITIONS)) if luna.visible(i) and not luna.flipped[i] and luna.scoring[i]]
+    return [i for i in range(len(POSITIONS)) if part.visible(i) and not part.flipped[i] and part.scoring[i]]
 
 
 def _measure(s: GameState, p: PlayerState, kind: str) -> int:
@@ -80,8 +95,7 @@ def scoring_points(s: GameState, observer: int, tile_id: str) -> tuple[int, ...]
 
 
 def bonus_space(s: GameState, space: int) -> BonusSpace:
-    assert s.luna is not None
-    return s.catalog.luna.bonus_boards[s.luna.side][space - 1]
+    return s.catalog.luna.bonus_boards[luna(s).side][space - 1]
 
 
 def bonus_lost(s: GameState, p: PlayerState, space: BonusSpace) -> bool:
@@ -95,7 +109,8 @@ def bonus_lost(s: GameState, p: PlayerState, space: BonusSpace) -> bool:
 
 def bonus_tasks(s: GameState, space: BonusSpace) -> list[Task]:
     tasks = reward_tasks(space.reward, "bonus-board")
-    if s.luna is not None and s.luna.side == "B" and space.space == 8:  # AMB-20: bonusB8WriteSize
+    part = luna_of(s)
+    if part is not None and part.side == "B" and space.space == 8:  # AMB-20: bonusB8WriteSize
         size = s.options.bonus_b8_write_size
         tasks = [Task(t.kind, size, t.arg, t.source) if t.kind == "WRITE" else t for t in tasks]
     return tasks
@@ -103,7 +118,7 @@ def bonus_tasks(s: GameState, space: BonusSpace) -> list[Task]:
 
 def moon_objective_due(s: GameState, p: PlayerState) -> bool:
     """LUNA-80/81: after a player's second Moon observation, once per player."""
-    luna = s.luna
+    part = luna_of(s)
     return (
-        luna is not None and p.moon >= s.catalog.luna.objective_observations and p.seat not in luna.achievers
+        part is not None and p.moon >= s.catalog.luna.objective_observations and p.seat not in part.achievers
     )
