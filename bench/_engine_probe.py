@@ -5,19 +5,33 @@ Run with `PYTHONPATH` at the checkout to measure; it uses only APIs present sinc
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 
 from domain import decide, evolve, legal_moves, start
-from domain.bots import RandomBot
-from domain.selfplay import default_setup, selfplay
+from domain.bots import RandomBot, make_bot
+from domain.selfplay import default_setup, play_game
+
+
+def setup(players: int, seed: str):  # type: ignore[no-untyped-def]
+    """The first release's catalog edition on both sides, so that both play the same games (a newer
+    default edition deals differently)."""
+    chosen = default_setup(players, seed)
+    if hasattr(chosen, "catalog_edition"):
+        chosen = dataclasses.replace(chosen, catalog_edition="base-provisional-1")
+    return chosen
+
+
+def selfplay(players: int, seed: str, bot: str):  # type: ignore[no-untyped-def]
+    return play_game(setup(players, seed), [make_bot(bot, f"{seed}:{i}") for i in range(players)])
 
 
 def main() -> None:
     clock = time.process_time
     decisions, events, spent = 0, 0, 0.0
     for g in range(8):  # the checked path per decision: legal_moves + decide + evolve
-        state, _ = start(default_setup(4, f"bench-decide-{g}"))
+        state, _ = start(setup(4, f"bench-decide-{g}"))
         bots = [RandomBot(f"bench-{g}-{i}") for i in range(4)]
         while not state.finished:
             t0 = clock()
