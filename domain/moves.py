@@ -22,6 +22,7 @@ from domain.catalog import MIXES
 from domain.characters import rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
+from domain.opponents import OPPONENTS, opponent_at, refusal
 from domain.state import (
     COLOURS,
     MAX_DICE,
@@ -658,6 +659,16 @@ def _cleanup_choice(step: str) -> CleanupChoice | None:
 
 
 def options(s: GameState) -> list[c.Command] | None:
+    """The commands open to the seat to act; None when the engine takes the next step itself (also
+    every step of a non-player opponent's turn: domain/opponents.py)."""
+    if OPPONENTS and s.turn.phase != "over" and opponent_at(s) is not None:
+        return None
+    return decision_options(s)
+
+
+def decision_options(s: GameState) -> list[c.Command] | None:
+    """The decision the base rules ask at this point of the game, whoever decides it (a non-player
+    opponent's is made by its own rules: `Opponent.choose`)."""
     t = s.turn
     if t.phase == "over":
         return []
@@ -690,6 +701,9 @@ def check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         return IllegalMove("not-your-turn", f"it is seat {t.seat}'s turn, not seat {cmd.seat}'s", "TURN-1")
     if t.phase == "scoring":
         return IllegalMove("no-decision", "the final scoring is automatic: nothing to decide", "SCO-1")
+    opponent = opponent_at(s) if OPPONENTS else None
+    if opponent is not None:
+        return refusal(opponent)
     interrupt = interrupt_due(s)
     if interrupt is not None:
         return IllegalMove("no-decision", f"{interrupt.what} first: nothing to decide", interrupt.rule)
