@@ -72,9 +72,13 @@ class ClockRequest(Request):
 
 class CreateGame(Request):
     seats: list[SeatRequest] = Field(
-        min_length=2,
+        min_length=1,
         max_length=4,
-        description="Two to four seats (the solo game against the automa is not served yet: SOLO-1).",
+        description="One to four seats; one seat is the solo game against Tycho Brahe, who takes seat 1 "
+        "and plays by his own rules (SOLO-27).",
+    )
+    difficulty: Literal["easy", "normal", "hard", "flaming"] | None = Field(
+        None, description="The solo game with Luna: Tycho's level (SOLO-2; default normal)."
     )
     options: dict[str, Any] = Field(
         default_factory=dict, description="Rule options by their documented names (digest §23.1)."

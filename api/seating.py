@@ -16,6 +16,7 @@ from api.seats import BOT, HUMAN, Seat, creation_rows
 from api.tables import TableRecord
 from api.tokens import new_token, token_hash
 from domain import GameState
+from domain.opponents import opponent_at
 from replays.store import Rows
 
 
@@ -45,7 +46,8 @@ class Seating:
         self.tokens: list[str | None] = []
 
     def rows(self, game_id: str, state: GameState, size: int) -> list[Rows]:
-        count = len(state.players)
+        seated = person_seats(state)
+        count = len(seated)
         bots: list[str | None] = self.bots if self.bots is not None else [None] * count
         if len(bots) != count:
             raise ValueError(f"{len(bots)} seat kinds for a game of {count} seats")
@@ -56,7 +58,7 @@ class Seating:
             if state.finished
             else [
                 Seat(game_id, i, BOT if bot else HUMAN, bot, None if token is None else token_hash(token))
-                for i, (bot, token) in enumerate(zip(bots, self.tokens, strict=True))
+                for i, bot, token in zip(seated, bots, self.tokens, strict=True)
             ]
         )
         now = datetime.now(UTC).isoformat()
@@ -66,11 +68,19 @@ class Seating:
     def answer(self, runtime: Runtime, game_id: str, state: GameState) -> list[SeatOut]:
         """The new game's seats with their tokens (call once the game is stored)."""
         runtime.deal_cache[game_id] = self.deal
-        bots: list[str | None] = self.bots or [None] * len(state.players)
+        seated = person_seats(state)
+        bots: list[str | None] = self.bots or [None] * len(seated)
         return [
-            SeatOut(seat=i, name=p.name, character=p.character, bot=bot, token=token)
-            for i, (p, bot, token) in enumerate(zip(state.players, bots, self.tokens, strict=True))
+            SeatOut(
+                seat=i, name=state.players[i].name, character=state.players[i].character, bot=bot, token=token
+            )
+            for i, bot, token in zip(seated, bots, self.tokens, strict=True)
         ]
+
+
+def person_seats(state: GameState) -> list[int]:
+    """The seats a person or a bot plays: not a non-player opponent's (the solo Tycho, SOLO-27)."""
+    return [p.seat for p in state.players if opponent_at(state, p.seat) is None]
 
 
 async def deal_of(runtime: Runtime, game_id: str) -> str | None:

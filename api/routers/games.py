@@ -51,6 +51,7 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
         first_seat=body.first_seat,
         options=options,
         tile_orders=orders,
+        difficulty=body.difficulty,
     )
     return setup, [s.bot for s in body.seats]
 

@@ -12,7 +12,7 @@ from api.contract import errors
 from api.deps import GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError
 from api.schemas import BoardView, Deal, ForkGame, GameCreated
-from api.seating import Seating, deal_of
+from api.seating import Seating, deal_of, person_seats
 from api.seats import KNOWN, SECRET
 from projections.views import Viewer, viewer_for
 
@@ -69,7 +69,7 @@ async def fork(
     """Fork a new game from the first `at_version` events (an unfinished game's unseen cards, face-down
     library cards included, are re-dealt); the answer holds the new game's seat tokens."""
     source, _ = await run_in_threadpool(runtime.store.current, game_id)
-    names = [(p.name, p.character) for p in source.players]
+    names = [(source.players[i].name, source.players[i].character) for i in person_seats(source)]
     if body.seats is not None and len(body.seats) != len(names):
         raise ApiError(
             422, "bad-seats", f"the game has {len(names)} seats, the request lists {len(body.seats)}"

@@ -41,6 +41,7 @@ from api.schemas import (
 from api.seats import BOT, HUMAN, Seat
 from api.service import SubmitResult
 from api.tokens import looks_like_token, new_token, token_hash
+from domain.opponents import opponent_at
 from replays import table as rules
 from replays.clock import ClockConfig, parse_duration
 from replays.errors import TableRefused
@@ -196,6 +197,8 @@ async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) ->
         handed = game.handed.get(str(i))
         row = rows.get(i)
         played = handed[0] if handed else (BOT if row is not None and row.kind == BOT else "person")
+        if opponent_at(state, i) is not None:
+            played = "opponent"  # the solo Tycho: his own rules play his seat (SOLO-27)
         seats.append({"seat": i, "name": p.name, "played_by": played, "bot": handed[1] if handed else None})
     clock = None
     if record is not None and record.clock is not None:

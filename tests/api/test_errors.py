@@ -111,8 +111,8 @@ def test_malformed_unknown_oversized_and_unknown_game(client: TestClient, settin
         422,
         "invalid-options",
     )
-    # One seat: the solo game is not served yet (SOLO-1), and the schema says so (seats: 2 to 4).
-    body422 = _problem(client.post("/games", json={"seats": [{"name": "A"}]}), 422, "invalid-request")
+    # No seat: the schema says so (seats: 1 to 4; one seat is the solo game, SOLO-27).
+    body422 = _problem(client.post("/games", json={"seats": []}), 422, "invalid-request")
     assert body422["errors"][0]["loc"] == ["body", "seats"]
     missing = str(uuid.uuid4())
     for path in ("", "/events", "/export", "/verify", "/at/1", "/stream"):

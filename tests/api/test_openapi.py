@@ -101,7 +101,7 @@ def test_every_error_status_is_documented_as_problem_json(client: TestClient) ->
     assert table["security"] == [{}, {"seatToken": []}, {"hostToken": []}]
     assert spec["paths"]["/games/{game_id}/host/cancel"]["post"]["security"] == [{"hostToken": []}]
     seats = spec["components"]["schemas"]["CreateGame"]["properties"]["seats"]
-    assert seats["minItems"] == 2  # a one-seat game is not served yet (SOLO-1): the schema says so
+    assert seats["minItems"] == 1  # one seat: the solo game against Tycho Brahe (SOLO-27)
 
 
 def test_the_documentation_pages_use_only_assets_the_app_serves(client: TestClient) -> None:

@@ -1,0 +1,59 @@
+"""The solo game against Tycho Brahe over the API (issue 13): `POST /games` with one person seat, played
+to the end through /moves and /commands, his hidden Movement stack never shown before the end, then
+verify, export -> import -> verify, and fork."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from fastapi.testclient import TestClient
+
+from tests.api.helpers import Table, play_turns
+
+
+def _solo(client: TestClient, **body: object) -> Table:
+    response = client.post("/games", json={"seats": [{"name": "Ada"}], "seed": "api-solo", **body})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    assert [s["seat"] for s in created["seats"]] == [0]  # Tycho's seat has no token: nobody plays it
+    return Table(created["game_id"], [s["token"] for s in created["seats"]], created)
+
+
+def test_a_solo_game_over_the_api_is_played_to_the_end_and_verifies(client: TestClient) -> None:
+    table = _solo(client, options={"luna": True}, difficulty="hard")
+    game = table.game_id
+    board = client.get(f"/games/{game}", headers=table.auth(0)).json()
+    assert [p["character"] for p in board["state"]["players"]] == [board["state"]["players"][0]["character"], "tycho"]
+    tycho = board["state"]["players"][1]["tycho"]
+    assert tycho["difficulty"] == "hard" and tycho["stack_size"] == 60 and "stack" not in tycho
+    events = client.get(f"/games/{game}/events", headers=table.auth(0)).json()
+    dealt = next(e["event"] for e in events["events"] if e["type"] == "OpponentDealt")
+    assert "stack" not in dealt and "stack" in dealt["redacted"]  # SOLO-24: hidden until the end
+    made = play_turns(client, table, random.Random(7), timeout=240)
+    assert made > 0
+    board = client.get(f"/games/{game}").json()
+    assert board["status"] == "finished"
+    events = []
+    page = {"next_after": 0}
+    while page["next_after"] is not None:
+        page = client.get(f"/games/{game}/events", params={"after": page["next_after"], "limit": 500}).json()
+        events += page["events"]
+    dealt = next(e["event"] for e in events if e["type"] == "OpponentDealt")
+    revealed = next(e["event"] for e in events if e["type"] == "MovementStackRevealed")
+    assert dealt["stack"] == revealed["stack"] and len(dealt["stack"]) == 60
+    assert client.get(f"/games/{game}/verify").json()["ok"]
+    exported = client.get(f"/games/{game}/export")
+    imported = client.post("/games/import", content=exported.content)
+    assert imported.status_code == 201, imported.text
+    assert client.get(f"/games/{imported.json()['game_id']}/verify").json()["ok"]
+    forked = client.post(f"/games/{game}/fork", json={"at_version": 40})
+    assert forked.status_code == 201, forked.text
+    report = client.get(f"/games/{forked.json()['game_id']}/verify").json()
+    assert report["ok"], json.dumps(report)[:2000]
+
+
+def test_a_solo_game_refuses_a_difficulty_without_luna(client: TestClient) -> None:
+    response = client.post("/games", json={"seats": [{"name": "Ada"}], "difficulty": "easy"})
+    assert response.status_code in (400, 422), response.text
+    assert "SOLO-2" in response.text
