@@ -35,6 +35,7 @@ class LobbyEntry:
     last_move_at: str
     deal: str | None  # api.seats.DEALS; None for a game not created through the API
     clock: dict[str, Any] | None = None  # {"config", "deadline"} of a clocked game (docs/async.md)
+    solo: dict[str, Any] | None = None  # a solo game: {"opponent", "seat", "difficulty"} (SOLO-2)
 
 
 class Lobby(Protocol):
@@ -74,6 +75,7 @@ class ProjectedLobby:
                     last_move_at=game.last_move_at,
                     deal=deals.get(game.game_id),
                     clock=clocks.get(game.game_id),
+                    solo=game.solo,
                 )
             )
         return out

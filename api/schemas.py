@@ -128,6 +128,10 @@ class StatsFilters(Request):
     imports: bool = Field(
         True, description="Include imported games (copies of one game, by content, count once either way)."
     )
+    solo: bool | None = Field(None, description="Solo games against Tycho Brahe (true) or not (false).")
+    difficulty: Literal["base", "easy", "normal", "hard", "flaming"] | None = Field(
+        None, description="A solo game's level (SOLO-2; base: without Luna)."
+    )
 
 
 # -- responses ---------------------------------------------------------------------------------------
@@ -213,6 +217,10 @@ class LobbyGame(BaseModel):
     deal: Deal | None = Field(description=DEAL_HELP)
     clock: dict[str, Any] | None = Field(
         None, description="A clocked game's time control and the next deadline (docs/async.md)."
+    )
+    solo: dict[str, Any] | None = Field(
+        None,
+        description="A solo game against Tycho Brahe: his seat and, with Luna, the difficulty (SOLO-2).",
     )
 
 

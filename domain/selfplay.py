@@ -24,9 +24,13 @@ class GameRecord:
     turns: int
 
 
-def default_setup(players: int, seed: str, options: Options | None = None) -> Setup:
+def default_setup(
+    players: int, seed: str, options: Options | None = None, difficulty: str | None = None
+) -> Setup:
+    """`players` seats named P1.. with the base characters; one seat is the solo game against Tycho
+    Brahe (SOLO-27; `difficulty` with Luna, SOLO-2)."""
     seats = tuple(SeatSpec(name=f"P{i + 1}", character=BASE_CHARACTERS[i]) for i in range(players))
-    return Setup(seats=seats, seed=seed, options=options or Options())
+    return Setup(seats=seats, seed=seed, options=options or Options(), difficulty=difficulty)
 
 
 def play_game(setup: Setup, bots: Sequence[Bot]) -> GameRecord:
@@ -44,7 +48,14 @@ def play_game(setup: Setup, bots: Sequence[Bot]) -> GameRecord:
     return GameRecord(setup, state, tuple(events), decisions, state.turn.number + 1)
 
 
-def selfplay(players: int, seed: str, bot: str = "greedy", options: Options | None = None) -> GameRecord:
-    setup = default_setup(players, seed, options)
+def selfplay(
+    players: int,
+    seed: str,
+    bot: str = "greedy",
+    options: Options | None = None,
+    difficulty: str | None = None,
+) -> GameRecord:
+    """A game between bots; with one seat, a bot against the solo Tycho Brahe (who plays himself)."""
+    setup = default_setup(players, seed, options, difficulty)
     bots = [make_bot(bot, f"{seed}:{i}") for i in range(players)]
     return play_game(setup, bots)

@@ -55,6 +55,7 @@ def fold(doc: Document | None, fact: Fact) -> Document:
 
 
 _FOLLOWED = {
+    "OpponentDealt",
     "VictoryPointsScored",
     "TurnEnded",
     "EndOfGameTriggered",
@@ -89,6 +90,12 @@ def _follow(doc: Document, fact: Fact) -> None:
     elif isinstance(event, GameCancelled):
         doc["status"] = CANCELLED
         doc["to_act"] = None
+    elif fact.type == "OpponentDealt":  # the solo game: Tycho's seat and the level (SOLO-2, SOLO-27)
+        doc["solo"] = {
+            "opponent": getattr(event, "opponent", ""),
+            "seat": event.seat,
+            "difficulty": getattr(event, "difficulty", "") or None,
+        }
 
 
 def _started(fact: Fact, started: Mapping[str, Any]) -> Document:
@@ -152,6 +159,7 @@ class LobbyGame:
     winners: tuple[int, ...] | None
     catalog_edition: str
     forked_from: dict[str, Any] | None
+    solo: dict[str, Any] | None = None  # {"opponent", "seat", "difficulty"} of a solo game
 
     @classmethod
     def of(cls, doc: Document) -> LobbyGame:
@@ -167,6 +175,7 @@ class LobbyGame:
             winners=None if doc["winners"] is None else tuple(doc["winners"]),
             catalog_edition=doc["catalog_edition"],
             forked_from=doc["forked_from"],
+            solo=doc.get("solo"),
         )
 
 

@@ -31,6 +31,7 @@ from projections.documents import Document, PostgresDocuments, Schema, SQLiteDoc
 from projections.projection import GameProjection
 from projections.source import BOT, HUMAN, Fact, topics
 
+DIFFICULTIES = ("base", "easy", "normal", "hard", "flaming")  # the solo game's (SOLO-2; base: no Luna)
 SEATS = ("bots", "humans", "mixed")  # every seat a bot, every seat a person, both
 LUNA = "luna"  # the option of the Luna expansion (a future option: absent means off)
 BIN_WIDTH = 10
@@ -70,6 +71,10 @@ def fold(doc: Document | None, fact: Fact) -> Document:
         doc["turns"] += 1
     elif isinstance(event, GameForked):
         doc["forked"] = True
+    elif fact.type == "OpponentDealt":  # the solo game against Tycho Brahe (SOLO-27), its level (SOLO-2)
+        doc["solo"] = True
+        doc["difficulty"] = getattr(event, "difficulty", "") or "base"
+        doc["opponent_seat"] = event.seat
     elif isinstance(event, GameEnded):
         doc["finished"] = True
         doc["winners"] = list(event.winners)
@@ -114,7 +119,9 @@ def seats_kind(kinds: Iterable[str | None]) -> str | None:
 
 class StatsProjection(GameProjection[Any]):
     name = "stats"
-    topics = topics("GameStarted", "GameForked", "TurnEnded", "VictoryPointsScored", "GameEnded")
+    topics = topics(
+        "GameStarted", "OpponentDealt", "GameForked", "TurnEnded", "VictoryPointsScored", "GameEnded"
+    )
     fold = staticmethod(fold)
 
 
@@ -136,8 +143,12 @@ class Filters:
     edition: str | None = None
     forks: bool = False  # include forked games
     imports: bool = True  # include imported games (copies of one game count once either way)
+    solo: bool | None = None  # solo games against Tycho Brahe (true) or games between players (false)
+    difficulty: str | None = None  # a solo game's level: base (no Luna), easy, normal, hard, flaming
 
     def __post_init__(self) -> None:
+        if self.difficulty is not None and self.difficulty not in DIFFICULTIES:
+            raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {self.difficulty!r}")
         if self.players is not None and not 1 <= self.players <= 4:
             raise ValueError("players must be 1 to 4")
         if self.seats is not None and self.seats not in SEATS:
@@ -159,6 +170,12 @@ class Filters:
             where.append("forked = 0")
         return where, params
 
+    def keeps(self, doc: Document) -> bool:
+        """The filters read from a game's row rather than its columns (solo, difficulty)."""
+        if self.solo is not None and bool(doc.get("solo")) != self.solo:
+            return False
+        return self.difficulty is None or doc.get("difficulty") == self.difficulty
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -176,7 +193,7 @@ class StatsView:
         rows = self.table.select([*where, "finished = ?"], [*params, int(finished)], order="game_id")
         if not filters.imports:
             rows = [r for r in rows if not r.get("imported")]
-        return once(rows)
+        return once([r for r in rows if filters.keeps(r)])
 
     def compute(self, filters: Filters = Filters(), bin_width: int = BIN_WIDTH) -> dict[str, Any]:
         """The statistics of the finished games matching `filters` (cached per view position: the view
@@ -189,7 +206,11 @@ class StatsView:
             cached = {
                 "filters": filters.to_dict(),
                 "position": head,
-                "in_progress": self.table.count([*where, "finished = 0"], params),
+                "in_progress": (
+                    self.table.count([*where, "finished = 0"], params)
+                    if filters.solo is None and filters.difficulty is None
+                    else len(self.games(filters, finished=False))
+                ),
                 **summarise(self.games(filters), bin_width),
             }
             if len(self._cache) > 64:
@@ -248,11 +269,13 @@ def summarise(games: Sequence[Document], bin_width: int = BIN_WIDTH) -> dict[str
             scores.append(s["score"])
     sources = sorted(by_source)
     games_n = len(games)
+    solo = solo_summary(games)
     fair_rate = fair / games_n if games_n else None
     first = positions.get(0)
     first_rate = first["wins"] / first["seats"] if first else None
     return {
         "games": games_n,
+        **({"solo": solo} if solo else {}),
         "characters": [
             {
                 "character": name,
@@ -292,6 +315,39 @@ def summarise(games: Sequence[Document], bin_width: int = BIN_WIDTH) -> dict[str
                 for pos, p in sorted(positions.items())
             ],
         },
+    }
+
+
+def solo_summary(games: Sequence[Document]) -> dict[str, Any] | None:
+    """Solo games against Tycho Brahe by difficulty: the person's wins and both mean scores."""
+    by_level: dict[str, dict[str, Any]] = {}
+    for game in games:
+        if not game.get("solo"):
+            continue
+        tycho = game["opponent_seat"]
+        level = by_level.setdefault(
+            game["difficulty"], {"games": 0, "person_wins": 0, "person": [], "tycho": []}
+        )
+        level["games"] += 1
+        level["person_wins"] += any(seat != tycho for seat in game["winners"])
+        level["tycho"].append(game["seats"][tycho]["score"])
+        level["person"] += [s["score"] for i, s in enumerate(game["seats"]) if i != tycho]
+    if not by_level:
+        return None
+    order = {name: i for i, name in enumerate(DIFFICULTIES)}
+    return {
+        "games": sum(level["games"] for level in by_level.values()),
+        "by_difficulty": [
+            {
+                "difficulty": name,
+                "games": level["games"],
+                "person_wins": level["person_wins"],
+                "person_win_rate": level["person_wins"] / level["games"],
+                "mean_person_score": statistics.fmean(level["person"]),
+                "mean_tycho_score": statistics.fmean(level["tycho"]),
+            }
+            for name, level in sorted(by_level.items(), key=lambda kv: order.get(kv[0], 99))
+        ],
     }
 
 

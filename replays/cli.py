@@ -77,8 +77,17 @@ def selfplay(
     luna: bool = typer.Option(
         False, "--luna", help="Play with the Luna expansion (the Moon, Grand Inquisitors)."
     ),
+    solo: bool = typer.Option(
+        False, "--solo", help="The solo game: one bot against Tycho Brahe, who plays by his rules (SOLO-27)."
+    ),
+    difficulty: str = typer.Option(
+        None,
+        "--difficulty",
+        help="Solo with Luna: easy, normal, hard or flaming (SOLO-2) \\[default: normal].",
+    ),
 ) -> None:
-    """Play complete bot games and print per-game results (points by source) and totals."""
+    """Play complete bot games and print per-game results (points by source) and totals; with --solo,
+    the bot's win rate against Tycho Brahe."""
     import orjson
     from rich.console import Console
     from rich.progress import Progress
@@ -88,8 +97,17 @@ def selfplay(
 
     if bot not in ("greedy", "random"):
         raise typer.BadParameter("use greedy or random", param_hint="--bot")
+    from domain.expansions.solo.data import DIFFICULTIES
     from domain.options import Options
 
+    if difficulty is not None and not (solo and luna):
+        raise typer.BadParameter(
+            "difficulty levels are the solo game's with Luna (SOLO-2)", param_hint="--difficulty"
+        )
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise typer.BadParameter(f"use one of {', '.join(DIFFICULTIES)}", param_hint="--difficulty")
+    if solo:
+        players = 1
     options = Options(luna=luna)
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:
@@ -100,11 +118,18 @@ def selfplay(
             from replays.playout import stored_selfplay
 
             def play(n: int, game_seed: str, kind: str) -> tuple[str | None, Any]:
-                return stored_selfplay(service, n, game_seed, kind, options)
+                return stored_selfplay(service, n, game_seed, kind, options, difficulty)
 
         try:
             summaries, total = run_selfplay(
-                players, games, seed, bot, lambda i, r: progress.advance(task), play=play, options=options
+                players,
+                games,
+                seed,
+                bot,
+                lambda i, r: progress.advance(task),
+                play=play,
+                options=options,
+                difficulty=difficulty,
             )
         finally:
             if service is not None:
@@ -129,6 +154,13 @@ def selfplay(
         f"{total['mean_score']}, mean turns {total['mean_turns']}, mean events {total['mean_events']}, "
         f"{total['games_per_second']} games/s"
     )
+    if "solo" in total:
+        figures = total["solo"]
+        console.print(
+            f"[bold]solo[/bold] ({', '.join(figures['difficulty'])}): the {bot} bot beat Tycho Brahe in "
+            f"{figures['person_wins']} of {figures['games']} games ({figures['person_win_rate']:.0%}); "
+            f"mean scores {figures['mean_person_score']} vs {figures['mean_tycho_score']}"
+        )
 
 
 @app.command()
@@ -613,6 +645,12 @@ def stats(
     edition: str = typer.Option(None, help="Only games of this catalog edition."),
     forks: bool = typer.Option(False, "--forks", help="Count forked games too."),
     imports: bool = typer.Option(True, "--imports/--no-imports", help="Count imported games."),
+    solo: bool = typer.Option(
+        None, "--solo/--no-solo", help="Only solo games against Tycho Brahe (or none)."
+    ),
+    difficulty: str = typer.Option(
+        None, help="Only solo games of this level: base, easy, normal, hard or flaming (SOLO-2)."
+    ),
     bin_width: int = typer.Option(10, min=1, help="Width of the score distribution's bins."),
     update: bool = typer.Option(True, help="Bring the view up to date first (else read it as it is)."),
     json_output: bool = JSON,
@@ -627,7 +665,14 @@ def stats(
 
     try:
         filters = Filters(
-            players=players, luna=luna, seats=seats, edition=edition, forks=forks, imports=imports
+            players=players,
+            luna=luna,
+            seats=seats,
+            edition=edition,
+            forks=forks,
+            imports=imports,
+            solo=solo,
+            difficulty=difficulty,
         )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None

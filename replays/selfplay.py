@@ -29,6 +29,29 @@ def game_summary(index: int, record: GameRecord) -> dict[str, Any]:
         "rounds": record.turns // len(state.players),
         "decisions": record.decisions,
         "events": len(record.events),
+        **({"difficulty": record.setup.difficulty or "normal"} if _solo_luna(record) else {}),
+    }
+
+
+def _solo_luna(record: GameRecord) -> bool:
+    return len(record.setup.seats) == 1 and record.setup.options.luna
+
+
+def solo_totals(summaries: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The solo games' figures: how often the person's seat (a bot here) beat Tycho Brahe (SOLO-27)."""
+    solo = [g for g in summaries if any(s["character"] == "tycho" for s in g["scores"].values())]
+    if not solo:
+        return None
+    won = sum(1 for g in solo if any(g["scores"][n]["character"] != "tycho" for n in g["winners"]))
+    person = [s["score"] for g in solo for s in g["scores"].values() if s["character"] != "tycho"]
+    tycho = [s["score"] for g in solo for s in g["scores"].values() if s["character"] == "tycho"]
+    return {
+        "games": len(solo),
+        "difficulty": sorted({g.get("difficulty") or "base" for g in solo}),
+        "person_wins": won,
+        "person_win_rate": round(won / len(solo), 3),
+        "mean_person_score": round(statistics.mean(person), 2),
+        "mean_tycho_score": round(statistics.mean(tycho), 2),
     }
 
 
@@ -39,7 +62,9 @@ def totals(summaries: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         for name in g["winners"]:
             wins[name] = wins.get(name, 0) + 1
         scores += [s["score"] for s in g["scores"].values()]
+    solo = solo_totals(summaries)
     return {
+        **({"solo": solo} if solo is not None else {}),
         "games": len(summaries),
         "wins_by_seat": dict(sorted(wins.items())),
         "mean_score": round(statistics.mean(scores), 2) if scores else 0,
@@ -58,6 +83,7 @@ def run_selfplay(
     on_game: Callable[[int, GameRecord], None] | None = None,
     play: Callable[[int, str, str], tuple[str | None, GameRecord]] | None = None,
     options: Options | None = None,
+    difficulty: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play `games` games with seeds `<seed>-<i>`; `on_game` sees each record (progress, storage).
 
@@ -69,7 +95,7 @@ def run_selfplay(
         game_id, record = (
             play(players, f"{seed}-{i}", bot)
             if play
-            else (None, selfplay(players, f"{seed}-{i}", bot, options))
+            else (None, selfplay(players, f"{seed}-{i}", bot, options, difficulty))
         )
         summary = game_summary(i, record)
         if game_id is not None:

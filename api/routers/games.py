@@ -131,6 +131,7 @@ async def lobby(
                 last_move_at=e.last_move_at,
                 deal=as_deal(e.deal),
                 clock=e.clock,
+                solo=e.solo,
             )
             for e in entries
         ]

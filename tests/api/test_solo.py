@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from tests.api.helpers import Table, play_turns
 
 
-def _solo(client: TestClient, **body: object) -> Table:
-    response = client.post("/games", json={"seats": [{"name": "Ada"}], "seed": "api-solo", **body})
+def _solo(client: TestClient, seed: str = "api-solo", **body: object) -> Table:
+    response = client.post("/games", json={"seats": [{"name": "Ada"}], "seed": seed, **body})
     assert response.status_code == 201, response.text
     created = response.json()
     assert [s["seat"] for s in created["seats"]] == [0]  # Tycho's seat has no token: nobody plays it
@@ -57,3 +57,34 @@ def test_a_solo_game_refuses_a_difficulty_without_luna(client: TestClient) -> No
     response = client.post("/games", json={"seats": [{"name": "Ada"}], "difficulty": "easy"})
     assert response.status_code in (400, 422), response.text
     assert "SOLO-2" in response.text
+
+
+def test_the_lobby_and_the_statistics_know_solo_games_and_their_difficulty(lobby_client: TestClient) -> None:
+    from tests.api.helpers import finish_in_process, runtime_of, wait_until
+
+    client = lobby_client
+    easy = _solo(client, options={"luna": True}, difficulty="easy", seed="stats-easy")
+    base = _solo(client, seed="stats-base")
+    for table in (easy, base):
+        finish_in_process(client, runtime_of(client), table, random.Random(3), timeout=120)
+
+    def caught_up() -> list[dict] | None:
+        games = client.get("/games", params={"status": "finished"}).json()["games"]
+        return games if len(games) == 2 else None
+
+    games = {g["game_id"]: g for g in wait_until(caught_up, 20, "the lobby to catch up")}
+    assert games[easy.game_id]["solo"] == {"opponent": "tycho", "seat": 1, "difficulty": "easy"}
+    assert games[base.game_id]["solo"]["difficulty"] is None
+    assert [s["character"] for s in games[easy.game_id]["seats"]][1] == "tycho"
+
+    def stats_caught_up() -> dict | None:
+        stats = client.get("/stats", params={"solo": "true"}).json()
+        return stats if stats["games"] == 2 else None
+
+    stats = wait_until(stats_caught_up, 20, "the statistics to catch up")
+    levels = {level["difficulty"]: level for level in stats["solo"]["by_difficulty"]}
+    assert set(levels) == {"base", "easy"} and levels["easy"]["games"] == 1
+    only_easy = client.get("/stats", params={"difficulty": "easy"}).json()
+    assert only_easy["games"] == 1 and only_easy["solo"]["by_difficulty"][0]["difficulty"] == "easy"
+    assert client.get("/stats", params={"solo": "false"}).json()["games"] == 0
+    assert client.get("/stats", params={"difficulty": "impossible"}).status_code == 422
