@@ -76,5 +76,60 @@ def board_view(state: GameState, version: int, viewer: Viewer) -> dict[str, Any]
         ],
         "winners": list(state.winners),
         "display": display,
+        **({"tycho": tycho} if (tycho := tycho_board(state)) is not None else {}),
         "state": body,
     }
+
+
+CONDITION_WORDS = {
+    "unpersuaded2": "if 2+ unpersuaded Inquisitors",
+    "persuaded3": "if 3+ fully persuaded Inquisitors",
+    "pay2": "pay 2 dice",
+    "pay3": "pay 3 dice",
+    "pay2-constellations": "pay 2 dice, 2+ observable constellations",
+    "comet": "if a comet is on his board",
+    "pay2-moon": "pay 2 dice, an observable Moon tile",
+}
+
+
+def tycho_board(state: GameState) -> dict[str, Any] | None:
+    """The solo Tycho Brahe's board (SOLO-21..24): his line of solo Action tiles with their rows, his
+    marker, the Movement tiles revealed so far and how many are left (their order is hidden)."""
+    from domain.expansions.solo.data import solo_data
+    from domain.expansions.solo.state import TychoState
+
+    for p in state.players:
+        part = p.part(TychoState)
+        if part is None:
+            continue
+        data = solo_data(part.data)
+        line = []
+        for tile_id in p.queue:
+            tile = data.tiles[tile_id]
+            up = tile_id in p.upgraded
+            rows = [
+                {
+                    "condition": row.condition,
+                    "partial": row.partial,
+                    "effects": list(row.effects),
+                    "text": (
+                        ("(" if row.partial else "")
+                        + (CONDITION_WORDS.get(row.condition, row.condition) + ": " if row.condition else "")
+                        + ", ".join(row.effects)
+                        + (")" if row.partial else "")
+                    ),
+                }
+                for row in tile.rows(up)
+            ]
+            line.append({"id": tile_id, "name": tile.name, "upgraded": up, "rows": rows})
+        return {
+            "seat": p.seat,
+            "marker": part.marker,
+            "line": line,
+            "shown": list(part.shown),
+            "last": part.shown[-1] if part.shown else None,
+            "stack_size": len(part.stack),
+            "difficulty": part.difficulty or None,
+            "data": part.data,
+        }
+    return None

@@ -565,6 +565,43 @@ function library(board, catalog, p, y0) {
   return [out, 32 + 26 + rh * 4 + 8];
 }
 
+// The solo Tycho Brahe's board (SOLO-21..24): his line of solo Action tiles (rows top to bottom, the
+// partial ones in parentheses), his marker, and his Movement tiles (revealed ones; the stack's order is hidden).
+function tychoLine(board, catalog, p, y0) {
+  const t = board.tycho;
+  const n = t.line.length;
+  const cw = Math.floor((W - 16) / Math.min(n, W < NARROW ? 3 : 6)) - 4;
+  const rowH = 15;
+  const tallest = Math.max(...t.line.map((tile) => tile.rows.length));
+  const h = 48 + tallest * rowH * 2 + 8;
+  const level = t.difficulty ? ` · difficulty ${t.difficulty}` : "";
+  const out = [
+    text(8, y0 + 22, `Tycho's solo Action tiles · Movement tile: ${t.last || "none yet"} · ${t.stack_size} left in the stack${level}`, { class: "heading" }),
+  ];
+  t.line.forEach((tile, i) => {
+    const { x, y } = place(i, cw, 4, y0 + 32, h);
+    const here = i === t.marker;
+    const parts = [
+      s("rect", { x, y, width: cw, height: h, rx: 8, class: `tile${tile.upgraded ? " upgraded" : ""}${here ? " here" : ""}` }),
+      text(x + 8, y + 18, `${tile.name}${here ? " ◆ marker" : ""}`, { "font-weight": "700" }),
+      text(x + 8, y + 34, tile.upgraded ? "★ upgraded side" : "basic side", { class: "tiny" }),
+    ];
+    let ry = y + 52;
+    tile.rows.forEach((row, r) => {
+      const words = `${r + 1}. ${row.text}`;
+      const half = Math.ceil(words.length / 2);
+      const cut = words.length > 30 ? words.lastIndexOf(" ", half + 6) : -1;
+      parts.push(text(x + 8, ry, cut > 0 ? words.slice(0, cut) : words, { class: "tiny" }));
+      if (cut > 0) parts.push(text(x + 18, ry + rowH - 2, words.slice(cut + 1), { class: "tiny" }));
+      ry += rowH * 2;
+    });
+    const label = `Tycho's tile ${tile.name} (${tile.upgraded ? "upgraded" : "basic"})${here ? ", under his marker" : ""}: ${tile.rows.map((r) => r.text).join("; ")}`;
+    out.push(target(`tycho:${i}`, label, { "data-kind": "tycho-tile", "data-tile": tile.id }, parts));
+  });
+  const rows = place(0, cw, 4, 0, h).rows(n);
+  return [out, 36 + rows * (h + 4) + 6];
+}
+
 export function playerBoard(board, catalog, p) {
   const turn = board.state.turn;
   const acting = board.to_act === p.seat;
@@ -574,7 +611,8 @@ export function playerBoard(board, catalog, p) {
     text(W - 12, 27, `${p.score} VP · ${p.quadrants} Q${W < NARROW ? "" : ` · reputation ${p.reputation}`}${acting ? " · to act" : ""}`, { fill: "white", "text-anchor": "end", "font-weight": "600" }),
   ];
   let y = 44;
-  for (const part of [sky, resources, cellar, library]) {
+  const opponent = board.tycho && board.tycho.seat === p.seat;
+  for (const part of opponent ? [tychoLine, resources, cellar] : [sky, resources, cellar, library]) {
     const [items, height] = part(board, catalog, p, y);
     parts.push(s("g", {}, items));
     y += height;

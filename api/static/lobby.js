@@ -38,7 +38,10 @@ document.getElementById("create").addEventListener("submit", async (event) => {
     if (character) seat.character = character;
     return seat;
   });
-  const body = { seats, options: document.getElementById("luna").checked ? { luna: true } : {} };
+  const luna = document.getElementById("luna").checked;
+  const body = { seats, options: luna ? { luna: true } : {} };
+  const level = document.getElementById("difficulty").value;
+  if (seats.length === 1 && luna && level) body.difficulty = level; // SOLO-2: the solo game's level
   const seed = document.getElementById("seed").value.trim();
   if (seed) body.seed = seed;
   const problem = document.getElementById("create-problem");
@@ -84,8 +87,9 @@ function showCreated(created) {
   );
 }
 
-function seatsText(seats) {
-  return seats.map((s) => `${s.name} (${s.character}${s.bot ? `, ${s.bot} bot` : ""})`).join(", ");
+function seatsText(seats, solo) {
+  const text = seats.map((s) => `${s.name} (${s.character}${s.bot ? `, ${s.bot} bot` : ""})`).join(", ");
+  return solo ? `${text} · solo${solo.difficulty ? `, ${solo.difficulty}` : ""}` : text;
 }
 
 async function loadGames() {
@@ -102,7 +106,7 @@ async function loadGames() {
         {},
         el("td", {}, el("code", { title: g.game_id }, shortId(g.game_id))),
         el("td", {}, el("span", { class: `badge ${g.status}` }, g.status), " ", dealBadge(g.deal)),
-        el("td", {}, seatsText(g.seats)),
+        el("td", {}, seatsText(g.seats, g.solo)),
         el("td", {}, toAct, g.clock && g.clock.deadline ? ` (time until ${when(g.clock.deadline)})` : ""),
         el("td", { class: "num" }, g.version),
         el("td", {}, when(g.last_move_at)),

@@ -24,9 +24,16 @@ def test_a_solo_game_over_the_api_is_played_to_the_end_and_verifies(client: Test
     table = _solo(client, options={"luna": True}, difficulty="hard")
     game = table.game_id
     board = client.get(f"/games/{game}", headers=table.auth(0)).json()
-    assert [p["character"] for p in board["state"]["players"]] == [board["state"]["players"][0]["character"], "tycho"]
+    assert [p["character"] for p in board["state"]["players"]] == [
+        board["state"]["players"][0]["character"],
+        "tycho",
+    ]
     tycho = board["state"]["players"][1]["tycho"]
     assert tycho["difficulty"] == "hard" and tycho["stack_size"] == 60 and "stack" not in tycho
+    shown = board["tycho"]  # SOLO-21..24: his board, tiles and rows for the board page
+    assert shown["seat"] == 1 and len(shown["line"]) == 6 and shown["stack_size"] == 60 - len(shown["shown"])
+    assert all(tile["rows"] and not tile["rows"][-1]["condition"] for tile in shown["line"])
+    assert "stack" not in shown and "dealt" not in shown
     events = client.get(f"/games/{game}/events", headers=table.auth(0)).json()
     dealt = next(e["event"] for e in events["events"] if e["type"] == "OpponentDealt")
     assert "stack" not in dealt and "stack" in dealt["redacted"]  # SOLO-24: hidden until the end

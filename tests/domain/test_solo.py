@@ -31,6 +31,7 @@ from domain.serialize import dump_state, load_state, public_state
 from domain.setup import SeatSpec, Setup
 from domain.state import GameState, Task, TurnState
 from tests.domain.invariants import check_all
+from tests.runs import runs
 
 
 def solo_setup(seed: str = "solo", luna: bool = False, difficulty: str | None = None) -> Setup:
@@ -540,3 +541,34 @@ def test_SOLO_10_11_12_tycho_observes_the_moon() -> None:
     assert "SCORING" in kinds  # SOLO-10
     assert kinds[-4:] == ["TDOWN", "TCARD", "VP", "TBOOK"]  # SOLO-12, AMB-44
     assert all(k not in kinds for k in ("INQ", "GRAND", "CARD", "Q"))  # only the VP of the Moon's reward
+
+
+# -- property runs (issue 13): `make soak` 1,000 solo games per level, `make test` a fixed sample ----------
+
+LEVELS = [None, *DIFFICULTIES]  # the base game (no levels), then Luna's four (SOLO-2)
+
+
+@pytest.mark.parametrize("games", runs(3, 1000))
+@pytest.mark.parametrize("level", LEVELS)
+def test_solo_games_end_and_keep_invariants(level: str | None, games: int) -> None:
+    from domain.events import GameEnded, VictoryPointsScored
+    from domain.selfplay import selfplay
+
+    for i in range(games):
+        bot = "greedy" if i % 4 == 0 else "random"
+        record = selfplay(1, f"solo-prop-{level}-{i}", bot, Options(luna=level is not None), level)
+        assert record.state.finished and isinstance(record.events[-1], GameEnded)
+        final = check_all(record.events)  # the invariants after every event (tests/domain/invariants.py)
+        scored = {p.seat: 0 for p in final.players}
+        for e in record.events:
+            if isinstance(e, VictoryPointsScored):
+                scored[e.seat] += e.points
+        assert scored == {p.seat: p.score for p in final.players}
+        assert [type(e) for e in record.events[:2]] == [ev.GameStarted, se.OpponentDealt]
+        turns = [e for e in record.events if isinstance(e, ev.TurnEnded)]
+        assert [e.seat for e in turns] == [i % 2 for i in range(len(turns))]  # SOLO-27: alternating
+        revealed = [e for e in record.events if isinstance(e, se.MovementTileRevealed)]
+        assert len(revealed) == sum(1 for e in turns if e.seat == 1)  # one Movement tile per turn (SOLO-28)
+        assert not any(isinstance(e, ev.FarewellTaken) and e.seat == 1 for e in record.events)  # SOLO-53
+        assert all(e.seat == 0 for e in record.events if isinstance(e, ev.TelescopeMoved))
+        assert final.players[1].grand == (0, 0, 0, 0)  # SOLO-11
