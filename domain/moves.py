@@ -40,6 +40,7 @@ from domain.state import (
 )
 
 FREE_COSTS = {"recolour": 1, "raise": 1, "die": 2, "write": 2, "persuade": 3, "spot": 4}  # FREE-1
+CHEAPEST_FREE = min(FREE_COSTS.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,6 +469,11 @@ def task_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     return kind.check(s, task, cmd)
 
 
+def can_buy_free(s: GameState, seat: int) -> bool:
+    """Whether `free_options` offers anything (FREE-1), without building the commands."""
+    return s.players[seat].quadrants >= CHEAPEST_FREE
+
+
 def free_options(s: GameState, seat: int) -> list[c.Command]:
     q = s.players[seat].quadrants
     return [c.BuyFree(seat=seat, action=a) for a, cost in FREE_COSTS.items() if q >= cost]
@@ -584,7 +590,7 @@ def cleanup_step(s: GameState) -> str:
     # S001 "at any point of your turn": a free-action window after the Book of Comets (before the
     # interrogation and the objectives) and one at the end of the turn, each only when the player can
     # afford a free action.
-    windows = s.options.free_actions_in_all_phases and bool(free_options(s, t.seat))
+    windows = s.options.free_actions_in_all_phases and can_buy_free(s, t.seat)
     if windows and t.windows_closed == 0 and t.objectives_due is None:
         return "window"
     if t.inquisitor_moved and not t.interrogated:
@@ -657,7 +663,16 @@ def _cleanup_choice(step: str) -> CleanupChoice | None:
     return next((choice for choice in CLEANUP_CHOICES if choice.step == step), None)
 
 
-def options(s: GameState) -> list[c.Command] | None:
+# `options(state, complete=False)` answers this instead of a list when the list would hold two or more
+# commands (a decision point) and building it is not needed (the turn loop only asks "automatic, forced
+# or a choice?").
+CHOICE: list[c.Command] = []
+
+
+def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
+    """The generator: every command open now ([] once the game is over), or None when the next step is
+    automatic (scoring, an interrupt, an automatic effect, an automatic Cleanup step). With
+    `complete=False` a list of two or more commands may come back as the marker `CHOICE`."""
     t = s.turn
     if t.phase == "over":
         return []
@@ -672,6 +687,8 @@ def options(s: GameState) -> list[c.Command] | None:
     if t.phase == "movement":
         return move_options(s, seat)
     if t.phase == "actions":
+        if not complete and not t.moving_done:
+            return CHOICE  # ACT-1: a moving action and `end` at least
         return menu_options(s)
     return cleanup_options(s)
 
