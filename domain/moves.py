@@ -22,6 +22,7 @@ from domain.catalog import MIXES
 from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
+from domain.scoring import CELLAR_FIGURES, persuaded_figures
 from domain.state import (
     COLOURS,
     MAX_DICE,
@@ -68,6 +69,8 @@ class CleanupChoice:
 
 EXTRA_MAJORS: dict[str, ExtraMajor] = {}  # target prefix -> its Major Objects
 CLEANUP_CHOICES: list[CleanupChoice] = []
+# ROT-6: an expansion's effect that rotated a tile at once this turn (it is not rotated again in Cleanup).
+ROTATED_AT_ONCE: list[Callable[[GameState, str], bool]] = []
 
 
 @lru_cache(maxsize=4096)
@@ -320,7 +323,9 @@ def persuade_options(s: GameState, seat: int) -> list[c.Command]:
     p = s.players[seat]
     last = len(p.cellar) - 1
     out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
-    out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if p.grand[i]]
+    for figures in CELLAR_FIGURES[:1]:  # an expansion's own figures: the `grand` flag (persuaded_figures)
+        counts = figures.counts(p)
+        out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if counts[i]]
     return out
 
 
@@ -334,8 +339,11 @@ def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> Illega
         return IllegalMove("bad-space", f"the cellar has spaces 1..{spaces}", "INQ-1")
     if cmd.space == spaces - 1:
         return IllegalMove("rightmost", "an Inquisitor on the rightmost space cannot move further", rule)
-    if not (p.grand if cmd.grand else p.cellar)[cmd.space]:
-        which = "Grand Inquisitor" if cmd.grand else "Inquisitor"
+    if cmd.grand and not CELLAR_FIGURES:
+        return IllegalMove("no-inquisitor", "no such Inquisitor in this game", rule)
+    figures = persuaded_figures(cmd.grand)
+    if not (p.cellar if figures is None else figures.counts(p))[cmd.space]:
+        which = "Inquisitor" if figures is None else figures.noun
         return IllegalMove("no-inquisitor", f"no {which} of yours on C{cmd.space + 1}", rule)
     return None
 
@@ -584,7 +592,8 @@ def tile_to_rotate(s: GameState) -> str | None:
     if t.rotated:
         return None
     if t.used_tile is not None:
-        return None if t.used_tile in t.bonus_rotated else t.used_tile  # ROT-6, AMB-23
+        rotated = any(already(s, t.used_tile) for already in ROTATED_AT_ONCE)
+        return None if rotated else t.used_tile  # ROT-6, AMB-23
     pos = t.space
     if s.options.rotate_when_moving_action_skipped and S1 <= pos <= S4:
         return s.players[t.seat].queue[pos]
