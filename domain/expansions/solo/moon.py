@@ -11,9 +11,9 @@ from domain.catalog.luna import POSITIONS
 from domain.effect_kinds import EffectKind, Emitter, register
 from domain.effects import reward_tasks
 from domain.events import GrantingEvent, register_events
-from domain.evolve import on_event, player_with, resolved
+from domain.evolve import on_event, resolved
 from domain.expansions.luna.rules import moon_objective_due, observable_moon_tiles, scoring_points
-from domain.expansions.luna.state import luna, with_luna
+from domain.expansions.luna.state import luna, seat_of, with_luna, with_seat
 from domain.expansions.solo.rules import MOON_TARGETS, effect_tasks, tycho
 from domain.fastcopy import replace
 from domain.grants import grant_rule
@@ -82,7 +82,7 @@ def _moon_observed(s: GameState, e: TychoMoonObserved) -> GameState:
     part = replace(
         part, costs=part.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring), bonus=tuple(bonus)
     )
-    s = player_with(s, e.seat, moon=s.players[e.seat].moon + 1)
+    s = with_seat(s, e.seat, moon=seat_of(s.players[e.seat]).moon + 1)
     return replace(with_luna(s, part), agenda=resolved(s, e))
 
 

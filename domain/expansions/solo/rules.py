@@ -557,14 +557,13 @@ def persuasion(s: GameState, seat: int, options: list[c.Command]) -> c.Persuade 
     best: tuple[int, int] | None = None
     chosen: c.Persuade | None = None
     for cmd in options:
-        if not isinstance(cmd, c.Persuade):
+        if not isinstance(cmd, c.Persuade) or cmd.grand:  # SOLO-11: his cellar holds no Grand Inquisitor
             continue
         p = s.players[seat]
-        name = "grand" if cmd.grand else "cellar"
-        spaces = list(getattr(p, name))
+        spaces = list(p.cellar)
         spaces[cmd.space] -= 1
         spaces[cmd.space + 1] += 1
-        after = replace(p, **{name: tuple(spaces)})
+        after = replace(p, cellar=tuple(spaces))
         total = interrogation(s, after)[0]
         key = (total, -cmd.space)
         if best is None or key > best:
