@@ -721,6 +721,12 @@ COMMAND_TEXT: Mapping[str, CommandText] = {
     ),
     "TakeInquisitor": lambda m, c: "Take the Inquisitor" if m.get("accept") else "Decline the Inquisitor",
     "Decline": lambda m, c: "Decline",
+    "PlaceLibraryTile": lambda m, c: (
+        f"Place library tile {m.get('tile')} face {m.get('face')} on library column {m.get('column')}, "
+        f"{ROWS[int(m.get('row', 0))]}"
+    ),
+    "KeplerSwap": lambda m, c: f"Swap {c.tile_name(m.get('first'))} and {c.tile_name(m.get('second'))}",
+    "DeclineAbility": lambda m, c: "Do not use the ability",
 }
 
 

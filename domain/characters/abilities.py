@@ -2,6 +2,6 @@
 does so. (The character modules import the engine's seams, which import `domain.characters`: they cannot
 be imported by that package itself.)"""
 
-from domain.characters import bruno, events, galileo
+from domain.characters import bruno, commands, common, copernicus, events, galileo, kepler
 
-__all__ = ["bruno", "events", "galileo"]
+__all__ = ["bruno", "commands", "common", "copernicus", "events", "galileo", "kepler"]

@@ -43,8 +43,9 @@ class KeplerTilesSwapped(ev.PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AbilityDeclined(ev.PlayerEvent):
-    """An optional ability not used (CHAR-KEP-2 "may"; CHAR-COP-1 the remaining steps)."""
+class AbilityDeclined(ev.GrantingEvent):
+    """An optional ability not used (CHAR-KEP-2 "may"; CHAR-COP-1 the remaining steps): it resolves the
+    pending ability effect `effect`, and grants what follows (Copernicus' second Inquisitor)."""
 
     effect: str
     rule: str
