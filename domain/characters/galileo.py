@@ -29,14 +29,16 @@ class Galileo(AbilityRules):
         per_observe = s.catalog.character(self.character).ability
         more = (per_observe.constellations_per_observe if per_observe else 2) - 1  # CHAR-GAL-2: 3
         if first == "C":
-            return Task("OBSERVE", more, "MO")  # two more constellations, or one Major Object
-        return Task("OBSERVE", 1, "C")  # CHAR-GAL-2: a Major Object plus one constellation
+            return Task("OBSERVE", more, "MO", "CHAR-GAL-2")  # two more constellations, or one Major Object
+        return Task(
+            "OBSERVE", 1, "C", "CHAR-GAL-3"
+        )  # a Major Object plus one constellation (the refill first)
 
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
         if type(event).__name__ == MOON_OBSERVED:  # AMB-12: the Moon as his Major Object
             top = before.agenda[-1].kind if before.agenda else ""
             if top != "OBSERVE" and not lent(before):
-                return [*tasks, Task("OBSERVE", 1, "C")]
+                return [*tasks, Task("OBSERVE", 1, "C", "CHAR-GAL-4")]
         return tasks
 
 

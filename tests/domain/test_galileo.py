@@ -24,13 +24,13 @@ def test_CHAR_1_the_ability_side_is_recorded_and_basic_seats_keep_the_base_rules
 def test_CHAR_GAL_2_up_to_three_constellations_in_one_observe() -> None:
     s, _ = play(_observing(), "observe C:D1-01:0 R5 c1=0 c2=0")
     s = settle_until(s, "OBSERVE")
-    assert (s.agenda[-1].n, s.agenda[-1].arg) == (2, "MO")  # two more, or one Major Object
+    assert (s.agenda[-1].n, s.agenda[-1].arg, s.agenda[-1].source) == (2, "MO", "CHAR-GAL-2")
     s, _ = play(s, "observe C:D1-03:0 R4 c1=0 c2=0")
     s = settle_until(s, "OBSERVE")
     assert s.agenda[-1].n == 1
     assert not any(str(m).startswith("@0 observe MO:") for m in legal_moves(s))  # no MO after two
     s, events = play(s, "observe C:D1-07:0 R5 c1=0 c2=0")
-    assert len(of_type(events, ev.ConstellationObserved)) == 1
+    assert [e.rule for e in of_type(events, ev.ConstellationObserved)] == ["CHAR-GAL-2"]  # the third
     assert s.players[0].tokens_used == 3
 
 
@@ -49,7 +49,7 @@ def test_CHAR_GAL_3_EX_16_a_major_object_then_a_constellation_on_the_refilled_ca
     s, events = play(s, "observe MO:D1-03 R4+B4 c1=0 c2=0")
     assert of_type(events, ev.MajorObjectObserved)
     s = settle_until(s, "OBSERVE")
-    assert (s.agenda[-1].n, s.agenda[-1].arg) == (1, "C")
+    assert (s.agenda[-1].n, s.agenda[-1].arg, s.agenda[-1].source) == (1, "C", "CHAR-GAL-3")
     new_card = s.display[1]
     assert new_card is not None  # CHAR-GAL-3: the emptied space was refilled at once, before
     moves = [str(m) for m in legal_moves(s)]
