@@ -24,12 +24,31 @@ class GameRecord:
     turns: int
 
 
+SIDES = ("basic", "ability", "mixed")  # `galileo selfplay --side`: every seat, or alternating (CHAR-1)
+
+
+def seat_sides(players: int, side: str = "basic") -> tuple[str, ...]:
+    """Each seat's side for a `--side` choice: "mixed" alternates ability and basic from seat 0."""
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r}: use {', '.join(SIDES)}")
+    if side == "mixed":
+        return tuple("ability" if i % 2 == 0 else "basic" for i in range(players))
+    return (side,) * players
+
+
 def default_setup(
-    players: int, seed: str, options: Options | None = None, difficulty: str | None = None
+    players: int,
+    seed: str,
+    options: Options | None = None,
+    side: str | None = None,
+    difficulty: str | None = None,
 ) -> Setup:
-    """`players` seats named P1.. with the base characters; one seat is the solo game against Tycho
-    Brahe (SOLO-27; `difficulty` with Luna, SOLO-2)."""
-    seats = tuple(SeatSpec(name=f"P{i + 1}", character=BASE_CHARACTERS[i]) for i in range(players))
+    """`players` seats named P1.. with the base characters on `side` (default: basic; in the solo game,
+    one seat against Tycho Brahe, the ability side, SOLO-26; `difficulty` with Luna, SOLO-2)."""
+    sides = seat_sides(players, side or ("ability" if players == 1 else "basic"))
+    seats = tuple(
+        SeatSpec(name=f"P{i + 1}", character=BASE_CHARACTERS[i], side=sides[i]) for i in range(players)
+    )
     return Setup(seats=seats, seed=seed, options=options or Options(), difficulty=difficulty)
 
 
@@ -53,9 +72,10 @@ def selfplay(
     seed: str,
     bot: str = "greedy",
     options: Options | None = None,
+    side: str | None = None,
     difficulty: str | None = None,
 ) -> GameRecord:
     """A game between bots; with one seat, a bot against the solo Tycho Brahe (who plays himself)."""
-    setup = default_setup(players, seed, options, difficulty)
+    setup = default_setup(players, seed, options, side, difficulty)
     bots = [make_bot(bot, f"{seed}:{i}") for i in range(players)]
     return play_game(setup, bots)

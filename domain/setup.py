@@ -79,6 +79,8 @@ class OpponentSetup:
     check: Callable[[Setup, Catalog], None]
     seat: Callable[[Setup, Catalog], tuple[SeatSpec, tuple[str, ...]]]
     dealt: Callable[[Setup, Catalog, str], list[Event]]
+    # The setup as its game plays it (e.g. SOLO-26: the person on the character's ability side).
+    prepare: Callable[[Setup, Catalog], Setup] = lambda setup, catalog: setup
 
 
 OPPONENT_SETUPS: list[OpponentSetup] = []
@@ -196,6 +198,8 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     catalog = catalog or load_catalog(setup.catalog_edition)
     engine_version = check_rules_version(setup.engine_version or ENGINE_VERSION)
     opponent = opponent_setup(setup)
+    if opponent is not None:
+        setup = opponent.prepare(setup, catalog)
     _check_setup(setup, catalog, opponent)
     n = len(setup.seats)  # the person seats: a non-player opponent's is added after them
     rng = SeededRandom(setup.seed, "setup")

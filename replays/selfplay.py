@@ -95,7 +95,7 @@ def run_selfplay(
         game_id, record = (
             play(players, f"{seed}-{i}", bot)
             if play
-            else (None, selfplay(players, f"{seed}-{i}", bot, options, difficulty))
+            else (None, selfplay(players, f"{seed}-{i}", bot, options, difficulty=difficulty))
         )
         summary = game_summary(i, record)
         if game_id is not None:

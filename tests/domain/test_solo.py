@@ -556,7 +556,7 @@ def test_solo_games_end_and_keep_invariants(level: str | None, games: int) -> No
 
     for i in range(games):
         bot = "greedy" if i % 4 == 0 else "random"
-        record = selfplay(1, f"solo-prop-{level}-{i}", bot, Options(luna=level is not None), level)
+        record = selfplay(1, f"solo-prop-{level}-{i}", bot, Options(luna=level is not None), difficulty=level)
         assert record.state.finished and isinstance(record.events[-1], GameEnded)
         final = check_all(record.events)  # the invariants after every event (tests/domain/invariants.py)
         scored = {p.seat: 0 for p in final.players}
@@ -572,3 +572,12 @@ def test_solo_games_end_and_keep_invariants(level: str | None, games: int) -> No
         assert not any(isinstance(e, ev.FarewellTaken) and e.seat == 1 for e in record.events)  # SOLO-53
         assert all(e.seat == 0 for e in record.events if isinstance(e, ev.TelescopeMoved))
         assert final.players[1].grand == (0, 0, 0, 0)  # SOLO-11
+
+
+def test_SOLO_26_the_person_plays_the_ability_side() -> None:
+    for character in ("galileo", "kepler", "copernicus", "bruno"):
+        s, events = start(Setup(seats=(SeatSpec("Ada", character),), seed="side"))
+        started = events[0]
+        assert isinstance(started, ev.GameStarted) and started.sides == ("ability", "basic")
+    _, events = start(Setup(seats=(SeatSpec("Ada", "newton"),), seed="side"))  # no ability side in this build
+    assert isinstance(events[0], ev.GameStarted) and events[0].sides is None

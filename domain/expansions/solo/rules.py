@@ -18,6 +18,7 @@ from collections.abc import Callable
 from domain import commands as c
 from domain import events as ev
 from domain.catalog import Catalog
+from domain.characters import has_ability
 from domain.effect_kinds import EffectKind, Emitter, register
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
@@ -148,7 +149,22 @@ def _dealt(setup: Setup, catalog: Catalog, salt: str) -> list[ev.Event]:
     ]
 
 
-OPPONENT_SETUPS.append(OpponentSetup(_claims, _check, _line, _dealt))
+def _ability_side(setup: Setup, catalog: Catalog) -> Setup:
+    """SOLO-26: the person plays the character's ability side (where this build and the catalog edition
+    have it; a character whose ability side is not here yet plays its basic side)."""
+    offered = {board.id: board for board in catalog.characters}
+    seats = tuple(
+        replace(seat, side="ability")
+        if seat.character in offered
+        and "ability" in offered[seat.character].sides()
+        and has_ability(seat.character)
+        else seat
+        for seat in setup.seats
+    )
+    return replace(setup, seats=seats)
+
+
+OPPONENT_SETUPS.append(OpponentSetup(_claims, _check, _line, _dealt, _ability_side))
 
 
 def redeal_stack(prefix: list[ev.Event], seed: str, salt: str) -> None:
