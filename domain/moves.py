@@ -692,8 +692,8 @@ CHOICE: list[c.Command] = []
 
 
 def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
-    """The generator: every command open now ([] once the game is over), or None when the next step is
-    automatic (scoring, an interrupt, an automatic effect, an automatic Cleanup step, and every step of a
+    """The commands open to the seat to act ([] once the game is over); None when the engine takes the
+    next step itself (scoring, an interrupt, an automatic effect or Cleanup step, and every step of a
     non-player opponent's turn: domain/opponents.py). With `complete=False` a list of two or more
     commands may come back as the marker `CHOICE`."""
     if OPPONENTS and s.turn.phase != "over" and opponent_at(s) is not None:

@@ -234,7 +234,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     if opponent is not None:  # its seat after the person seats (SOLO-27: the person plays first)
         spec, line = opponent.seat(setup, catalog)
         seats, queues = (*seats, (spec.name, spec.character)), (*queues, line)
-        sides, layouts = (*sides, "basic"), [*layouts, None]  # his seat has no character side
+        sides, layouts = (*sides, "basic"), [*layouts, None]  # the opponent has no character side
     per_colour = setup.options.dice_supply_per_colour or catalog.dice_per_colour
     supply = tuple(per_colour - len(seats) for _ in COLOURS)  # SET-22: one die of each colour per player
     if min(supply) < 0:
