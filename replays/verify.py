@@ -40,6 +40,8 @@ from domain.events import (
     TakeBackRequested,
     TakenBack,
 )
+from domain.expansions.solo.events import MovementStackRevealed, MovementTileRevealed, OpponentDealt
+from domain.expansions.solo.rules import stack_commitment
 from domain.fork import kept_deal_fork
 from domain.setup import commitment_of
 from domain.state import GameState
@@ -551,6 +553,8 @@ class Adjudicator:
         and the end reveals the deal behind the last commitment."""
         deal: GameStarted | GameForked | None = None
         drawn = {False: 0, True: 0}
+        stack: tuple[str, ...] | None = None  # the solo Tycho's committed Movement stack
+        shown = 0
         redeals = self._redeals()
         for i, e in enumerate(self.events):
             if isinstance(e, GameForked) and deal is not None and i not in redeals:
@@ -574,6 +578,22 @@ class Adjudicator:
                 if n >= len(pile) or pile[n] != e.card:
                     return self._fair(i, f"the card drawn is not card {n + 1} of the committed {name}")
                 drawn[e.from_reserve] = n + 1
+            elif isinstance(e, OpponentDealt) and deal is not None:
+                # SOLO-24: Tycho's hidden Movement stack, committed with the deal's salt
+                if stack_commitment(deal.salt, tuple(e.stack)) != e.commitment:
+                    return self._fair(i, "the Movement stack does not match its commitment (SOLO-24)")
+                stack, shown = tuple(e.stack), 0
+            elif isinstance(e, MovementTileRevealed) and stack is not None:
+                if shown < len(stack) and e.tile != stack[shown]:
+                    return self._fair(
+                        i, f"the Movement tile revealed is not tile {shown + 1} of the committed stack"
+                    )
+                shown += 1
+            elif isinstance(e, MovementStackRevealed) and stack is not None:
+                if tuple(e.stack) != stack:
+                    return self._fair(
+                        i, "the end reveals another Movement stack than the one committed (SOLO-24)"
+                    )
             elif isinstance(e, GameEnded) and deal is not None:
                 committed_deal = (deal.seed, deal.salt, deal.deck, deal.box, deal.reserve, deal.moon_hidden)
                 if (e.seed, e.salt, e.deck, e.box, e.reserve, e.moon) != committed_deal:

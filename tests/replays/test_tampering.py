@@ -213,3 +213,35 @@ def test_file_with_a_stacked_deck_fails_the_fairness_check(games: Games, finishe
     assert {f.check for f in report.findings} >= {"fairness"}
     fairness = next(f for f in report.findings if f.check == "fairness")
     assert fairness.version == end["version"] and "reveals" in fairness.message
+
+
+def test_a_solo_file_with_a_restacked_movement_stack_fails_the_fairness_check(tmp_path: Any) -> None:
+    """SOLO-24: Tycho's Movement stack is committed; a forger who reorders what the end reveals (and
+    re-hashes) is caught by the commitment."""
+    from domain.bots import make_bot
+    from domain.selfplay import default_setup
+    from replays.playout import play_out
+    from tests.replays.conftest import StepClock
+
+    with Games(f"sqlite:///{tmp_path}/solo.db", clock=StepClock()) as service:
+        game_id, _ = service.create(default_setup(1, "solo-fair"))
+        play_out(service, game_id, [make_bot("random", "solo-fair")])
+        exported = service.export(game_id)
+    assert verify_file(exported).ok
+    lines = _lines(exported)
+    index = next(
+        i for i, line in enumerate(lines) if line.get("event", {}).get("type") == "MovementStackRevealed"
+    )
+    line = lines[index]
+    stack = line["event"]["stack"]
+    stack[-1], stack[0] = stack[0], stack[-1]
+    line["meta"] = link(line["version"], line["event"], line["meta"], lines[index - 1]["meta"]["hash"])
+    for k in range(index + 1, len(lines)):
+        lines[k]["meta"] = link(
+            lines[k]["version"], lines[k]["event"], lines[k]["meta"], lines[k - 1]["meta"]["hash"]
+        )
+    lines[0]["head_hash"] = lines[-1]["meta"]["hash"]
+    report = verify_file(_file(lines))
+    assert not report.ok
+    fairness = next(f for f in report.findings if f.check == "fairness")
+    assert "Movement stack" in fairness.message
