@@ -212,7 +212,7 @@ def final_scoring(run: Run) -> None:
         if vp:
             run.emit(ev.VictoryPointsScored(seat=p.seat, points=vp, source="reputation", rule="SCO-4"))
     s = run.state
-    deck, box, reserve, *moon = s.dealt
+    deck, box, reserve, *extra = s.dealt
     run.emit(
         ev.GameEnded(
             seat=None,
@@ -224,7 +224,7 @@ def final_scoring(run: Run) -> None:
             deck=deck,
             box=box,
             reserve=reserve,
-            moon=moon[0] if moon else (),
+            moon=extra[0] if extra else (),  # an expansion's hidden order (`ExtraDeal`)
         )
     )
 
