@@ -19,7 +19,7 @@ from itertools import combinations
 
 from domain import commands as c
 from domain.catalog import MIXES
-from domain.characters import rules_for
+from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
 from domain.scoring import CELLAR_FIGURES, persuaded_figures
@@ -41,6 +41,7 @@ from domain.state import (
 )
 
 FREE_COSTS = {"recolour": 1, "raise": 1, "die": 2, "write": 2, "persuade": 3, "spot": 4}  # FREE-1
+CHEAPEST_FREE = min(FREE_COSTS.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,7 +396,12 @@ def _open_pages(s: GameState, seat: int) -> list[str]:
         for page, owner in zip(s.catalog.book_pages, s.pages, strict=True)
         if owner < 0 and players >= page.min_players
     ]
-    return pages + [page.id for page in rules_for(s.players[seat]).personal_pages()]
+    p = s.players[seat]
+    if not p.parts:
+        return pages
+    part = character_of(p)
+    covered = part.pages if part is not None else ()
+    return pages + [page.id for page in rules_for(p).personal_pages(s.catalog) if page.id not in covered]
 
 
 def book_options(s: GameState, seat: int) -> list[c.Command]:
@@ -417,6 +423,8 @@ def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             if not open_pages
             else IllegalMove("page-free", "empty pages must be used before the Appendix", "BOC-4")
         )
+    if personal_page(s.catalog, s.players[cmd.seat], cmd.page) is not None:
+        return IllegalMove("page-taken", f"your personal page {cmd.page} already holds a comet", "BOC-5")
     pages = {page.id: page for page in s.catalog.book_pages}
     if cmd.page not in pages:
         return IllegalMove("unknown-page", f"no page {cmd.page!r} in the Book of Comets", "BOC-1")
@@ -476,6 +484,11 @@ def task_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     return kind.check(s, task, cmd)
 
 
+def can_buy_free(s: GameState, seat: int) -> bool:
+    """Whether `free_options` offers anything (FREE-1), without building the commands."""
+    return s.players[seat].quadrants >= CHEAPEST_FREE
+
+
 def free_options(s: GameState, seat: int) -> list[c.Command]:
     q = s.players[seat].quadrants
     return [c.BuyFree(seat=seat, action=a) for a, cost in FREE_COSTS.items() if q >= cost]
@@ -527,6 +540,8 @@ def menu_options(s: GameState) -> list[c.Command]:
         else:
             out += [c.UseTile(seat=seat, option=1), c.UseTile(seat=seat, option=2)]
     out += free_options(s, seat)
+    if s.players[seat].parts:  # a character's own commands (Copernicus' free action, FREE-6)
+        out += rules_for(s.players[seat]).menu_options(s, seat)
     out.append(c.EndActions(seat=seat))
     return out
 
@@ -555,6 +570,9 @@ def menu_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         if pos != UPGRADE and cmd.option not in (1, 2):
             return IllegalMove("bad-option", "an Action tile offers option 1 or 2", "ACT-5")
         return None
+    rules = rules_for(s.players[cmd.seat])
+    if isinstance(cmd, rules.menu_commands):  # a character's own command (domain/characters/)
+        return rules.menu_check(s, cmd)
     if isinstance(cmd, c.Move):
         return IllegalMove("already-moved", "the telescope moves only in the Movement phase", "MOV-1")
     if isinstance(cmd, c.PlaceComet):
@@ -593,7 +611,7 @@ def cleanup_step(s: GameState) -> str:
     # S001 "at any point of your turn": a free-action window after the Book of Comets (before the
     # interrogation and the objectives) and one at the end of the turn, each only when the player can
     # afford a free action.
-    windows = s.options.free_actions_in_all_phases and bool(free_options(s, t.seat))
+    windows = s.options.free_actions_in_all_phases and can_buy_free(s, t.seat)
     if windows and t.windows_closed == 0 and t.objectives_due is None:
         return "window"
     if t.inquisitor_moved and not t.interrogated:
@@ -666,7 +684,16 @@ def _cleanup_choice(step: str) -> CleanupChoice | None:
     return next((choice for choice in CLEANUP_CHOICES if choice.step == step), None)
 
 
-def options(s: GameState) -> list[c.Command] | None:
+# `options(state, complete=False)` answers this instead of a list when the list would hold two or more
+# commands (a decision point) and building it is not needed (the turn loop only asks "automatic, forced
+# or a choice?").
+CHOICE: list[c.Command] = []
+
+
+def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
+    """The generator: every command open now ([] once the game is over), or None when the next step is
+    automatic (scoring, an interrupt, an automatic effect, an automatic Cleanup step). With
+    `complete=False` a list of two or more commands may come back as the marker `CHOICE`."""
     t = s.turn
     if t.phase == "over":
         return []
@@ -681,6 +708,8 @@ def options(s: GameState) -> list[c.Command] | None:
     if t.phase == "movement":
         return move_options(s, seat)
     if t.phase == "actions":
+        if not complete and not t.moving_done:
+            return CHOICE  # ACT-1: a moving action and `end` at least
         return menu_options(s)
     return cleanup_options(s)
 
