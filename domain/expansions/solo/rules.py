@@ -66,7 +66,7 @@ def _claims(setup: Setup) -> bool:
 
 def difficulty_of(setup: Setup) -> str:
     """SOLO-2: Luna's levels; the base game has none ("")."""
-    if setup.options.luna:
+    if setup.options.get("luna"):
         return setup.difficulty or "normal"
     return ""
 
@@ -91,7 +91,7 @@ def _check(setup: Setup, catalog: Catalog) -> None:
             "SOLO-20",
         )
     if setup.difficulty is not None:
-        if not setup.options.luna:
+        if not setup.options.get("luna"):
             raise IllegalMove("difficulty-without-luna", "difficulty levels are Luna's (use luna)", "SOLO-2")
         if setup.difficulty not in DIFFICULTIES:
             raise IllegalMove(
@@ -111,7 +111,7 @@ def _line(setup: Setup, catalog: Catalog) -> tuple[SeatSpec, tuple[str, ...]]:
     data = solo_data(CURRENT)
     rng = SeededRandom(setup.seed, "solo-line")
     line = rng.shuffled(list(data.base_tiles))
-    if setup.options.luna:
+    if setup.options.get("luna"):
         line.insert(rng.below(len(line) + 1), data.moon_tile)
     return SeatSpec(NAME, TYCHO), tuple(line)
 
