@@ -12,6 +12,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.catalog import load_catalog
+from domain.characters import character_of, rules_of, with_character
 from domain.editions import check_rules_version
 from domain.effect_kinds import lent
 from domain.effects import push
@@ -20,6 +21,7 @@ from domain.fastcopy import replace
 from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
+from domain.scoring import persuaded_figures
 from domain.serialize import load_state
 from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState
 
@@ -56,6 +58,17 @@ _on = on_event
 def resolves(cls: type[ev.Event], *kinds: str) -> None:
     """`cls` events also resolve effects of these kinds (an expansion's effects answered by base events)."""
     _RESOLVES[cls] = _RESOLVES.get(cls, frozenset()) | frozenset(kinds)
+
+
+def extend_event(cls: type[ev.Event], wrapper: Callable[[GameState, Any, Handler], GameState]) -> None:
+    """An expansion's addition to how a base event applies: `wrapper(state, event, base)` calls the
+    handler registered before it (`base`) and changes its result."""
+    base = _HANDLERS[cls]
+
+    def handler(s: GameState, e: Any) -> GameState:
+        return wrapper(s, e, base)
+
+    _HANDLERS[cls] = handler
 
 
 def on_start(hook: Callable[[GameState, ev.GameStarted], GameState]) -> None:
@@ -213,13 +226,18 @@ def _started(e: ev.GameStarted) -> GameState:
             tokens_used=0,
             tokens_boxed=0,
             cellar=(0,) * len(catalog.cellar_arch),
-            grand=(0,) * len(catalog.cellar_arch),
             reputation=catalog.reputation_start,  # SET-10
             university=(0,) * len(e.scale),  # SET-9
             achievements=(),
         )
         for i, (name, character) in enumerate(e.seats)
     )
+    if e.sides is not None:  # CHAR-1: ability-side seats set up their characters (domain/characters/)
+        layouts = e.layouts or (None,) * len(players)
+        players = tuple(
+            rules_of(p.character, side).start(catalog, p, dict(layout) if layout is not None else None)
+            for p, side, layout in zip(players, e.sides, layouts, strict=True)
+        )
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
     state = GameState(
         catalog=catalog,
@@ -512,16 +530,17 @@ def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
 @_on(ev.InquisitorPersuaded, "PER")
 def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     p = s.players[e.seat]
-    name = "grand" if e.grand else "cellar"
-    spaces = list(getattr(p, name))
+    figures = persuaded_figures(e.grand)  # an expansion's own figures (the event's `grand` flag)
+    spaces = list(p.cellar if figures is None else figures.counts(p))
     spaces[e.start] -= 1
     spaces[e.end] += 1
-    players = players_with(s, e.seat, **{name: tuple(spaces)})
+    players = list(s.players)
+    players[e.seat] = replace(p, cellar=tuple(spaces)) if figures is None else figures.put(p, tuple(spaces))
     agenda = resolved(s, e)
     turn = turn_with(
         s, inquisitor_moved=True, interrogated=False
     )  # INQ-13, INQ-20: each move is interrogated
-    return replace(s, players=players, turn=turn, agenda=agenda)
+    return replace(s, players=tuple(players), turn=turn, agenda=agenda)
 
 
 @_on(ev.FarewellTaken, "FW")
@@ -600,12 +619,9 @@ def _lost(s: GameState, e: ev.EffectLost) -> GameState:
 @_on(ev.ActionTilesRotated)
 def _rotated(s: GameState, e: ev.ActionTilesRotated) -> GameState:
     players = players_with(s, e.seat, queue=tuple(e.queue))
-    if s.agenda and s.agenda[-1].kind in _RESOLVES.get(
-        ev.ActionTilesRotated, ()
-    ):  # an effect rotates at once:
-        # ROT-6 remembers the tile
-        turn = turn_with(s, bonus_rotated=s.turn.bonus_rotated | {e.tile})
-        return replace(s, players=players, turn=turn, agenda=s.agenda[:-1])
+    if s.agenda and s.agenda[-1].kind in _RESOLVES.get(ev.ActionTilesRotated, ()):
+        # an effect rotates at once: its expansion remembers the tile (ROT-6, `extend_event`)
+        return replace(s, players=players, agenda=s.agenda[:-1])
     return replace(s, players=players, turn=turn_with(s, rotated=True))
 
 
@@ -618,7 +634,15 @@ def _comet_placed(s: GameState, e: ev.CometPlacedInBook) -> GameState:
     if e.page == "appendix":  # BOC-4
         s = player_with(s, e.seat, comets=tuple(comets), appendix=p.appendix + 1)
         return replace(s, agenda=agenda)
-    index = next(i for i, page in enumerate(s.catalog.book_pages) if page.id == e.page)
+    index = next((i for i, page in enumerate(s.catalog.book_pages) if page.id == e.page), -1)
+    if index < 0:  # BOC-5, CHAR-3: the seat's personal page
+        part = character_of(p)
+        if part is None or e.page in part.pages:
+            raise _Misfit(f"expected an empty page of the Book of Comets, not {e.page!r} (BOC-3, BOC-5)")
+        p = with_character(replace(p, comets=tuple(comets)), replace(part, pages=(*part.pages, e.page)))
+        players = list(s.players)
+        players[e.seat] = p
+        return replace(s, players=tuple(players), agenda=agenda)
     pages = list(s.pages)
     pages[index] = e.seat
     s = player_with(s, e.seat, comets=tuple(comets))

@@ -19,9 +19,10 @@ from itertools import combinations
 
 from domain import commands as c
 from domain.catalog import MIXES
-from domain.characters import rules_for
+from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
+from domain.scoring import CELLAR_FIGURES, persuaded_figures
 from domain.state import (
     COLOURS,
     MAX_DICE,
@@ -40,6 +41,7 @@ from domain.state import (
 )
 
 FREE_COSTS = {"recolour": 1, "raise": 1, "die": 2, "write": 2, "persuade": 3, "spot": 4}  # FREE-1
+CHEAPEST_FREE = min(FREE_COSTS.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,8 @@ class CleanupChoice:
 
 EXTRA_MAJORS: dict[str, ExtraMajor] = {}  # target prefix -> its Major Objects
 CLEANUP_CHOICES: list[CleanupChoice] = []
+# ROT-6: an expansion's effect that rotated a tile at once this turn (it is not rotated again in Cleanup).
+ROTATED_AT_ONCE: list[Callable[[GameState, str], bool]] = []
 
 
 @lru_cache(maxsize=4096)
@@ -319,7 +323,9 @@ def persuade_options(s: GameState, seat: int) -> list[c.Command]:
     p = s.players[seat]
     last = len(p.cellar) - 1
     out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
-    out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if p.grand[i]]
+    for figures in CELLAR_FIGURES[:1]:  # an expansion's own figures: the `grand` flag (persuaded_figures)
+        counts = figures.counts(p)
+        out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if counts[i]]
     return out
 
 
@@ -333,8 +339,11 @@ def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> Illega
         return IllegalMove("bad-space", f"the cellar has spaces 1..{spaces}", "INQ-1")
     if cmd.space == spaces - 1:
         return IllegalMove("rightmost", "an Inquisitor on the rightmost space cannot move further", rule)
-    if not (p.grand if cmd.grand else p.cellar)[cmd.space]:
-        which = "Grand Inquisitor" if cmd.grand else "Inquisitor"
+    if cmd.grand and not CELLAR_FIGURES:
+        return IllegalMove("no-inquisitor", "no such Inquisitor in this game", rule)
+    figures = persuaded_figures(cmd.grand)
+    if not (p.cellar if figures is None else figures.counts(p))[cmd.space]:
+        which = "Inquisitor" if figures is None else figures.noun
         return IllegalMove("no-inquisitor", f"no {which} of yours on C{cmd.space + 1}", rule)
     return None
 
@@ -387,7 +396,12 @@ def _open_pages(s: GameState, seat: int) -> list[str]:
         for page, owner in zip(s.catalog.book_pages, s.pages, strict=True)
         if owner < 0 and players >= page.min_players
     ]
-    return pages + [page.id for page in rules_for(s.players[seat]).personal_pages()]
+    p = s.players[seat]
+    if not p.parts:
+        return pages
+    part = character_of(p)
+    covered = part.pages if part is not None else ()
+    return pages + [page.id for page in rules_for(p).personal_pages(s.catalog) if page.id not in covered]
 
 
 def book_options(s: GameState, seat: int) -> list[c.Command]:
@@ -409,6 +423,8 @@ def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             if not open_pages
             else IllegalMove("page-free", "empty pages must be used before the Appendix", "BOC-4")
         )
+    if personal_page(s.catalog, s.players[cmd.seat], cmd.page) is not None:
+        return IllegalMove("page-taken", f"your personal page {cmd.page} already holds a comet", "BOC-5")
     pages = {page.id: page for page in s.catalog.book_pages}
     if cmd.page not in pages:
         return IllegalMove("unknown-page", f"no page {cmd.page!r} in the Book of Comets", "BOC-1")
@@ -468,6 +484,11 @@ def task_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     return kind.check(s, task, cmd)
 
 
+def can_buy_free(s: GameState, seat: int) -> bool:
+    """Whether `free_options` offers anything (FREE-1), without building the commands."""
+    return s.players[seat].quadrants >= CHEAPEST_FREE
+
+
 def free_options(s: GameState, seat: int) -> list[c.Command]:
     q = s.players[seat].quadrants
     return [c.BuyFree(seat=seat, action=a) for a, cost in FREE_COSTS.items() if q >= cost]
@@ -519,6 +540,8 @@ def menu_options(s: GameState) -> list[c.Command]:
         else:
             out += [c.UseTile(seat=seat, option=1), c.UseTile(seat=seat, option=2)]
     out += free_options(s, seat)
+    if s.players[seat].parts:  # a character's own commands (Copernicus' free action, FREE-6)
+        out += rules_for(s.players[seat]).menu_options(s, seat)
     out.append(c.EndActions(seat=seat))
     return out
 
@@ -547,6 +570,9 @@ def menu_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         if pos != UPGRADE and cmd.option not in (1, 2):
             return IllegalMove("bad-option", "an Action tile offers option 1 or 2", "ACT-5")
         return None
+    rules = rules_for(s.players[cmd.seat])
+    if isinstance(cmd, rules.menu_commands):  # a character's own command (domain/characters/)
+        return rules.menu_check(s, cmd)
     if isinstance(cmd, c.Move):
         return IllegalMove("already-moved", "the telescope moves only in the Movement phase", "MOV-1")
     if isinstance(cmd, c.PlaceComet):
@@ -566,7 +592,8 @@ def tile_to_rotate(s: GameState) -> str | None:
     if t.rotated:
         return None
     if t.used_tile is not None:
-        return None if t.used_tile in t.bonus_rotated else t.used_tile  # ROT-6, AMB-23
+        rotated = any(already(s, t.used_tile) for already in ROTATED_AT_ONCE)
+        return None if rotated else t.used_tile  # ROT-6, AMB-23
     pos = t.space
     if s.options.rotate_when_moving_action_skipped and S1 <= pos <= S4:
         return s.players[t.seat].queue[pos]
@@ -584,7 +611,7 @@ def cleanup_step(s: GameState) -> str:
     # S001 "at any point of your turn": a free-action window after the Book of Comets (before the
     # interrogation and the objectives) and one at the end of the turn, each only when the player can
     # afford a free action.
-    windows = s.options.free_actions_in_all_phases and bool(free_options(s, t.seat))
+    windows = s.options.free_actions_in_all_phases and can_buy_free(s, t.seat)
     if windows and t.windows_closed == 0 and t.objectives_due is None:
         return "window"
     if t.inquisitor_moved and not t.interrogated:
@@ -657,7 +684,16 @@ def _cleanup_choice(step: str) -> CleanupChoice | None:
     return next((choice for choice in CLEANUP_CHOICES if choice.step == step), None)
 
 
-def options(s: GameState) -> list[c.Command] | None:
+# `options(state, complete=False)` answers this instead of a list when the list would hold two or more
+# commands (a decision point) and building it is not needed (the turn loop only asks "automatic, forced
+# or a choice?").
+CHOICE: list[c.Command] = []
+
+
+def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
+    """The generator: every command open now ([] once the game is over), or None when the next step is
+    automatic (scoring, an interrupt, an automatic effect, an automatic Cleanup step). With
+    `complete=False` a list of two or more commands may come back as the marker `CHOICE`."""
     t = s.turn
     if t.phase == "over":
         return []
@@ -672,6 +708,8 @@ def options(s: GameState) -> list[c.Command] | None:
     if t.phase == "movement":
         return move_options(s, seat)
     if t.phase == "actions":
+        if not complete and not t.moving_done:
+            return CHOICE  # ACT-1: a moving action and `end` at least
         return menu_options(s)
     return cleanup_options(s)
 

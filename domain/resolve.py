@@ -73,7 +73,7 @@ class Run:
 def advance(run: Run) -> None:
     """Take automatic steps, and commands that are the only legal one, until a player must choose."""
     while True:
-        opts = options(run.state)
+        opts = options(run.state, complete=False)
         if opts is None:
             auto_step(run)
         elif len(opts) == 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain.characters import rules_for
 from domain.state import GameState, PlayerState
 
 TOP = 4  # the top row of a Scale tile (DER-6)
@@ -23,9 +24,26 @@ class CellarFigures:
     counts: Callable[[PlayerState], tuple[int, ...]]  # per cellar space
     interrogation: int
     final: Callable[[GameState], int]
+    put: Callable[[PlayerState, tuple[int, ...]], PlayerState]  # the seat with these counts
+    noun: str  # what one figure is called (in a refusal)
 
 
 CELLAR_FIGURES: list[CellarFigures] = []
+
+
+def persuaded_figures(flag: bool) -> CellarFigures | None:
+    """The figures a Persuade moves: the ordinary Inquisitors (None), or with the command's and the
+    event's `grand` flag (their released field name, INQ-10) the expansion's own figures."""
+    if not flag:
+        return None
+    if not CELLAR_FIGURES:
+        raise ValueError("no expansion in this build has its own figures in the cellar")
+    return CELLAR_FIGURES[0]
+
+
+def on_rightmost(p: PlayerState) -> int:
+    """Inquisitors of every kind on the rightmost cellar space (INQ-15, INQ-16)."""
+    return p.cellar[-1] + sum(figures.counts(p)[-1] for figures in CELLAR_FIGURES)
 
 
 def major_objects(s: GameState, p: PlayerState) -> int:
@@ -86,7 +104,7 @@ def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
 def cellar_points(s: GameState, p: PlayerState) -> int:
     """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (an expansion's figures as
     many times as it says)."""
-    bottom = s.catalog.cellar_bottom
+    bottom = rules_for(p).cellar(s.catalog)[1] if p.parts else s.catalog.cellar_bottom  # CHAR-BRU-3
     points = sum(v * n for v, n in zip(bottom, p.cellar, strict=True))
     for figures in CELLAR_FIGURES:
         weight = figures.final(s)
@@ -101,7 +119,7 @@ def reputation_points(s: GameState, p: PlayerState) -> int:
 
 def interrogation(s: GameState, p: PlayerState) -> tuple[int, int, int]:
     """INQ-21..24: (total, new position, overflow VP)."""
-    arch = s.catalog.cellar_arch
+    arch = rules_for(p).cellar(s.catalog)[0] if p.parts else s.catalog.cellar_arch  # CHAR-BRU-3
     total = sum(v * n for v, n in zip(arch, p.cellar, strict=True))
     for figures in CELLAR_FIGURES:
         weight = figures.interrogation
