@@ -34,7 +34,7 @@ def game_summary(index: int, record: GameRecord) -> dict[str, Any]:
 
 
 def _solo_luna(record: GameRecord) -> bool:
-    return len(record.setup.seats) == 1 and record.setup.options.luna
+    return len(record.setup.seats) == 1 and bool(record.setup.options.get("luna"))
 
 
 def solo_totals(summaries: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -34,7 +34,7 @@ from domain.evolve import on_event, resolves
 from domain.fastcopy import replace
 from domain.moves import persuade_check
 from domain.resolve import Run, on_command
-from domain.scoring import persuaded_figures
+from domain.scoring import CELLAR_FIGURES, persuaded_figures
 from domain.state import GameState, PlayerState, Task
 
 ROWS = 4  # R1..R4 (LIB-3)
@@ -196,14 +196,16 @@ def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
     return []
 
 
-def _figures(p: PlayerState, grand: bool) -> tuple[int, ...]:
-    """The ordinary Inquisitors per cellar space, or an expansion's own figures (the `grand` flag)."""
-    figures = persuaded_figures(grand)
-    return p.cellar if figures is None else figures.counts(p)
+def _counts(p: PlayerState, grand: bool) -> tuple[int, ...]:
+    """Inquisitors per cellar space: the ordinary ones, or an expansion's own figures (LUNA-44)."""
+    if not grand:
+        return p.cellar
+    figures = persuaded_figures(True)
+    return figures.counts(p) if figures is not None else (0,) * len(p.cellar)
 
 
 def _movable(p: PlayerState, space: int, grand: bool, avoid: str) -> bool:
-    figures = _figures(p, grand)[space] - (avoid == _name(space, grand))
+    figures = _counts(p, grand)[space] - (avoid == _name(space, grand))
     return figures > 0 and space < len(p.cellar) - 1
 
 
@@ -213,10 +215,10 @@ def page_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     out: list[c.Command] = []
     if at:
         space, grand = _space(at)
-        if space < len(p.cellar) - 1 and _figures(p, grand)[space]:
+        if space < len(p.cellar) - 1 and _counts(p, grand)[space]:
             out.append(c.Persuade(seat=seat, space=space, grand=grand))
     else:
-        for grand in (False, True):
+        for grand in (False, True) if CELLAR_FIGURES else (False,):
             out += [
                 c.Persuade(seat=seat, space=i, grand=grand)
                 for i in range(len(p.cellar))

@@ -36,9 +36,7 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         placed = sum(1 for row in state.covers for seat in row if seat == p.seat)
         assert 0 <= p.tokens_used <= TOKENS
         assert placed + p.tokens_boxed == p.tokens_used, "7 constellation tokens accounted for"
-        if (
-            p.character == "tycho"
-        ):  # the solo Tycho's line: his solo Action tiles (SOLO-23), with Luna the Moon (SOLO-3)
+        if p.character == "tycho":  # his solo Action tiles (SOLO-23), with Luna the Moon tile (SOLO-3)
             own = p.part(TychoState)
             line = solo_data(own.data if own else CURRENT).base_tiles
             assert sorted(p.queue) == sorted(line) or sorted(p.queue) == sorted((*line, "TYM"))
