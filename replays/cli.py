@@ -97,8 +97,17 @@ def selfplay(
 
     if bot not in ("greedy", "random"):
         raise typer.BadParameter("use greedy or random", param_hint="--bot")
+    from domain.expansions.solo.data import DIFFICULTIES
     from domain.options import Options
 
+    if difficulty is not None and not (solo and luna):
+        raise typer.BadParameter(
+            "difficulty levels are the solo game's with Luna (SOLO-2)", param_hint="--difficulty"
+        )
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise typer.BadParameter(f"use one of {', '.join(DIFFICULTIES)}", param_hint="--difficulty")
+    if solo:
+        players = 1  # SOLO-27: one seat against Tycho Brahe
     options = Options.from_json({"luna": luna})
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:

@@ -92,3 +92,18 @@ def test_help_keeps_its_defaults(command: list[str], shown: str) -> None:
     result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
     assert result.exit_code == 0, result.output
     assert shown in result.output
+
+
+def test_selfplay_solo_reports_the_bots_win_rate_against_tycho(tmp_path: Path) -> None:
+    """`galileo selfplay --solo [--luna --difficulty LEVEL]` (issue 13): one bot against Tycho Brahe."""
+    db = f"sqlite:///{tmp_path}/solo.db"
+    code, out = _run(db, "selfplay", "--solo", "-n", "1", "--bot", "random", "--seed", "cli-solo", "--json")
+    assert code == 0, out
+    solo = json.loads(out)["totals"]["solo"]
+    assert solo["games"] == 1 and solo["difficulty"] == ["base"] and 0 <= solo["person_win_rate"] <= 1
+    args = ("selfplay", "--solo", "--luna", "--difficulty", "flaming", "-n", "1", "--bot", "random", "--json")
+    code, out = _run(db, *args)
+    assert code == 0, out
+    assert json.loads(out)["totals"]["solo"]["difficulty"] == ["flaming"]
+    code, out = _run(db, "selfplay", "--difficulty", "hard", "-n", "1")
+    assert code != 0 and "SOLO-2" in out
