@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 from domain import events as ev
 from domain.expansions.luna.state import luna_of
+from domain.expansions.solo.data import CURRENT, solo_data
+from domain.expansions.solo.state import TychoState
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, GameState
 
 
@@ -30,7 +32,13 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         placed = sum(1 for row in state.covers for seat in row if seat == p.seat)
         assert 0 <= p.tokens_used <= TOKENS
         assert placed + p.tokens_boxed == p.tokens_used, "7 constellation tokens accounted for"
-        assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
+        if p.character != "tycho":
+            assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
+        else:  # the solo Tycho's line: his solo Action tiles (SOLO-23), with Luna the Moon tile (SOLO-3)
+            own = p.part(TychoState)
+            line = solo_data(own.data if own else CURRENT).base_tiles
+            assert sorted(p.queue) == sorted(line) or sorted(p.queue) == sorted((*line, "TYM"))
+            assert sum(p.grand) == 0, "SOLO-11: his cellar never holds a Grand Inquisitor"
         assert p.score == sum(v for _, v in p.points), "score = sum of points by source"
         assert p.score == vp_events[p.seat], "score = sum of VictoryPointsScored events"
         assert cat.reputation_min <= p.reputation <= cat.reputation_max, "reputation within the track"
