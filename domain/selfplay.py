@@ -24,8 +24,23 @@ class GameRecord:
     turns: int
 
 
-def default_setup(players: int, seed: str, options: Options | None = None) -> Setup:
-    seats = tuple(SeatSpec(name=f"P{i + 1}", character=BASE_CHARACTERS[i]) for i in range(players))
+SIDES = ("basic", "ability", "mixed")  # `galileo selfplay --side`: every seat, or alternating (CHAR-1)
+
+
+def seat_sides(players: int, side: str = "basic") -> tuple[str, ...]:
+    """Each seat's side for a `--side` choice: "mixed" alternates ability and basic from seat 0."""
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r}: use {', '.join(SIDES)}")
+    if side == "mixed":
+        return tuple("ability" if i % 2 == 0 else "basic" for i in range(players))
+    return (side,) * players
+
+
+def default_setup(players: int, seed: str, options: Options | None = None, side: str = "basic") -> Setup:
+    sides = seat_sides(players, side)
+    seats = tuple(
+        SeatSpec(name=f"P{i + 1}", character=BASE_CHARACTERS[i], side=sides[i]) for i in range(players)
+    )
     return Setup(seats=seats, seed=seed, options=options or Options())
 
 
@@ -44,7 +59,9 @@ def play_game(setup: Setup, bots: Sequence[Bot]) -> GameRecord:
     return GameRecord(setup, state, tuple(events), decisions, state.turn.number + 1)
 
 
-def selfplay(players: int, seed: str, bot: str = "greedy", options: Options | None = None) -> GameRecord:
-    setup = default_setup(players, seed, options)
+def selfplay(
+    players: int, seed: str, bot: str = "greedy", options: Options | None = None, side: str = "basic"
+) -> GameRecord:
+    setup = default_setup(players, seed, options, side)
     bots = [make_bot(bot, f"{seed}:{i}") for i in range(players)]
     return play_game(setup, bots)
