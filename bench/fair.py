@@ -513,6 +513,8 @@ def measure(names: list[str], quick: bool, progress: Callable[[str], None]) -> d
             figure = FIGURES[name](quick)
         except Skipped as exc:
             figure = Figure(None, None, "", None, "lower", note=f"skipped: {exc}")
+        except Exception as exc:  # one figure failing (e.g. a server too slow to start) keeps the others
+            figure = Figure(None, None, "", None, "lower", note=f"failed: {type(exc).__name__}: {exc}")
         out[name] = figure.to_json()
         progress(f"{name}: {out[name]} ({time.perf_counter() - t0:.0f} s)")
     return out
