@@ -15,7 +15,7 @@ from domain import events as ev
 from domain.engine import settle
 from domain.evolve import fold
 from domain.rng import SeededRandom
-from domain.setup import commitment_of, redeal
+from domain.setup import OPPONENT_REDEALS, commitment_of, redeal
 from domain.state import GameState
 from domain.takeback import taken_back
 
@@ -106,6 +106,8 @@ def fork_events(
             moon_hidden=forked.moon_hidden,
             commitment=commitment_of(salt, deck, forked.box, reserve, forked.moon_hidden),
         )
+        for opponent_redeal in OPPONENT_REDEALS:  # a non-player opponent's own hidden deal
+            opponent_redeal(prefix, seed, salt)
         # Earlier re-deals in the copied prefix (a fork of a fork) are rewritten to the same new deal:
         # the cards the prefix draws after them, then the re-deal.
         for i, e in enumerate(prefix[1:], start=1):
