@@ -155,6 +155,11 @@ def _seat_spec(text: str) -> Any:
     return SeatSpec(name=parts[0], character=parts[1], side=side, aside=aside)
 
 
+def _seat_json(s: Any) -> list[Any]:
+    """A seat in `new --json`: [name, character], and the side for an ability seat (CHAR-1)."""
+    return [s.name, s.character] if s.side == "basic" else [s.name, s.character, s.side]
+
+
 @app.command()
 def new(
     ctx: typer.Context,
@@ -198,9 +203,7 @@ def new(
         except IllegalMove as exc:
             raise _fail(f"{exc.message} [{exc.rule_id}]") from None
     if json_output:
-        _echo_json(
-            {"game_id": game_id, "version": version, "seats": [[s.name, s.character, s.side] for s in seats]}
-        )
+        _echo_json({"game_id": game_id, "version": version, "seats": [_seat_json(s) for s in seats]})
         return
     typer.echo(f"game {game_id} created at version {version}")
     for i, s in enumerate(seats):

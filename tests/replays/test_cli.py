@@ -92,3 +92,20 @@ def test_help_keeps_its_defaults(command: list[str], shown: str) -> None:
     result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
     assert result.exit_code == 0, result.output
     assert shown in result.output
+
+
+def test_CHAR_1_new_and_selfplay_take_the_side(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/cli-sides.db"
+    code, out = _run(
+        db, "new", "--seat", "Ada:kepler:ability:A2", "--seat", "Bo:galileo", "--seed", "s", "--json"
+    )
+    assert code == 0, out
+    assert json.loads(out)["seats"] == [["Ada", "kepler", "ability"], ["Bo", "galileo"]]
+    code, out = _run(db, "new", "-p", "2", "--side", "mixed", "--seed", "t", "--json")
+    assert code == 0 and json.loads(out)["seats"] == [["P1", "galileo", "ability"], ["P2", "kepler"]], out
+    code, out = _run(db, "new", "--seat", "Ada:newton:ability", "--seat", "Bo:galileo")
+    assert code != 0 and "CHAR-1" in out
+    code, out = _run(db, "selfplay", "-p", "2", "-n", "1", "--bot", "random", "--side", "ability", "--json")
+    assert code == 0, out
+    code, out = _run(db, "selfplay", "-p", "2", "--side", "upside")
+    assert code != 0
