@@ -553,6 +553,46 @@ EVENT_TEXT: Mapping[str, EventText] = {
         + (f"; {c.tile_name(e.get('aside'))} is on his character board" if e.get("aside") else "")
     ),
     "AbilityDeclined": lambda e, c: f"Did not use {code_text(str(e.get('effect')))}",
+    # the solo opponent Tycho Brahe (rules-addendum "The solo game", SOLO-*; domain/expansions/solo/)
+    "OpponentDealt": lambda e, c: (
+        "Tycho Brahe takes his seat"
+        + (f" ({e.get('difficulty')})" if e.get("difficulty") else "")
+        + ": his Movement tiles are shuffled face down"
+    ),
+    "MovementTileRevealed": lambda e, c: (
+        f"Tycho turned over Movement tile {e.get('tile')} ({plural(int(e.get('left', 0)), 'tile')} left)"
+    ),
+    "TychoMoved": lambda e, c: (
+        f"Tycho's marker moved {plural(int(e.get('steps', 0)), 'step')} along his Action tiles"
+        + (" and stopped early" if e.get("stopped") else "")
+    ),
+    "TychoTileUpgraded": lambda e, c: f"Tycho upgraded his Action tile {e.get('tile')}",
+    "TychoRowChosen": lambda e, c: (
+        f"Tycho played row {int(e.get('row', 0)) + 1} of his {'upgraded ' if e.get('upgraded') else ''}"
+        f"tile {e.get('tile')}" + (f" ({e.get('condition')})" if e.get("condition") else "")
+    ),
+    "TychoDicePaid": lambda e, c: f"Tycho paid {plural(len(e.get('dice') or []), 'die', 'dice')}",
+    "TychoCometPlaced": lambda e, c: "Tycho placed a comet on his board",
+    "TychoCometMoved": lambda e, c: (
+        "Tycho's comet moved into the Book of Comets"
+        + (f" ({e.get('page')})" if e.get("page") else "")
+        if e.get("end") == "book"
+        else "Tycho's comet moved down"
+    ),
+    "TychoDieGained": lambda e, c: f"Tycho gained a {colour_name(str(e.get('colour', '')))} die",
+    "TychoBookMoved": lambda e, c: "Tycho moved his Book marker",
+    "TychoLectured": lambda e, c: f"Tycho gave a Lecture on Scale tile {int(e.get('tile', 0)) + 1}",
+    "TychoInquisitorRemoved": lambda e, c: "Tycho removed an Inquisitor",
+    "TychoConstellationObserved": lambda e, c: (
+        f"Tycho observed a constellation of {c.card_name(e.get('card'))} ({int(e.get('vp', 0))} VP)"
+    ),
+    "TychoMajorObjectTaken": lambda e, c: (
+        f"Tycho took the Major Object of {c.card_name(e.get('card'))} ({int(e.get('vp', 0))} VP)"
+    ),
+    "TychoMoonObserved": lambda e, c: f"Tycho observed Moon tile {e.get('tile')}",
+    "MovementStackRevealed": lambda e, c: (
+        f"Tycho's Movement stack is revealed: {', '.join(str(t) for t in e.get('stack') or [])}"
+    ),
     **TABLE_TEXT,
 }
 

@@ -95,7 +95,7 @@ def selfplay(
         raise typer.BadParameter("use basic, ability or mixed", param_hint="--side")
     from domain.options import Options
 
-    options = Options(luna=luna)
+    options = Options.from_json({"luna": luna})
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:
         task = progress.add_task(f"{games} game(s), {players} {bot} bots", total=games)

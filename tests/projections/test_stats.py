@@ -10,7 +10,7 @@ import pytest
 
 from domain.events import GameEnded, GameForked, GameStarted, TurnEnded, VictoryPointsScored
 from projections import projector
-from projections.stats import Filters, StatsView, seats_kind
+from projections.stats import Filters, StatsView, seats_kind, summarise
 from tests.projections.conftest import CORPUS_GAMES
 from tests.projections.corpus import PERSON, Played
 
@@ -195,3 +195,40 @@ def test_filters_are_checked() -> None:
 
 def test_compute_is_cached_per_position(stats_view: StatsView) -> None:
     assert stats_view.compute(Filters(players=2)) is stats_view.compute(Filters(players=2))
+
+
+def test_running_aggregates_equal_a_summary_of_the_rows_and_are_filled_for_an_older_view(
+    stats_view: StatsView, corpus_url: str
+) -> None:
+    """/stats reads running aggregates (issue 17, item 5); a view written before they existed gets them
+    filled from its rows when opened, with the same statistics."""
+    filters = [Filters(), Filters(players=3), Filters(forks=True, imports=False), Filters(seats="mixed")]
+    for f in filters:
+        got = stats_view.compute(f, bin_width=5)
+        want = summarise(stats_view.games(f), bin_width=5)
+        assert set(want) <= set(got)
+        _same(got, want, str(f))
+    before = [stats_view.compute(f) for f in filters]
+    with stats_view.table.transaction() as c:  # as a view of an older version would be
+        c.execute(f"DROP TABLE {stats_view.table.cells.cells}")
+        c.execute(f"DROP TABLE {stats_view.table.cells.contents}")
+    reopened = projector.open_stats(corpus_url)
+    try:
+        assert [reopened.compute(f) for f in filters] == before
+    finally:
+        reopened.close()
+
+
+def _same(got: Any, want: Any, where: str) -> None:
+    """Equal, floats to a relative 1e-9 (the aggregates sum in another order); `got` may have more keys."""
+    if isinstance(want, dict):
+        for key in want:
+            _same(got[key], want[key], f"{where}.{key}")
+    elif isinstance(want, list):
+        assert len(got) == len(want), where
+        for k, (a, b) in enumerate(zip(got, want, strict=True)):
+            _same(a, b, f"{where}[{k}]")
+    elif isinstance(want, float):
+        assert got == pytest.approx(want, rel=1e-9), where
+    else:
+        assert got == want, where
