@@ -43,11 +43,12 @@ def stored_selfplay(
     seed: str,
     bot: str = "greedy",
     options: Options | None = None,
+    side: str = "basic",
     difficulty: str | None = None,
 ) -> tuple[str, GameRecord]:
     """`domain.selfplay.selfplay` through the store: the same bots and seeds, stored and audited. The
     service draws the commitment's salt, so the record's setup carries it."""
-    setup = default_setup(players, seed, options, difficulty=difficulty)
+    setup = default_setup(players, seed, options, side, difficulty)
     game_id, _ = games.create(setup)
     decisions = play_out(games, game_id, [make_bot(bot, f"{seed}:{i}") for i in range(players)])
     events: tuple[Event, ...] = tuple(s.event for s in games.events(game_id))

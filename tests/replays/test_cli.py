@@ -107,3 +107,20 @@ def test_selfplay_solo_reports_the_bots_win_rate_against_tycho(tmp_path: Path) -
     assert json.loads(out)["totals"]["solo"]["difficulty"] == ["flaming"]
     code, out = _run(db, "selfplay", "--difficulty", "hard", "-n", "1")
     assert code != 0 and "SOLO-2" in out
+
+
+def test_CHAR_1_new_and_selfplay_take_the_side(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/cli-sides.db"
+    code, out = _run(
+        db, "new", "--seat", "Ada:kepler:ability:A2", "--seat", "Bo:galileo", "--seed", "s", "--json"
+    )
+    assert code == 0, out
+    assert json.loads(out)["seats"] == [["Ada", "kepler", "ability"], ["Bo", "galileo"]]
+    code, out = _run(db, "new", "-p", "2", "--side", "mixed", "--seed", "t", "--json")
+    assert code == 0 and json.loads(out)["seats"] == [["P1", "galileo", "ability"], ["P2", "kepler"]], out
+    code, out = _run(db, "new", "--seat", "Ada:newton:ability", "--seat", "Bo:galileo")
+    assert code != 0 and "CHAR-1" in out
+    code, out = _run(db, "selfplay", "-p", "2", "-n", "1", "--bot", "random", "--side", "ability", "--json")
+    assert code == 0, out
+    code, out = _run(db, "selfplay", "-p", "2", "--side", "upside")
+    assert code != 0
