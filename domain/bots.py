@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from domain import commands as c
+from domain.characters import rules_for
 from domain.engine import legal_moves, play_through
 from domain.rng import SeededRandom
 from domain.state import GameState, PlayerState
@@ -39,7 +40,8 @@ QUADRANTS_WORTH_KEEPING = 30
 
 def evaluate(p: PlayerState, state: GameState) -> float:
     """Score plus simple heuristics for resources that turn into points later."""
-    cellar_risk = sum(v * n for v, n in zip(state.catalog.cellar_bottom, p.cellar, strict=True))
+    bottom = rules_for(p).cellar(state.catalog)[1]  # a character's cellar (CHAR-BRU-3)
+    cellar_risk = sum(v * n for v, n in zip(bottom, p.cellar, strict=True))
     return (
         p.score
         + 0.2 * sum(v for _, v in p.dice)

@@ -86,7 +86,13 @@ class GameStarted(Event):
     moon_revealed: tuple[str, ...] = ()  # LUNA-3: Scoring tiles face up on Moon tiles I..III
     moon_hidden: tuple[str, ...] = ()  # LUNA-4: Scoring tiles face down on Moon tiles IV..IX
     rule: str = "SET-3"
+    # CHAR-1: the side of each seat's character ("basic"/"ability"); None when every seat plays basic
+    sides: tuple[str, ...] | None = None
+    # each seat's character setup (CHAR-KEP-1: Kepler's set-aside tile; None = the basic setup); None
+    # when no seat has one. Both are left out of the JSON form when None: older games keep their shape.
+    layouts: tuple[Mapping[str, Any] | None, ...] | None = None
     HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt", "moon_hidden")
+    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("sides", "layouts")
 
 
 @dataclass(frozen=True, kw_only=True)

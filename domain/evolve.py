@@ -12,6 +12,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.catalog import load_catalog
+from domain.characters import character_of, rules_of, with_character
 from domain.editions import check_rules_version
 from domain.effect_kinds import lent
 from domain.effects import push
@@ -220,6 +221,12 @@ def _started(e: ev.GameStarted) -> GameState:
         )
         for i, (name, character) in enumerate(e.seats)
     )
+    if e.sides is not None:  # CHAR-1: ability-side seats set up their characters (domain/characters/)
+        layouts = e.layouts or (None,) * len(players)
+        players = tuple(
+            rules_of(p.character, side).start(catalog, p, dict(layout) if layout is not None else None)
+            for p, side, layout in zip(players, e.sides, layouts, strict=True)
+        )
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
     state = GameState(
         catalog=catalog,
@@ -618,7 +625,15 @@ def _comet_placed(s: GameState, e: ev.CometPlacedInBook) -> GameState:
     if e.page == "appendix":  # BOC-4
         s = player_with(s, e.seat, comets=tuple(comets), appendix=p.appendix + 1)
         return replace(s, agenda=agenda)
-    index = next(i for i, page in enumerate(s.catalog.book_pages) if page.id == e.page)
+    index = next((i for i, page in enumerate(s.catalog.book_pages) if page.id == e.page), -1)
+    if index < 0:  # BOC-5, CHAR-3: the seat's personal page
+        part = character_of(p)
+        if part is None or e.page in part.pages:
+            raise _Misfit(f"expected an empty page of the Book of Comets, not {e.page!r} (BOC-3, BOC-5)")
+        p = with_character(replace(p, comets=tuple(comets)), replace(part, pages=(*part.pages, e.page)))
+        players = list(s.players)
+        players[e.seat] = p
+        return replace(s, players=tuple(players), agenda=agenda)
     pages = list(s.pages)
     pages[index] = e.seat
     s = player_with(s, e.seat, comets=tuple(comets))

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from domain import events as ev
-from domain.characters import rules_for
+from domain.characters import personal_page, rules_for
 from domain.effect_kinds import lent
 from domain.effects import reward_tasks
 from domain.state import GameState, PlayerState, Task
@@ -85,8 +85,13 @@ def _records_grants(version: str) -> bool:  # on the replay path: parsed once pe
 
 
 def granted(before: GameState, after: GameState, event: ev.GrantingEvent) -> list[Task]:
-    """The effects `event` grants, first to resolve first."""
-    return _DERIVERS[type(event)](before, after, event)
+    """The effects `event` grants, first to resolve first; an ability-side character may add to them
+    (`CharacterRules.react`, domain/characters/)."""
+    tasks = _DERIVERS[type(event)](before, after, event)
+    player = after.players[event.seat]
+    if player.parts:
+        return rules_for(player).react(before, after, event, tasks)
+    return tasks
 
 
 def as_grants(tasks: list[Task]) -> tuple[ev.Grant, ...]:
@@ -108,7 +113,12 @@ def as_tasks(grants: tuple[ev.Grant, ...]) -> list[Task]:
 
 
 def library_reward(s: GameState, p: PlayerState, row: int, position: int) -> tuple[str, ...]:
-    """LIB-3: position 1 is the printed space, position k+1 the k-th card's space in that row."""
+    """LIB-3: position 1 is the printed space, position k+1 the k-th card's space in that row; a
+    character may cover spaces with its own rewards (Copernicus' library tiles, CHAR-COP-4)."""
+    if p.parts:
+        replaced = rules_for(p).library_reward(s, p, row, position)
+        if replaced is not None:
+            return replaced
     if position == 1:
         return s.catalog.library_printed[row]
     card_id, dark = p.library[position - 2]
@@ -124,8 +134,14 @@ def book_tasks(before: GameState, after: GameState, seat: int) -> list[Task]:
     return [Task("BOOK")] * sum(1 for a, b in zip(was, now, strict=True) if a != b == "pending")
 
 
-def tile_rewards(s: GameState, tile_id: str, option: int, upgraded: bool) -> list[Task]:
-    tile = next(t for t in s.catalog.action_tiles if t.id == tile_id)
+def tile_rewards(
+    s: GameState, tile_id: str, option: int, upgraded: bool, player: PlayerState | None = None
+) -> list[Task]:
+    tile = next((t for t in s.catalog.action_tiles if t.id == tile_id), None)
+    if tile is None and player is not None:  # a character's own tile (Kepler's, CHAR-KEP-1)
+        tile = rules_for(player).tile(s.catalog, tile_id)
+    if tile is None:
+        raise KeyError(f"no Action tile {tile_id!r}")
     face = tile.upgraded if upgraded else tile.basic
     return reward_tasks(face[option - 1], "action-tile")  # ICON-1
 
@@ -136,7 +152,7 @@ def tile_rewards(s: GameState, tile_id: str, option: int, upgraded: bool) -> lis
 @_for(ev.TelescopeMoved)
 def _wrap(before: GameState, after: GameState, e: ev.TelescopeMoved) -> list[Task]:
     player = after.players[e.seat]
-    return rules_for(player).on_wrap(player) if e.wrapped else []  # MOV-5: a character's reaction
+    return rules_for(player).on_wrap(after, player) if e.wrapped else []  # MOV-5: a character's reaction
 
 
 @_for(ev.FixedActionTaken)
@@ -148,7 +164,7 @@ def _fixed(before: GameState, after: GameState, e: ev.FixedActionTaken) -> list[
 def _moving(before: GameState, after: GameState, e: ev.MovingActionTaken) -> list[Task]:
     if not e.tile:
         return [Task("Q", 1)]  # UPG-2: the Upgrade space gives a Quadrant instead of a moving action
-    return tile_rewards(after, e.tile, e.option, e.upgraded)
+    return tile_rewards(after, e.tile, e.option, e.upgraded, after.players[e.seat])
 
 
 @_for(ev.FreeActionBought)
@@ -167,7 +183,18 @@ def _major(before: GameState, after: GameState, e: ev.MajorObjectObserved) -> li
         tasks.append(Task("INQ"))  # INQ-3
     tasks += book_tasks(before, after, e.seat)
     tasks.append(Task("REFILL", e.space))  # OBS-43
+    if _first_observation(before):  # OBS-1: a Major Object ends the Observe (Galileo: CHAR-GAL-3)
+        more = rules_for(before.players[e.seat]).observe_more(before, before.players[e.seat], "MO")
+        if more is not None:
+            tasks.append(more)  # under the rewards and the refill: resolved after them (AMB-11)
     return tasks
+
+
+def _first_observation(before: GameState) -> bool:
+    """Whether an observation is the first of an Observe action (not a later one, OBS-1, nor one lent
+    by an effect)."""
+    top = before.agenda[-1].kind if before.agenda else ""
+    return top != "OBSERVE" and lent(before) != "observation"
 
 
 @_for(ev.ConstellationObserved)
@@ -176,11 +203,10 @@ def _constellation(before: GameState, after: GameState, e: ev.ConstellationObser
     tasks = reward_tasks(con.reward, "constellation")  # OBS-51: the printed reward, then the slot's
     tasks += reward_tasks(after.catalog.constellation_slots[e.slot], "constellation-slot")
     tasks += book_tasks(before, after, e.seat)
-    top = before.agenda[-1].kind if before.agenda else ""
-    if top != "OBSERVE" and lent(before) != "observation":  # the first of an Observe action (OBS-1)
-        more = rules_for(before.players[e.seat]).constellations_per_observe - 1
-        if more:
-            tasks.append(Task("OBSERVE", more))  # under the rewards: resolved after them
+    if _first_observation(before):  # the first of an Observe action (OBS-1; Galileo CHAR-GAL-2)
+        more = rules_for(before.players[e.seat]).observe_more(before, before.players[e.seat], "C")
+        if more is not None:
+            tasks.append(more)  # under the rewards: resolved after them
     return tasks
 
 
@@ -202,7 +228,11 @@ def _book_moved(before: GameState, after: GameState, e: ev.BookTokenMoved) -> li
 def _comet_placed(before: GameState, after: GameState, e: ev.CometPlacedInBook) -> list[Task]:
     if e.page == "appendix":  # BOC-4
         return [Task("VP", after.catalog.appendix_vp, "", "book")]
-    page = next(page for page in after.catalog.book_pages if page.id == e.page)
+    page = next((page for page in after.catalog.book_pages if page.id == e.page), None)
+    if page is None:  # BOC-5, CHAR-3: a personal page
+        page = personal_page(after.catalog, after.players[e.seat], e.page)
+        if page is None:
+            raise KeyError(f"no Book-of-Comets page {e.page!r}")
     return reward_tasks(page.reward, "book")  # BOC-2
 
 

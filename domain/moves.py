@@ -19,7 +19,7 @@ from itertools import combinations
 
 from domain import commands as c
 from domain.catalog import MIXES
-from domain.characters import rules_for
+from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
 from domain.state import (
@@ -387,7 +387,12 @@ def _open_pages(s: GameState, seat: int) -> list[str]:
         for page, owner in zip(s.catalog.book_pages, s.pages, strict=True)
         if owner < 0 and players >= page.min_players
     ]
-    return pages + [page.id for page in rules_for(s.players[seat]).personal_pages()]
+    p = s.players[seat]
+    if not p.parts:
+        return pages
+    part = character_of(p)
+    covered = part.pages if part is not None else ()
+    return pages + [page.id for page in rules_for(p).personal_pages(s.catalog) if page.id not in covered]
 
 
 def book_options(s: GameState, seat: int) -> list[c.Command]:
@@ -409,6 +414,8 @@ def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             if not open_pages
             else IllegalMove("page-free", "empty pages must be used before the Appendix", "BOC-4")
         )
+    if personal_page(s.catalog, s.players[cmd.seat], cmd.page) is not None:
+        return IllegalMove("page-taken", f"your personal page {cmd.page} already holds a comet", "BOC-5")
     pages = {page.id: page for page in s.catalog.book_pages}
     if cmd.page not in pages:
         return IllegalMove("unknown-page", f"no page {cmd.page!r} in the Book of Comets", "BOC-1")
@@ -519,6 +526,8 @@ def menu_options(s: GameState) -> list[c.Command]:
         else:
             out += [c.UseTile(seat=seat, option=1), c.UseTile(seat=seat, option=2)]
     out += free_options(s, seat)
+    if s.players[seat].parts:  # a character's own commands (Copernicus' free action, FREE-6)
+        out += rules_for(s.players[seat]).menu_options(s, seat)
     out.append(c.EndActions(seat=seat))
     return out
 
@@ -547,6 +556,9 @@ def menu_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         if pos != UPGRADE and cmd.option not in (1, 2):
             return IllegalMove("bad-option", "an Action tile offers option 1 or 2", "ACT-5")
         return None
+    rules = rules_for(s.players[cmd.seat])
+    if isinstance(cmd, rules.menu_commands):  # a character's own command (domain/characters/)
+        return rules.menu_check(s, cmd)
     if isinstance(cmd, c.Move):
         return IllegalMove("already-moved", "the telescope moves only in the Movement phase", "MOV-1")
     if isinstance(cmd, c.PlaceComet):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain.characters import rules_for
 from domain.state import GameState, PlayerState
 
 TOP = 4  # the top row of a Scale tile (DER-6)
@@ -86,7 +87,7 @@ def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
 def cellar_points(s: GameState, p: PlayerState) -> int:
     """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (an expansion's figures as
     many times as it says)."""
-    bottom = s.catalog.cellar_bottom
+    bottom = rules_for(p).cellar(s.catalog)[1] if p.parts else s.catalog.cellar_bottom  # CHAR-BRU-3
     points = sum(v * n for v, n in zip(bottom, p.cellar, strict=True))
     for figures in CELLAR_FIGURES:
         weight = figures.final(s)
@@ -101,7 +102,7 @@ def reputation_points(s: GameState, p: PlayerState) -> int:
 
 def interrogation(s: GameState, p: PlayerState) -> tuple[int, int, int]:
     """INQ-21..24: (total, new position, overflow VP)."""
-    arch = s.catalog.cellar_arch
+    arch = rules_for(p).cellar(s.catalog)[0] if p.parts else s.catalog.cellar_arch  # CHAR-BRU-3
     total = sum(v * n for v, n in zip(arch, p.cellar, strict=True))
     for figures in CELLAR_FIGURES:
         weight = figures.interrogation

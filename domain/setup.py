@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.catalog import Catalog, load_catalog
+from domain.characters import SIDES, has_ability, rules_of
 from domain.editions import ENGINE_VERSION, check_rules_version
 from domain.errors import IllegalMove
 from domain.events import GameForked, GameStarted
@@ -25,6 +26,8 @@ CHARACTERS = BASE_CHARACTERS + MORE_CHARACTERS
 class SeatSpec:
     name: str
     character: str
+    side: str = "basic"  # CHAR-1: "basic" (the Quadrant symbol, SET-21) or "ability"
+    aside: str | None = None  # Kepler's ability: the basic Action tile set aside (AMB-30; None = drawn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,21 @@ def _check_setup(setup: Setup, catalog: Catalog) -> None:
     if len(set(chars)) != n:
         raise IllegalMove("duplicate-character", "each seat needs a different character board", "SET-21")
     for s in setup.seats:
+        board = catalog.character(s.character)
+        if s.side not in SIDES:
+            raise IllegalMove(
+                "bad-side", f"a character plays its basic or ability side, not {s.side!r}", "CHAR-1"
+            )
+        if s.side not in board.sides() or (s.side == "ability" and not has_ability(s.character)):
+            raise IllegalMove(
+                "no-ability-side",
+                f"{board.name}'s ability side is not in catalog edition {catalog.edition}",
+                "CHAR-1",
+            )
+        problem = rules_of(s.character, s.side).check_seat(catalog, s.character, s.aside)
+        if problem is not None:
+            raise problem
+    for s in setup.seats:
         if not s.name.strip() or len(s.name) > 40:
             raise IllegalMove("bad-name", "a seat name must have 1 to 40 characters", "SET-21")
     if setup.first_seat is not None and not 0 <= setup.first_seat < n:
@@ -167,6 +185,15 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
         queues = tuple(tuple(o) for o in setup.tile_orders)
     else:
         queues = tuple(tuple(rng.shuffled(tile_ids)) for _ in range(n))  # SET-23
+    # CHAR-1: each seat's character setup on its side (Kepler, CHAR-KEP-1); drawn after the queues
+    layouts: list[dict[str, Any] | None] = []
+    laid: list[tuple[str, ...]] = []
+    for spec, queue in zip(setup.seats, queues, strict=True):
+        queue, layout = rules_of(spec.character, spec.side).layout(catalog, spec.character, queue, spec.aside)
+        laid.append(queue)
+        layouts.append(layout)
+    queues = tuple(laid)
+    sides = tuple(spec.side for spec in setup.seats)
     first = setup.first_seat if setup.first_seat is not None else rng.below(n)
     per_colour = setup.options.dice_supply_per_colour or catalog.dice_per_colour
     supply = tuple(per_colour - n for _ in COLOURS)  # SET-22: one die of each colour per player
@@ -201,6 +228,8 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
             reserve=tuple(reserve),
             seed=setup.seed,
             salt=salt,
+            sides=sides if any(side != "basic" for side in sides) else None,
+            layouts=tuple(layouts) if any(layout is not None for layout in layouts) else None,
             **extra_fields,
         )
     ]

@@ -40,7 +40,10 @@ KINDS: Mapping[str, str] = {
 EDITIONS: Mapping[str, str] = {
     "base-provisional-1": "the first catalog edition: the digest's provisional data, the retail box's counts",
     "base-2": (
-        "the catalog edition that applies the corrections of the publisher's rulebook (rules addendum); "
+        "the catalog edition that applies the corrections of the publisher's rulebook (rules addendum)"
+    ),
+    "base-3": (
+        "base-2 with the ability sides of Galileo, Kepler, Copernicus and Bruno (CHAR-1, DATA-16/17/18); "
         "new games get it (docs/editions.md)"
     ),
 }

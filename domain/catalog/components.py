@@ -8,11 +8,14 @@ from typing import TypeVar
 from domain.catalog.model import (
     COLOURS,
     MIXES,
+    Ability,
     ActionTile,
     BookPage,
     Card,
+    CellarTile,
     CharacterBoard,
     Constellation,
+    LibraryTile,
     MajorObject,
     Objective,
     Reward,
@@ -167,13 +170,103 @@ def subject_tile(node: Node) -> SubjectTile:
 CHARACTER_EXPANSIONS = ("base", "luna")
 
 
+# Reward codes only an ability uses (domain/characters/): Copernicus' page (CHAR-COP-1, AMB-28) and the
+# two options of Kepler's special tile (CHAR-KEP-2, DATA-16).
+ABILITY_CODES = frozenset({"PER2D", "KSWAP:board", "KSWAP:aside"})
+LIBRARY_FACES = ("A", "B")  # CHAR-COP-3: either face up
+
+
 def character(node: Node) -> CharacterBoard:
-    f = node.fields(("id", "name", "expansion", "personal_pages", "provenance"))
+    f = node.fields(("id", "name", "expansion", "personal_pages", "provenance"), optional=("ability",))
+    personal_pages = f["personal_pages"].integer(0, 3)
+    ability_node = f.get("ability")
+    ability = None
+    if ability_node is not None:
+        ability = character_ability(ability_node)
+        if len(ability.pages) != personal_pages:
+            raise ability_node.error(
+                f"the ability side has {personal_pages} personal page(s) (CHAR-3), not {len(ability.pages)}"
+            )
     return CharacterBoard(
         id=f["id"].text(),
         name=f["name"].text(),
         expansion=f["expansion"].choice(CHARACTER_EXPANSIONS, "expansion"),
-        personal_pages=f["personal_pages"].integer(0, 3),
+        personal_pages=personal_pages,
+        provenance=f["provenance"].provenance(),
+        ability=ability,
+    )
+
+
+def personal_page(node: Node) -> BookPage:
+    """A personal Book-of-Comets page (CHAR-3, BOC-5): only its owner uses it, at any player count."""
+    f = node.fields(("id", "reward", "provenance"))
+    return BookPage(
+        id=f["id"].text(),
+        colour="personal",
+        min_players=1,
+        reward=f["reward"].reward(ABILITY_CODES),
+        provenance=f["provenance"].provenance(),
+    )
+
+
+def ability_tile(node: Node) -> ActionTile:
+    f = node.fields(("id", "name", "basic", "upgraded", "provenance"))
+    first, second = (o.reward(ABILITY_CODES) for o in f["basic"].items(2, "options"))
+    up_first, up_second = (o.reward(ABILITY_CODES) for o in f["upgraded"].items(2, "options"))
+    return ActionTile(
+        id=f["id"].text(),
+        name=f["name"].text(),
+        basic=(first, second),
+        upgraded=(up_first, up_second),
+        provenance=f["provenance"].provenance(),
+    )
+
+
+def library_tile(node: Node) -> LibraryTile:
+    f = node.fields(("id", "rows", "faces", "provenance"))
+    rows = f["rows"].integer(1, 2)  # CHAR-COP-2: 1 or 2 rows
+    faces_node = f["faces"]
+    faces: dict[str, tuple[Reward, ...]] = {}
+    for face, rewards in faces_node.entries():
+        if face not in LIBRARY_FACES:
+            raise rewards.error(f"a library tile's faces are A and B, not {face!r}")
+        faces[face] = tuple(row.reward() for row in rewards.items(rows, "rows"))
+    if sorted(faces) != list(LIBRARY_FACES):
+        raise faces_node.error("a library tile has faces A and B (CHAR-COP-3)")
+    return LibraryTile(id=f["id"].text(), rows=rows, faces=faces, provenance=f["provenance"].provenance())
+
+
+def cellar_tile(node: Node) -> CellarTile:
+    f = node.fields(("arch", "bottom", "rewards", "provenance"))
+    arch = tuple(v.integer() for v in f["arch"].items())
+    if len(arch) < 2:
+        raise f["arch"].error("a cellar needs at least two spaces")
+    bottom = tuple(v.integer() for v in f["bottom"].items(len(arch), "cellar spaces"))
+    rewards = tuple(r.reward() for r in f["rewards"].items(len(arch), "cellar spaces"))
+    return CellarTile(arch=arch, bottom=bottom, rewards=rewards, provenance=f["provenance"].provenance())
+
+
+def character_ability(node: Node) -> Ability:
+    """The ability side's data (CHAR-1; DATA-16/17/18 for the special components)."""
+    f = node.fields(
+        ("pages", "provenance"),
+        optional=("constellations_per_observe", "tile", "tile_space", "library_tiles", "cellar"),
+    )
+    pages = unique_list(f["pages"], personal_page, lambda p: p.id)
+    per_observe = f.get("constellations_per_observe")
+    tile = f.get("tile")
+    library = f.get("library_tiles")
+    cellar = f.get("cellar")
+    space = f.get("tile_space")
+    if (tile is None) != (space is None):
+        raise node.error("a special Action tile needs its tile_space, and only it")
+    return Ability(
+        pages=pages,
+        constellations_per_observe=2 if per_observe is None else per_observe.integer(2, 3),
+        tile=None if tile is None else ability_tile(tile),
+        tile_space="" if space is None else space.choice(("S1", "S2", "S3", "S4"), "sky space"),
+        library_tiles=() if library is None else unique_list(library, library_tile, lambda t: t.id),
+        cellar=None if cellar is None else cellar_tile(cellar),
         provenance=f["provenance"].provenance(),
     )
 

@@ -129,15 +129,57 @@ class BookPage:
 
 
 @dataclass(frozen=True, slots=True)
+class LibraryTile:
+    """One of Copernicus' library tiles (CHAR-COP-2..4, DATA-17): one card column wide, covering `rows`
+    adjacent library rows; each face gives a reward per covered row (top to bottom)."""
+
+    id: str
+    rows: int  # 1 or 2
+    faces: Mapping[str, tuple[Reward, ...]]  # face "A"/"B" -> a reward per covered row
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class CellarTile:
+    """Bruno's cellar tile (CHAR-BRU-2/3, DATA-18): per space, the interrogation value, the end-game
+    value and the reward an Inquisitor gains moving onto it."""
+
+    arch: tuple[int, ...]
+    bottom: tuple[int, ...]
+    rewards: tuple[Reward, ...]
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """The data of a character's ability side (CHAR-1): its personal Book-of-Comets pages (CHAR-3), and
+    the special components of its rules (`domain/characters/`). Absent parts are None or empty."""
+
+    pages: tuple[BookPage, ...] = ()
+    constellations_per_observe: int = 2  # OBS-1; Galileo 3 (CHAR-GAL-2)
+    tile: ActionTile | None = None  # Kepler's special Action tile (DATA-16)
+    tile_space: str = ""  # the sky space its tile starts on (CHAR-KEP-1: S4)
+    library_tiles: tuple[LibraryTile, ...] = ()  # Copernicus (DATA-17)
+    cellar: CellarTile | None = None  # Bruno (DATA-18)
+    provenance: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class CharacterBoard:
-    """An astronomer (CHAR-2): who may be chosen for a seat. Its abilities are rules, registered by id in
-    `domain.characters`; the basic side has none (SET-21)."""
+    """An astronomer (CHAR-2): who may be chosen for a seat. The basic side has no ability (SET-21); the
+    ability side's data is `ability` (None in an edition without it), its rules are registered by id in
+    `domain.characters`."""
 
     id: str
     name: str
     expansion: str  # "base" or "luna": where the board comes from (CHAR-2: usable with or without Luna)
     personal_pages: int  # CHAR-3: personal Book-of-Comets pages of the ability side
     provenance: str
+    ability: Ability | None = None  # the ability side's data (CHAR-1), in editions that carry it
+
+    def sides(self) -> tuple[str, ...]:
+        """The sides a seat may play it on (CHAR-1): "basic", and "ability" when its data is here."""
+        return ("basic", "ability") if self.ability is not None else ("basic",)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -181,6 +223,12 @@ class Catalog:
 
     def __hash__(self) -> int:
         return hash((self.edition, self.content_hash))
+
+    def character(self, character_id: str) -> CharacterBoard:
+        for board in self.characters:
+            if board.id == character_id:
+                return board
+        raise KeyError(f"no character {character_id!r} in catalog {self.edition}")
 
     def card(self, card_id: str) -> Card:
         try:

@@ -10,16 +10,19 @@ from tests.domain.scenario import actions_at, new_game, play, player, show
 
 
 class ThreeConstellations(characters.CharacterRules):
-    constellations_per_observe = 3  # like Galileo's ability (CHAR-GAL-2)
+    def observe_more(self, s, player, first):  # type: ignore[no-untyped-def, override]
+        return Task("OBSERVE", 2) if first == "C" else None  # like Galileo's ability (CHAR-GAL-2)
 
-    def on_wrap(self, player):  # type: ignore[no-untyped-def, override]
+    def on_wrap(self, s, player):  # type: ignore[no-untyped-def, override]
         return [Task("Q", 1, "", "test")]
 
 
 def test_SET_21_basic_side_changes_no_rule() -> None:
     s = new_game()
     rules = characters.rules_for(s.players[0])
-    assert rules.constellations_per_observe == 2 and rules.personal_pages() == ()
+    assert rules is characters.BASIC and rules.personal_pages(s.catalog) == ()
+    assert rules.observe_more(s, s.players[0], "C") == Task("OBSERVE", 1)
+    assert rules.observe_more(s, s.players[0], "MO") is None
 
 
 def test_character_rules_change_the_observe_limit_and_react_to_wraps(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,3 +76,25 @@ def test_SET_21_an_unknown_character_is_refused_with_the_list_of_eight() -> None
         start(Setup(seats=(SeatSpec("A", "galileo"), SeatSpec("B", "tycho")), seed="x"))
     assert refused.value.code == "unknown-character" and refused.value.rule_id == "SET-21"
     assert "sophia" in refused.value.message and "newton" in refused.value.message
+
+
+def test_CHAR_1_a_side_per_seat_and_editions_without_the_ability_side_refuse_it() -> None:
+    import dataclasses
+
+    from domain import IllegalMove, SeatSpec, Setup, start
+    from domain import events as ev
+
+    seats = (SeatSpec("A", "galileo"), SeatSpec("B", "newton", side="ability"))
+    with pytest.raises(IllegalMove) as refused:
+        start(Setup(seats=seats, seed="sides"))
+    assert refused.value.rule_id == "CHAR-1" and refused.value.code == "no-ability-side"
+    with pytest.raises(IllegalMove) as refused:
+        start(Setup(seats=(SeatSpec("A", "galileo", side="upside"), SeatSpec("B", "kepler")), seed="x"))
+    assert refused.value.code == "bad-side"
+    old = Setup(seats=(SeatSpec("A", "galileo", side="ability"), SeatSpec("B", "kepler")), seed="x")
+    with pytest.raises(IllegalMove):
+        start(dataclasses.replace(old, catalog_edition="base-2"))  # base-2 carries no ability data
+    # a basic game writes GameStarted in its old shape: no sides, no layouts
+    _, events = start(Setup(seats=(SeatSpec("A", "galileo"), SeatSpec("B", "kepler")), seed="x"))
+    started = ev.event_to_dict(events[0])
+    assert "sides" not in started and "layouts" not in started

@@ -1,0 +1,202 @@
+"""Character rules: the seam for the astronomers' abilities (digest §17, docs/engine.md).
+
+The characters themselves are catalog data (`catalog.characters`: id, name, expansion, personal pages,
+and, in editions that carry it, the ability side's data: `CharacterBoard.ability`). A seat plays its
+character on the basic side (the Quadrant symbol, SET-21: the base rules, unchanged) or on the ability
+side (CHAR-1). An ability-side seat has a `Character` part (its side and the ability's own state); the
+turn engine asks the seat's `CharacterRules` (`rules_for(player)`) wherever a character may change a rule:
+
+- `layout` / `check_seat`: its setup (Kepler's special tile and set-aside tile, CHAR-KEP-1; Bruno's
+  cellar tile, CHAR-BRU-2), recorded in `GameStarted.layouts`, and `start` applies it;
+- `menu_options` / `menu_check`: extra commands in the Action phase (Copernicus' free action, CHAR-COP-2);
+- `react`: what it adds to what an event grants (Bruno's cellar rewards, Kepler's tile, CHAR-BRU-2,
+  CHAR-KEP-2), and `on_wrap`: its reaction to a wrap (MOV-5, Sophia Brahe CHAR-SOP-2);
+- `observe_more`: the observations one Observe may add (OBS-1; Galileo CHAR-GAL-2);
+- `personal_pages`: its personal Book-of-Comets pages (BOC-5, CHAR-3);
+- `tile` / `own_tiles`: replacement Action tiles (Kepler's special tile) and the tiles it may upgrade;
+- `cellar`: its cellar's values and rewards (Bruno's tile, CHAR-BRU-3);
+- `library_reward`: a library space's reward (Copernicus' library tiles, CHAR-COP-4).
+
+Each character module (`domain/characters/<id>.py`) subclasses `CharacterRules` for its ability side
+and registers it with `register(character_id, rules)`; `domain.engine` imports them. The basic side of
+every character is `BASIC`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from domain import commands as c
+from domain.catalog import ActionTile, BookPage, Catalog, Reward
+from domain.errors import IllegalMove
+from domain.fastcopy import replace
+from domain.parts import PartCodec, json_tuple, register_player_part
+from domain.state import GameState, Part, PlayerState, Task, put_part
+
+SIDES = ("basic", "ability")  # CHAR-1: the Quadrant-symbol side (SET-21) or the ability side
+
+
+@dataclass(frozen=True, slots=True)
+class Character(Part):
+    """An ability-side seat's own state (CHAR-1). A basic-side seat has none."""
+
+    key: ClassVar[str] = "ability"
+
+    side: str = "ability"
+    pages: tuple[str, ...] = ()  # personal Book-of-Comets pages covered (CHAR-3, BOC-5)
+    aside: str = ""  # Kepler: the basic tile on his character board (CHAR-KEP-1, AMB-30)
+    library: tuple[tuple[str, str, int, int], ...] = ()  # Copernicus: (tile, face, column, first row)
+    placed: int = -1  # Copernicus: the turn number in which he last placed a library tile (CHAR-COP-2)
+
+
+def character_of(player: PlayerState) -> Character | None:
+    return player.part(Character)
+
+
+def side_of(player: PlayerState) -> str:
+    """The side a seat plays its character on (CHAR-1)."""
+    part = player.part(Character)
+    return part.side if part is not None else "basic"
+
+
+def with_character(player: PlayerState, part: Character) -> PlayerState:
+    return replace(player, parts=put_part(player.parts, part))
+
+
+def _dump(part: Character, hide: bool) -> dict[str, Any]:
+    return {
+        "side": part.side,
+        "pages": list(part.pages),
+        "aside": part.aside,
+        "library": [list(t) for t in part.library],
+        "placed": part.placed,
+    }
+
+
+def _load(data: Any) -> Character:
+    return Character(
+        side=data["side"],
+        pages=json_tuple(data["pages"]),
+        aside=data["aside"],
+        library=tuple((str(t), str(f), int(col), int(row)) for t, f, col, row in data["library"]),
+        placed=data["placed"],
+    )
+
+
+register_player_part(PartCodec(Character, _dump, _load))
+
+
+class CharacterRules:
+    """The basic side: the base rules, unchanged (SET-21). An ability side overrides what it changes."""
+
+    side = "basic"
+
+    # -- setup ----------------------------------------------------------------------------------------
+
+    def check_seat(self, catalog: Catalog, character: str, aside: str | None) -> IllegalMove | None:
+        """The seat's setup choices (AMB-30: Kepler's set-aside tile)."""
+        if aside:
+            return IllegalMove("no-aside", f"{character} sets no Action tile aside", "CHAR-KEP-1")
+        return None
+
+    def layout(
+        self, catalog: Catalog, character: str, queue: tuple[str, ...], aside: str | None
+    ) -> tuple[tuple[str, ...], dict[str, Any] | None]:
+        """The seat's Action-tile queue and its setup layout (None: the basic setup), for GameStarted."""
+        return queue, None
+
+    def start(self, catalog: Catalog, player: PlayerState, layout: dict[str, Any] | None) -> PlayerState:
+        """The seat at the start of the game, from its recorded layout (evolve applies GameStarted)."""
+        return player
+
+    # -- the turn ---------------------------------------------------------------------------------------
+
+    def menu_options(self, s: GameState, seat: int) -> list[c.Command]:
+        """Extra commands in the Action phase menu (ACT-1; Copernicus' free action, FREE-6)."""
+        return []
+
+    menu_commands: tuple[type[c.Command], ...] = ()  # the command types of `menu_options`
+
+    def menu_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
+        """The check of `menu_options`' commands (one of `menu_commands`)."""
+        return IllegalMove("not-your-ability", f"{cmd.VERB!r} is another character's ability", "CHAR-1")
+
+    def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
+        """What an event of this seat grants, given what the base rules grant (`tasks`)."""
+        return tasks
+
+    def on_wrap(self, s: GameState, player: PlayerState) -> list[Task]:
+        """Effects when the telescope passes U back to S1 (MOV-5)."""
+        return []
+
+    def observe_more(self, s: GameState, player: PlayerState, first: str) -> Task | None:
+        """OBS-1: what may follow the first observation of an Observe action (`first` = "MO" or "C"):
+        after a constellation one more; after a Major Object nothing."""
+        return Task("OBSERVE", 1) if first == "C" else None
+
+    def personal_pages(self, catalog: Catalog) -> tuple[BookPage, ...]:
+        """Personal Book-of-Comets pages usable instead of shared ones (BOC-5, CHAR-3)."""
+        return ()
+
+    def tile(self, catalog: Catalog, tile_id: str) -> ActionTile | None:
+        """An Action tile of this character that the catalog's tile list does not hold (Kepler's)."""
+        return None
+
+    def own_tiles(self, player: PlayerState) -> tuple[str, ...]:
+        """The Action tiles that are this seat's (UPG-4; Kepler's set-aside one too, CHAR-KEP-5)."""
+        return player.queue
+
+    def cellar(self, catalog: Catalog) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Reward, ...]]:
+        """The cellar's interrogation values, end-game values and rewards per space (INQ-21, SCO-3)."""
+        return catalog.cellar_arch, catalog.cellar_bottom, ((),) * len(catalog.cellar_arch)
+
+    def library_reward(self, s: GameState, player: PlayerState, row: int, position: int) -> Reward | None:
+        """A library space's reward when this character replaces it (None: the printed/card one)."""
+        return None
+
+
+BASIC = CharacterRules()
+_ABILITIES: dict[str, CharacterRules] = {}
+
+
+def register(character: str, rules: CharacterRules) -> None:
+    """Register a character's ability side (its module in domain/characters/ does so)."""
+    if character in _ABILITIES and _ABILITIES[character] is not rules:
+        raise ValueError(f"character {character!r} has ability rules already")
+    _ABILITIES[character] = rules
+
+
+def rules_of(character: str, side: str) -> CharacterRules:
+    """The rules of a character on a side (the basic side: BASIC)."""
+    if side == "basic":
+        return BASIC
+    try:
+        return _ABILITIES[character]
+    except KeyError:
+        raise ValueError(f"no ability rules registered for {character!r}") from None
+
+
+def has_ability(character: str) -> bool:
+    return character in _ABILITIES
+
+
+def rules_for(player: PlayerState) -> CharacterRules:
+    """The rules of a seat's character on its side (CHAR-1)."""
+    part = player.part(Character)
+    if part is None:
+        return BASIC
+    return _ABILITIES.get(player.character, BASIC)
+
+
+def ability_pages(catalog: Catalog, character: str) -> tuple[BookPage, ...]:
+    board = catalog.character(character)
+    return board.ability.pages if board.ability is not None else ()
+
+
+def personal_page(catalog: Catalog, player: PlayerState, page_id: str) -> BookPage | None:
+    """The seat's personal page `page_id`, if it has one of that id."""
+    for page in rules_for(player).personal_pages(catalog):
+        if page.id == page_id:
+            return page
+    return None
