@@ -25,6 +25,14 @@ _SPECIAL = {
     "ADVANCE": Task("ADVANCE"),
     "BOOKVP": Task("BOOKVP"),
     "SCALEREWARDS": Task("SCALEREWARDS", 1, "0123"),
+    # the Luna characters' abilities (domain/characters/: Cunitz CHAR-CUN-2/3/5, Newton CHAR-NEW-4/5)
+    "FOCUS": Task("FOCUS"),
+    "FOCUSANY": Task("FOCUSANY"),
+    "MOVE1": Task("MOVE", 1),
+    "MOVE2": Task("MOVE", 2),
+    "MOVE3": Task("MOVE", 3),
+    "NSHIFT": Task("NSHIFT"),
+    "NVP": Task("NVP"),
 }
 
 

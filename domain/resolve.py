@@ -29,6 +29,7 @@ from domain.scoring import (
     university_points,
     winners,
 )
+from domain.setup import character_deals
 from domain.state import SKY, UPGRADE, GameState, Task
 
 POINT_RULES = {
@@ -225,6 +226,7 @@ def final_scoring(run: Run) -> None:
             box=box,
             reserve=reserve,
             moon=moon[0] if moon else (),
+            character_deals=character_deals(s),
         )
     )
 

@@ -14,7 +14,8 @@ from domain.catalog.rewards import is_reward_code
 # Ability codes inside the characters' tiles and pages (not rewards of the base vocabulary):
 # FOCUS = Cunitz' round token to the colour of the option's single-colour increase (CHAR-CUN-2),
 # FOCUSANY = round token to any space (CHAR-CUN-5), MOVEn = square token n spaces (CHAR-CUN-3).
-ABILITY_CODES = frozenset({"FOCUS", "FOCUSANY", "MOVE1", "MOVE2", "MOVE3"})
+# NSHIFT / NVP = Newton's personal pages 1 and 2 (CHAR-NEW-4/5).
+ABILITY_CODES = frozenset({"FOCUS", "FOCUSANY", "MOVE1", "MOVE2", "MOVE3", "NSHIFT", "NVP"})
 # Hevelius' condition icons (CHAR-HEV-2/3): an action icon kind, with its colour where it has one; the
 # amount never counts (AMB-35).
 CONDITIONS = frozenset(
@@ -68,7 +69,6 @@ class LunaCharacters:
     cunitz_tiles: tuple[CharacterTile, ...]
     track: tuple[Reward | None, ...]  # per space: its reward, None on a Note space; space 0 = start
     notes: tuple[Note, ...]
-    cunitz_pages: tuple[Reward, ...]
     sun: tuple[Reward, ...]
     venus: tuple[tuple[int, ...], ...]  # per Venus position: the Sun spaces it covers
     provenance: dict[str, str]
@@ -148,7 +148,7 @@ def parse_luna_characters(root: Node) -> LunaCharacters:
     if [m for m, _ in bands] != sorted({m for m, _ in bands}) or bands[0][0] != 2:
         raise hev["bands"].error("bands ascend from 2 stars (DER-11)")
 
-    cun = f["cunitz"].fields(("tiles", "track", "notes", "pages"))
+    cun = f["cunitz"].fields(("tiles", "track", "notes"))
     cunitz_tiles = tuple(_tile(n, False) for n in cun["tiles"].items(6, "Cunitz tiles"))  # CHAR-CUN-1
     track: list[Reward | None] = []
     for i, node in enumerate(valued(cun, "cunitz", "track").items()):
@@ -167,7 +167,6 @@ def parse_luna_characters(root: Node) -> LunaCharacters:
         notes.append(Note(n["id"].text(), frame, _codes(n["reward"]), n["provenance"].provenance()))
     if len(notes) != track.count(None) or len(notes) != 6:
         raise cun["notes"].error("six Note tiles, one per Note space (CHAR-CUN-1)")
-    pages = tuple(_codes(p, ABILITY_CODES) for p in valued(cun, "cunitz", "pages").items(3, "pages"))
 
     sop = f["sophia"].fields(("sun", "venus"))
     sun = tuple(_codes(s) for s in valued(sop, "sophia", "sun").items())
@@ -187,7 +186,6 @@ def parse_luna_characters(root: Node) -> LunaCharacters:
         cunitz_tiles=cunitz_tiles,
         track=tuple(track),
         notes=tuple(notes),
-        cunitz_pages=pages,
         sun=sun,
         venus=venus,
         provenance=dict(sorted(provenance.items())),

@@ -17,9 +17,9 @@ RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+$")
 
 
 def test_every_kind_names_its_concept_and_a_choice_has_commands_options_a_check_and_a_name() -> None:
-    assert len(EFFECTS) == 35
+    assert len(EFFECTS) == 35 + 8  # + the Luna characters' abilities (domain/characters/, issue 12)
     for kind in EFFECTS.values():
-        assert kind.concept.startswith("domain.concepts."), kind
+        assert kind.concept.startswith(("domain.concepts.", "domain.characters.")), kind
         assert kind.name
         assert kind.automatic == (kind.options is None) == (not kind.commands) == (kind.resolve is not None)
         assert kind.automatic == (kind.check is None), kind

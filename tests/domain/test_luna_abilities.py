@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import itertools
-import json
-from pathlib import Path
 
 import pytest
 
 from domain.abilities import cunitz, hevelius, newton, sophia
-from domain.catalog.luna_characters import LunaCharacters, parse_luna_characters
-from domain.catalog.reader import Node
+from domain.catalog import load_catalog
+from domain.catalog.luna_characters import LunaCharacters
 
-DATA = Path(__file__).parents[2] / "domain" / "abilities" / "luna_characters.json"
+EDITION = "base-3"  # the catalog edition with the Luna characters' ability sides
 
 
 @pytest.fixture(scope="module")
 def data() -> LunaCharacters:
-    return parse_luna_characters(Node("luna_characters.json", "$", json.loads(DATA.read_text())))
+    found = load_catalog(EDITION).luna_characters
+    assert found is not None
+    return found
 
 
 # -- data: consistent with every stated fact ----------------------------------------------------------
@@ -165,7 +165,9 @@ def test_S000_cunitz_example_move_first_then_focus(data: LunaCharacters) -> None
     square = data.note_spaces[0] - 1
     round_token = cunitz.focus_colour(("INC:R", "FOCUS"))
     assert round_token == "R"
-    page = data.cunitz_pages[0]
+    board = load_catalog(EDITION).character("cunitz")
+    assert board.ability is not None
+    page = board.ability.pages[0].reward
     assert "2Q" in page and "FOCUSANY" in page and cunitz.move_steps(page) == 1
     square = cunitz.moved(square, cunitz.move_steps(page), len(data.track))
     assert cunitz.landing_reward(data.track, notes, rewards, square, round_token) == ("PER",)
