@@ -36,6 +36,13 @@ _SPECIAL = {
 }
 
 
+def register_special(code: str, task: Task) -> None:
+    """A reward code that stands for one task of its own kind (a character's page or tile, digest §17)."""
+    if _SPECIAL.get(code, task) != task:
+        raise ValueError(f"reward code {code!r} is registered already")
+    _SPECIAL[code] = task
+
+
 def tasks_for(code: str, source: str) -> list[Task]:
     """The tasks one reward code stands for, in resolution order (INQ-12: PERxn = n persuades)."""
     special = _SPECIAL.get(code)

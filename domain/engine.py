@@ -7,12 +7,7 @@ from domain import (
     concepts,  # noqa: F401  (registers every effect kind: domain/effect_kinds.py)
     expansions,  # noqa: F401  (registers every expansion: domain/expansions/)
 )
-from domain.characters import (  # noqa: F401  (registers the characters' ability sides)
-    cunitz,
-    hevelius,
-    newton,
-    sophia,
-)
+from domain.characters import abilities  # noqa: F401  (registers every ability side: domain/characters/)
 from domain.events import Event
 from domain.evolve import evolve, fold
 from domain.moves import check, options

@@ -21,6 +21,7 @@ from domain.fastcopy import replace
 from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
+from domain.scoring import persuaded_figures
 from domain.serialize import load_state
 from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState
 
@@ -57,6 +58,17 @@ _on = on_event
 def resolves(cls: type[ev.Event], *kinds: str) -> None:
     """`cls` events also resolve effects of these kinds (an expansion's effects answered by base events)."""
     _RESOLVES[cls] = _RESOLVES.get(cls, frozenset()) | frozenset(kinds)
+
+
+def extend_event(cls: type[ev.Event], wrapper: Callable[[GameState, Any, Handler], GameState]) -> None:
+    """An expansion's addition to how a base event applies: `wrapper(state, event, base)` calls the
+    handler registered before it (`base`) and changes its result."""
+    base = _HANDLERS[cls]
+
+    def handler(s: GameState, e: Any) -> GameState:
+        return wrapper(s, e, base)
+
+    _HANDLERS[cls] = handler
 
 
 def on_start(hook: Callable[[GameState, ev.GameStarted], GameState]) -> None:
@@ -219,7 +231,6 @@ def _started(e: ev.GameStarted) -> GameState:
             tokens_used=0,
             tokens_boxed=0,
             cellar=(0,) * len(catalog.cellar_arch),
-            grand=(0,) * len(catalog.cellar_arch),
             reputation=catalog.reputation_start,  # SET-10
             university=(0,) * len(e.scale),  # SET-9
             achievements=(),
@@ -537,16 +548,17 @@ def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
 @_on(ev.InquisitorPersuaded, "PER")
 def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     p = s.players[e.seat]
-    name = "grand" if e.grand else "cellar"
-    spaces = list(getattr(p, name))
+    figures = persuaded_figures(e.grand)  # an expansion's own figures (the event's `grand` flag)
+    spaces = list(p.cellar if figures is None else figures.counts(p))
     spaces[e.start] -= 1
     spaces[e.end] += 1
-    players = players_with(s, e.seat, **{name: tuple(spaces)})
+    players = list(s.players)
+    players[e.seat] = replace(p, cellar=tuple(spaces)) if figures is None else figures.put(p, tuple(spaces))
     agenda = resolved(s, e)
     turn = turn_with(
         s, inquisitor_moved=True, interrogated=False
     )  # INQ-13, INQ-20: each move is interrogated
-    return replace(s, players=players, turn=turn, agenda=agenda)
+    return replace(s, players=tuple(players), turn=turn, agenda=agenda)
 
 
 @_on(ev.FarewellTaken, "FW")
@@ -625,12 +637,9 @@ def _lost(s: GameState, e: ev.EffectLost) -> GameState:
 @_on(ev.ActionTilesRotated)
 def _rotated(s: GameState, e: ev.ActionTilesRotated) -> GameState:
     players = players_with(s, e.seat, queue=tuple(e.queue))
-    if s.agenda and s.agenda[-1].kind in _RESOLVES.get(
-        ev.ActionTilesRotated, ()
-    ):  # an effect rotates at once:
-        # ROT-6 remembers the tile
-        turn = turn_with(s, bonus_rotated=s.turn.bonus_rotated | {e.tile})
-        return replace(s, players=players, turn=turn, agenda=s.agenda[:-1])
+    if s.agenda and s.agenda[-1].kind in _RESOLVES.get(ev.ActionTilesRotated, ()):
+        # an effect rotates at once: its expansion remembers the tile (ROT-6, `extend_event`)
+        return replace(s, players=players, agenda=s.agenda[:-1])
     return replace(s, players=players, turn=turn_with(s, rotated=True))
 
 

@@ -22,6 +22,7 @@ from domain.catalog import MIXES
 from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
+from domain.scoring import CELLAR_FIGURES, persuaded_figures
 from domain.state import (
     COLOURS,
     MAX_DICE,
@@ -40,6 +41,7 @@ from domain.state import (
 )
 
 FREE_COSTS = {"recolour": 1, "raise": 1, "die": 2, "write": 2, "persuade": 3, "spot": 4}  # FREE-1
+CHEAPEST_FREE = min(FREE_COSTS.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,8 @@ class CleanupChoice:
 
 EXTRA_MAJORS: dict[str, ExtraMajor] = {}  # target prefix -> its Major Objects
 CLEANUP_CHOICES: list[CleanupChoice] = []
+# ROT-6: an expansion's effect that rotated a tile at once this turn (it is not rotated again in Cleanup).
+ROTATED_AT_ONCE: list[Callable[[GameState, str], bool]] = []
 
 
 @lru_cache(maxsize=4096)
@@ -319,7 +323,9 @@ def persuade_options(s: GameState, seat: int) -> list[c.Command]:
     p = s.players[seat]
     last = len(p.cellar) - 1
     out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
-    out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if p.grand[i]]
+    for figures in CELLAR_FIGURES[:1]:  # an expansion's own figures: the `grand` flag (persuaded_figures)
+        counts = figures.counts(p)
+        out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if counts[i]]
     return out
 
 
@@ -333,8 +339,11 @@ def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> Illega
         return IllegalMove("bad-space", f"the cellar has spaces 1..{spaces}", "INQ-1")
     if cmd.space == spaces - 1:
         return IllegalMove("rightmost", "an Inquisitor on the rightmost space cannot move further", rule)
-    if not (p.grand if cmd.grand else p.cellar)[cmd.space]:
-        which = "Grand Inquisitor" if cmd.grand else "Inquisitor"
+    if cmd.grand and not CELLAR_FIGURES:
+        return IllegalMove("no-inquisitor", "no such Inquisitor in this game", rule)
+    figures = persuaded_figures(cmd.grand)
+    if not (p.cellar if figures is None else figures.counts(p))[cmd.space]:
+        which = "Inquisitor" if figures is None else figures.noun
         return IllegalMove("no-inquisitor", f"no {which} of yours on C{cmd.space + 1}", rule)
     return None
 
@@ -475,6 +484,11 @@ def task_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     return kind.check(s, task, cmd)
 
 
+def can_buy_free(s: GameState, seat: int) -> bool:
+    """Whether `free_options` offers anything (FREE-1), without building the commands."""
+    return s.players[seat].quadrants >= CHEAPEST_FREE
+
+
 def free_options(s: GameState, seat: int) -> list[c.Command]:
     q = s.players[seat].quadrants
     return [c.BuyFree(seat=seat, action=a) for a, cost in FREE_COSTS.items() if q >= cost]
@@ -578,7 +592,8 @@ def tile_to_rotate(s: GameState) -> str | None:
     if t.rotated:
         return None
     if t.used_tile is not None:
-        return None if t.used_tile in t.bonus_rotated else t.used_tile  # ROT-6, AMB-23
+        rotated = any(already(s, t.used_tile) for already in ROTATED_AT_ONCE)
+        return None if rotated else t.used_tile  # ROT-6, AMB-23
     pos = t.space
     if s.options.rotate_when_moving_action_skipped and S1 <= pos <= S4:
         return s.players[t.seat].queue[pos]
@@ -596,7 +611,7 @@ def cleanup_step(s: GameState) -> str:
     # S001 "at any point of your turn": a free-action window after the Book of Comets (before the
     # interrogation and the objectives) and one at the end of the turn, each only when the player can
     # afford a free action.
-    windows = s.options.free_actions_in_all_phases and bool(free_options(s, t.seat))
+    windows = s.options.free_actions_in_all_phases and can_buy_free(s, t.seat)
     if windows and t.windows_closed == 0 and t.objectives_due is None:
         return "window"
     if t.inquisitor_moved and not t.interrogated:
@@ -669,7 +684,16 @@ def _cleanup_choice(step: str) -> CleanupChoice | None:
     return next((choice for choice in CLEANUP_CHOICES if choice.step == step), None)
 
 
-def options(s: GameState) -> list[c.Command] | None:
+# `options(state, complete=False)` answers this instead of a list when the list would hold two or more
+# commands (a decision point) and building it is not needed (the turn loop only asks "automatic, forced
+# or a choice?").
+CHOICE: list[c.Command] = []
+
+
+def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
+    """The generator: every command open now ([] once the game is over), or None when the next step is
+    automatic (scoring, an interrupt, an automatic effect, an automatic Cleanup step). With
+    `complete=False` a list of two or more commands may come back as the marker `CHOICE`."""
     t = s.turn
     if t.phase == "over":
         return []
@@ -684,6 +708,8 @@ def options(s: GameState) -> list[c.Command] | None:
     if t.phase == "movement":
         return move_options(s, seat)
     if t.phase == "actions":
+        if not complete and not t.moving_done:
+            return CHOICE  # ACT-1: a moving action and `end` at least
         return menu_options(s)
     return cleanup_options(s)
 

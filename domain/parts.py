@@ -7,12 +7,17 @@ leave out what players may not see) and how it is loaded. `domain/serialize.py` 
 knows no part by name.
 
 `always=True` writes the member even when the part is absent (as `null`): a released state format that
-always had the member (Luna's `"luna"`, format 1) keeps its shape.
+always had the member (format 1) keeps its shape.
+
+A `FlatCodec` writes a part as members of its owner's own JSON object rather than under its key: a
+released format that had those members as the owner's own fields keeps its shape (format 1's player and
+turn members that became a plug-in's part). It writes them for an absent part too (its fields at rest),
+and reads an absent part (None) from members at rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +32,17 @@ class PartCodec:
     always: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class FlatCodec:
+    cls: type[Part]
+    dump: Callable[[Any, Any, bool], dict[str, Any]]  # (owner, part or None, hide) -> its members
+    load: Callable[[Mapping[str, Any]], Part | None]  # the owner's JSON -> the part (None: absent)
+
+
 GAME_PARTS: dict[str, PartCodec] = {}
 PLAYER_PARTS: dict[str, PartCodec] = {}
+FLAT_PLAYER_PARTS: dict[str, FlatCodec] = {}  # members of a player's JSON object
+FLAT_TURN_PARTS: dict[str, FlatCodec] = {}  # members of the turn's JSON object
 
 
 def register_game_part(codec: PartCodec) -> None:
@@ -39,14 +53,31 @@ def register_player_part(codec: PartCodec) -> None:
     _register(PLAYER_PARTS, codec)
 
 
-def _register(registry: dict[str, PartCodec], codec: PartCodec) -> None:
+def register_flat_player_part(codec: FlatCodec) -> None:
+    _register(FLAT_PLAYER_PARTS, codec)
+
+
+def register_flat_turn_part(codec: FlatCodec) -> None:
+    _register(FLAT_TURN_PARTS, codec)
+
+
+def _register(registry: dict[str, Any], codec: PartCodec | FlatCodec) -> None:
     key = codec.cls.key
     if key in registry and registry[key].cls is not codec.cls:
         raise ValueError(f"two state parts use the JSON member {key!r}")
     registry[key] = codec
 
 
-def dump_parts(registry: dict[str, PartCodec], parts: tuple[Part, ...], hide: bool) -> dict[str, Any]:
+_NO_FLAT: dict[str, FlatCodec] = {}
+
+
+def dump_parts(
+    registry: dict[str, PartCodec],
+    parts: tuple[Part, ...],
+    hide: bool,
+    owner: Any = None,
+    flat: dict[str, FlatCodec] = _NO_FLAT,
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     present = {type(p): p for p in parts}
     for key, codec in registry.items():
@@ -55,14 +86,24 @@ def dump_parts(registry: dict[str, PartCodec], parts: tuple[Part, ...], hide: bo
             out[key] = codec.dump(part, hide)
         elif codec.always:
             out[key] = None
+    for flat_codec in flat.values():
+        out.update(flat_codec.dump(owner, present.pop(flat_codec.cls, None), hide))
     if present:
         names = ", ".join(sorted(cls.__name__ for cls in present))
         raise ValueError(f"no codec registered for state part(s) {names} (domain/parts.py)")
     return out
 
 
-def load_parts(registry: dict[str, PartCodec], data: Any) -> tuple[Part, ...]:
-    return tuple(codec.load(data[key]) for key, codec in registry.items() if data.get(key) is not None)
+def load_parts(
+    registry: dict[str, PartCodec], data: Any, flat: dict[str, FlatCodec] = _NO_FLAT
+) -> tuple[Part, ...]:
+    """The parts of a dumped owner, in the order of their keys (as `state.put_part` keeps them)."""
+    parts = [codec.load(data[key]) for key, codec in registry.items() if data.get(key) is not None]
+    for flat_codec in flat.values():
+        part = flat_codec.load(data)
+        if part is not None:
+            parts.append(part)
+    return tuple(sorted(parts, key=lambda part: part.key))
 
 
 def json_tuple(xs: Any) -> tuple[Any, ...]:

@@ -74,7 +74,7 @@ class Run:
 def advance(run: Run) -> None:
     """Take automatic steps, and commands that are the only legal one, until a player must choose."""
     while True:
-        opts = options(run.state)
+        opts = options(run.state, complete=False)
         if opts is None:
             auto_step(run)
         elif len(opts) == 1:
@@ -294,10 +294,18 @@ def _observe(run: Run, cmd: c.Observe, task: Task | None) -> None:
     parts = cmd.target.split(":")
     space = s.display.index(parts[1])
     card = s.catalog.cards[parts[1]]
+    # a later observation of an Observe that a character's rule allows names that rule (CHAR-GAL-2)
+    ability = task.source if task is not None and task.kind == "OBSERVE" and task.source else ""
     if parts[0] == "MO":
         run.emit(
             ev.MajorObjectObserved(
-                seat=seat, card=card.id, space=space, dice=cmd.dice, comets=comets, cost=card.major.cost
+                seat=seat,
+                card=card.id,
+                space=space,
+                dice=cmd.dice,
+                comets=comets,
+                cost=card.major.cost,
+                **({"rule": ability} if ability else {}),
             )
         )
         return
@@ -312,6 +320,7 @@ def _observe(run: Run, cmd: c.Observe, task: Task | None) -> None:
             comets=comets,
             cost=card.constellations[index].cost,
             slot=s.players[seat].tokens_used,
+            **({"rule": ability} if ability else {}),
         )
     )
 

@@ -24,9 +24,26 @@ class CellarFigures:
     counts: Callable[[PlayerState], tuple[int, ...]]  # per cellar space
     interrogation: int
     final: Callable[[GameState], int]
+    put: Callable[[PlayerState, tuple[int, ...]], PlayerState]  # the seat with these counts
+    noun: str  # what one figure is called (in a refusal)
 
 
 CELLAR_FIGURES: list[CellarFigures] = []
+
+
+def persuaded_figures(flag: bool) -> CellarFigures | None:
+    """The figures a Persuade moves: the ordinary Inquisitors (None), or with the command's and the
+    event's `grand` flag (their released field name, INQ-10) the expansion's own figures."""
+    if not flag:
+        return None
+    if not CELLAR_FIGURES:
+        raise ValueError("no expansion in this build has its own figures in the cellar")
+    return CELLAR_FIGURES[0]
+
+
+def on_rightmost(p: PlayerState) -> int:
+    """Inquisitors of every kind on the rightmost cellar space (INQ-15, INQ-16)."""
+    return p.cellar[-1] + sum(figures.counts(p)[-1] for figures in CELLAR_FIGURES)
 
 
 def major_objects(s: GameState, p: PlayerState) -> int:

@@ -9,7 +9,7 @@ from domain.bots import Bot, make_bot
 from domain.engine import legal_moves, play_through, start
 from domain.events import Event
 from domain.options import Options
-from domain.setup import BASE_CHARACTERS, SeatSpec, Setup
+from domain.setup import BASE_CHARACTERS, MORE_CHARACTERS, SeatSpec, Setup
 from domain.state import GameState
 
 MAX_DECISIONS = 20_000  # a safety net: a game that does not end by then is a bug
@@ -24,8 +24,35 @@ class GameRecord:
     turns: int
 
 
-def default_setup(players: int, seed: str, options: Options | None = None) -> Setup:
-    seats = tuple(SeatSpec(name=f"P{i + 1}", character=BASE_CHARACTERS[i]) for i in range(players))
+SIDES = ("basic", "ability", "mixed")  # `galileo selfplay --side`: every seat, or alternating (CHAR-1)
+
+
+def seat_sides(players: int, side: str = "basic") -> tuple[str, ...]:
+    """Each seat's side for a `--side` choice: "mixed" alternates ability and basic from seat 0."""
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r}: use {', '.join(SIDES)}")
+    if side == "mixed":
+        return tuple("ability" if i % 2 == 0 else "basic" for i in range(players))
+    return (side,) * players
+
+
+def default_setup(
+    players: int,
+    seed: str,
+    options: Options | None = None,
+    side: str = "basic",
+    characters: tuple[str, ...] = (),
+) -> Setup:
+    """Seats P1.. with the base characters, or with `characters` (`galileo selfplay --characters`): seat i
+    plays characters[i % len(characters)] while it has not been taken, then the next one not taken from
+    the eight (CHAR-2); `side` as in `seat_sides`."""
+    sides = seat_sides(players, side)
+    chosen: list[str] = []
+    for i in range(players):
+        wanted = [characters[(i + k) % len(characters)] for k in range(len(characters))] if characters else []
+        pool = [*wanted, *BASE_CHARACTERS, *MORE_CHARACTERS]
+        chosen.append(next(ch for ch in pool if ch not in chosen))
+    seats = tuple(SeatSpec(name=f"P{i + 1}", character=chosen[i], side=sides[i]) for i in range(players))
     return Setup(seats=seats, seed=seed, options=options or Options())
 
 
@@ -44,7 +71,14 @@ def play_game(setup: Setup, bots: Sequence[Bot]) -> GameRecord:
     return GameRecord(setup, state, tuple(events), decisions, state.turn.number + 1)
 
 
-def selfplay(players: int, seed: str, bot: str = "greedy", options: Options | None = None) -> GameRecord:
-    setup = default_setup(players, seed, options)
+def selfplay(
+    players: int,
+    seed: str,
+    bot: str = "greedy",
+    options: Options | None = None,
+    side: str = "basic",
+    characters: tuple[str, ...] = (),
+) -> GameRecord:
+    setup = default_setup(players, seed, options, side, characters)
     bots = [make_bot(bot, f"{seed}:{i}") for i in range(players)]
     return play_game(setup, bots)

@@ -13,7 +13,7 @@ from typing import Any
 from domain.catalog import load_catalog
 from domain.editions import check_rules_version
 from domain.options import Options
-from domain.parts import GAME_PARTS, PLAYER_PARTS, dump_parts, load_parts
+from domain.parts import FLAT_PLAYER_PARTS, FLAT_TURN_PARTS, GAME_PARTS, PLAYER_PARTS, dump_parts, load_parts
 from domain.state import GameState, PlayerState, Task, TurnState
 
 STATE_FORMAT = 2  # 2: "engine_version" added (a format-1 position is the first release's: rules 0.1.0)
@@ -39,17 +39,15 @@ def _player_json(p: PlayerState, hide: bool = False) -> dict[str, Any]:
         "tokens_used": p.tokens_used,
         "tokens_boxed": p.tokens_boxed,
         "cellar": list(p.cellar),
-        "grand": list(p.grand),
         "reputation": p.reputation,
         "university": list(p.university),
         "achievements": list(p.achievements),
         "appendix": p.appendix,
-        "moon": p.moon,
-        **dump_parts(PLAYER_PARTS, p.parts, hide),
+        **dump_parts(PLAYER_PARTS, p.parts, hide, p, FLAT_PLAYER_PARTS),
     }
 
 
-def _turn_json(t: TurnState) -> dict[str, Any]:
+def _turn_json(t: TurnState, hide: bool = False) -> dict[str, Any]:
     return {
         "seat": t.seat,
         "number": t.number,
@@ -65,7 +63,7 @@ def _turn_json(t: TurnState) -> dict[str, Any]:
         "windows_closed": t.windows_closed,
         "objectives_due": None if t.objectives_due is None else list(t.objectives_due),
         "space": t.space,
-        "bonus_rotated": sorted(t.bonus_rotated),
+        **dump_parts({}, t.parts, hide, t, FLAT_TURN_PARTS),
     }
 
 
@@ -90,7 +88,7 @@ def _dump(s: GameState, hide: bool) -> dict[str, Any]:
         "objectives": list(s.objectives),
         "claims": [list(c) for c in s.claims],
         "pages": list(s.pages),
-        "turn": _turn_json(s.turn),
+        "turn": _turn_json(s.turn, hide),
         "agenda": [[t.kind, t.n, t.arg, t.source] for t in s.agenda],
         "last_turn": s.last_turn,
         "winners": list(s.winners),
@@ -174,13 +172,11 @@ def _load(data: Mapping[str, Any]) -> GameState:
             tokens_used=p["tokens_used"],
             tokens_boxed=p["tokens_boxed"],
             cellar=_tuple(p["cellar"]),
-            grand=_tuple(p["grand"]),
             reputation=p["reputation"],
             university=_tuple(p["university"]),
             achievements=_tuple(p["achievements"]),
             appendix=p["appendix"],
-            moon=p["moon"],
-            parts=load_parts(PLAYER_PARTS, p),
+            parts=load_parts(PLAYER_PARTS, p, FLAT_PLAYER_PARTS),
         )
         for p in data["players"]
     )
@@ -200,7 +196,7 @@ def _load(data: Mapping[str, Any]) -> GameState:
         windows_closed=t["windows_closed"],
         objectives_due=None if t["objectives_due"] is None else tuple(t["objectives_due"]),
         space=t["space"],
-        bonus_rotated=frozenset(t["bonus_rotated"]),
+        parts=load_parts({}, t, FLAT_TURN_PARTS),
     )
     return GameState(
         catalog=catalog,

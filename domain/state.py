@@ -12,9 +12,10 @@ Positions and codes used throughout (digest §0.4):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from domain.catalog import Catalog
+from domain.fastcopy import replace
 from domain.options import Options
 
 Die = tuple[str, int]
@@ -31,10 +32,29 @@ class Part:
     opponent to a seat (`PlayerState.parts`). Subclasses are frozen dataclasses with a unique `key`, the
     name of their JSON member in a dumped state (`domain/parts.py` registers how each one is written and
     read). The base engine never looks inside a part; the plug-in that owns it does, through
-    `state.part(ItsClass)`."""
+    `state.part(ItsClass)`.
+
+    A seat's part may show its fields as the seat's own (`FIELDS`, `expose_fields`): `player.NAME` reads
+    them (from `empty(player)` while the part is absent) and `PlayerState(..., NAME=value)` (so also
+    `dataclasses.replace`) writes them. A part whose fields are all at rest is absent (`at_rest`), so a
+    position has one form whether it was played or loaded."""
 
     __slots__ = ()
     key: ClassVar[str]
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def empty(cls, owner: Any) -> Part:
+        """The part of an owner that has none (its fields at rest)."""
+        raise NotImplementedError(f"{cls.__name__} has no empty form")
+
+    def at_rest(self) -> bool:
+        """True when the part holds nothing (it is then left out of its owner)."""
+        return False
+
+    def inquisitors(self) -> int:
+        """The plug-in's own Inquisitor figures in a seat's cellar (counted with the ordinary ones)."""
+        return 0
 
 
 P = TypeVar("P", bound=Part)
@@ -48,12 +68,29 @@ def find_part(parts: tuple[Part, ...], cls: type[P]) -> P | None:
 
 
 def put_part(parts: tuple[Part, ...], value: Part) -> tuple[Part, ...]:
-    """`parts` with `value` in place of the part of its class (added at the end if absent)."""
+    """`parts` with `value` in place of the part of its class; an absent one is added in the order of the
+    parts' keys, so that parts gained in any order (or loaded: `domain/parts.py`) compare equal. A part
+    at rest is left out (`Part.at_rest`)."""
     cls = type(value)
     for i, part in enumerate(parts):
         if type(part) is cls:
+            if value.at_rest():
+                return (*parts[:i], *parts[i + 1 :])
             return (*parts[:i], value, *parts[i + 1 :])
-    return (*parts, value)
+    if value.at_rest():
+        return parts
+    return tuple(sorted((*parts, value), key=lambda part: part.key))
+
+
+_EXPOSED: dict[str, type[Part]] = {}  # a seat's part field shown as the seat's own -> its part class
+
+
+def expose_fields(cls: type[Part]) -> None:
+    """Show the part's `FIELDS` as fields of the seat that holds it (see `Part`)."""
+    for name in cls.FIELDS:
+        if _EXPOSED.get(name, cls) is not cls:
+            raise ValueError(f"two parts show a seat field {name!r}")
+        _EXPOSED[name] = cls
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,16 +127,23 @@ class PlayerState:
     tokens_used: int  # Constellation tokens off the board; the leftmost left is index tokens_used
     tokens_boxed: int  # of those, returned to the box with a taken card (OBS-42)
     cellar: tuple[int, ...]  # ordinary Inquisitors per cellar space
-    grand: tuple[int, ...]  # Luna Grand Inquisitors per cellar space
     reputation: int
     university: tuple[int, ...]  # height per Scale tile slot (SCL-1)
     achievements: tuple[str, ...]  # objectives claimed, in order
     appendix: int = 0  # comets in the Book's Appendix (BOC-4)
-    moon: int = 0  # Moon Observation tiles taken (LUNA-26)
-    parts: tuple[Part, ...] = ()  # a character's or an opponent's own state (domain/parts.py)
+    parts: tuple[Part, ...] = ()  # an expansion's, a character's or an opponent's own state (domain/parts.py)
 
     def part(self, cls: type[P]) -> P | None:
         return find_part(self.parts, cls)
+
+    if not TYPE_CHECKING:  # the fields a seat's part shows as the seat's own (`Part`, `expose_fields`)
+
+        def __getattr__(self, name: str) -> Any:
+            cls = _EXPOSED.get(name)
+            if cls is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            part = find_part(self.parts, cls)
+            return getattr(part if part is not None else cls.empty(self), name)
 
     @property
     def major_objects(self) -> int:
@@ -112,7 +156,11 @@ class PlayerState:
 
     @property
     def inquisitors(self) -> int:
-        return sum(self.cellar) + sum(self.grand)
+        """Inquisitors in the cellar, a plug-in's own figures included (INQ-21)."""
+        count = sum(self.cellar)
+        for part in self.parts:
+            count += part.inquisitors()
+        return count
 
     def count(self, colour: str) -> int:
         return sum(1 for c, _ in self.dice if c == colour)
@@ -134,7 +182,10 @@ class TurnState:
     windows_closed: int = 0  # Cleanup free-action windows: 1 = the first closed, 2 = the last closed
     objectives_due: tuple[str, ...] | None = None  # OBJ-2: objectives met when Cleanup step 4 began
     space: int = 0  # the space the telescope reached in the Movement phase (AMB-21: B3 relocates later)
-    bonus_rotated: frozenset[str] = frozenset()  # tiles already rotated by Luna A6 this turn (ROT-6)
+    parts: tuple[Part, ...] = ()  # a plug-in's own state for this turn only (domain/parts.py)
+
+    def part(self, cls: type[P]) -> P | None:
+        return find_part(self.parts, cls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +214,7 @@ class GameState:
     seed: str = ""  # hidden until the end
     salt: str = ""  # hidden until the end
     commitment: str = ""
-    dealt: tuple[tuple[str, ...], ...] = ()  # hidden: (deck, box, reserve, moon) as committed
+    dealt: tuple[tuple[str, ...], ...] = ()  # hidden: (deck, box, reserve, an expansion's deal) as committed
     forks: int = 0  # number of re-deals (GameForked) so far
     engine_version: str = "0.1.0"  # the game's rules version (GameStarted.engine_version, docs/editions.md)
     frozen: frozenset[int] = frozenset()  # forfeited seats: score frozen, turns skipped (domain/forfeit.py)
@@ -183,3 +234,26 @@ class GameState:
     @property
     def die_max(self) -> int:
         return self.options.die_max or self.catalog.die_max
+
+
+def _init_with_part_fields(init: Any) -> Any:
+    """`PlayerState(...)` that also takes the fields its parts show (`expose_fields`)."""
+
+    def __init__(self: PlayerState, *args: Any, **kwargs: Any) -> None:
+        shown = kwargs.keys() & _EXPOSED.keys() if kwargs else ()
+        if not shown:
+            init(self, *args, **kwargs)
+            return
+        values = {name: kwargs.pop(name) for name in shown}
+        init(self, *args, **kwargs)
+        parts = self.parts
+        for cls in {_EXPOSED[name] for name in values}:
+            part = find_part(parts, cls) or cls.empty(self)
+            changes = {name: value for name, value in values.items() if _EXPOSED[name] is cls}
+            parts = put_part(parts, replace(part, **changes))
+        object.__setattr__(self, "parts", parts)
+
+    return __init__
+
+
+PlayerState.__init__ = _init_with_part_fields(PlayerState.__init__)  # type: ignore[method-assign]

@@ -58,6 +58,9 @@ SIMPLE_CODES = {
     "SWAP": "swap two Action tiles",
     "RELOCATE": "move the telescope to any space",
     "ADVANCE": "advance an Inquisitor",
+    "PER2D": "persuade two different Inquisitors up to 2 spaces each",
+    "KSWAP:board": "swap two tiles of the player board",
+    "KSWAP:aside": "swap the character-board tile with a player-board tile",
     "BOOKVP": "VP for the Book tokens",
     "SCALEREWARDS": "collect Scale rewards",
 }
@@ -81,6 +84,9 @@ TASK_NAMES = {
     "FIXEDAT": "the fixed action of the new space",
     "OPTINQ": "an Inquisitor",
     "MOONOBJ": "the Moon objective",
+    "CELLAR": "the reward of a cellar space",
+    "KSWAP": "Kepler's tile swap",
+    "PER2D": "persuading two different Inquisitors",
 }
 _CODE = re.compile(
     r"^(?:(?P<vp>\d+)VP|(?P<q>\d+)Q|PERx(?P<per>\d+)|(?P<inc>INC2?):(?P<colour>[RYB])|1D\+(?P<raise>\d)"
@@ -179,7 +185,11 @@ class Context:
         return reward_text(card.constellations[index].reward)
 
     def tile(self, tile_id: Any) -> Any:
-        return next((t for t in self.catalog.action_tiles if t.id == tile_id), None)
+        found = next((t for t in self.catalog.action_tiles if t.id == tile_id), None)
+        if found is None:  # a character's own tile (Kepler's, CHAR-KEP-1)
+            abilities = (b.ability for b in self.catalog.characters if b.ability is not None)
+            found = next((a.tile for a in abilities if a.tile is not None and a.tile.id == tile_id), None)
+        return found
 
     def tile_name(self, tile_id: Any) -> str:
         t = self.tile(tile_id)
@@ -201,6 +211,11 @@ class Context:
         if page_id == "appendix":
             return f"the Appendix ({self.catalog.appendix_vp} VP)"
         page = next((p for p in self.catalog.book_pages if p.id == page_id), None)
+        if page is None:  # a personal page (CHAR-3)
+            abilities = (b.ability for b in self.catalog.characters if b.ability is not None)
+            page = next((p for a in abilities for p in a.pages if p.id == page_id), None)
+            if page is not None:
+                return f"personal page {page_id} ({reward_text(page.reward)})"
         return f"page {page_id} ({reward_text(page.reward)})" if page is not None else f"page {page_id}"
 
     def scale(self, slot: int) -> str:
@@ -523,6 +538,21 @@ EVENT_TEXT: Mapping[str, EventText] = {
         f"Collected the row {e.get('height')} reward of {c.scale(int(e.get('tile', 0)))}"
     ),
     "BonusDeclined": lambda e, c: f"Declined {code_text(str(e.get('effect')))}",
+    # the characters' abilities (digest §17, domain/characters/)
+    "CellarRewardGained": lambda e, c: (
+        f"An Inquisitor reached cellar space C{int(e.get('space', 0)) + 1}: "
+        f"{reward_text(e.get('reward') or [])} (Bruno's cellar tile)"
+    ),
+    "LibraryTilePlaced": lambda e, c: (
+        f"Placed library tile {e.get('tile')} face {e.get('face')} on library column {e.get('column')}, "
+        f"{ROWS[int(e.get('row', 0))]}"
+        + (f"-{ROWS[int(e.get('row', 0)) + int(e.get('rows', 1)) - 1]}" if int(e.get("rows", 1)) > 1 else "")
+    ),
+    "KeplerTilesSwapped": lambda e, c: (
+        f"Swapped {c.tile_name(e.get('first'))} and {c.tile_name(e.get('second'))}"
+        + (f"; {c.tile_name(e.get('aside'))} is on his character board" if e.get("aside") else "")
+    ),
+    "AbilityDeclined": lambda e, c: f"Did not use {code_text(str(e.get('effect')))}",
     # the Luna characters' abilities (digest §17.5-17.8)
     "VenusMoved": lambda e, c: f"Venus moved to position {int(e.get('position', 0)) + 1} over the Sun",
     "SunRewardsGained": lambda e, c: (
@@ -743,6 +773,12 @@ COMMAND_TEXT: Mapping[str, CommandText] = {
     ),
     "TakeInquisitor": lambda m, c: "Take the Inquisitor" if m.get("accept") else "Decline the Inquisitor",
     "Decline": lambda m, c: "Decline",
+    "PlaceLibraryTile": lambda m, c: (
+        f"Place library tile {m.get('tile')} face {m.get('face')} on library column {m.get('column')}, "
+        f"{ROWS[int(m.get('row', 0))]}"
+    ),
+    "KeplerSwap": lambda m, c: f"Swap {c.tile_name(m.get('first'))} and {c.tile_name(m.get('second'))}",
+    "DeclineAbility": lambda m, c: "Do not use the ability",
 }
 
 

@@ -161,8 +161,10 @@ def link(version: int, event: Mapping[str, Any], meta: Mapping[str, Any], prev_h
 
 
 def setup_command(setup: Setup) -> dict[str, Any]:
-    """The setup as the `command` of the setup batch: everything but the secret seed and salt."""
-    return {
+    """The setup as the `command` of the setup batch: everything but the secret seed and salt. Each
+    seat's side and set-aside tile (CHAR-1, AMB-30) are written only when a seat plays its ability side
+    (a basic game's command keeps its old shape)."""
+    command: dict[str, Any] = {
         "type": "Setup",
         "seats": [[s.name, s.character] for s in setup.seats],
         "first_seat": setup.first_seat,
@@ -170,6 +172,10 @@ def setup_command(setup: Setup) -> dict[str, Any]:
         "catalog_edition": setup.catalog_edition,
         "tile_orders": None if setup.tile_orders is None else [list(o) for o in setup.tile_orders],
     }
+    if any(s.side != "basic" or s.aside is not None for s in setup.seats):
+        command["sides"] = [s.side for s in setup.seats]
+        command["asides"] = [s.aside for s in setup.seats]
+    return command
 
 
 def setup_from_command(command: Mapping[str, Any], seed: str, salt: str) -> Setup:
@@ -177,7 +183,12 @@ def setup_from_command(command: Mapping[str, Any], seed: str, salt: str) -> Setu
     if command.get("type") != "Setup":
         raise ValueError(f"the setup batch's command must be a Setup, not {command.get('type')!r}")
     try:
-        seats = tuple(SeatSpec(name=str(name), character=str(char)) for name, char in command["seats"])
+        sides = command.get("sides") or ["basic"] * len(command["seats"])
+        asides = command.get("asides") or [None] * len(command["seats"])
+        seats = tuple(
+            SeatSpec(name=str(name), character=str(char), side=str(side), aside=aside)
+            for (name, char), side, aside in zip(command["seats"], sides, asides, strict=True)
+        )
         orders = command["tile_orders"]
         return Setup(
             seats=seats,

@@ -77,6 +77,12 @@ def selfplay(
     luna: bool = typer.Option(
         False, "--luna", help="Play with the Luna expansion (the Moon, Grand Inquisitors)."
     ),
+    side: str = typer.Option(
+        "basic", "--side", help="Character sides: basic, ability, or mixed (alternating from seat 0)."
+    ),
+    characters: str = typer.Option(
+        "", "--characters", help="Comma-separated characters for the seats in order (e.g. newton,hevelius)."
+    ),
 ) -> None:
     """Play complete bot games and print per-game results (points by source) and totals."""
     import orjson
@@ -89,7 +95,15 @@ def selfplay(
     if bot not in ("greedy", "random"):
         raise typer.BadParameter("use greedy or random", param_hint="--bot")
     from domain.options import Options
+    from domain.selfplay import SIDES
+    from domain.setup import CHARACTERS
 
+    if side not in SIDES:
+        raise typer.BadParameter(f"use {', '.join(SIDES)}", param_hint="--side")
+    chosen = tuple(ch.strip() for ch in characters.split(",") if ch.strip())
+    unknown = [ch for ch in chosen if ch not in CHARACTERS]
+    if unknown or len(set(chosen)) != len(chosen):
+        raise typer.BadParameter(f"distinct characters of {', '.join(CHARACTERS)}", param_hint="--characters")
     options = Options(luna=luna)
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:
@@ -100,11 +114,19 @@ def selfplay(
             from replays.playout import stored_selfplay
 
             def play(n: int, game_seed: str, kind: str) -> tuple[str | None, Any]:
-                return stored_selfplay(service, n, game_seed, kind, options)
+                return stored_selfplay(service, n, game_seed, kind, options, side, chosen)
 
         try:
             summaries, total = run_selfplay(
-                players, games, seed, bot, lambda i, r: progress.advance(task), play=play, options=options
+                players,
+                games,
+                seed,
+                bot,
+                lambda i, r: progress.advance(task),
+                play=play,
+                options=options,
+                side=side,
+                characters=chosen,
             )
         finally:
             if service is not None:

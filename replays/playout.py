@@ -38,11 +38,17 @@ def play_out(games: Games, game_id: str, bots: Sequence[Bot], limit: int | None 
 
 
 def stored_selfplay(
-    games: Games, players: int, seed: str, bot: str = "greedy", options: Options | None = None
+    games: Games,
+    players: int,
+    seed: str,
+    bot: str = "greedy",
+    options: Options | None = None,
+    side: str = "basic",
+    characters: tuple[str, ...] = (),
 ) -> tuple[str, GameRecord]:
     """`domain.selfplay.selfplay` through the store: the same bots and seeds, stored and audited. The
     service draws the commitment's salt, so the record's setup carries it."""
-    setup = default_setup(players, seed, options)
+    setup = default_setup(players, seed, options, side, characters)
     game_id, _ = games.create(setup)
     decisions = play_out(games, game_id, [make_bot(bot, f"{seed}:{i}") for i in range(players)])
     events: tuple[Event, ...] = tuple(s.event for s in games.events(game_id))

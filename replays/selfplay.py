@@ -58,6 +58,8 @@ def run_selfplay(
     on_game: Callable[[int, GameRecord], None] | None = None,
     play: Callable[[int, str, str], tuple[str | None, GameRecord]] | None = None,
     options: Options | None = None,
+    side: str = "basic",
+    characters: tuple[str, ...] = (),
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play `games` games with seeds `<seed>-<i>`; `on_game` sees each record (progress, storage).
 
@@ -69,7 +71,7 @@ def run_selfplay(
         game_id, record = (
             play(players, f"{seed}-{i}", bot)
             if play
-            else (None, selfplay(players, f"{seed}-{i}", bot, options))
+            else (None, selfplay(players, f"{seed}-{i}", bot, options, side, characters))
         )
         summary = game_summary(i, record)
         if game_id is not None:

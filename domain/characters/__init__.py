@@ -193,6 +193,22 @@ class CharacterRules:
 
 
 BASIC = CharacterRules()
+
+
+class AbilityRules(CharacterRules):
+    """The ability side of a character (CHAR-1): its personal pages from the catalog (CHAR-3), and its
+    `Character` part from the start. A character module subclasses it."""
+
+    side = "ability"
+    character = ""
+
+    def start(self, catalog: Catalog, player: PlayerState, layout: dict[str, Any] | None) -> PlayerState:
+        return with_character(player, Character())
+
+    def personal_pages(self, catalog: Catalog) -> tuple[BookPage, ...]:
+        return ability_pages(catalog, self.character)
+
+
 _ABILITIES: dict[str, CharacterRules] = {}
 
 

@@ -7,12 +7,13 @@ from domain import events as ev
 from domain.effect_kinds import EffectKind, register
 from domain.errors import IllegalMove
 from domain.moves import persuade_check, persuade_options
+from domain.scoring import on_rightmost
 from domain.state import GameState, Task
 
 
 def _farewell(s: GameState, task: Task, seat: int) -> list[c.Command]:
     p = s.players[seat]
-    if p.cellar[-1] + p.grand[-1]:  # INQ-16
+    if on_rightmost(p):  # INQ-16
         return [c.Farewell(seat=seat, accept=True), c.Farewell(seat=seat, accept=False)]
     return []
 
@@ -22,7 +23,7 @@ def _farewell_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | N
     if not isinstance(cmd, c.Farewell):
         return IllegalMove("pending-decision", "first take or decline the Farewell", "RES-1")
     p = s.players[cmd.seat]
-    if not p.cellar[-1] + p.grand[-1]:
+    if not on_rightmost(p):
         return IllegalMove("no-farewell", "no Inquisitor of yours is on the rightmost space", "INQ-16")
     if cmd.accept not in (True, False):
         return IllegalMove("bad-answer", "take the Farewell: yes or no", "INQ-16")

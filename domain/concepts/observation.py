@@ -10,9 +10,15 @@ from domain.resolve import draw_card
 from domain.state import GameState, Task
 
 
+def _majors(task: Task) -> bool:
+    """Whether a Major Object may follow: Galileo after one constellation (CHAR-GAL-2, `arg` "MO")."""
+    return task.arg == "MO" and task.n >= 2
+
+
 def _more_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
-    """OBS-1: a second constellation (no Major Object), or stop."""
-    return [*observe_options(s, seat, majors=False, constellations=True), c.StopObserving(seat=seat)]
+    """OBS-1: a second constellation (no Major Object), or stop; CHAR-GAL-2: Galileo's more."""
+    more = observe_options(s, seat, majors=_majors(task), constellations=True)
+    return [*more, c.StopObserving(seat=seat)]
 
 
 def _more_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
@@ -21,7 +27,7 @@ def _more_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
         return None
     if not isinstance(cmd, c.Observe):
         return IllegalMove("pending-decision", "first observe another constellation or stop", "RES-1")
-    return observe_check(s, cmd, majors=False, constellations=True)
+    return observe_check(s, cmd, majors=_majors(task), constellations=True)
 
 
 register(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from domain import events as ev
+from domain.characters import Character
 from domain.expansions.luna.state import luna_of
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, GameState
 
@@ -24,13 +26,26 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         assert len(p.comets) == TOKENS and set(p.comets) <= {"slot", "sky1", "sky2", "pending", "book"}
         in_book = p.comets.count("book")
         pages = sum(1 for owner in state.pages if owner == p.seat)
-        assert in_book == pages + p.appendix, (
-            f"seat {p.seat}: comets in book {in_book} != {pages}+{p.appendix}"
+        part = p.part(Character)
+        personal = len(part.pages) if part is not None else 0  # CHAR-3: personal pages
+        assert in_book == pages + p.appendix + personal, (
+            f"seat {p.seat}: comets in book {in_book} != {pages}+{p.appendix}+{personal}"
         )
         placed = sum(1 for row in state.covers for seat in row if seat == p.seat)
         assert 0 <= p.tokens_used <= TOKENS
         assert placed + p.tokens_boxed == p.tokens_used, "7 constellation tokens accounted for"
-        assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
+        if part is not None and part.aside:  # CHAR-KEP-1: six on the board (the special one) plus one aside
+            assert len(p.queue) == 6 and sorted((*p.queue, part.aside)) == sorted((*tile_ids, "K1"))
+            assert p.queue.count("K1") == 1 and part.aside != "K1", "CHAR-KEP-3"
+        else:
+            assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
+        if part is not None and part.library:  # CHAR-COP-3/4: inside the library, never over a Book token
+            cells = [(row + k, col) for t, _, col, row in part.library for k in range(_rows(cat, t))]
+            assert len(cells) == len(set(cells)), "library tiles never overlap"
+            assert all(0 <= r < 4 and 1 <= col <= 1 + len(p.library) for r, col in cells)
+            assert len({t for t, _, _, _ in part.library}) == len(part.library) <= 4
+        cellar_spaces = 5 if part is not None and p.character == "bruno" else len(cat.cellar_arch)
+        assert len(p.cellar) == len(p.grand) == cellar_spaces, "CHAR-BRU-2: Bruno's 5-space cellar"
         assert p.score == sum(v for _, v in p.points), "score = sum of points by source"
         assert p.score == vp_events[p.seat], "score = sum of VictoryPointsScored events"
         assert cat.reputation_min <= p.reputation <= cat.reputation_max, "reputation within the track"
@@ -38,7 +53,7 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         assert all(0 <= h <= 4 for h in p.university)
         assert all(0 <= b <= 1 + len(p.library) for b in p.books), (p.books, len(p.library))
         assert p.quadrants >= 0
-        assert set(p.upgraded) <= set(p.queue)
+        assert set(p.upgraded) <= set(p.queue) | ({part.aside} if part is not None else set())
     for i, colour in enumerate(COLOURS):
         assert state.supply[i] >= 0
         assert state.supply[i] + held[colour] == per_colour, f"{colour} dice conserved"
@@ -62,6 +77,11 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
     everything = seen + libraries + list(state.deck) + list(state.box) + list(state.reserve)
     assert len(everything) == len(set(everything)), "a card is in two places"
     assert sorted(everything) == sorted(cat.cards), "every card accounted for"
+
+
+def _rows(cat: Any, tile: str) -> int:
+    ability = cat.character("copernicus").ability
+    return next(t.rows for t in ability.library_tiles if t.id == tile)
 
 
 def check_all(events: Iterable[ev.Event]) -> GameState:

@@ -29,6 +29,7 @@ from domain import (
 )
 from domain import commands as c
 from domain.bots import make_bot
+from domain.characters import commands as ch
 from domain.characters import cunitz, hevelius, newton
 from domain.effect_kinds import EFFECTS, effect_kind
 from domain.expansions.luna import commands as lc
@@ -142,6 +143,17 @@ def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[
     yield lc.TakeInquisitor(seat=seat, accept=False)
     yield lc.Decline(seat=seat)
     yield c.EndFreeActions(seat=seat)
+    # the characters' abilities (domain/characters/): Copernicus' tiles, Kepler's swaps, declining
+    yield ch.DeclineAbility(seat=seat)
+    yield ch.DeclineAbility(seat=other)
+    for tile in ("CP1", "CP3", "CPX"):
+        for face in ("A", "B", "C"):
+            for column in range(0, 4):
+                for row in range(-1, 5):
+                    yield ch.PlaceLibraryTile(seat=seat, tile=tile, face=face, column=column, row=row)
+    if ch.KeplerSwap in wide:
+        kepler = (*tiles, "K1", "A1", "A6")
+        yield from (ch.KeplerSwap(seat=seat, first=a, second=b) for a in kepler for b in kepler)
     # the Luna characters' commands (CHAR-NEW-4, CHAR-CUN-2/5), in and out of range
     for tile in (*tiles, ""):
         for steps in (-1, 0, 1, 2, 3):
@@ -165,12 +177,13 @@ def states(
     every: int,
     options: Options | None = None,
     between: int = 0,
+    side: str = "basic",
     seats: tuple[tuple[str, str], ...] = (),
 ) -> Iterator[GameState]:
     """Every `every`-th decision state of a bot game, and its last state; with `between`, also the
     states after each event of every `between`-th of those decisions (mostly not decision points).
-    `seats` ((character, side) per seat) plays those characters in the catalog edition of the abilities."""
-    setup = default_setup(players, seed, options)
+    `seats` ((character, side) per seat) plays those characters instead (the Luna characters)."""
+    setup = default_setup(players, seed, options, side)
     if seats:
         specs = tuple(SeatSpec(f"P{i + 1}", ch, side=side) for i, (ch, side) in enumerate(seats))
         setup = dataclasses.replace(setup, seats=specs, catalog_edition=ABILITY_EDITION)
@@ -202,14 +215,15 @@ VARIANT = Options(
     moon_objective_immediate=False,
     book_rewards_immediate=True,
 )
-GAMES: list[tuple[int, str, Options | None]] = [
-    (2, "random", None),
-    (3, "greedy", None),
-    (4, "random", None),
-    (2, "random", LUNA),
-    (3, "random", LUNA),
-    (4, "greedy", LUNA),
-    (3, "random", VARIANT),
+# (players, bot, options, side): the 4-player games play every character's ability side (CHAR-1)
+GAMES: list[tuple[int, str, Options | None, str]] = [
+    (2, "random", None, "basic"),
+    (3, "greedy", None, "basic"),
+    (4, "random", None, "ability"),
+    (2, "random", LUNA, "basic"),
+    (3, "random", LUNA, "mixed"),
+    (4, "greedy", LUNA, "ability"),
+    (3, "random", VARIANT, "basic"),
 ]
 # Games with the Luna characters on their ability side (digest §17.5-17.8), mixed with basic seats, with
 # and without Luna: their commands and effects in the sample (issue 12).
@@ -254,6 +268,11 @@ TASKS = (
     Task("SCALEREWARDS", 1, "13"),
     Task("OPTINQ"),
     Task("MOONOBJ"),
+    Task("PER2D", 2, "1||"),  # Copernicus' page (CHAR-COP-1, AMB-28)
+    Task("PER2D", 1, "1|C0|"),
+    Task("PER2D", 2, "2||C1"),
+    Task("KSWAP", 1, "board"),  # Kepler's special tile (CHAR-KEP-2)
+    Task("KSWAP", 1, "aside"),
 )
 
 
@@ -288,13 +307,13 @@ def agree(state: GameState, play_every_move: bool, types: tuple[type[c.Command],
 
 def sample(every: int, between: int, games: int = 1) -> Iterator[tuple[int, GameState]]:
     for g in range(games):
-        for players, bot, options in GAMES:
+        for players, bot, options, sides in GAMES:
             side = options.bonus_board_side if options else "base"
             seed = f"agree-{g}-{players}-{side}"
-            yield from enumerate(states(players, seed, bot, every, options, between))
+            yield from enumerate(states(players, seed, bot, every, options, between, sides))
         for players, bot, options, seats in ABILITY_GAMES:
             seed = f"agree-{g}-{players}-abilities"
-            yield from enumerate(states(players, seed, bot, every, options, between, seats))
+            yield from enumerate(states(players, seed, bot, every, options, between, seats=seats))
 
 
 def with_task(state: GameState, task: Task) -> GameState:
@@ -330,8 +349,9 @@ def test_every_choice_effect_agrees_in_any_state() -> None:
             refused += agree(loaded, play_every_move=False, types=effect_kind(task.kind).commands)
             seen.update(type(m).__name__ for m in legal_moves(loaded))
     assert refused > 250_000
-    menu = {"Move", "UseTile", "BuyFree", "EndActions", "EndFreeActions", "ClaimTile", "DiscardOffer"}
-    assert seen == set(c.COMMAND_TYPES) - menu  # Hevelius' claim and discard are Action-phase commands
+    menu = {"Move", "UseTile", "BuyFree", "EndActions", "EndFreeActions", "PlaceLibraryTile"}
+    menu |= {"ClaimTile", "DiscardOffer"}  # Hevelius' claim and discard are Action-phase commands
+    assert seen == set(c.COMMAND_TYPES) - menu
 
 
 @pytest.mark.soak
@@ -420,3 +440,23 @@ def test_RES_1_and_CLN_1_no_command_while_the_engine_takes_a_step() -> None:
     assert _reason(rotating, "done")[:2] == ("no-decision", "CLN-1")
     book = turn(player(s, 0, comets=("pending", *("slot",) * 6)), phase="cleanup", rotated=True)
     assert _reason(book, "done")[:2] == ("book-first", "CLN-1")
+
+
+def test_CHAR_1_generator_and_predicate_agree_on_the_abilities() -> None:
+    """The abilities' own decisions (domain/characters/): Copernicus' library tiles in his Action phase
+    (CHAR-COP-2..4), his page and Kepler's swaps on the agenda, on positions of an ability game."""
+    from tests.domain.abilities import ability_game
+
+    s = ability_game(players=4, seed="agree-abilities")
+    cop = actions_at(
+        player(s, 2, library=(("D1-01", True), ("D1-02", False)), books=(1, 2, 0, 0)), S2, seat=2
+    )
+    assert any(isinstance(m, ch.PlaceLibraryTile) for m in legal_moves(cop))
+    refused = agree(cop, play_every_move=True)
+    placed = play_through(cop, next(m for m in legal_moves(cop) if isinstance(m, ch.PlaceLibraryTile)))[0]
+    refused += agree(placed, play_every_move=False)
+    for seat in range(4):
+        for task in TASKS[-5:]:
+            loaded = with_task(actions_at(s, S2, seat=seat), task)
+            refused += agree(loaded, play_every_move=True, types=effect_kind(task.kind).commands)
+    assert refused > 5_000

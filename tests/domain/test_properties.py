@@ -76,3 +76,49 @@ def test_fold_equals_play_and_dump_round_trips_every_state() -> None:
     for e in events:
         s = evolve(s, e)
         assert load_state(dump_state(s)) == s
+
+
+# The ability sides (CHAR-1, issue 11): `make soak` plays 1,020 complete ability games across 2-4 players
+# (random and greedy bots, every seat on its ability side or alternating), with the invariants extended
+# (Copernicus' tiles, Bruno's cellar, Kepler's tiles: tests/domain/invariants.py); `make test` a sample.
+ABILITY_RANDOM_GAMES = runs(6, 300)  # per player count
+ABILITY_GREEDY_GAMES = runs(2, 40)  # per player count
+
+
+@pytest.mark.parametrize("games", ABILITY_RANDOM_GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_CHAR_1_ability_games_end_and_keep_invariants(players: int, games: int) -> None:
+    for i in range(games):
+        side = "mixed" if i % 3 == 2 else "ability"
+        record = selfplay(players, f"prop-ability-{players}-{i}", "random", side=side)
+        assert record.state.finished and isinstance(record.events[-1], GameEnded)
+        check_all(record.events)
+
+
+@pytest.mark.parametrize("games", ABILITY_GREEDY_GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_CHAR_1_greedy_ability_games_end_and_keep_invariants(players: int, games: int) -> None:
+    for i in range(games):
+        record = selfplay(players, f"prop-ability-greedy-{players}-{i}", "greedy", side="ability")
+        assert record.state.finished and record.turns < 80 * players
+        check_all(record.events)
+
+
+def test_CHAR_1_ability_games_are_deterministic_fold_equals_play_and_dump_round_trips() -> None:
+    a = selfplay(4, "determinism-ability", "greedy", side="ability")
+    b = selfplay(4, "determinism-ability", "greedy", side="ability")
+    assert a.events == b.events
+    setup = default_setup(4, "roundtrip-ability", side="ability")
+    from domain.bots import make_bot
+    from domain.evolve import evolve
+
+    bots = [make_bot("random", f"rta{i}") for i in range(4)]
+    state, events = start(setup)
+    while not state.finished:
+        state, new = play_through(state, bots[state.turn.seat].choose(state, legal_moves(state)))
+        events.extend(new)
+    assert fold(events) == state
+    s = None
+    for e in events:
+        s = evolve(s, e)
+        assert load_state(dump_state(s)) == s

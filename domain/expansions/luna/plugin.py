@@ -18,7 +18,9 @@ from domain.effect_kinds import INTERRUPTS, Emitter, Interrupt, lend
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.evolve import (
+    Handler,
     cellar_peak_of,
+    extend_event,
     observe_major,
     on_event,
     on_fork,
@@ -41,10 +43,27 @@ from domain.expansions.luna.rules import (
     observable_moon_tiles,
     phase_due,
 )
-from domain.expansions.luna.state import LunaState, luna, luna_of, with_luna
+from domain.expansions.luna.state import (
+    LunaState,
+    luna,
+    luna_of,
+    rotated_at_once,
+    seat_of,
+    turn_rotated,
+    with_luna,
+    with_seat,
+)
 from domain.fastcopy import replace
 from domain.grants import Deriver, book_tasks, extend_grant_rule, grant_rule, library_reward, tile_rewards
-from domain.moves import CLEANUP_CHOICES, EXTRA_MAJORS, CleanupChoice, ExtraMajor, payment_check, payments
+from domain.moves import (
+    CLEANUP_CHOICES,
+    EXTRA_MAJORS,
+    ROTATED_AT_ONCE,
+    CleanupChoice,
+    ExtraMajor,
+    payment_check,
+    payments,
+)
 from domain.resolve import POINT_RULES, CommandHandler, Run, extend_command, on_command, paid_comets
 from domain.scoring import CELLAR_FIGURES, MAJOR_OBJECT_SOURCES
 from domain.state import COLOURS, GameState, Task
@@ -64,6 +83,18 @@ resolves(ev.VictoryPointsScored, "BOOKVP")  # LUNA-BB-6
 resolves(ev.ActionTilesRotated, "ROTATE")  # LUNA-BA-6: rotated at once (ROT-6 remembers it)
 lend("FIXEDAT", "fixed-action")  # LUNA-BB-3: the fixed action where the telescope now points
 lend("FREEOBS", "observation")  # LUNA-BA-2: one constellation of cost 4 or less, for free
+
+
+def _rotated(s: GameState, e: ev.ActionTilesRotated, base: Handler) -> GameState:
+    """LUNA-BA-6: a tile the Bonus Board rotates at once is remembered (ROT-6: not rotated again in
+    Cleanup, AMB-23)."""
+    at_once = bool(s.agenda) and s.agenda[-1].kind == "ROTATE"
+    after = base(s, e)
+    return replace(after, turn=turn_rotated(after.turn, e.tile)) if at_once else after
+
+
+extend_event(ev.ActionTilesRotated, _rotated)
+ROTATED_AT_ONCE.append(rotated_at_once)
 
 
 # -- setup and forks ----------------------------------------------------------------------------------------
@@ -209,7 +240,9 @@ def _moon(s: GameState, e: le.MoonObserved) -> GameState:
     scoring = list(part.scoring)
     scoring[index] = ""  # LUNA-23.5: the Scoring tile goes to the box
     part = replace(part, costs=part.costs[1:], flipped=tuple(flipped), scoring=tuple(scoring))  # LUNA-23.1
-    return with_luna(player_with(s, e.seat, moon=s.players[e.seat].moon + 1), part)  # LUNA-23.2-4: grants
+    return with_luna(
+        with_seat(s, e.seat, moon=seat_of(s.players[e.seat]).moon + 1), part
+    )  # LUNA-23.2-4: grants
 
 
 @on_event(le.MoonPhaseAdvanced)
@@ -228,8 +261,8 @@ def _scoring(s: GameState, e: le.ScoringTileScored) -> GameState:
 
 @on_event(le.GrandInquisitorGained, "GRAND")
 def _grand(s: GameState, e: le.GrandInquisitorGained) -> GameState:
-    p = s.players[e.seat]
-    s = player_with(s, e.seat, grand=(p.grand[0] + 1, *p.grand[1:]))  # LUNA-40: to the leftmost space
+    grand = seat_of(s.players[e.seat]).grand
+    s = with_seat(s, e.seat, grand=(grand[0] + 1, *grand[1:]))  # LUNA-40: to the leftmost space
     return replace(
         s, turn=turn_with(s, cellar_peak=cellar_peak_of(s, s.players[e.seat])), agenda=resolved(s, e)
     )
@@ -237,8 +270,8 @@ def _grand(s: GameState, e: le.GrandInquisitorGained) -> GameState:
 
 @on_event(le.GrandInquisitorDeparted, "DEPART")
 def _departed(s: GameState, e: le.GrandInquisitorDeparted) -> GameState:
-    p = s.players[e.seat]
-    s = player_with(s, e.seat, grand=(*p.grand[:-1], p.grand[-1] - 1))
+    grand = seat_of(s.players[e.seat]).grand
+    s = with_seat(s, e.seat, grand=(*grand[:-1], grand[-1] - 1))
     part = luna(s)
     bonus = list(part.bonus)
     bonus[e.space - 1] = (*bonus[e.space - 1], e.seat)
@@ -418,7 +451,7 @@ def _grants_scale_collected(before: GameState, after: GameState, e: le.ScaleRewa
 def _grand_leaves(
     before: GameState, after: GameState, e: ev.InquisitorPersuaded, base: Deriver
 ) -> list[Task]:
-    if e.grand and e.end == len(after.players[e.seat].grand) - 1:
+    if e.grand and e.end == len(after.players[e.seat].cellar) - 1:
         return [Task("DEPART")]  # LUNA-41: it leaves at once (RES-8, AMB-50)
     return base(before, after, e)
 

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from domain.catalog.luna import POSITIONS, BonusSpace, ScoringTile
 from domain.effects import reward_tasks
-from domain.expansions.luna.state import luna, luna_of
+from domain.expansions.luna.state import luna, luna_of, seat_of, seat_with
 from domain.scoring import CellarFigures, major_objects
 from domain.state import GameState, PlayerState, Task
 
 
 def moon_major_objects(s: GameState, p: PlayerState) -> int:
     """AMB-13: with the option, each Moon observation counts as a Major Object (LIB-5)."""
-    return p.moon if s.options.moon_counts_as_major_object else 0
+    return seat_of(p).moon if s.options.moon_counts_as_major_object else 0
 
 
 def grand_inquisitors(p: PlayerState) -> tuple[int, ...]:
-    return p.grand
+    return seat_of(p).grand
+
+
+def with_grand_inquisitors(p: PlayerState, counts: tuple[int, ...]) -> PlayerState:
+    return seat_with(p, grand=counts)
 
 
 def grand_final_weight(s: GameState) -> int:
@@ -24,7 +28,9 @@ def grand_final_weight(s: GameState) -> int:
 
 
 # LUNA-44: a Grand Inquisitor counts twice at an Interrogation.
-GRAND_INQUISITORS = CellarFigures(grand_inquisitors, 2, grand_final_weight)
+GRAND_INQUISITORS = CellarFigures(
+    grand_inquisitors, 2, grand_final_weight, with_grand_inquisitors, "Grand Inquisitor"
+)
 
 
 def phase_due(s: GameState) -> bool:
@@ -59,7 +65,7 @@ def _measure(s: GameState, p: PlayerState, kind: str) -> int:
     if kind == "min-book":
         return min(p.books)
     if kind == "inquisitor-advancement":  # spaces advanced, removed ones excluded (LUNA-68)
-        return sum(i * (n + g) for i, (n, g) in enumerate(zip(p.cellar, p.grand, strict=True)))
+        return sum(i * (n + g) for i, (n, g) in enumerate(zip(p.cellar, seat_of(p).grand, strict=True)))
     if kind == "library-cards":
         return len(p.library)
     raise ValueError(f"unknown measure {kind!r}")  # pragma: no cover - the catalog validates measures
@@ -120,5 +126,7 @@ def moon_objective_due(s: GameState, p: PlayerState) -> bool:
     """LUNA-80/81: after a player's second Moon observation, once per player."""
     part = luna_of(s)
     return (
-        part is not None and p.moon >= s.catalog.luna.objective_observations and p.seat not in part.achievers
+        part is not None
+        and seat_of(p).moon >= s.catalog.luna.objective_observations
+        and p.seat not in part.achievers
     )

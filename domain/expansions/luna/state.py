@@ -1,17 +1,31 @@
-"""The Luna expansion's part of the game state (digest §18), a `Part` of the game (`GameState.parts`).
+"""The Luna expansion's parts of the game state (digest §18).
 
-A Luna game holds one `LunaState`; a base game none. It is written as the dumped state's `"luna"`
-member (docs/state.md), `null` in a base game: the member every released state format has had.
+- `LunaState`, a part of the game (`GameState.parts`): a Luna game holds one, a base game none. It is
+  written as the dumped state's `"luna"` member (docs/state.md), `null` in a base game: the member every
+  released state format has had.
+- `LunaSeat`, a part of a seat (`PlayerState.parts`): its Grand Inquisitors and Moon observations, absent
+  while both are at rest. It is written as the player's `"grand"` and `"moon"` members, as every released
+  format has had them (zeros without Luna); `player.grand` and `player.moon` read it.
+- `LunaTurn`, a part of the turn (`TurnState.parts`): the tiles a Bonus Board reward rotated at once this
+  turn (ROT-6), written as the turn's `"bonus_rotated"` member; a new turn starts without it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from domain.fastcopy import replace
-from domain.parts import PartCodec, json_tuple, register_game_part
-from domain.state import GameState, Part, put_part
+from domain.parts import (
+    FlatCodec,
+    PartCodec,
+    json_tuple,
+    register_flat_player_part,
+    register_flat_turn_part,
+    register_game_part,
+)
+from domain.state import GameState, Part, PlayerState, TurnState, expose_fields, put_part
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,3 +89,89 @@ def _load(data: Any) -> LunaState:
 
 
 register_game_part(PartCodec(LunaState, _dump, _load, always=True))
+
+
+@dataclass(frozen=True, slots=True)
+class LunaSeat(Part):
+    """A seat's Luna figures: Grand Inquisitors per cellar space (LUNA-40) and Moon Observation tiles
+    taken (LUNA-26)."""
+
+    key: ClassVar[str] = "luna-seat"  # written flat: the player's "grand" and "moon" members
+    FIELDS: ClassVar[tuple[str, ...]] = ("grand", "moon")
+
+    grand: tuple[int, ...]
+    moon: int = 0
+
+    @classmethod
+    def empty(cls, owner: Any) -> LunaSeat:
+        return cls(grand=(0,) * len(owner.cellar))
+
+    def at_rest(self) -> bool:
+        return self.moon == 0 and not any(self.grand)
+
+    def inquisitors(self) -> int:
+        return sum(self.grand)  # LUNA-44: Grand Inquisitors are Inquisitors in the cellar
+
+
+def seat_of(p: PlayerState) -> LunaSeat:
+    """A seat's Luna figures (at rest when it has none)."""
+    return p.part(LunaSeat) or LunaSeat.empty(p)
+
+
+def seat_with(p: PlayerState, **changes: Any) -> PlayerState:
+    return replace(p, parts=put_part(p.parts, replace(seat_of(p), **changes)))
+
+
+def with_seat(s: GameState, seat: int, **changes: Any) -> GameState:
+    players = list(s.players)
+    players[seat] = seat_with(players[seat], **changes)
+    return replace(s, players=tuple(players))
+
+
+def _dump_seat(owner: PlayerState, part: LunaSeat | None, hide: bool) -> dict[str, Any]:
+    part = part or LunaSeat.empty(owner)
+    return {"grand": list(part.grand), "moon": part.moon}
+
+
+def _load_seat(data: Mapping[str, Any]) -> LunaSeat | None:
+    part = LunaSeat(grand=json_tuple(data["grand"]), moon=data["moon"])
+    return None if part.at_rest() else part
+
+
+expose_fields(LunaSeat)
+register_flat_player_part(FlatCodec(LunaSeat, _dump_seat, _load_seat))
+
+
+@dataclass(frozen=True, slots=True)
+class LunaTurn(Part):
+    """ROT-6, AMB-23: the tiles Bonus A6 rotated at once this turn (not rotated again in Cleanup)."""
+
+    key: ClassVar[str] = "luna-turn"  # written flat: the turn's "bonus_rotated" member
+
+    rotated: frozenset[str]
+
+    def at_rest(self) -> bool:
+        return not self.rotated
+
+
+def rotated_at_once(s: GameState, tile: str) -> bool:
+    part = s.turn.part(LunaTurn)
+    return part is not None and tile in part.rotated
+
+
+def turn_rotated(t: TurnState, tile: str) -> TurnState:
+    part = t.part(LunaTurn)
+    rotated = (part.rotated if part is not None else frozenset()) | {tile}
+    return replace(t, parts=put_part(t.parts, LunaTurn(rotated)))
+
+
+def _dump_turn(owner: TurnState, part: LunaTurn | None, hide: bool) -> dict[str, Any]:
+    return {"bonus_rotated": sorted(part.rotated) if part is not None else []}
+
+
+def _load_turn(data: Mapping[str, Any]) -> LunaTurn | None:
+    part = LunaTurn(frozenset(data["bonus_rotated"]))
+    return None if part.at_rest() else part
+
+
+register_flat_turn_part(FlatCodec(LunaTurn, _dump_turn, _load_turn))

@@ -1,0 +1,264 @@
+"""Nicolaus Copernicus' ability side (digest §17.3).
+
+- CHAR-COP-1, AMB-28: his personal page: Persuade two different Inquisitors, each up to 2 spaces. The
+  `PER2D` effect: `arg` = "<phase>|<at>|<avoid>": phase 1 (the first Inquisitor) or 2 (the second);
+  `at` the space of the Inquisitor being moved ("" until one is chosen; "C2", "G1" for a Grand
+  Inquisitor); `avoid` the space of the first one (phase 2: the second must be a different one); `n` the
+  steps left for the one being moved. Each step is an `InquisitorPersuaded`; `DeclineAbility` stops the
+  one being moved (phase 1: the second may still be chosen). What follows each step is its grant.
+- CHAR-COP-2, FREE-6: as a free action, once per turn, at no cost, he places one of his 4 library tiles
+  (`PlaceLibraryTile` in the Action phase -> `LibraryTilePlaced`).
+- CHAR-COP-3: never over a Book token, never sticking out of his library's rows and columns (the printed
+  column and one per card), either face up, never rotated (a tile covers adjacent rows of one column,
+  top to bottom as printed). Tiles never overlap (CHAR-COP-4: placed tiles stay).
+- CHAR-COP-4: a covered space's reward is the tile's (library rewards, WRT-4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as c
+from domain import events as ev
+from domain.catalog import Catalog, Reward
+from domain.catalog.model import LibraryTile
+from domain.characters import AbilityRules, Character, character_of, register, with_character
+from domain.characters.commands import DeclineAbility, PlaceLibraryTile
+from domain.characters.common import DECLINES
+from domain.characters.events import LibraryTilePlaced
+from domain.effect_kinds import EffectKind
+from domain.effect_kinds import register as register_kind
+from domain.effects import register_special
+from domain.errors import IllegalMove
+from domain.evolve import on_event, resolves
+from domain.fastcopy import replace
+from domain.moves import persuade_check
+from domain.resolve import Run, on_command
+from domain.state import GameState, PlayerState, Task
+
+ROWS = 4  # R1..R4 (LIB-3)
+register_special("PER2D", Task("PER2D", 2, "1||"))
+
+
+def library_tiles(catalog: Catalog) -> tuple[LibraryTile, ...]:
+    ability = catalog.character("copernicus").ability
+    return ability.library_tiles if ability is not None else ()
+
+
+def covered(part: Character, catalog: Catalog) -> dict[tuple[int, int], Reward]:
+    """(row, column) -> the reward of the tile covering it (CHAR-COP-4)."""
+    tiles = {t.id: t for t in library_tiles(catalog)}
+    out: dict[tuple[int, int], Reward] = {}
+    for tile_id, face, column, row in part.library:
+        for k, reward in enumerate(tiles[tile_id].faces[face]):
+            out[(row + k, column)] = reward
+    return out
+
+
+class Copernicus(AbilityRules):
+    character = "copernicus"
+    menu_commands = (PlaceLibraryTile,)
+
+    def menu_options(self, s: GameState, seat: int) -> list[c.Command]:
+        return library_options(s, seat)
+
+    def menu_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
+        assert isinstance(cmd, PlaceLibraryTile)
+        return library_check(s, cmd)
+
+    def library_reward(self, s: GameState, player: PlayerState, row: int, position: int) -> Reward | None:
+        part = character_of(player)
+        if part is None or not part.library:
+            return None
+        return covered(part, s.catalog).get((row, position))
+
+    def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
+        top = before.agenda[-1] if before.agenda else None
+        if top is not None and top.kind == "PER2D" and isinstance(event, ev.InquisitorPersuaded):
+            return [*tasks, *_after_step(top, event)]  # the page's next step, after the move's own grants
+        return tasks
+
+
+# -- the library tiles (CHAR-COP-2..4) -------------------------------------------------------------------
+
+
+def _fits(s: GameState, p: PlayerState, part: Character, tile: LibraryTile, column: int, row: int) -> str:
+    """Why `tile` cannot go there ("" if it can): CHAR-COP-3 and CHAR-COP-4."""
+    end = 1 + len(p.library)  # WRT-2: the printed column and one per card
+    if not (1 <= column <= end and row >= 0 and row + tile.rows <= ROWS):
+        return "out"
+    taken = covered(part, s.catalog)
+    for k in range(tile.rows):
+        if p.books[row + k] == column:
+            return "book"
+        if (row + k, column) in taken:
+            return "overlap"
+    return ""
+
+
+def library_options(s: GameState, seat: int) -> list[c.Command]:
+    p = s.players[seat]
+    part = character_of(p)
+    if part is None or part.placed == s.turn.number:  # once per turn
+        return []
+    placed = {t for t, _, _, _ in part.library}
+    out: list[c.Command] = []
+    for tile in library_tiles(s.catalog):
+        if tile.id in placed:
+            continue
+        for column in range(1, 2 + len(p.library)):
+            for row in range(ROWS - tile.rows + 1):
+                if not _fits(s, p, part, tile, column, row):
+                    for face in sorted(tile.faces):
+                        out.append(
+                            PlaceLibraryTile(seat=seat, tile=tile.id, face=face, column=column, row=row)
+                        )
+    return out
+
+
+def library_check(s: GameState, cmd: PlaceLibraryTile) -> IllegalMove | None:
+    p = s.players[cmd.seat]
+    part = character_of(p)
+    if part is None:
+        return IllegalMove(
+            "not-your-ability", "only Copernicus on his ability side has library tiles", "CHAR-COP-2"
+        )
+    if part.placed == s.turn.number:
+        return IllegalMove("tile-placed", "one library tile per turn", "CHAR-COP-2")
+    tiles = {t.id: t for t in library_tiles(s.catalog)}
+    tile = tiles.get(cmd.tile)
+    if tile is None:
+        return IllegalMove("unknown-tile", f"no library tile {cmd.tile!r}: {', '.join(tiles)}", "CHAR-COP-2")
+    if cmd.tile in {t for t, _, _, _ in part.library}:
+        return IllegalMove("tile-placed", f"library tile {cmd.tile} is placed already", "CHAR-COP-4")
+    if cmd.face not in tile.faces:
+        return IllegalMove("bad-face", "a library tile lies face A or face B up", "CHAR-COP-3")
+    why = _fits(s, p, part, tile, cmd.column, cmd.row)
+    if why == "out":
+        return IllegalMove(
+            "outside-library", "the tile must lie inside the library's rows and columns", "CHAR-COP-3"
+        )
+    if why == "book":
+        return IllegalMove("over-book-token", "a library tile never covers a Book token", "CHAR-COP-3")
+    if why == "overlap":
+        return IllegalMove(
+            "over-library-tile", "placed library tiles stay: no tile over another", "CHAR-COP-4"
+        )
+    return None
+
+
+@on_command(PlaceLibraryTile)
+def _place(run: Run, cmd: PlaceLibraryTile, task: Task | None) -> None:
+    tile = next(t for t in library_tiles(run.state.catalog) if t.id == cmd.tile)
+    run.emit(
+        LibraryTilePlaced(
+            seat=cmd.seat, tile=cmd.tile, face=cmd.face, column=cmd.column, row=cmd.row, rows=tile.rows
+        )
+    )
+
+
+@on_event(LibraryTilePlaced)
+def _placed(s: GameState, e: LibraryTilePlaced) -> GameState:
+    p = s.players[e.seat]
+    part = character_of(p)
+    if part is None:
+        raise ValueError("expected Copernicus on his ability side (CHAR-COP-2)")
+    part = replace(part, library=(*part.library, (e.tile, e.face, e.column, e.row)), placed=s.turn.number)
+    players = list(s.players)
+    players[e.seat] = with_character(p, part)
+    return replace(s, players=tuple(players))
+
+
+# -- the personal page: two different Inquisitors, up to 2 spaces each (CHAR-COP-1, AMB-28) ---------------
+
+
+def _parse(task: Task) -> tuple[str, str, str]:
+    phase, at, avoid = task.arg.split("|")
+    return phase, at, avoid
+
+
+def _space(name: str) -> tuple[int, bool]:
+    return int(name[1:]), name[0] == "G"
+
+
+def _name(space: int, grand: bool) -> str:
+    return f"{'G' if grand else 'C'}{space}"
+
+
+def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
+    phase, _, avoid = _parse(task)
+    at = _name(e.end, e.grand)
+    if task.n > 1:
+        return [Task("PER2D", task.n - 1, f"{phase}|{at}|{avoid}", task.source)]  # the same one again
+    if phase == "1":
+        return [Task("PER2D", 2, f"2||{at}", task.source)]  # now a different one
+    return []
+
+
+def _movable(p: PlayerState, space: int, grand: bool, avoid: str) -> bool:
+    figures = (p.grand if grand else p.cellar)[space] - (avoid == _name(space, grand))
+    return figures > 0 and space < len(p.cellar) - 1
+
+
+def page_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    p = s.players[seat]
+    _, at, avoid = _parse(task)
+    out: list[c.Command] = []
+    if at:
+        space, grand = _space(at)
+        if space < len(p.cellar) - 1 and (p.grand if grand else p.cellar)[space]:
+            out.append(c.Persuade(seat=seat, space=space, grand=grand))
+    else:
+        for grand in (False, True):
+            out += [
+                c.Persuade(seat=seat, space=i, grand=grand)
+                for i in range(len(p.cellar))
+                if _movable(p, i, grand, avoid)
+            ]
+    return [*out, DeclineAbility(seat=seat)] if out else []
+
+
+def page_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    if isinstance(cmd, DeclineAbility):
+        if not page_options(s, task, cmd.seat):
+            return IllegalMove("nothing-to-decline", "no Inquisitor can be persuaded", "INQ-11")
+        return None
+    if not isinstance(cmd, c.Persuade):
+        return IllegalMove("pending-decision", "first persuade an Inquisitor (or stop)", "RES-1")
+    base = persuade_check(s, cmd, "CHAR-COP-1")
+    if base is not None:
+        return base
+    _, at, avoid = _parse(task)
+    here = _name(cmd.space, cmd.grand)
+    if at and here != at:
+        return IllegalMove(
+            "same-inquisitor", f"move the same Inquisitor on (now on {at}) or stop", "CHAR-COP-1"
+        )
+    if not at and not _movable(s.players[cmd.seat], cmd.space, cmd.grand, avoid):
+        return IllegalMove("different-inquisitor", "the second Inquisitor must be a different one", "AMB-28")
+    return None
+
+
+register_kind(
+    EffectKind(
+        "PER2D",
+        "persuade two different Inquisitors up to 2 spaces each (Copernicus' page)",
+        __name__,
+        (c.Persuade, DeclineAbility),
+        page_options,
+        page_check,
+        ("no Inquisitor in the cellar can be persuaded", "INQ-11"),
+    )
+)
+resolves(ev.InquisitorPersuaded, "PER2D")
+
+
+def _declined(before: GameState, task: Task) -> list[Task]:
+    phase, at, _ = _parse(task)
+    if phase == "1" and at:  # AMB-28: the first one stops; a different one may still move 2 spaces
+        return [Task("PER2D", 2, f"2||{at}", task.source)]
+    return []
+
+
+DECLINES["PER2D"] = ("CHAR-COP-1", _declined)
+register("copernicus", Copernicus())

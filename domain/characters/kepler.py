@@ -1,0 +1,167 @@
+"""Johannes Kepler's ability side (digest §17.2).
+
+- CHAR-KEP-1, AMB-30: his special Action tile (DATA-16, `K1`) starts on the last tile space before
+  Upgrade (S4); the basic tile the player chooses is set aside on his character board (default: the one
+  the deal put on S4); the player board still holds six tiles. Recorded in `GameStarted.layouts`.
+- CHAR-KEP-2: whenever he takes the special tile's moving action he may (a) swap two tiles of his player
+  board (option 1) or (b) swap the character-board tile with a player-board tile (option 2): the
+  `KSWAP` effect (`arg` "board" or "aside"), answered by `KeplerSwap` (-> `KeplerTilesSwapped`) or
+  declined (`DeclineAbility`). The upgraded face adds a Quadrant (DATA-16, provisional).
+- CHAR-KEP-3: the special tile is never a swap target.
+- CHAR-KEP-4: it rotates in Cleanup like any used tile (ROT-1: nothing special to do).
+- CHAR-KEP-5: the set-aside tile is one of his Action tiles: it can be upgraded and counts as upgraded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as c
+from domain.catalog import ActionTile, Catalog
+from domain.characters import AbilityRules, Character, character_of, register, with_character
+from domain.characters.commands import DeclineAbility, KeplerSwap
+from domain.characters.common import DECLINES
+from domain.characters.events import KeplerTilesSwapped
+from domain.effect_kinds import EffectKind
+from domain.effect_kinds import register as register_kind
+from domain.effects import register_special
+from domain.errors import IllegalMove
+from domain.evolve import on_event, resolved
+from domain.fastcopy import replace
+from domain.resolve import Run, on_command
+from domain.state import SKY, GameState, PlayerState, Task
+
+register_special("KSWAP:board", Task("KSWAP", 1, "board"))
+register_special("KSWAP:aside", Task("KSWAP", 1, "aside"))
+
+
+def special_tile(catalog: Catalog) -> ActionTile:
+    ability = catalog.character("kepler").ability
+    if ability is None or ability.tile is None:
+        raise ValueError(f"catalog edition {catalog.edition} has no special tile for Kepler (DATA-16)")
+    return ability.tile
+
+
+class Kepler(AbilityRules):
+    character = "kepler"
+
+    def check_seat(self, catalog: Catalog, character: str, aside: str | None) -> IllegalMove | None:
+        basic = [t.id for t in catalog.action_tiles]
+        if aside is not None and aside not in basic:
+            return IllegalMove(
+                "bad-aside", f"the tile set aside is one of the basic tiles {', '.join(basic)}", "AMB-30"
+            )
+        return None
+
+    def layout(
+        self, catalog: Catalog, character: str, queue: tuple[str, ...], aside: str | None
+    ) -> tuple[tuple[str, ...], dict[str, Any] | None]:
+        ability = catalog.character(character).ability
+        assert ability is not None and ability.tile is not None
+        at = SKY.index(ability.tile_space)  # CHAR-KEP-1: S4
+        chosen = aside if aside is not None else queue[at]  # AMB-30: the player's choice
+        rest = [t for t in queue if t != chosen]
+        return (*rest[:at], ability.tile.id, *rest[at:]), {"aside": chosen}
+
+    def start(self, catalog: Catalog, player: PlayerState, layout: dict[str, Any] | None) -> PlayerState:
+        aside = str((layout or {}).get("aside", ""))
+        return with_character(player, Character(aside=aside))
+
+    def tile(self, catalog: Catalog, tile_id: str) -> ActionTile | None:
+        tile = special_tile(catalog)
+        return tile if tile.id == tile_id else None
+
+    def own_tiles(self, player: PlayerState) -> tuple[str, ...]:
+        part = character_of(player)
+        return (*player.queue, part.aside) if part is not None and part.aside else player.queue
+
+
+def swap_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    p = s.players[seat]
+    part = character_of(p)
+    if part is None or not part.aside:
+        return []
+    special = special_tile(s.catalog).id
+    board = sorted(t for t in p.queue if t != special)  # CHAR-KEP-3: never the special tile
+    if task.arg == "aside":
+        out: list[c.Command] = [KeplerSwap(seat=seat, first=part.aside, second=t) for t in board]
+    else:
+        out = [KeplerSwap(seat=seat, first=a, second=b) for i, a in enumerate(board) for b in board[i + 1 :]]
+    return [*out, DeclineAbility(seat=seat)] if out else []
+
+
+def swap_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    if isinstance(cmd, DeclineAbility):
+        if not swap_options(s, task, cmd.seat):
+            return IllegalMove(
+                "not-your-ability", "only Kepler on his ability side swaps tiles", "CHAR-KEP-2"
+            )
+        return None
+    if not isinstance(cmd, KeplerSwap):
+        return IllegalMove("pending-decision", "first swap two Action tiles (or do not)", "RES-1")
+    p = s.players[cmd.seat]
+    part = character_of(p)
+    if part is None or not part.aside:
+        return IllegalMove("not-your-ability", "only Kepler on his ability side swaps tiles", "CHAR-KEP-2")
+    special = special_tile(s.catalog).id
+    if special in (cmd.first, cmd.second):
+        return IllegalMove("special-tile", "the special tile is never a swap target", "CHAR-KEP-3")
+    if task.arg == "aside":
+        if cmd.first != part.aside:
+            return IllegalMove(
+                "swap-aside", f"this option swaps the character-board tile {part.aside}", "CHAR-KEP-2"
+            )
+        if cmd.second not in p.queue:
+            return IllegalMove("unknown-tile", f"no tile {cmd.second!r} on your player board", "CHAR-KEP-2")
+        return None
+    if cmd.first not in p.queue or cmd.second not in p.queue:
+        return IllegalMove("unknown-tile", "this option swaps two tiles of the player board", "CHAR-KEP-2")
+    if not cmd.first < cmd.second:
+        return IllegalMove("swap-order", "name the two tiles in sorted order, different", "CHAR-KEP-2")
+    return None
+
+
+register_kind(
+    EffectKind(
+        "KSWAP",
+        "swap Action tiles (Kepler's special tile)",
+        __name__,
+        (KeplerSwap, DeclineAbility),
+        swap_options,
+        swap_check,
+        ("only Kepler on his ability side swaps tiles", "CHAR-KEP-2"),
+    )
+)
+DECLINES["KSWAP"] = ("CHAR-KEP-2", lambda before, task: [])
+
+
+@on_command(KeplerSwap)
+def _swap(run: Run, cmd: KeplerSwap, task: Task | None) -> None:
+    p = run.state.players[cmd.seat]
+    part = character_of(p)
+    assert part is not None
+    queue = list(p.queue)
+    aside = part.aside
+    if cmd.first == aside:  # (b) the character-board tile with a player-board tile
+        queue[queue.index(cmd.second)] = aside
+        aside = cmd.second
+    else:  # (a) two tiles of the player board
+        i, j = queue.index(cmd.first), queue.index(cmd.second)
+        queue[i], queue[j] = queue[j], queue[i]
+    run.emit(
+        KeplerTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(queue), aside=aside)
+    )
+
+
+@on_event(KeplerTilesSwapped, "KSWAP")
+def _swapped(s: GameState, e: KeplerTilesSwapped) -> GameState:
+    p = s.players[e.seat]
+    part = character_of(p)
+    if part is None:
+        raise ValueError("expected Kepler on his ability side (CHAR-KEP-2)")
+    players = list(s.players)
+    players[e.seat] = with_character(replace(p, queue=tuple(e.queue)), replace(part, aside=e.aside))
+    return replace(s, players=tuple(players), agenda=resolved(s, e))
+
+
+register("kepler", Kepler())
