@@ -11,6 +11,7 @@ from domain.characters import abilities  # noqa: F401  (registers every ability 
 from domain.events import Event
 from domain.evolve import evolve, fold
 from domain.moves import check, options
+from domain.opponents import opponent_at
 from domain.resolve import Run, advance, apply_command
 from domain.setup import Setup, start_game
 from domain.state import GameState
@@ -54,8 +55,11 @@ def legal_moves(state: GameState) -> list[c.Command]:
 
 
 def to_act(state: GameState) -> int | None:
-    """The seat that must decide now, or None when the game is over."""
-    return None if state.finished else state.turn.seat
+    """The seat that must decide now, or None when the game is over (or while a non-player opponent
+    takes its turn: its own rules play it, domain/opponents.py)."""
+    if state.finished or opponent_at(state) is not None:
+        return None
+    return state.turn.seat
 
 
 def decide(state: GameState, command: c.Command) -> list[Event]:

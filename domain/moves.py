@@ -22,6 +22,7 @@ from domain.catalog import MIXES
 from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
+from domain.opponents import OPPONENTS, opponent_at, refusal
 from domain.scoring import CELLAR_FIGURES, persuaded_figures
 from domain.state import (
     COLOURS,
@@ -691,9 +692,18 @@ CHOICE: list[c.Command] = []
 
 
 def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
-    """The generator: every command open now ([] once the game is over), or None when the next step is
-    automatic (scoring, an interrupt, an automatic effect, an automatic Cleanup step). With
-    `complete=False` a list of two or more commands may come back as the marker `CHOICE`."""
+    """The commands open to the seat to act ([] once the game is over); None when the engine takes the
+    next step itself (scoring, an interrupt, an automatic effect or Cleanup step, and every step of a
+    non-player opponent's turn: domain/opponents.py). With `complete=False` a list of two or more
+    commands may come back as the marker `CHOICE`."""
+    if OPPONENTS and s.turn.phase != "over" and opponent_at(s) is not None:
+        return None
+    return decision_options(s, complete=complete)
+
+
+def decision_options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
+    """The decision the base rules ask at this point of the game, whoever decides it (a non-player
+    opponent's is made by its own rules: `Opponent.choose`)."""
     t = s.turn
     if t.phase == "over":
         return []
@@ -728,6 +738,9 @@ def check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         return IllegalMove("not-your-turn", f"it is seat {t.seat}'s turn, not seat {cmd.seat}'s", "TURN-1")
     if t.phase == "scoring":
         return IllegalMove("no-decision", "the final scoring is automatic: nothing to decide", "SCO-1")
+    opponent = opponent_at(s) if OPPONENTS else None
+    if opponent is not None:
+        return refusal(opponent)
     interrupt = interrupt_due(s)
     if interrupt is not None:
         return IllegalMove("no-decision", f"{interrupt.what} first: nothing to decide", interrupt.rule)

@@ -14,12 +14,14 @@ from domain.grants import as_grants, granted, records_grants, with_grants
 from domain.moves import (
     FREE_COSTS,
     cleanup_step,
+    decision_options,
     free_comets,
     library_end,
     next_objective,
     options,
     tile_to_rotate,
 )
+from domain.opponents import OPPONENTS, Opponent, opponent_at, opponents_in
 from domain.scoring import (
     cellar_points,
     claimable_objective_of,
@@ -159,6 +161,9 @@ def auto_step(run: Run) -> None:
     if s.turn.phase == "scoring":
         final_scoring(run)
         return
+    opponent = opponent_at(s) if OPPONENTS else None
+    if opponent is not None and opponent_step(run, opponent):
+        return
     if s.agenda:
         auto_task(run, s.agenda[-1])
         return
@@ -197,6 +202,18 @@ def auto_step(run: Run) -> None:
         raise AssertionError(f"cleanup step {step} is not automatic")
 
 
+def opponent_step(run: Run, opponent: Opponent) -> bool:
+    """A step of a non-player opponent's turn (domain/opponents.py): its own step when nothing is
+    pending, else the decision the base rules ask, made by its rules; False: the base engine's step."""
+    if not run.state.agenda and opponent.step(run):
+        return True
+    decision = decision_options(run.state)
+    if decision:
+        apply_command(run, opponent.choose(run.state, decision))
+        return True
+    return False
+
+
 def final_scoring(run: Run) -> None:
     """SCO-1: University, then the Inquisition (cellar, then reputation); then TIE-1."""
     s = run.state
@@ -212,13 +229,16 @@ def final_scoring(run: Run) -> None:
         vp = reputation_points(s, p)
         if vp:
             run.emit(ev.VictoryPointsScored(seat=p.seat, points=vp, source="reputation", rule="SCO-4"))
+    for _seat, opponent in opponents_in(run.state):
+        opponent.before_end(run)  # e.g. reveal its hidden deal (domain/opponents.py)
     s = run.state
     deck, box, reserve, *moon = s.dealt
+    decided = [w for _seat, o in opponents_in(s) if (w := o.winners(s)) is not None]
     run.emit(
         ev.GameEnded(
             seat=None,
             scores=tuple(p.score for p in s.players),
-            winners=winners(s),
+            winners=decided[0] if decided else winners(s),
             tiebreak=tuple(tiebreak_key(p) for p in s.players),
             seed=s.seed,
             salt=s.salt,

@@ -10,7 +10,7 @@ from domain.catalog import Catalog, load_catalog
 from domain.characters import SIDES, has_ability, rules_for, rules_of
 from domain.editions import ENGINE_VERSION, check_rules_version
 from domain.errors import IllegalMove
-from domain.events import GameForked, GameStarted
+from domain.events import Event, GameForked, GameStarted
 from domain.options import Options
 from domain.rng import SeededRandom, digest
 from domain.state import COLOURS, GameState
@@ -46,6 +46,8 @@ class Setup:
     # The engine rules version (docs/editions.md); None = ENGINE_VERSION. Re-adjudication pins it to
     # the recorded one.
     engine_version: str | None = None
+    # A non-player opponent's level (the solo game with Luna: easy, normal, hard, flaming; SOLO-2).
+    difficulty: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,31 @@ class ExtraDeal:
     label: str
     deal: Callable[[Setup, Catalog], tuple[Mapping[str, Any], tuple[str, ...]] | None]
     redeal: Callable[[GameState, SeededRandom], tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentSetup:
+    """A non-player opponent's seat at setup (docs/engine.md, domain/opponents.py).
+
+    `claims` says whether a setup is its game (the solo game: one person seat); `check` refuses a bad one
+    (IllegalMove); `seat` gives its seat, added after the person seats, with its line of tiles (the seat's
+    `queue`); `dealt` gives its events after `GameStarted` (its own deal, whose hidden part it commits
+    with the deal's salt, the third argument)."""
+
+    claims: Callable[[Setup], bool]
+    check: Callable[[Setup, Catalog], None]
+    seat: Callable[[Setup, Catalog], tuple[SeatSpec, tuple[str, ...]]]
+    dealt: Callable[[Setup, Catalog, str], list[Event]]
+
+
+OPPONENT_SETUPS: list[OpponentSetup] = []
+# What a non-player opponent re-deals at a fork (domain/fork.py): each rewrites, in the copied events, its
+# own hidden deal with the fork's seed and salt, keeping what the copied events revealed of it.
+OPPONENT_REDEALS: list[Callable[[list[Event], str, str], None]] = []
+
+
+def opponent_setup(setup: Setup) -> OpponentSetup | None:
+    return next((o for o in OPPONENT_SETUPS if o.claims(setup)), None)
 
 
 # The events have one slot for an expansion's hidden order (released in that shape): one deal at most.
@@ -97,11 +124,13 @@ def commitment_of(
     return digest(salt, *parts)
 
 
-def _check_setup(setup: Setup, catalog: Catalog) -> None:
+def _check_setup(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None = None) -> None:
     n = len(setup.seats)
-    if n == 1:
-        raise IllegalMove("solo-unsupported", "the solo mode (Tycho Brahe) is not available yet", "SOLO-1")
-    if not 2 <= n <= 4:
+    if opponent is not None:
+        opponent.check(setup, catalog)
+    elif n == 1:
+        raise IllegalMove("solo-unsupported", "no solo opponent is available in this build", "SOLO-1")
+    elif not 2 <= n <= 4:
         raise IllegalMove("player-count", f"a game has 2 to 4 players, not {n}", "COMP-11")
     chars = [s.character for s in setup.seats]
     offered = [board.id for board in catalog.characters]  # CHAR-2: the edition's astronomers
@@ -167,12 +196,14 @@ def _deal(
     return deck, sorted(box), reserve
 
 
-def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted]:
-    """Decide the setup: the first event of every game."""
+def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
+    """Decide the setup: the first event of every game (`GameStarted`), then a non-player opponent's
+    own deal, if the game has one."""
     catalog = catalog or load_catalog(setup.catalog_edition)
     engine_version = check_rules_version(setup.engine_version or ENGINE_VERSION)
-    _check_setup(setup, catalog)
-    n = len(setup.seats)
+    opponent = opponent_setup(setup)
+    _check_setup(setup, catalog, opponent)
+    n = len(setup.seats)  # the person seats: a non-player opponent's is added after them
     rng = SeededRandom(setup.seed, "setup")
     pools: dict[int, list[str]] = {1: [], 2: [], 3: []}
     for card in catalog.cards.values():
@@ -201,8 +232,13 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
     queues = tuple(laid)
     sides = tuple(spec.side for spec in setup.seats)
     first = setup.first_seat if setup.first_seat is not None else rng.below(n)
+    seats = tuple((s.name, s.character) for s in setup.seats)
+    if opponent is not None:  # its seat after the person seats (SOLO-27: the person plays first)
+        spec, line = opponent.seat(setup, catalog)
+        seats, queues = (*seats, (spec.name, spec.character)), (*queues, line)
+        sides, layouts = (*sides, "basic"), [*layouts, None]  # the opponent has no character side
     per_colour = setup.options.dice_supply_per_colour or catalog.dice_per_colour
-    supply = tuple(per_colour - n for _ in COLOURS)  # SET-22: one die of each colour per player
+    supply = tuple(per_colour - len(seats) for _ in COLOURS)  # SET-22: one die of each colour per player
     if min(supply) < 0:
         raise IllegalMove("dice-supply", f"{per_colour} dice per colour are too few for {n} players", "AMB-2")
     salt = setup.salt or digest("salt", setup.seed)
@@ -217,35 +253,36 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[GameStarted
         rules_of(spec.character, spec.side).deal(catalog, SeededRandom(setup.seed, f"character:{i}"))
         for i, spec in enumerate(setup.seats)
     )
+    if opponent is not None:
+        own = (*own, ())  # a non-player opponent has no character
     character_deals = own if any(own) else None
-    return [
-        GameStarted(
-            seat=None,
-            seats=tuple((s.name, s.character) for s in setup.seats),
-            first_seat=first,
-            options=setup.options.to_json(),
-            catalog_edition=catalog.edition,
-            catalog_hash=catalog.content_hash,
-            engine_version=engine_version,
-            display=tuple(display),
-            scale=scale,
-            subjects=arch,
-            objectives=objectives,
-            queues=queues,
-            supply=supply,
-            deck_size=len(deck),
-            commitment=commitment_of(salt, tuple(deck), tuple(box), tuple(reserve), hidden, character_deals),
-            deck=tuple(deck),
-            box=tuple(box),
-            reserve=tuple(reserve),
-            seed=setup.seed,
-            salt=salt,
-            sides=sides if any(side != "basic" for side in sides) else None,
-            layouts=tuple(layouts) if any(layout is not None for layout in layouts) else None,
-            character_deals=character_deals,
-            **extra_fields,
-        )
-    ]
+    started = GameStarted(
+        seat=None,
+        seats=seats,
+        first_seat=first,
+        options=setup.options.to_json(),
+        catalog_edition=catalog.edition,
+        catalog_hash=catalog.content_hash,
+        engine_version=engine_version,
+        display=tuple(display),
+        scale=scale,
+        subjects=arch,
+        objectives=objectives,
+        queues=queues,
+        supply=supply,
+        deck_size=len(deck),
+        commitment=commitment_of(salt, tuple(deck), tuple(box), tuple(reserve), hidden, character_deals),
+        deck=tuple(deck),
+        box=tuple(box),
+        reserve=tuple(reserve),
+        seed=setup.seed,
+        salt=salt,
+        sides=sides if any(side != "basic" for side in sides) else None,
+        layouts=tuple(layouts) if any(layout is not None for layout in layouts) else None,
+        character_deals=character_deals,
+        **extra_fields,
+    )
+    return [started, *(opponent.dealt(setup, catalog, salt) if opponent is not None else ())]
 
 
 def redeal(

@@ -171,6 +171,7 @@ def setup_command(setup: Setup) -> dict[str, Any]:
         "options": setup.options.to_json(),
         "catalog_edition": setup.catalog_edition,
         "tile_orders": None if setup.tile_orders is None else [list(o) for o in setup.tile_orders],
+        **({"difficulty": setup.difficulty} if setup.difficulty is not None else {}),  # SOLO-2
     }
     if any(s.side != "basic" or s.aside is not None for s in setup.seats):
         command["sides"] = [s.side for s in setup.seats]
@@ -198,6 +199,7 @@ def setup_from_command(command: Mapping[str, Any], seed: str, salt: str) -> Setu
             catalog_edition=str(command["catalog_edition"]),
             tile_orders=None if orders is None else tuple(tuple(o) for o in orders),
             salt=salt,
+            difficulty=None if command.get("difficulty") is None else str(command["difficulty"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"malformed Setup command: {type(exc).__name__}: {exc}") from None

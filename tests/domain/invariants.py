@@ -9,6 +9,8 @@ from typing import Any
 from domain import events as ev
 from domain.characters import Character
 from domain.expansions.luna.state import luna_of
+from domain.expansions.solo.data import CURRENT, solo_data
+from domain.expansions.solo.state import TychoState
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, GameState
 
 
@@ -44,6 +46,11 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
                 else cat.luna_characters.cunitz_tiles
             )
             assert sorted(p.queue) == sorted(t.id for t in own), "their own 6 tiles in the queue (ROT-5)"
+        elif p.character == "tycho":  # the solo Tycho's line: his solo Action tiles (SOLO-23), Luna's TYM
+            own_part = p.part(TychoState)
+            line = solo_data(own_part.data if own_part else CURRENT).base_tiles
+            assert sorted(p.queue) == sorted(line) or sorted(p.queue) == sorted((*line, "TYM"))
+            assert sum(p.grand) == 0, "SOLO-11: his cellar never holds a Grand Inquisitor"
         else:
             assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
         if part is not None:
