@@ -55,6 +55,9 @@ def evaluate(p: PlayerState, state: GameState) -> float:
         + 0.5 * p.reputation
         + 0.5 * cellar_risk
         + 2.0 * p.major_objects
+        + (
+            rules_for(p).worth(state, p) if p.parts else 0.0
+        )  # an ability's own resources (domain/characters/)
     )
 
 

@@ -141,6 +141,11 @@ class CharacterRules:
         """The seat's hidden order as last committed (revealed by `GameEnded`)."""
         return ()
 
+    def worth(self, s: GameState, player: PlayerState) -> float:
+        """What the ability's own components are worth to the greedy bot beyond the score (points they
+        are likely to bring later: Hevelius' constellations in progress, Cunitz' track, Newton's mirrors)."""
+        return 0.0
+
     def witness(self, s: GameState, event: Any) -> GameState:
         """The state after an event of this seat was applied, with what the ability remembers of it
         (Hevelius: the action icons she performed this turn, CHAR-HEV-2)."""

@@ -285,6 +285,15 @@ class Cunitz(CharacterRules):
     def personal_pages(self, catalog: Catalog) -> tuple[BookPage, ...]:
         return ability_pages(catalog, "cunitz")
 
+    def worth(self, s: GameState, player: PlayerState) -> float:
+        """The next Note in view matching the round token (CHAR-CUN-4) is worth a little."""
+        data = data_of(s.catalog)
+        part = urania_of(player)
+        ahead = [i for i, sp in enumerate(data.note_spaces) if sp > part.square]
+        if ahead and ahead[0] < part.shown and part.round in data.note(part.notes[ahead[0]]).frame:
+            return 1.5
+        return 0.0
+
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
         if isinstance(event, ev.MovingActionTaken) and event.tile:
             # CHAR-CUN-2: the Focus takes the colour of the option's single-colour increase

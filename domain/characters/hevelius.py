@@ -379,6 +379,14 @@ class Hevelius(CharacterRules):
     def dealt(self, player: PlayerState) -> tuple[str, ...]:
         return heavens_of(player).dealt
 
+    def worth(self, s: GameState, player: PlayerState) -> float:
+        """Stars in constellations in progress, more the nearer they are to completion (CHAR-HEV-6)."""
+        part = heavens_of(player)
+        value = 0.0
+        for group in _layout(s.catalog, part):
+            value += rules.stars(group) / (1 + rules.open_connections(group))
+        return value
+
     def witness(self, s: GameState, event: Any) -> GameState:
         """CHAR-HEV-2/3: remember the icons she performs with effect in her turn."""
         icon = icon_of_event(event)

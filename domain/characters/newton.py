@@ -187,6 +187,12 @@ class Newton(CharacterRules):
     def personal_pages(self, catalog: Catalog) -> tuple[BookPage, ...]:
         return ability_pages(catalog, "newton")
 
+    def worth(self, s: GameState, player: PlayerState) -> float:
+        """His mirrors high in the queue (CHAR-NEW-2, page 2: CHAR-NEW-5) are worth a little."""
+        data = data_of(s.catalog)
+        special = mirrors(s.catalog)
+        return 0.5 * sum(data.multipliers[i] for i, t in enumerate(player.queue) if t in special)
+
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
         if isinstance(event, ev.MovingActionTaken) and event.tile in mirrors(after.catalog):
             # CHAR-NEW-2, EX-21: the bonus times the multiplier of the position it was used on
