@@ -28,6 +28,7 @@ from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.events import GrantingEvent, PlayerEvent, register_events
 from domain.evolve import on_event, resolved
+from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
 from domain.grants import grant_rule
 from domain.parts import PartCodec, json_tuple, register_player_part
@@ -295,7 +296,7 @@ class Cunitz(CharacterRules):
         return 0.0
 
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
-        if isinstance(event, ev.MovingActionTaken) and event.tile:
+        if isinstance(event, ev.MovingActionTaken | BonusActionTaken) and event.tile:
             # CHAR-CUN-2: the Focus takes the colour of the option's single-colour increase
             tile = self.tile(after.catalog, event.tile)
             if tile is not None:

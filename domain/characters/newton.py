@@ -21,6 +21,7 @@ from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.events import PlayerEvent, register_events
 from domain.evolve import on_event, players_with, resolved, resolves
+from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
 from domain.resolve import POINT_RULES, Run, on_command
 from domain.state import GameState, PlayerState, Task
@@ -194,14 +195,18 @@ class Newton(CharacterRules):
         return 0.5 * sum(data.multipliers[i] for i, t in enumerate(player.queue) if t in special)
 
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
-        if isinstance(event, ev.MovingActionTaken) and event.tile in mirrors(after.catalog):
-            # CHAR-NEW-2, EX-21: the bonus times the multiplier of the position it was used on
+        if isinstance(event, ev.MovingActionTaken | BonusActionTaken) and event.tile in mirrors(
+            after.catalog
+        ):
+            # CHAR-NEW-2, EX-21: the bonus times the multiplier of the position it was used on (Luna's
+            # A6 too, AMB-23: on X1/X2 that is 0, AMB-34)
             data = data_of(after.catalog)
             tile = next(t for t in data.newton_tiles if t.id == event.tile)
             position = before.players[event.seat].queue.index(event.tile)
             times = rules.mirror_times(data.multipliers, position, event.upgraded, tile.upgrade_bonus)
             face = tile.upgraded if event.upgraded else tile.basic
-            return reward_tasks(rules.mirror_reward(face[0], times), "action-tile")
+            mirrored = reward_tasks(rules.mirror_reward(face[0], times), "action-tile")
+            return mirrored + [t for t in tasks if t.kind == "ROTATE"]  # A6's rotation stays (LUNA-BA-6)
         return tasks
 
 

@@ -403,3 +403,16 @@ def test_hevelius_deck_re_dealt_by_a_fork_and_revealed_at_the_end() -> None:
     again = fork_events(forked[:at], at, "src", "seed-h", "salt-h")
     assert again == forked
     assert _heavens(fold(forked)).deck == fork.character_deals[0]
+
+
+def test_AMB_23_luna_a6_takes_a_mirror_with_its_multiplier_and_rotates_it() -> None:
+    s = ability_game(("newton", "ability"), ("cunitz", "ability"), luna=True)
+    s = actions_at(player(s, 0, queue=("N3", "N4", "N5", "N6", "N2", "N1")), S1)
+    s, _ = resolve(s, Task("ANYTILE"))
+    s, events = play(s, "anytile N1 1")  # on S4: x4 (EX-21)
+    assert sum(e.amount for e in of_type(events, QuadrantsGained)) == 4
+    assert s.players[0].queue[0] == "N1"  # rotated at once (LUNA-BA-6)
+    s = actions_at(ability_game(("newton", "ability"), ("cunitz", "ability"), luna=True), S1)
+    s, _ = resolve(s, Task("ANYTILE"))
+    s, events = play(s, "anytile N1 1")  # on X1: x0 (AMB-34)
+    assert not of_type(events, QuadrantsGained)
