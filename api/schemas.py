@@ -55,6 +55,16 @@ class SeatRequest(Request):
     character: Character | None = Field(None, description="Default: the first character not yet taken.")
     bot: BotKind | None = Field(None, description="Played by the server; no token is issued.")
     webhook: str | None = Field(None, min_length=8, max_length=2000, description=WEBHOOK_HELP)
+    side: Literal["basic", "ability"] = Field(
+        "basic", description="The character board's side (CHAR-1): basic (Quadrant symbol) or ability."
+    )
+    aside: str | None = Field(
+        None,
+        min_length=1,
+        max_length=8,
+        description="Kepler on his ability side: the basic Action tile set aside (AMB-30); default: the one "
+        "dealt to S4.",
+    )
 
 
 class ClockRequest(Request):

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from domain import commands as c
-from domain.characters import rules_for
+from domain.characters import character_of, rules_for
+from domain.characters.commands import PlaceLibraryTile
 from domain.engine import legal_moves, play_through
 from domain.rng import SeededRandom
 from domain.state import GameState, PlayerState
@@ -55,18 +56,29 @@ def evaluate(p: PlayerState, state: GameState) -> float:
         + 0.5 * p.reputation
         + 0.5 * cellar_risk
         + 2.0 * p.major_objects
+        + 0.8 * _library_tiles(p)
         + (
             rules_for(p).worth(state, p) if p.parts else 0.0
         )  # an ability's own resources (domain/characters/)
     )
 
 
-def _prune(moves: Sequence[c.Command]) -> list[c.Command]:
-    """Keep, per observation target, only the payments that waste the least."""
+def _library_tiles(p: PlayerState) -> int:
+    """Copernicus' library tiles placed (CHAR-COP-2): their rewards come with later writing."""
+    part = character_of(p) if p.parts else None
+    return len(part.library) if part is not None else 0
+
+
+def _prune(moves: Sequence[c.Command], state: GameState | None = None) -> list[c.Command]:
+    """Keep, per observation target, only the payments that waste the least; of Copernicus' library
+    tiles (CHAR-COP-2), only those on the next space of a Book token (where they pay soonest)."""
     best: dict[str, tuple[int, c.Observe]] = {}
     out: list[c.Command] = []
     for m in moves:
-        if isinstance(m, c.Observe):
+        if isinstance(m, PlaceLibraryTile):
+            if state is not None and m.column == state.players[m.seat].books[m.row] + 1:
+                out.append(m)
+        elif isinstance(m, c.Observe):
             waste = sum(v for _, v in m.dice) + m.comets1 + 2 * m.comets2
             if m.target not in best or waste < best[m.target][0]:
                 best[m.target] = (waste, m)
@@ -87,7 +99,7 @@ class GreedyBot:
         seat = state.turn.seat
         best: list[c.Command] = []
         best_value = float("-inf")
-        for move in _prune(moves):
+        for move in _prune(moves, state):
             after, _ = play_through(state, move)
             value = evaluate(after.players[seat], after)
             if isinstance(move, c.EndActions | c.StopWriting | c.StopObserving | c.DeclineDie):

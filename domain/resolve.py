@@ -325,7 +325,7 @@ def _observe(run: Run, cmd: c.Observe, task: Task | None) -> None:
                 dice=cmd.dice,
                 comets=comets,
                 cost=card.major.cost,
-                **({"rule": ability} if ability else {}),
+                rule=ability or "OBS-22",
             )
         )
         return
@@ -340,7 +340,7 @@ def _observe(run: Run, cmd: c.Observe, task: Task | None) -> None:
             comets=comets,
             cost=card.constellations[index].cost,
             slot=s.players[seat].tokens_used,
-            **({"rule": ability} if ability else {}),
+            rule=ability or "OBS-21",
         )
     )
 

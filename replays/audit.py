@@ -160,22 +160,32 @@ def link(version: int, event: Mapping[str, Any], meta: Mapping[str, Any], prev_h
     return out
 
 
+def _seat(s: SeatSpec) -> list[Any]:
+    """A seat of the setup command: [name, character], plus [side, aside] on the ability side (CHAR-1;
+    a basic seat keeps the released two-member shape)."""
+    return [s.name, s.character] if s.side == "basic" else [s.name, s.character, s.side, s.aside]
+
+
+def _seat_spec(entry: Any) -> SeatSpec:
+    name, char, *rest = entry
+    side = str(rest[0]) if rest else "basic"
+    aside = rest[1] if len(rest) > 1 and rest[1] is not None else None
+    return SeatSpec(
+        name=str(name), character=str(char), side=side, aside=None if aside is None else str(aside)
+    )
+
+
 def setup_command(setup: Setup) -> dict[str, Any]:
-    """The setup as the `command` of the setup batch: everything but the secret seed and salt. Each
-    seat's side and set-aside tile (CHAR-1, AMB-30) are written only when a seat plays its ability side
-    (a basic game's command keeps its old shape)."""
+    """The setup as the `command` of the setup batch: everything but the secret seed and salt."""
     command: dict[str, Any] = {
         "type": "Setup",
-        "seats": [[s.name, s.character] for s in setup.seats],
+        "seats": [_seat(s) for s in setup.seats],
         "first_seat": setup.first_seat,
         "options": setup.options.to_json(),
         "catalog_edition": setup.catalog_edition,
         "tile_orders": None if setup.tile_orders is None else [list(o) for o in setup.tile_orders],
         **({"difficulty": setup.difficulty} if setup.difficulty is not None else {}),  # SOLO-2
     }
-    if any(s.side != "basic" or s.aside is not None for s in setup.seats):
-        command["sides"] = [s.side for s in setup.seats]
-        command["asides"] = [s.aside for s in setup.seats]
     return command
 
 
@@ -184,12 +194,7 @@ def setup_from_command(command: Mapping[str, Any], seed: str, salt: str) -> Setu
     if command.get("type") != "Setup":
         raise ValueError(f"the setup batch's command must be a Setup, not {command.get('type')!r}")
     try:
-        sides = command.get("sides") or ["basic"] * len(command["seats"])
-        asides = command.get("asides") or [None] * len(command["seats"])
-        seats = tuple(
-            SeatSpec(name=str(name), character=str(char), side=str(side), aside=aside)
-            for (name, char), side, aside in zip(command["seats"], sides, asides, strict=True)
-        )
+        seats = tuple(_seat_spec(entry) for entry in command["seats"])
         orders = command["tile_orders"]
         return Setup(
             seats=seats,

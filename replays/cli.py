@@ -94,6 +94,8 @@ def selfplay(
 
     if bot not in ("greedy", "random"):
         raise typer.BadParameter("use greedy or random", param_hint="--bot")
+    if side not in ("basic", "ability", "mixed"):
+        raise typer.BadParameter("use basic, ability or mixed", param_hint="--side")
     from domain.options import Options
     from domain.selfplay import SIDES
     from domain.setup import CHARACTERS
@@ -153,6 +155,18 @@ def selfplay(
     )
 
 
+def _seat_spec(text: str) -> Any:
+    """NAME:CHARACTER[:SIDE[:ASIDE]] (`galileo new --seat`)."""
+    from domain import SeatSpec
+
+    parts = text.split(":")
+    if not 2 <= len(parts) <= 4 or not all(parts[:2]):
+        raise typer.BadParameter(f"expected NAME:CHARACTER[:SIDE[:ASIDE]], got {text!r}", param_hint="--seat")
+    side = parts[2] if len(parts) > 2 and parts[2] else "basic"
+    aside = parts[3] if len(parts) > 3 and parts[3] else None
+    return SeatSpec(name=parts[0], character=parts[1], side=side, aside=aside)
+
+
 @app.command()
 def new(
     ctx: typer.Context,
@@ -161,8 +175,15 @@ def new(
     ),
     seat: Annotated[
         list[str] | None,
-        typer.Option("--seat", help="NAME:CHARACTER for each seat, in order (overrides --players)."),
+        typer.Option(
+            "--seat",
+            help="NAME:CHARACTER[:SIDE[:ASIDE]] for each seat, in order (overrides --players); SIDE is "
+            "basic or ability (CHAR-1), ASIDE Kepler's set-aside tile (AMB-30).",
+        ),
     ] = None,
+    side: str = typer.Option(
+        "basic", "--side", help="Every seat's side without --seat (CHAR-1): basic, ability or mixed."
+    ),
     seed: str = typer.Option(None, help="Secret seed of the deal \\[default: random]."),
     first_seat: int = typer.Option(None, "--first-seat", help="Seat that starts \\[default: drawn]."),
     option: Annotated[
@@ -172,14 +193,16 @@ def new(
     json_output: bool = JSON,
 ) -> None:
     """Create a game and print its ID (seat tokens come with the HTTP API)."""
-    from domain import IllegalMove, Options, SeatSpec, Setup
+    from domain import IllegalMove, Options, Setup
     from domain.selfplay import default_setup
 
     try:
         options = Options.from_json({k: json.loads(v) for k, v in (_pair(o) for o in option or [])})
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    seats = tuple(SeatSpec(*_pair(s, ":")) for s in seat) if seat else default_setup(players, "").seats
+    if side not in ("basic", "ability", "mixed"):
+        raise typer.BadParameter("use basic, ability or mixed", param_hint="--side")
+    seats = tuple(_seat_spec(s) for s in seat) if seat else default_setup(players, "", side=side).seats
     setup = Setup(seats=seats, seed=seed or secrets.token_hex(16), first_seat=first_seat, options=options)
     with _games(ctx) as games:
         try:
@@ -187,11 +210,13 @@ def new(
         except IllegalMove as exc:
             raise _fail(f"{exc.message} [{exc.rule_id}]") from None
     if json_output:
-        _echo_json({"game_id": game_id, "version": version, "seats": [[s.name, s.character] for s in seats]})
+        _echo_json(
+            {"game_id": game_id, "version": version, "seats": [[s.name, s.character, s.side] for s in seats]}
+        )
         return
     typer.echo(f"game {game_id} created at version {version}")
     for i, s in enumerate(seats):
-        typer.echo(f"  seat {i}: {s.name} ({s.character})")
+        typer.echo(f"  seat {i}: {s.name} ({s.character}, {s.side} side)")
     typer.echo(f"issue a seat's link with: galileo seats issue {game_id} --seat N")
 
 

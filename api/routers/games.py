@@ -37,7 +37,7 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
     for i, spec in enumerate(body.seats):
         character = spec.character or (free.pop(0) if free else "")
         name = spec.name or (f"{spec.bot} bot {i + 1}" if spec.bot else f"Player {i + 1}")
-        seats.append(SeatSpec(name=name, character=character))
+        seats.append(SeatSpec(name=name, character=character, side=spec.side, aside=spec.aside))
     try:
         options = Options.from_json(body.options)
     except ValueError as error:

@@ -13,6 +13,7 @@ function seatRow(index) {
     el("td", {}, el("select", { name: "kind" }, KINDS.map(([value, label]) => el("option", { value, selected: index > 0 && value === "greedy" }, label)))),
     el("td", {}, el("input", { name: "name", maxlength: 40, placeholder: `Player ${index + 1}` })),
     el("td", {}, el("select", { name: "character" }, el("option", { value: "" }, "any"), CHARACTERS.map((c) => el("option", { value: c }, c)))),
+    el("td", {}, el("select", { name: "side", title: "The character board's side (CHAR-1)" }, el("option", { value: "basic" }, "basic"), el("option", { value: "ability" }, "ability"))),
   );
 }
 
@@ -32,7 +33,9 @@ document.getElementById("create").addEventListener("submit", async (event) => {
     const kind = row.querySelector("[name=kind]").value;
     const name = row.querySelector("[name=name]").value.trim();
     const character = row.querySelector("[name=character]").value;
+    const side = row.querySelector("[name=side]").value;
     const seat = {};
+    if (side === "ability") seat.side = side;
     if (kind !== "person") seat.bot = kind;
     if (name) seat.name = name;
     if (character) seat.character = character;

@@ -43,7 +43,7 @@ class Bruno(AbilityRules):
 
     def start(self, catalog: Catalog, player: PlayerState, layout: dict[str, Any] | None) -> PlayerState:
         spaces = len(cellar_tile(catalog).arch)  # CHAR-BRU-2: 5 spaces
-        player = replace(player, cellar=(0,) * spaces, grand=(0,) * spaces)
+        player = replace(player, cellar=(0,) * spaces)  # an expansion's figures follow its length
         return with_character(player, Character())
 
     def cellar(self, catalog: Catalog) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Reward, ...]]:

@@ -34,6 +34,7 @@ from domain.evolve import on_event, resolves
 from domain.fastcopy import replace
 from domain.moves import persuade_check
 from domain.resolve import Run, on_command
+from domain.scoring import CELLAR_FIGURES, persuaded_figures
 from domain.state import GameState, PlayerState, Task
 
 ROWS = 4  # R1..R4 (LIB-3)
@@ -195,8 +196,16 @@ def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
     return []
 
 
+def _counts(p: PlayerState, grand: bool) -> tuple[int, ...]:
+    """Ordinary Inquisitors per space, or an expansion's own figures (the `grand` flag, INQ-10)."""
+    figures = persuaded_figures(grand) if grand and CELLAR_FIGURES else None
+    if grand and figures is None:
+        return (0,) * len(p.cellar)
+    return figures.counts(p) if figures is not None else p.cellar
+
+
 def _movable(p: PlayerState, space: int, grand: bool, avoid: str) -> bool:
-    figures = (p.grand if grand else p.cellar)[space] - (avoid == _name(space, grand))
+    figures = _counts(p, grand)[space] - (avoid == _name(space, grand))
     return figures > 0 and space < len(p.cellar) - 1
 
 
@@ -206,7 +215,7 @@ def page_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     out: list[c.Command] = []
     if at:
         space, grand = _space(at)
-        if space < len(p.cellar) - 1 and (p.grand if grand else p.cellar)[space]:
+        if space < len(p.cellar) - 1 and _counts(p, grand)[space]:
             out.append(c.Persuade(seat=seat, space=space, grand=grand))
     else:
         for grand in (False, True):

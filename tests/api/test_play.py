@@ -110,3 +110,30 @@ def test_CHAR_2_a_game_with_the_luna_characters_can_be_created_over_http(client:
     assert response.status_code == 201, response.text
     board = client.get(f"/games/{response.json()['game_id']}").json()
     assert [p["character"] for p in board["state"]["players"]] == ["newton", "sophia", "galileo"]
+
+
+def test_CHAR_1_an_ability_game_over_http_is_played_to_the_end_and_verifies(client: TestClient) -> None:
+    """Issue 11: seats on their ability side (`"side": "ability"`, Kepler's `"aside"`, AMB-30), one a
+    bot, played to the end by clients that only read /moves; the stored game verifies."""
+    from tests.api.helpers import Table
+
+    seats = [
+        {"name": "Ada", "character": "galileo", "side": "ability"},
+        {"name": "Ben", "character": "kepler", "side": "ability", "aside": "A2"},
+        {"name": "Cy", "character": "copernicus", "side": "ability"},
+        {"bot": "greedy", "character": "bruno", "side": "ability"},
+    ]
+    response = client.post("/games", json={"seats": seats, "seed": "char-1-http"})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    table = Table(body["game_id"], [s["token"] for s in body["seats"]], body)
+    board = client.get(f"/games/{table.game_id}").json()
+    assert board["state"]["players"][1]["ability"]["aside"] == "A2"
+    assert board["state"]["players"][3]["cellar"] == [0, 0, 0, 0, 0]  # CHAR-BRU-2
+    play_turns(client, table, random.Random(11), timeout=600)
+    board = client.get(f"/games/{table.game_id}").json()
+    assert board["status"] == "finished"
+    verified = client.get(f"/games/{table.game_id}/verify").json()
+    assert verified["ok"] is True, verified
+    bad = client.post("/games", json={"seats": [{"character": "newton", "side": "ability"}, {}], "seed": "x"})
+    assert bad.status_code in (400, 422) and "CHAR-1" in bad.text

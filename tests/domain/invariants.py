@@ -36,7 +36,12 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         placed = sum(1 for row in state.covers for seat in row if seat == p.seat)
         assert 0 <= p.tokens_used <= TOKENS
         assert placed + p.tokens_boxed == p.tokens_used, "7 constellation tokens accounted for"
-        if part is not None and part.aside:  # CHAR-KEP-1: six on the board (the special one) plus one aside
+        if p.character == "tycho":  # the solo Tycho's line: his solo Action tiles (SOLO-23), Luna's TYM
+            own = p.part(TychoState)
+            line = solo_data(own.data if own else CURRENT).base_tiles
+            assert sorted(p.queue) == sorted(line) or sorted(p.queue) == sorted((*line, "TYM"))
+            assert sum(p.grand) == 0, "SOLO-11: his cellar never holds a Grand Inquisitor"
+        elif part is not None and part.aside:  # CHAR-KEP-1: six on the board (the special one), one aside
             assert len(p.queue) == 6 and sorted((*p.queue, part.aside)) == sorted((*tile_ids, "K1"))
             assert p.queue.count("K1") == 1 and part.aside != "K1", "CHAR-KEP-3"
         elif part is not None and p.character in ("newton", "cunitz"):  # CHAR-NEW-1, CHAR-CUN-1: their own
@@ -46,11 +51,6 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
                 else cat.luna_characters.cunitz_tiles
             )
             assert sorted(p.queue) == sorted(t.id for t in own), "their own 6 tiles in the queue (ROT-5)"
-        elif p.character == "tycho":  # the solo Tycho's line: his solo Action tiles (SOLO-23), Luna's TYM
-            own_part = p.part(TychoState)
-            line = solo_data(own_part.data if own_part else CURRENT).base_tiles
-            assert sorted(p.queue) == sorted(line) or sorted(p.queue) == sorted((*line, "TYM"))
-            assert sum(p.grand) == 0, "SOLO-11: his cellar never holds a Grand Inquisitor"
         else:
             assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
         if part is not None:
@@ -60,8 +60,8 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
             assert len(cells) == len(set(cells)), "library tiles never overlap"
             assert all(0 <= r < 4 and 1 <= col <= 1 + len(p.library) for r, col in cells)
             assert len({t for t, _, _, _ in part.library}) == len(part.library) <= 4
-        cellar_spaces = 5 if part is not None and p.character == "bruno" else len(cat.cellar_arch)
-        assert len(p.cellar) == len(p.grand) == cellar_spaces, "CHAR-BRU-2: Bruno's 5-space cellar"
+        if part is not None and p.character == "bruno":
+            assert len(p.cellar) == len(p.grand) == 5, "CHAR-BRU-2: Bruno's 5-space cellar"
         assert p.score == sum(v for _, v in p.points), "score = sum of points by source"
         assert p.score == vp_events[p.seat], "score = sum of VictoryPointsScored events"
         assert cat.reputation_min <= p.reputation <= cat.reputation_max, "reputation within the track"

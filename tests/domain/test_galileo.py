@@ -56,7 +56,11 @@ def test_CHAR_GAL_3_EX_16_a_major_object_then_a_constellation_on_the_refilled_ca
     assert "@0 stop" in moves and all(" MO:" not in m for m in moves)  # one constellation, or stop
     con = s.catalog.cards[new_card].constellations[0]
     s = player(s, 0, dice=((con.colour, 6),))
-    assert any(f"C:{new_card}:0" in str(m) for m in legal_moves(s))  # EX-16: on the new card
+    move = next(m for m in legal_moves(s) if f"C:{new_card}:0" in str(m))  # EX-16: on the new card
+    s, events = play(s, str(move))
+    observed = of_type(events, ev.ConstellationObserved)
+    assert [(e.card, e.rule) for e in observed] == [(new_card, "CHAR-GAL-3")]
+    assert all(t.kind != "OBSERVE" for t in s.agenda)  # the Observe is complete
 
 
 def test_CHAR_GAL_1_the_personal_page_gives_two_quadrants() -> None:

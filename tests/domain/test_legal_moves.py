@@ -227,7 +227,7 @@ GAMES: list[tuple[int, str, Options | None, str]] = [
 ]
 # Games with the Luna characters on their ability side (digest §17.5-17.8), mixed with basic seats, with
 # and without Luna: their commands and effects in the sample (issue 12).
-ABILITY_EDITION = "base-3"
+ABILITY_EDITION = "base-4"
 ABILITY_GAMES: list[tuple[int, str, Options | None, tuple[tuple[str, str], ...]]] = [
     (3, "random", None, (("newton", "ability"), ("cunitz", "ability"), ("hevelius", "ability"))),
     (2, "greedy", None, (("hevelius", "ability"), ("sophia", "ability"))),

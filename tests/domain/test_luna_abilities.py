@@ -10,7 +10,7 @@ from domain.abilities import cunitz, hevelius, newton, sophia
 from domain.catalog import load_catalog
 from domain.catalog.luna_characters import LunaCharacters
 
-EDITION = "base-3"  # the catalog edition with the Luna characters' ability sides
+EDITION = "base-4"  # the catalog edition with the Luna characters' ability sides
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from domain.selfplay import play_game
 from domain.state import S1, S4, UPGRADE, GameState, PlayerState, Task, put_part
 from tests.domain.scenario import actions_at, finish_effects, of_type, play, player, resolve, show
 
-EDITION = "base-3"
+EDITION = "base-4"
 
 
 def ability_game(*seats: tuple[str, str], seed: str = "luna-chars", **options: Any) -> GameState:
