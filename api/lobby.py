@@ -38,8 +38,15 @@ class LobbyEntry:
 
 
 class Lobby(Protocol):
-    def entries(self, status: str | None, games: Collection[str] | None, limit: int) -> list[LobbyEntry]:
-        """Newest first; `games` restricts to those IDs (the game of a seat token)."""
+    def entries(
+        self,
+        status: str | None,
+        games: Collection[str] | None,
+        limit: int,
+        after: tuple[str, str] | None = None,
+    ) -> list[LobbyEntry]:
+        """Newest first; `games` restricts to those IDs (the game of a seat token); `after` is the
+        (created_at, game_id) of the last game of the previous page (keyset pagination)."""
         ...
 
     def close(self) -> None: ...
@@ -51,12 +58,18 @@ class ProjectedLobby:
         self._seats = seats
         self._tables = tables
 
-    def entries(self, status: str | None, games: Collection[str] | None, limit: int) -> list[LobbyEntry]:
+    def entries(
+        self,
+        status: str | None,
+        games: Collection[str] | None,
+        limit: int,
+        after: tuple[str, str] | None = None,
+    ) -> list[LobbyEntry]:
         out: list[LobbyEntry] = []
         abandoned = self._seats.abandoned()  # stored without seats by an older version (api/repair.py)
         rows = [
             g
-            for g in self._view.list(status=status, games=games, limit=limit + len(abandoned))
+            for g in self._view.list(status=status, games=games, limit=limit + len(abandoned), after=after)
             if g.game_id not in abandoned
         ][:limit]
         deals = self._seats.deals([g.game_id for g in rows])

@@ -224,6 +224,11 @@ class LobbyGame(BaseModel):
 
 class Lobby(BaseModel):
     games: list[LobbyGame]
+    next_cursor: str | None = Field(
+        default=None,
+        description="Pass as `cursor` for the next page (null: this page is the last). A deep page "
+        "costs what the first costs (keyset pagination).",
+    )
 
 
 class BoardView(BaseModel):

@@ -45,9 +45,13 @@ def main() -> int:
         try:
             runs: dict[str, list[dict[str, float]]] = {"this": [], "other": []}
             for i in range(args.runs):
-                for side, tree in (("this", ROOT), ("other", other)) if i % 2 == 0 else (
-                    ("other", other),
-                    ("this", ROOT),
+                for side, tree in (
+                    (("this", ROOT), ("other", other))
+                    if i % 2 == 0
+                    else (
+                        ("other", other),
+                        ("this", ROOT),
+                    )
                 ):
                     runs[side].append(probe(tree))
                     print(f"run {i + 1}/{args.runs} {side}: {runs[side][-1]}", file=sys.stderr, flush=True)

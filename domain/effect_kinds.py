@@ -5,7 +5,7 @@ A kind says what it is called when a player is asked to resolve it, the commands
 RES-6), how its legal options are generated and, beside them, the legality check of one of its commands
 (`check`: None when the command is one of the options, else the IllegalMove naming the rule that forbids
 it), or how it resolves itself (automatic: the events it emits), and why it is lost when it has no option
-(RES-4). Expansions register their own kinds the same way (Luna: `domain/concepts/luna.py`).
+(RES-4). Expansions register their own kinds the same way, in their own package (`domain/expansions/`).
 """
 
 from __future__ import annotations
@@ -94,8 +94,8 @@ def lent(state: GameState) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Interrupt:
-    """An automatic step an expansion takes between any two steps of the game when it is due (Luna: the
-    Moon phase change, LUNA-31). The turn loop asks these first; while one is due nobody decides."""
+    """An automatic step an expansion takes between any two steps of the game when it is due (such as a
+    phase change of its board). The turn loop asks these first; while one is due nobody decides."""
 
     due: Callable[[GameState], bool]
     step: Callable[[Emitter], None]

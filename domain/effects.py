@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from domain.state import Task
 
@@ -13,27 +13,16 @@ _CODE = re.compile(
 )
 
 
-# Luna Bonus Board codes (digest §18.5-18.6; domain/catalog/luna.py).
-_SPECIAL = {
-    "DIE@2": Task("DIE", 2),
-    "DIE@5": Task("DIE", 5),
-    "FREEOBS:4": Task("FREEOBS", 4),
-    "REREAD": Task("REREAD"),
-    "ANYTILE": Task("ANYTILE"),
-    "SWAP": Task("SWAP"),
-    "RELOCATE": Task("RELOCATE"),
-    "ADVANCE": Task("ADVANCE"),
-    "BOOKVP": Task("BOOKVP"),
-    "SCALEREWARDS": Task("SCALEREWARDS", 1, "0123"),
-    # the Luna characters' abilities (domain/characters/: Cunitz CHAR-CUN-2/3/5, Newton CHAR-NEW-4/5)
-    "FOCUS": Task("FOCUS"),
-    "FOCUSANY": Task("FOCUSANY"),
-    "MOVE1": Task("MOVE", 1),
-    "MOVE2": Task("MOVE", 2),
-    "MOVE3": Task("MOVE", 3),
-    "NSHIFT": Task("NSHIFT"),
-    "NVP": Task("NVP"),
-}
+# Reward codes an expansion prints besides the base game's (`register_reward_codes`): code -> its task.
+_SPECIAL: dict[str, Task] = {}
+
+
+def register_reward_codes(codes: Mapping[str, Task]) -> None:
+    """An expansion's own reward codes (digest §9.2 lists the base game's), each standing for one task."""
+    for code, task in codes.items():
+        if _SPECIAL.get(code, task) != task or _CODE.match(code):
+            raise ValueError(f"reward code {code!r} is defined twice")
+        _SPECIAL[code] = task
 
 
 def register_special(code: str, task: Task) -> None:

@@ -82,9 +82,11 @@ class GameStarted(Event):
     reserve: tuple[str, ...]
     seed: str
     salt: str
-    luna_side: str = ""  # LUNA-5: the Bonus Board side ("" without Luna)
-    moon_revealed: tuple[str, ...] = ()  # LUNA-3: Scoring tiles face up on Moon tiles I..III
-    moon_hidden: tuple[str, ...] = ()  # LUNA-4: Scoring tiles face down on Moon tiles IV..IX
+    # An expansion's setup deal, in the fields the first release wrote (domain/setup.py `ExtraDeal`;
+    # docs/events.md names them): a board side, its tiles face up, and its hidden order.
+    luna_side: str = ""
+    moon_revealed: tuple[str, ...] = ()
+    moon_hidden: tuple[str, ...] = ()
     rule: str = "SET-3"
     # CHAR-1: the side of each seat's character ("basic"/"ability"); None when every seat plays basic
     sides: tuple[str, ...] | None = None
@@ -150,7 +152,7 @@ class GameEnded(Event):
     deck: tuple[str, ...]  # the deal behind the commitment, revealed (design.md)
     box: tuple[str, ...]
     reserve: tuple[str, ...]
-    moon: tuple[str, ...] = ()  # the face-down Scoring tiles as dealt (Luna)
+    moon: tuple[str, ...] = ()  # an expansion's hidden order as dealt (`ExtraDeal`), revealed
     # each seat's character's hidden order as committed (Hevelius' deck, Cunitz' Notes); None: none
     character_deals: tuple[tuple[str, ...], ...] | None = None
     rule: str = "TIE-1"

@@ -548,7 +548,7 @@ def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
 @_on(ev.InquisitorPersuaded, "PER")
 def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     p = s.players[e.seat]
-    figures = persuaded_figures(e.grand)  # an expansion's own figures (the event's `grand` flag)
+    figures = persuaded_figures(e.grand)  # the event's flag: an expansion's own figures
     spaces = list(p.cellar if figures is None else figures.counts(p))
     spaces[e.start] -= 1
     spaces[e.end] += 1

@@ -4,7 +4,7 @@ turns are skipped.
 
 - The state keeps the frozen seats (`GameState.frozen`), set by `SeatFrozen` and cleared when the
   seat is handed to a bot or a person again (`SeatHandedOver` with `to` other than "forfeit").
-- Scoring gives a frozen seat nothing: final scoring skips it, a Luna Scoring tile pays it 0, and a
+- Scoring gives a frozen seat nothing: final scoring skips it, an expansion's scoring pays it 0, and a
   points effect of its own (while the server finishes the turn it was frozen in) is lost.
 - The turn order skips it (`next_turn`): turn numbers still count the skipped seats' turns, so rounds
   and the final round (END-3) keep their length, and the game ends when the final round's last turn

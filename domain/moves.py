@@ -324,7 +324,7 @@ def persuade_options(s: GameState, seat: int) -> list[c.Command]:
     p = s.players[seat]
     last = len(p.cellar) - 1
     out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
-    for figures in CELLAR_FIGURES[:1]:  # an expansion's own figures: the `grand` flag (persuaded_figures)
+    for figures in CELLAR_FIGURES[:1]:  # an expansion's own figures (persuaded_figures)
         counts = figures.counts(p)
         out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if counts[i]]
     return out

@@ -1,13 +1,19 @@
-"""Rule options: every RULING of digest §23.1 that changes behaviour, with the ruling as default."""
+"""Rule options: every RULING of digest §23.1 that changes behaviour, with the ruling as default.
+
+The base game's options are the fields of `Options`. An expansion registers its own with
+`register_options` (an `OptionSpec` each: its JSON name, attribute, default and check); an `Options`
+takes them as keywords (`Options(name=value)`), shows them as attributes (`options.name`) and reads and
+writes them under their JSON names like its own. `Options.get(attr)` reads any option by attribute.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # JSON name (digest §23.1) -> attribute name. The JSON names are the ones documented to users.
-OPTION_NAMES: Mapping[str, str] = {
+_BASE_NAMES: dict[str, str] = {
     "diceSupplyPerColour": "dice_supply_per_colour",
     "rotateWhenMovingActionSkipped": "rotate_when_moving_action_skipped",
     "bookRewardsImmediate": "book_rewards_immediate",
@@ -18,16 +24,34 @@ OPTION_NAMES: Mapping[str, str] = {
     "freeActionsInAllPhases": "free_actions_in_all_phases",
     "dieMax": "die_max",
     "randomActionTiles": "random_action_tiles",
-    "luna": "luna",
-    "bonusBoardSide": "bonus_board_side",
-    "moonCountsAsMajorObject": "moon_counts_as_major_object",
-    "grandInquisitorDoubleAtEnd": "grand_inquisitor_double_at_end",
-    "moonObjectiveImmediate": "moon_objective_immediate",
-    "bonusB8WriteSize": "bonus_b8_write_size",
-    "ninthScoringTile": "ninth_scoring_tile",
-    "moonInquisitorTileCountsNewGrand": "moon_inquisitor_tile_counts_new_grand",
 }
-SCORING_TILE_CHOICES = ("library-cards", *(f"LUNA-6{i}" for i in range(1, 9)))
+OPTION_NAMES: dict[str, str] = dict(_BASE_NAMES)  # with every registered expansion's options
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """An expansion's rule option."""
+
+    name: str  # its JSON name (documented to users)
+    attr: str  # its attribute name
+    default: Any
+    check: Callable[[Any], str | None]  # the complaint about a JSON value ("must be ..."), None if valid
+
+
+_EXTRA: dict[str, OptionSpec] = {}  # attribute -> an expansion's option
+
+
+def register_options(*specs: OptionSpec) -> None:
+    for spec in specs:
+        if spec.name in OPTION_NAMES or spec.attr in _BASE_ATTRS:
+            raise ValueError(f"rule option {spec.name} is defined twice")
+        OPTION_NAMES[spec.name] = spec.attr
+        _EXTRA[spec.attr] = spec
+
+
+def flag(value: Any) -> str | None:
+    """The check of a true/false option."""
+    return None if isinstance(value, bool) else "must be true or false"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,17 +68,27 @@ class Options:
     free_actions_in_all_phases: bool = True  # AMB-24 overruled by S001/S004: any point of your turn
     die_max: int | None = None  # AMB-25 (catalog: 6)
     random_action_tiles: bool = True  # SET-23: random order (else each seat's given order)
-    luna: bool = False  # digest §18: the Luna expansion
-    bonus_board_side: str | None = None  # LUNA-5: "A" or "B"; None = random
-    moon_counts_as_major_object: bool = False  # AMB-13
-    grand_inquisitor_double_at_end: bool = False  # AMB-14
-    moon_objective_immediate: bool = True  # AMB-15
-    bonus_b8_write_size: int = 1  # AMB-20
-    ninth_scoring_tile: str = "library-cards"  # DATA-24: or the id of a described tile it duplicates
-    moon_inquisitor_tile_counts_new_grand: bool = True  # LUNA-63 (docs/seed-differences.md §5)
+    extra: tuple[tuple[str, Any], ...] = ()  # an expansion's options not at their default, by attribute
+
+    def get(self, attr: str) -> Any:
+        """Any option's value by its attribute name (an expansion's too)."""
+        spec = _EXTRA.get(attr)
+        if spec is None:
+            return getattr(self, attr)
+        for name, value in self.extra:
+            if name == attr:
+                return value
+        return spec.default
+
+    if not TYPE_CHECKING:  # an expansion's options as attributes (`register_options`)
+
+        def __getattr__(self, name: str) -> Any:
+            if name not in _EXTRA:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            return self.get(name)
 
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, attr) for name, attr in OPTION_NAMES.items()}
+        return {name: self.get(attr) for name, attr in OPTION_NAMES.items()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Options:
@@ -65,14 +99,15 @@ class Options:
         types = {f.name: f.type for f in fields(cls)}
         for name, value in data.items():
             attr = OPTION_NAMES[name]
+            spec = _EXTRA.get(attr)
+            if spec is not None:
+                complaint = spec.check(value)
+                if complaint is not None:
+                    raise ValueError(f"rule option {name} {complaint}")
+                kwargs[attr] = value
+                continue
             expected = str(types[attr])
-            if attr == "bonus_board_side":
-                if value not in (None, "A", "B"):
-                    raise ValueError(f'rule option {name} must be "A", "B" or null')
-            elif attr == "ninth_scoring_tile":
-                if value not in SCORING_TILE_CHOICES:
-                    raise ValueError(f"rule option {name} must be one of {', '.join(SCORING_TILE_CHOICES)}")
-            elif "bool" in expected:
+            if "bool" in expected:
                 if not isinstance(value, bool):
                     raise ValueError(f"rule option {name} must be true or false")
             elif value is None and "None" not in expected:
@@ -81,3 +116,30 @@ class Options:
                 raise ValueError(f"rule option {name} must be a positive integer or null")
             kwargs[attr] = value
         return cls(**kwargs)
+
+
+_BASE_ATTRS = frozenset(_BASE_NAMES.values()) | {"extra"}
+
+
+def _init_with_extra(init: Any) -> Any:
+    """`Options(...)` that also takes an expansion's options as keywords (kept in `extra`)."""
+
+    def __init__(self: Options, *args: Any, **kwargs: Any) -> None:
+        given = kwargs.keys() & _EXTRA.keys() if kwargs else ()
+        if not given:
+            init(self, *args, **kwargs)
+            return
+        values = {attr: kwargs.pop(attr) for attr in given}
+        init(self, *args, **kwargs)
+        extra = dict(self.extra)
+        for attr, value in values.items():
+            if value == _EXTRA[attr].default and type(value) is type(_EXTRA[attr].default):
+                extra.pop(attr, None)
+            else:
+                extra[attr] = value
+        object.__setattr__(self, "extra", tuple(sorted(extra.items())))
+
+    return __init__
+
+
+Options.__init__ = _init_with_extra(Options.__init__)  # type: ignore[method-assign]

@@ -9,6 +9,7 @@ from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Emitter, effect_kind, interrupt_due, lent
 from domain.evolve import apply_facts, evolve, with_granted
+from domain.fastcopy import replace
 from domain.forfeit import is_frozen
 from domain.grants import as_grants, granted, records_grants, with_grants
 from domain.moves import (
@@ -232,7 +233,7 @@ def final_scoring(run: Run) -> None:
     for _seat, opponent in opponents_in(run.state):
         opponent.before_end(run)  # e.g. reveal its hidden deal (domain/opponents.py)
     s = run.state
-    deck, box, reserve, *moon = s.dealt
+    deck, box, reserve, *extra = s.dealt
     decided = [w for _seat, o in opponents_in(s) if (w := o.winners(s)) is not None]
     run.emit(
         ev.GameEnded(
@@ -245,7 +246,7 @@ def final_scoring(run: Run) -> None:
             deck=deck,
             box=box,
             reserve=reserve,
-            moon=moon[0] if moon else (),
+            moon=extra[0] if extra else (),  # an expansion's hidden order (`ExtraDeal`)
             character_deals=character_deals(s),
         )
     )
@@ -316,33 +317,25 @@ def _observe(run: Run, cmd: c.Observe, task: Task | None) -> None:
     card = s.catalog.cards[parts[1]]
     # a later observation of an Observe that a character's rule allows names that rule (CHAR-GAL-2)
     ability = task.source if task is not None and task.kind == "OBSERVE" and task.source else ""
+    observed: ev.Event
     if parts[0] == "MO":
-        run.emit(
-            ev.MajorObjectObserved(
-                seat=seat,
-                card=card.id,
-                space=space,
-                dice=cmd.dice,
-                comets=comets,
-                cost=card.major.cost,
-                rule=ability or "OBS-22",
-            )
+        observed = ev.MajorObjectObserved(
+            seat=seat, card=card.id, space=space, dice=cmd.dice, comets=comets, cost=card.major.cost
         )
+        run.emit(replace(observed, rule=ability) if ability else observed)
         return
     index = int(parts[2])
-    run.emit(
-        ev.ConstellationObserved(
-            seat=seat,
-            card=card.id,
-            space=space,
-            index=index,
-            dice=cmd.dice,
-            comets=comets,
-            cost=card.constellations[index].cost,
-            slot=s.players[seat].tokens_used,
-            rule=ability or "OBS-21",
-        )
+    observed = ev.ConstellationObserved(
+        seat=seat,
+        card=card.id,
+        space=space,
+        index=index,
+        dice=cmd.dice,
+        comets=comets,
+        cost=card.constellations[index].cost,
+        slot=s.players[seat].tokens_used,
     )
+    run.emit(replace(observed, rule=ability) if ability else observed)
 
 
 @_command(c.StopObserving)

@@ -32,8 +32,8 @@ CELLAR_FIGURES: list[CellarFigures] = []
 
 
 def persuaded_figures(flag: bool) -> CellarFigures | None:
-    """The figures a Persuade moves: the ordinary Inquisitors (None), or with the command's and the
-    event's `grand` flag (their released field name, INQ-10) the expansion's own figures."""
+    """The figures a Persuade moves (INQ-10): the ordinary Inquisitors (None), or, with the flag of the
+    command and of its event set, the expansion's own figures."""
     if not flag:
         return None
     if not CELLAR_FIGURES:

@@ -46,7 +46,7 @@ class Setup:
     # The engine rules version (docs/editions.md); None = ENGINE_VERSION. Re-adjudication pins it to
     # the recorded one.
     engine_version: str | None = None
-    # A non-player opponent's level (the solo game with Luna: easy, normal, hard, flaming; SOLO-2).
+    # A non-player opponent's level (the solo game: easy, normal, hard, flaming; SOLO-2).
     difficulty: str | None = None
 
 

@@ -9,9 +9,13 @@ it is None until the seat has moved.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from domain.events import (
     EndOfGameTriggered,
@@ -182,12 +186,19 @@ class LobbyView:
         games: Collection[str] | None = None,
         limit: int = 100,
         offset: int = 0,
+        after: tuple[str, str] | None = None,
     ) -> list[LobbyGame]:
         """Games newest first; `status` is active or finished; `games` restricts to those IDs (e.g. the
-        game of a seat token)."""
+        game of a seat token). `after` = (created_at, game_id) of the last game of the previous page
+        (keyset pagination, `cursor_of`): a deep page costs what the first costs, unlike `offset`."""
         where, params = _filters(status, games)
         if games is not None and not games:
             return []
+        if after is not None:
+            created_at, game_id = after
+            # The order is created_at DESC, game_id ASC: the games after the cursor's one.
+            where.append("created_at <= ? AND (created_at < ? OR game_id > ?)")
+            params += [created_at, created_at, game_id]
         docs = self.table.select(where, params, order="created_at DESC, game_id", limit=limit, offset=offset)
         return [LobbyGame.of(d) for d in docs]
 
@@ -205,6 +216,26 @@ class LobbyView:
 
     def close(self) -> None:
         self.table.datastore.close()
+
+
+def cursor_of(game: LobbyGame) -> str:
+    """The opaque cursor of the page after `game` (GET /games?cursor=...)."""
+    return encode_cursor(game.created_at, game.game_id)
+
+
+def encode_cursor(created_at: str, game_id: str) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps([created_at, game_id])).decode().rstrip("=")
+
+
+def parse_cursor(cursor: str) -> tuple[str, str]:
+    """(created_at, game_id) of a cursor from `cursor_of`; ValueError when it is not one."""
+    try:
+        created_at, game_id = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (ValueError, TypeError, binascii.Error):
+        raise ValueError("not a lobby cursor (use the next_cursor of the previous page)") from None
+    if not isinstance(created_at, str) or not isinstance(game_id, str):
+        raise ValueError("not a lobby cursor (use the next_cursor of the previous page)")
+    return created_at, game_id
 
 
 def _filters(status: str | None, games: Collection[str] | None) -> tuple[list[str], list[Any]]:

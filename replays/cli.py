@@ -100,13 +100,11 @@ def selfplay(
     from domain.selfplay import SIDES
     from domain.setup import CHARACTERS
 
-    if side not in SIDES:
-        raise typer.BadParameter(f"use {', '.join(SIDES)}", param_hint="--side")
     chosen = tuple(ch.strip() for ch in characters.split(",") if ch.strip())
     unknown = [ch for ch in chosen if ch not in CHARACTERS]
-    if unknown or len(set(chosen)) != len(chosen):
+    if unknown or len(set(chosen)) != len(chosen) or side not in SIDES:
         raise typer.BadParameter(f"distinct characters of {', '.join(CHARACTERS)}", param_hint="--characters")
-    options = Options(luna=luna)
+    options = Options.from_json({"luna": luna})
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:
         task = progress.add_task(f"{games} game(s), {players} {bot} bots", total=games)

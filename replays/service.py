@@ -26,7 +26,6 @@ from domain import (
     GameState,
     Setup,
     command_to_dict,
-    decide,
     event_from_dict,
     event_to_dict,
     evolve,
@@ -36,6 +35,8 @@ from domain import (
 from domain import Event as DomainEvent
 from domain.catalog import load_catalog
 from domain.events import GameEnded, GameStarted
+from domain.moves import check
+from domain.resolve import Run, advance, apply_command
 from replays.audit import SYSTEM, ZERO_HASH, Actor, Cause, canonical, link, nonces_for, setup_command
 from replays.errors import (
     CommandIdReused,
@@ -171,12 +172,12 @@ class Games:
         if game.cancelled:
             raise TableRefused("game-cancelled", "the table's host cancelled this game", "ASYNC-8")
         assert game.state is not None
-        events = decide(game.state, command)
+        events, states = decide_traced(game.state, command)
         cause = replace(
             _cause("command", actor, command_to_dict(command), command_id, now, game.state),
             seat_kind=seat_kind,
         )
-        self._append(game, [(e, cause.metadata(game.version + 1)) for e in events], now)
+        self._append(game, [(e, cause.metadata(game.version + 1)) for e in events], now, states)
         try:
             self.store.save(game)
         except IntegrityError:
@@ -320,19 +321,26 @@ class Games:
         return game
 
     @staticmethod
-    def _append(game: Game, entries: Iterable[Entry], now: datetime) -> None:
-        """Record events with their metadata, hash-linked; new secret-bearing events get nonces."""
-        for event, meta, *recorded in entries:
+    def _append(
+        game: Game, entries: Iterable[Entry], now: datetime, states: Sequence[GameState] | None = None
+    ) -> None:
+        """Record events with their metadata, hash-linked; new secret-bearing events get nonces.
+        `states`, when given, are the states after each event as the engine computed them (not
+        recomputed: each event is evolved once on the command path)."""
+        for i, (event, meta, *recorded) in enumerate(entries):
             payload = dict(recorded[0]) if recorded else event_to_dict(event)
             if "nonces" not in meta:
                 nonces = nonces_for(payload["type"])
                 meta = {**meta, "nonces": nonces} if nonces else meta
-            game.record(event, payload, link(game.version + 1, payload, meta, game.last_hash), timestamp=now)
+            after = states[i] if states is not None else None
+            game.record(
+                event, payload, link(game.version + 1, payload, meta, game.last_hash), after, timestamp=now
+            )
 
     def _first_result(
         self, gid: UUID, game: Game, command: Command | Mapping[str, Any], command_id: str
     ) -> SubmitResult | None:
-        span = game.commands.get(command_id)
+        span = game.command_span(command_id)
         if span is None:
             return None
         stored = self.events(gid, after=span[0] - 1, limit=span[1] - span[0] + 1)
@@ -500,6 +508,35 @@ def verify_file(data: bytes, source: str = "file", edition: str | None = None) -
     except ExportFormatError as exc:
         return verify_records([], source, [Finding("format", exc.message, line=exc.line or None)])
     return verify_records(log.records, source, header=header_problems(log), edition=edition)
+
+
+class _Traced(Run):
+    """The engine's `Run` keeping the state after each event it emits (states are immutable values)."""
+
+    __slots__ = ("states",)
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.states: list[GameState] = []
+
+    def emit(self, event: DomainEvent) -> None:
+        super().emit(event)
+        self.states.append(self.state)
+
+
+def decide_traced(state: GameState, command: Command) -> tuple[list[DomainEvent], list[GameState] | None]:
+    """`decide` (the same validation, `check`, and the same run as `play_through`) that also gives the
+    state after each event, so that storing the events does not evolve them a second time. Raises
+    IllegalMove like `decide`."""
+    refusal = check(state, command)
+    if refusal is not None:
+        raise refusal
+    run = _Traced(state)
+    apply_command(run, command)
+    advance(run)
+    if len(run.states) != len(run.events):  # pragma: no cover (an engine emitting otherwise: evolve them)
+        return run.events, None
+    return run.events, run.states
 
 
 def _uuid(game_id: str | UUID) -> UUID:

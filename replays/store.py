@@ -14,7 +14,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from copy import copy
+from copy import copy, deepcopy
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -23,9 +23,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
 import orjson
-from eventsourcing.application import Application, ProjectorFunction
+from eventsourcing.application import Application, ProcessingEvent, ProjectorFunction
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, StoredEvent, Transcoding
+from eventsourcing.persistence import JSONTranscoder, Recording, StoredEvent, Transcoding
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 from eventsourcing.utils import Environment, get_topic, register_topic
@@ -51,6 +51,7 @@ logger = logging.getLogger(__name__)
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 SNAPSHOT_INTERVAL = 100  # events; a rebuild replays at most this many (bench/bench_store.py)
 LOAD_LOCK_STRIPES = 64  # locks that make a cached load atomic per game (games share a stripe rarely)
+RECENT_COMMANDS = 64  # a game's own newer command IDs before they are folded into its shared index
 CACHE_SIZE = 256  # games kept in memory between commands (fast-forwarded from the store on each read)
 TOPIC_PREFIX = "galileo:"
 CREATE_TABLES_LOCK = 0x47616C696C656F  # PostgreSQL advisory lock key ("Galileo") held while creating tables
@@ -215,32 +216,69 @@ class Game(Aggregate):
     last_batch = ()  # [first version, kind, actor] of the last batch
     handed = MappingProxyType({})  # seat (as text) -> [to, bot]: who plays it since SeatHandedOver
 
+    # The command-ID index is two dicts: `commands`, shared by the copies of a cached game and never
+    # changed in place (a copy per load costs nothing), and `recent_commands`, this copy's own newer
+    # entries (at most RECENT_COMMANDS, folded into a new `commands` when full). Both map a command ID
+    # to [version of the first, version of the last event of its batch]; snapshots store both as they
+    # are (a snapshot written before the split has `commands` only).
+    if TYPE_CHECKING:
+        recent_commands: Mapping[str, list[int]]
+        _known: tuple[DomainEvent, GameState | None] | None
+    recent_commands = MappingProxyType({})
+    # The engine event and the state after it, when the caller already has them (`record`): absorbing
+    # it then neither decodes the payload nor evolves the state again. Never stored.
+    _known = None
+
     def __init__(self) -> None:
         self.state: GameState | None = None
         self.last_hash = ZERO_HASH
-        # command ID -> [version of the first, version of the last event of its batch]. A fork starts a
-        # fresh index: the IDs of the copied events belong to the source game.
-        self.commands: dict[str, list[int]] = {}
+        # A fork starts a fresh index: the IDs of the copied events belong to the source game.
+        self.commands: Mapping[str, list[int]] = {}
+
+    def command_span(self, command_id: str) -> list[int] | None:
+        """[first, last] version of the batch of an accepted command ID (None if unknown)."""
+        span = self.recent_commands.get(command_id)
+        return span if span is not None else self.commands.get(command_id)
 
     def absorb(self, version: int, payload: Mapping[str, Any], metadata: Mapping[str, Any]) -> None:
         before = self.state
-        try:
-            event = event_from_dict(payload, metadata.get("engine_version"))  # upcast from the writer's shape
-            self.state = evolve(self.state, event)
-        except EventDoesNotFit as exc:
-            raise exc.at(version) from exc
-        except EditionUnknown:
-            raise
-        except ValueError as exc:  # a stored event this build cannot read
-            raise EventDoesNotFit(str(payload.get("type")), str(exc), version) from exc
+        known = self._known
+        if known is not None:
+            del self._known  # back to the class default: one event only
+            event, after = known
+            self.state = evolve(before, event) if after is None else after
+        else:
+            try:
+                # upcast from the writer's shape
+                event = event_from_dict(payload, metadata.get("engine_version"))
+                self.state = evolve(before, event)
+            except EventDoesNotFit as exc:
+                raise exc.at(version) from exc
+            except EditionUnknown:
+                raise
+            except ValueError as exc:  # a stored event this build cannot read
+                raise EventDoesNotFit(str(payload.get("type")), str(exc), version) from exc
         self.last_hash = metadata["hash"]
         if isinstance(event, GameForked):
-            self.commands = {}
+            self.commands, self.recent_commands = {}, {}
         command_id = metadata.get("command_id")
         kind = metadata.get("kind")
         if command_id is not None and kind in ("command", "table"):
-            self.commands.setdefault(command_id, [version, version])[1] = version
+            self._index(command_id, version)
         self._table(version, event, before, metadata)
+
+    def _index(self, command_id: str, version: int) -> None:
+        recent = self.recent_commands
+        if type(recent) is not dict:
+            recent = self.recent_commands = {}
+        span = recent.get(command_id)
+        if span is not None:
+            span[1] = version
+            return
+        shared = self.commands.get(command_id)
+        recent[command_id] = [shared[0] if shared is not None else version, version]
+        if len(recent) > RECENT_COMMANDS:
+            self.commands, self.recent_commands = {**self.commands, **recent}, {}
 
     def _table(
         self, version: int, event: DomainEvent, before: GameState | None, metadata: Mapping[str, Any]
@@ -292,18 +330,47 @@ class Game(Aggregate):
             self.handed = {**self.handed, str(event.seat): [event.to, event.bot]}
 
     def record(
-        self, event: DomainEvent, payload: dict[str, Any], metadata: dict[str, Any], **kw: Any
+        self,
+        event: DomainEvent,
+        payload: dict[str, Any],
+        metadata: dict[str, Any],
+        state: GameState | None = None,
+        **kw: Any,
     ) -> None:
-        """Trigger the stored event of `event` (its payload and complete metadata given)."""
-        self.trigger_event(STORED_CLASSES[type(event).__name__], payload=payload, metadata=metadata, **kw)
+        """Trigger the stored event of `event` (its payload and complete metadata given). `state`, when
+        given, is the state after `event` as the engine computed it (`decide`): it is taken as is, not
+        recomputed (each event is evolved once on the command path)."""
+        self._known = (event, state)
+        try:
+            self.trigger_event(STORED_CLASSES[type(event).__name__], payload=payload, metadata=metadata, **kw)
+        finally:
+            self.__dict__.pop("_known", None)
+        if self.version % SNAPSHOT_INTERVAL == 0:
+            # The snapshot due at this version, taken from memory now (the store saves it after the
+            # batch is committed: GameStore._take_snapshots), not rebuilt from the store.
+            self.__dict__.setdefault("_snapshots_due", []).append((self.version, self.snapshot_state()))
+
+    def snapshot_state(self) -> dict[str, Any]:
+        """The aggregate's attributes as a snapshot stores them (eventsourcing's `Snapshot.take`)."""
+        state = dict(vars(self))
+        for key in ("_id", "_version", "_pending_events", "_snapshots_due", "_known"):
+            state.pop(key, None)
+        recent = state.get("recent_commands")
+        if type(recent) is dict:  # its spans still grow: copy them
+            state["recent_commands"] = {k: list(v) for k, v in recent.items()}
+        return state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        # The state is immutable: a copy from the repository's cache only needs its own index and list
-        # of pending events (a real deep copy would also copy the whole component catalog).
+        # The state is immutable: a copy from the repository's cache only needs its own recent
+        # command IDs and list of pending events (a real deep copy would also copy the whole component
+        # catalog). `commands` is never changed in place: shared.
         clone = copy(self)
-        clone.commands = {k: list(v) for k, v in self.commands.items()}
+        recent = self.recent_commands
+        if type(recent) is dict:
+            clone.recent_commands = {k: list(v) for k, v in recent.items()}
         # clock_log, pause_votes, pending and last_batch are replaced, never mutated: shared safely.
         clone._pending_events = []
+        clone.__dict__.pop("_snapshots_due", None)
         return clone
 
 
@@ -398,6 +465,46 @@ class GameStore(Application[UUID]):
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
         transcoder.register(GameStateAsDict())
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        recordings = super()._record(processing_event)
+        # The game just saved is the newest state of it: cache a copy of it, so that the next load does
+        # not read its events back and evolve them again (the cache is still fast-forwarded from the
+        # store on each load: another process's writes are caught up with).
+        cache = self.repository.cache
+        if cache is not None:
+            for game_id, game in processing_event.aggregates.items():
+                if isinstance(game, Game):
+                    with self._load_locks[game_id.int % LOAD_LOCK_STRIPES]:
+                        try:
+                            cached = cache.get(game_id)
+                        except KeyError:
+                            cached = None
+                        if cached is None or cached.version < game.version:
+                            cache.put(game_id, deepcopy(game))
+        return recordings
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        # From memory: the states recorded when the saved batches reached a multiple of the interval
+        # (`Game.record`). The library would rebuild each from the store instead.
+        if self.snapshots is None:
+            return
+        for game_id, game in processing_event.aggregates.items():
+            due = game.__dict__.pop("_snapshots_due", None) if isinstance(game, Game) else None
+            for version, state in due or ():
+                try:
+                    snapshot = Game.Snapshot(
+                        originator_id=game_id,
+                        originator_version=version,
+                        timestamp=Game.Snapshot.create_timestamp(),
+                        topic=get_topic(Game),
+                        state=state,
+                    )
+                    self.snapshots.put([snapshot])
+                except Exception:
+                    logger.exception(
+                        "snapshot of game %s at version %s failed (the events are stored)", game_id, version
+                    )
 
     def take_snapshot(
         self,

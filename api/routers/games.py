@@ -22,6 +22,7 @@ from api.tables import TableRecord
 from api.tokens import new_token, token_hash
 from domain import Options, SeatSpec, Setup
 from domain.setup import CHARACTERS
+from projections.lobby import encode_cursor, parse_cursor
 from projections.views import viewer_for
 from replays.clock import ClockConfig, parse_duration
 
@@ -106,13 +107,24 @@ async def lobby(
     status_: Annotated[Literal["active", "finished", "cancelled"] | None, Query(alias="status")] = None,
     mine: Annotated[bool, Query(description="Only the game of the presented seat token.")] = False,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    cursor: Annotated[
+        str | None, Query(max_length=400, description="The `next_cursor` of the previous page.")
+    ] = None,
 ) -> Lobby:
-    """The lobby: games (newest first) with status, seats, whose turn, version and last move time."""
+    """The lobby: games (newest first) with status, seats, whose turn, version and last move time, a
+    page at a time (`next_cursor`)."""
     if mine and seat is None:
         raise unauthorized("token-required", "mine=true needs the seat token: 'Authorization: Bearer ...'")
     games = {seat.game_id} if mine and seat is not None else None
-    entries = await run_in_threadpool(runtime.lobby.entries, status_, games, limit)
+    try:
+        after = None if cursor is None else parse_cursor(cursor)
+    except ValueError as exc:
+        raise ApiError(422, "invalid-cursor", str(exc)) from None
+    entries = await run_in_threadpool(runtime.lobby.entries, status_, games, limit, after)
     return Lobby(
+        next_cursor=encode_cursor(entries[-1].created_at, entries[-1].game_id)
+        if len(entries) == limit
+        else None,
         games=[
             LobbyGame(
                 game_id=e.game_id,
@@ -132,7 +144,7 @@ async def lobby(
                 clock=e.clock,
             )
             for e in entries
-        ]
+        ],
     )
 
 

@@ -197,11 +197,11 @@ def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
 
 
 def _counts(p: PlayerState, grand: bool) -> tuple[int, ...]:
-    """Ordinary Inquisitors per space, or an expansion's own figures (the `grand` flag, INQ-10)."""
-    figures = persuaded_figures(grand) if grand and CELLAR_FIGURES else None
-    if grand and figures is None:
-        return (0,) * len(p.cellar)
-    return figures.counts(p) if figures is not None else p.cellar
+    """Inquisitors per cellar space: the ordinary ones, or an expansion's own figures (LUNA-44)."""
+    if not grand:
+        return p.cellar
+    figures = persuaded_figures(True)
+    return figures.counts(p) if figures is not None else (0,) * len(p.cellar)
 
 
 def _movable(p: PlayerState, space: int, grand: bool, avoid: str) -> bool:
@@ -218,7 +218,7 @@ def page_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
         if space < len(p.cellar) - 1 and _counts(p, grand)[space]:
             out.append(c.Persuade(seat=seat, space=space, grand=grand))
     else:
-        for grand in (False, True):
+        for grand in (False, True) if CELLAR_FIGURES else (False,):
             out += [
                 c.Persuade(seat=seat, space=i, grand=grand)
                 for i in range(len(p.cellar))

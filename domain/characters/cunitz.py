@@ -24,7 +24,7 @@ from domain.characters import Character, CharacterRules, ability_pages, register
 from domain.commands import Command, need_args, register_command
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effect_kinds import register as register_kind
-from domain.effects import reward_tasks
+from domain.effects import register_reward_codes, reward_tasks
 from domain.errors import IllegalMove
 from domain.events import GrantingEvent, PlayerEvent, register_events
 from domain.evolve import on_event, resolved
@@ -38,6 +38,15 @@ from domain.state import COLOURS, GameState, Part, PlayerState, Task, put_part
 from domain.takeback import add_revealing
 
 POINT_RULES["urania"] = "CHAR-CUN-4"
+register_reward_codes(
+    {
+        "FOCUS": Task("FOCUS"),
+        "FOCUSANY": Task("FOCUSANY"),
+        "MOVE1": Task("MOVE", 1),
+        "MOVE2": Task("MOVE", 2),
+        "MOVE3": Task("MOVE", 3),
+    }
+)  # her tiles' and pages' codes
 
 
 def data_of(catalog: Catalog) -> LunaCharacters:

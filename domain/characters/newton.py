@@ -17,7 +17,7 @@ from domain.characters import Character, CharacterRules, ability_pages, register
 from domain.commands import Command, int_arg, need_args, register_command
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effect_kinds import register as register_kind
-from domain.effects import reward_tasks
+from domain.effects import register_reward_codes, reward_tasks
 from domain.errors import IllegalMove
 from domain.events import PlayerEvent, register_events
 from domain.evolve import on_event, players_with, resolved, resolves
@@ -27,6 +27,7 @@ from domain.resolve import POINT_RULES, Run, on_command
 from domain.state import GameState, PlayerState, Task
 
 POINT_RULES["newton"] = "CHAR-NEW-5"
+register_reward_codes({"NSHIFT": Task("NSHIFT"), "NVP": Task("NVP")})  # his pages' codes
 
 
 def data_of(catalog: Catalog) -> LunaCharacters:

@@ -10,7 +10,7 @@ from domain.state import Task
 
 
 def _points(run: Emitter, task: Task) -> None:
-    target = int(task.arg) if task.arg else run.state.turn.seat  # Luna basic scoring goes to other seats
+    target = int(task.arg) if task.arg else run.state.turn.seat  # an expansion's points may go to other seats
     if is_frozen(run.state, target):
         run.emit(lost_points(target, task.kind))  # ASYNC-3: a forfeited seat's score is frozen
         return

@@ -37,3 +37,29 @@ def test_lobby_lists_games_with_status_seats_turn_and_filters(lobby_client: Test
     assert [g["game_id"] for g in mine] == [done.game_id]
     assert client.get("/games", params={"status": "paused"}).status_code == 422
     assert len(client.get("/games", params={"limit": 1}).json()["games"]) == 1
+
+
+def test_lobby_pages_by_cursor_give_every_game_once_newest_first(lobby_client: TestClient) -> None:
+    """GET /games?cursor=... (issue 17: keyset pagination, a deep page costs what the first costs)."""
+    client = lobby_client
+    made = [create(client, 2, seed=f"lobby-page-{i}").game_id for i in range(5)]
+
+    def listed() -> list[str] | None:
+        ids = [g["game_id"] for g in client.get("/games", params={"limit": 50}).json()["games"]]
+        return ids if len(ids) == 5 else None
+
+    everything = wait_until(listed, 10, "the lobby to list the games")
+    assert set(everything) == set(made)
+    seen: list[str] = []
+    cursor = None
+    while True:
+        params: dict[str, object] = {"limit": 2} if cursor is None else {"limit": 2, "cursor": cursor}
+        page = client.get("/games", params=params).json()
+        seen += [g["game_id"] for g in page["games"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == everything
+    assert client.get("/games", params={"limit": 50}).json()["next_cursor"] is None
+    bad = client.get("/games", params={"cursor": "not-a-cursor"})
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid-cursor"

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 import domain.editions
 from api.settings import Settings
+from domain.catalog.loader import CURRENT_EDITION
 from domain.selfplay import default_setup
 from replays.service import Games
 from tests.api.helpers import Table, finish_in_process, play_turns, runtime_of
@@ -63,7 +64,7 @@ def test_verify_route_reports_the_divergence_under_the_current_edition(client: T
     assert report["ok"] is True  # information, not a failed verification
     edition = report["edition"]
     assert (
-        edition["catalog_edition"] == "base-2"
+        edition["catalog_edition"] == CURRENT_EDITION  # the default edition of new games
         and edition["recorded"]["catalog_edition"] == "base-provisional-1"
     )
     assert edition["same"] is False

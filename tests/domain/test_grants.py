@@ -86,15 +86,27 @@ def test_every_granting_event_has_its_grant_rule_and_every_command_its_handler()
 
 
 def test_no_base_turn_handler_names_the_luna_expansion() -> None:
-    """Luna plugs in (domain/expansions/luna.py): the base handlers of events, commands and grants do not
-    name it, its effect kinds, or its state."""
+    """Luna plugs in (domain/expansions/luna/): no base module (domain/*.py, domain/concepts/*.py) names
+    it, its effect kinds, its state or its options, in code, comments or docstrings. The only exceptions
+    are the names of released formats that base types carry: the fields of GameStarted / GameForked /
+    GameEnded that hold an expansion's deal, and the `grand` flag of Persuade / InquisitorPersuaded."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2] / "domain"
-    kinds = "FIXEDAT|FREEOBS|OPTINQ|ADVANCE|BOOKVP|DEPART|MOONOBJ|SCORING"
-    luna_words = re.compile(rf"(?i:\bluna\b)|\b({kinds})\b")
-    for name in ("engine.py", "moves.py", "evolve.py", "resolve.py", "grants.py"):
-        code = [line for line in (root / name).read_text().splitlines() if not line.lstrip().startswith("#")]
-        found = [line for line in code if luna_words.search(line.split("#")[0])]
-        assert found == [], f"{name} names Luna: {found}"
+    kinds = "FIXEDAT|FREEOBS|OPTINQ|ADVANCE|BOOKVP|DEPART|MOONOBJ|SCORING|REREAD|ANYTILE|RELOCATE|SWAP"
+    luna_words = re.compile(rf"(?i:luna|moon|bonus|grand)|\b({kinds})\b")
+    released = re.compile(
+        r"\b(luna_side|moon_revealed|moon_hidden)\b"  # GameStarted, GameForked: an expansion's deal
+        r"|\bmoon(?=: tuple\[str, \.\.\.\] = \(\)|=)"  # GameEnded.moon: that deal revealed
+        r"|\bgrand(?=: bool = False|=)|\b(self|cmd|e)\.grand\b|\"grand\"(?=: bool)"  # Persuade(d).grand
+    )
+    modules = sorted(root.glob("*.py")) + sorted((root / "concepts").glob("*.py"))
+    assert len(modules) > 30
+    found = [
+        f"{path.relative_to(root.parent)}:{number}: {line.strip()}"
+        for path in modules
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if luna_words.search(released.sub("", line))
+    ]
+    assert found == [], "base modules name Luna:\n" + "\n".join(found)

@@ -11,7 +11,7 @@ from domain import evolve, to_act
 from domain.events import GameEnded, TurnEnded
 from domain.state import GameState
 from projections import lobby, projector
-from projections.lobby import LobbyView
+from projections.lobby import LobbyView, cursor_of, parse_cursor
 from projections.source import Fact
 from tests.projections.corpus import PERSON, Played
 
@@ -89,3 +89,25 @@ def test_a_fork_is_listed_from_when_it_was_made(view: LobbyView, small_games: li
     assert row.forked_from["game_id"] == str(fork.forked_from)
     source = view.get(str(fork.forked_from))
     assert source is not None and row.created_at > source.created_at
+
+
+def test_keyset_pages_give_every_game_once_in_order_like_offset_pages(view: LobbyView) -> None:
+    """GET /games pages by cursor (issue 17): the same games, in the same order, as OFFSET pages, also
+    for a status filter and for games created in the same instant (ties broken by game ID)."""
+    for status in (None, "finished"):
+        everything = view.list(status=status, limit=500)
+        pages: list[list[str]] = []
+        after = None
+        while True:
+            page = view.list(status=status, limit=5, after=after)
+            if not page:
+                break
+            pages.append([g.game_id for g in page])
+            after = parse_cursor(cursor_of(page[-1]))
+        assert [g for page in pages for g in page] == [g.game_id for g in everything]
+    first = view.list(limit=500)[0]
+    tie = parse_cursor(cursor_of(first))
+    assert view.list(limit=500, after=(tie[0], "")) == view.list(limit=500)  # game ID "" sorts first
+    for bad in ("", "not-a-cursor", cursor_of(first)[:-3] + "!!!"):
+        with pytest.raises(ValueError, match="cursor"):
+            parse_cursor(bad)

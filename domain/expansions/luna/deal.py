@@ -20,10 +20,10 @@ from domain.state import GameState
 def deal(setup: Setup, catalog: Catalog) -> tuple[Mapping[str, Any], tuple[str, ...]] | None:
     """LUNA-3..5: the Bonus Board side, three Scoring tiles face up on Moon tiles I..III and six face
     down on IV..IX, drawn from the setup seed's own "luna" stream."""
-    if not setup.options.luna:
+    if not setup.options.get("luna"):
         return None
     rng = SeededRandom(setup.seed, "luna")
-    side = setup.options.bonus_board_side or rng.choice(("A", "B"))  # LUNA-5
+    side = setup.options.get("bonus_board_side") or rng.choice(("A", "B"))  # LUNA-5
     scoring = rng.shuffled([t.id for t in catalog.luna.scoring_tiles])  # LUNA-3, LUNA-4
     revealed, hidden = tuple(scoring[:3]), tuple(scoring[3:])
     return {"luna_side": side, "moon_revealed": revealed, "moon_hidden": hidden}, hidden

@@ -2,7 +2,7 @@
 scoring sources, registered on the base engine's seams. No base turn handler names Luna.
 
 - its effect kinds (the Bonus Board rewards, the Grand Inquisitors, the Moon objective) are registered
-  with the other rules concepts in `domain/concepts/luna.py`;
+  in `effects.py`;
 - here: how its events apply (`on_event`), which base events resolve its effects (`resolves`), the
   effects that lend an action (`lend`), what its commands emit (`on_command`, `extend_command` for the
   base Observe and Persuade), what its events grant (`grant_rule`), its setup and fork steps
@@ -102,7 +102,7 @@ ROTATED_AT_ONCE.append(rotated_at_once)
 
 def _start(s: GameState, e: ev.GameStarted) -> GameState:
     """LUNA-3..6, LUNA-30: the Moon tiles with their Scoring tiles, the first phase, the cost stack."""
-    if not s.options.luna:
+    if not s.options.get("luna"):
         return s
     part = LunaState(
         side=e.luna_side,
@@ -184,7 +184,7 @@ EXTRA_MAJORS["MOON"] = ExtraMajor(_moon_options, _moon_check, "MOON:<I..IX>")
 CLEANUP_CHOICES.append(
     CleanupChoice(
         "moon",  # AMB-15 option: the Moon objective in Cleanup step 4 (LUNA-80/81)
-        lambda s, p: not s.options.moon_objective_immediate and moon_objective_due(s, p),
+        lambda s, p: not s.options.get("moon_objective_immediate") and moon_objective_due(s, p),
         "MOONOBJ",
         "moon-objective-first",
         "first choose the Moon objective's reward",
@@ -388,7 +388,7 @@ def _command_decline(run: Run, cmd: lc.Decline, task: Task | None) -> None:
 def _grants_moon(before: GameState, after: GameState, e: le.MoonObserved) -> list[Task]:
     tasks = reward_tasks(after.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
     tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
-    if after.options.moon_objective_immediate and moon_objective_due(after, after.players[e.seat]):
+    if after.options.get("moon_objective_immediate") and moon_objective_due(after, after.players[e.seat]):
         tasks.append(Task("MOONOBJ"))  # LUNA-81, AMB-15
     tasks.append(Task("GRAND", 1, e.tile))  # LUNA-23.4
     tasks += book_tasks(before, after, e.seat)

@@ -11,7 +11,7 @@ from domain.state import GameState, PlayerState, Task
 
 def moon_major_objects(s: GameState, p: PlayerState) -> int:
     """AMB-13: with the option, each Moon observation counts as a Major Object (LIB-5)."""
-    return seat_of(p).moon if s.options.moon_counts_as_major_object else 0
+    return seat_of(p).moon if s.options.get("moon_counts_as_major_object") else 0
 
 
 def grand_inquisitors(p: PlayerState) -> tuple[int, ...]:
@@ -24,7 +24,7 @@ def with_grand_inquisitors(p: PlayerState, counts: tuple[int, ...]) -> PlayerSta
 
 def grand_final_weight(s: GameState) -> int:
     """AMB-14 option: a Grand Inquisitor left in the cellar scores its space's value twice."""
-    return 2 if s.options.grand_inquisitor_double_at_end else 1
+    return 2 if s.options.get("grand_inquisitor_double_at_end") else 1
 
 
 # LUNA-44: a Grand Inquisitor counts twice at an Interrogation.
@@ -74,8 +74,8 @@ def _measure(s: GameState, p: PlayerState, kind: str) -> int:
 def scoring_tile(s: GameState, tile_id: str) -> ScoringTile:
     """The tile's rule; the ninth tile follows the ninthScoringTile option (DATA-24)."""
     tile = s.catalog.luna.scoring(tile_id)
-    if tile_id == "LUNA-69" and s.options.ninth_scoring_tile != "library-cards":
-        return s.catalog.luna.scoring(s.options.ninth_scoring_tile)
+    if tile_id == "LUNA-69" and s.options.get("ninth_scoring_tile") != "library-cards":
+        return s.catalog.luna.scoring(s.options.get("ninth_scoring_tile"))
     return tile
 
 
@@ -92,7 +92,7 @@ def scoring_points(s: GameState, observer: int, tile_id: str) -> tuple[int, ...]
         if (
             p.seat == observer
             and tile.measure == "inquisitors"
-            and s.options.moon_inquisitor_tile_counts_new_grand
+            and s.options.get("moon_inquisitor_tile_counts_new_grand")
         ):
             count += 1  # LUNA-63: "This includes the Grand Inquisitor gained from observing the Moon" (S000)
         per, divisor = tile.bonus if p.seat == observer else tile.basic
@@ -117,7 +117,7 @@ def bonus_tasks(s: GameState, space: BonusSpace) -> list[Task]:
     tasks = reward_tasks(space.reward, "bonus-board")
     part = luna_of(s)
     if part is not None and part.side == "B" and space.space == 8:  # AMB-20: bonusB8WriteSize
-        size = s.options.bonus_b8_write_size
+        size = s.options.get("bonus_b8_write_size")
         tasks = [Task(t.kind, size, t.arg, t.source) if t.kind == "WRITE" else t for t in tasks]
     return tasks
 

@@ -104,13 +104,20 @@ class LunaSeat(Part):
 
     @classmethod
     def empty(cls, owner: Any) -> LunaSeat:
-        return cls(grand=(0,) * len(owner.cellar))
+        spaces = len(owner.cellar)
+        empty = _EMPTY_SEATS.get(spaces)
+        if empty is None:
+            empty = _EMPTY_SEATS[spaces] = cls(grand=(0,) * spaces)
+        return empty
 
     def at_rest(self) -> bool:
         return self.moon == 0 and not any(self.grand)
 
     def inquisitors(self) -> int:
         return sum(self.grand)  # LUNA-44: Grand Inquisitors are Inquisitors in the cellar
+
+
+_EMPTY_SEATS: dict[int, LunaSeat] = {}  # by the number of cellar spaces (the base game asks often)
 
 
 def seat_of(p: PlayerState) -> LunaSeat:

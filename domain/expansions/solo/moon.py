@@ -91,7 +91,7 @@ def _grants_moon(before: GameState, after: GameState, e: TychoMoonObserved) -> l
     reward = after.catalog.luna.moon(e.tile).reward
     tasks = [t for t in reward_tasks(reward, "moon") if t.kind == "VP"]  # SOLO-10: only the VP
     tasks.append(Task("SCORING", 1, e.scoring))  # SOLO-10: his bonus scoring, the person's basic
-    if after.options.moon_objective_immediate and moon_objective_due(after, after.players[e.seat]):
+    if after.options.get("moon_objective_immediate") and moon_objective_due(after, after.players[e.seat]):
         tasks.append(Task("MOONOBJ"))  # LUNA-81: an objective he may claim (SOLO-53)
     for effect in ("comet-down", "card", "vp:10", "book:1"):  # SOLO-12, AMB-44
         tasks += effect_tasks(effect)

@@ -31,7 +31,7 @@ from domain.moves import library_end, persuade_options
 from domain.opponents import register as register_opponent
 from domain.resolve import POINT_RULES, draw_card
 from domain.rng import SeededRandom, digest
-from domain.scoring import SUBJECTS, TOP, interrogation
+from domain.scoring import SUBJECTS, TOP, interrogation, persuaded_figures
 from domain.setup import OPPONENT_REDEALS, OPPONENT_SETUPS, OpponentSetup, SeatSpec, Setup
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, Die, GameState, Part, PlayerState, Task
 from domain.takeback import add_revealing
@@ -66,7 +66,7 @@ def _claims(setup: Setup) -> bool:
 
 def difficulty_of(setup: Setup) -> str:
     """SOLO-2: Luna's levels; the base game has none ("")."""
-    if setup.options.luna:
+    if setup.options.get("luna"):
         return setup.difficulty or "normal"
     return ""
 
@@ -91,7 +91,7 @@ def _check(setup: Setup, catalog: Catalog) -> None:
             "SOLO-20",
         )
     if setup.difficulty is not None:
-        if not setup.options.luna:
+        if not setup.options.get("luna"):
             raise IllegalMove("difficulty-without-luna", "difficulty levels are Luna's (use luna)", "SOLO-2")
         if setup.difficulty not in DIFFICULTIES:
             raise IllegalMove(
@@ -111,7 +111,7 @@ def _line(setup: Setup, catalog: Catalog) -> tuple[SeatSpec, tuple[str, ...]]:
     data = solo_data(CURRENT)
     rng = SeededRandom(setup.seed, "solo-line")
     line = rng.shuffled(list(data.base_tiles))
-    if setup.options.luna:
+    if setup.options.get("luna"):
         line.insert(rng.below(len(line) + 1), data.moon_tile)
     return SeatSpec(NAME, TYCHO), tuple(line)
 
@@ -560,11 +560,11 @@ def persuasion(s: GameState, seat: int, options: list[c.Command]) -> c.Persuade 
         if not isinstance(cmd, c.Persuade):
             continue
         p = s.players[seat]
-        name = "grand" if cmd.grand else "cellar"
-        spaces = list(getattr(p, name))
+        figures = persuaded_figures(cmd.grand)  # his ordinary or his expansion's own figures
+        spaces = list(p.cellar if figures is None else figures.counts(p))
         spaces[cmd.space] -= 1
         spaces[cmd.space + 1] += 1
-        after = replace(p, **{name: tuple(spaces)})
+        after = replace(p, cellar=tuple(spaces)) if figures is None else figures.put(p, tuple(spaces))
         total = interrogation(s, after)[0]
         key = (total, -cmd.space)
         if best is None or key > best:

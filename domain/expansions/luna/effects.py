@@ -1,10 +1,16 @@
-"""The Luna expansion's effects (digest §18): Bonus Board rewards, the Grand Inquisitors, the Moon."""
+"""The Luna expansion's effects (digest §18): Bonus Board rewards, the Grand Inquisitors, the Moon.
+
+Its kinds are registered under the rules concept `domain.concepts.luna` (`EffectKind.concept`: the
+concept's name, as every base kind's is its module in `domain/concepts/`), though they live here, in
+the expansion.
+"""
 
 from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Check, EffectKind, Emitter, Options, Resolver, register
+from domain.effects import register_reward_codes
 from domain.errors import IllegalMove
 from domain.expansions.luna import commands as lc
 from domain.expansions.luna import events as le
@@ -13,6 +19,24 @@ from domain.expansions.luna.state import luna, luna_of
 from domain.forfeit import is_frozen, lost_points
 from domain.moves import constellation_index, fixed_check, fixed_options, persuade_check, persuade_options
 from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
+
+CONCEPT = "domain.concepts.luna"
+
+# The Bonus Board's reward codes (digest §18.5-18.6; domain/catalog/luna.py).
+register_reward_codes(
+    {
+        "DIE@2": Task("DIE", 2),
+        "DIE@5": Task("DIE", 5),
+        "FREEOBS:4": Task("FREEOBS", 4),
+        "REREAD": Task("REREAD"),
+        "ANYTILE": Task("ANYTILE"),
+        "SWAP": Task("SWAP"),
+        "RELOCATE": Task("RELOCATE"),
+        "ADVANCE": Task("ADVANCE"),
+        "BOOKVP": Task("BOOKVP"),
+        "SCALEREWARDS": Task("SCALEREWARDS", 1, "0123"),
+    }
+)
 
 # Each choice of the expansion: its options and, beside them, its check (domain/effect_kinds.py).
 
@@ -235,11 +259,11 @@ def _luna(
     check: Check,
     lost: tuple[str, str] | None = None,
 ) -> EffectKind:
-    return EffectKind(kind, name, __name__, commands, options, check, lost, expansion="luna")
+    return EffectKind(kind, name, CONCEPT, commands, options, check, lost, expansion="luna")
 
 
 def _auto(kind: str, name: str, resolve: Resolver) -> EffectKind:
-    return EffectKind(kind, name, __name__, resolve=resolve, expansion="luna")
+    return EffectKind(kind, name, CONCEPT, resolve=resolve, expansion="luna")
 
 
 def _scoring_tile(run: Emitter, task: Task) -> None:
