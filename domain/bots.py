@@ -57,6 +57,9 @@ def evaluate(p: PlayerState, state: GameState) -> float:
         + 0.5 * cellar_risk
         + 2.0 * p.major_objects
         + 0.8 * _library_tiles(p)
+        + (
+            rules_for(p).worth(state, p) if p.parts else 0.0
+        )  # an ability's own resources (domain/characters/)
     )
 
 

@@ -93,8 +93,13 @@ class GameStarted(Event):
     # each seat's character setup (CHAR-KEP-1: Kepler's set-aside tile; None = the basic setup); None
     # when no seat has one. Both are left out of the JSON form when None: older games keep their shape.
     layouts: tuple[Mapping[str, Any] | None, ...] | None = None
-    HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt", "moon_hidden")
-    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("sides", "layouts")
+    # each seat's character's hidden order (Hevelius' deck, Cunitz' Notes), committed with the cards;
+    # None when no seat has one (left out of the JSON form)
+    character_deals: tuple[tuple[str, ...], ...] | None = None
+    HIDDEN: ClassVar[tuple[str, ...]] = (
+        "deck", "box", "reserve", "seed", "salt", "moon_hidden", "character_deals",
+    )  # fmt: skip
+    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("sides", "layouts", "character_deals")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,7 +115,18 @@ class GameForked(Event):
     seed: str
     salt: str
     moon_hidden: tuple[str, ...] = ()
-    HIDDEN: ClassVar[tuple[str, ...]] = ("deck", "box", "reserve", "seed", "salt", "moon_hidden")
+    # the re-dealt hidden order of each seat's character (Hevelius' deck, Cunitz' Notes); None: none
+    character_deals: tuple[tuple[str, ...], ...] | None = None
+    HIDDEN: ClassVar[tuple[str, ...]] = (
+        "deck",
+        "box",
+        "reserve",
+        "seed",
+        "salt",
+        "moon_hidden",
+        "character_deals",
+    )
+    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("character_deals",)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -137,7 +153,10 @@ class GameEnded(Event):
     box: tuple[str, ...]
     reserve: tuple[str, ...]
     moon: tuple[str, ...] = ()  # an expansion's hidden order as dealt (`ExtraDeal`), revealed
+    # each seat's character's hidden order as committed (Hevelius' deck, Cunitz' Notes); None: none
+    character_deals: tuple[tuple[str, ...], ...] | None = None
     rule: str = "TIE-1"
+    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("character_deals",)
 
 
 # -- turn structure ------------------------------------------------------------------------------

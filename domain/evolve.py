@@ -12,7 +12,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.catalog import load_catalog
-from domain.characters import character_of, rules_of, with_character
+from domain.characters import character_of, rules_for, rules_of, with_character
 from domain.editions import check_rules_version
 from domain.effect_kinds import lent
 from domain.effects import push
@@ -100,12 +100,17 @@ def apply_facts(state: GameState, event: ev.Event) -> GameState:
         expected = "only a game's first event" if isinstance(event, ev.GameStarted) else "a known event type"
         raise EventDoesNotFit(type(event).__name__, f"expected {expected}")
     try:
-        return handler(state, event)
+        after = handler(state, event)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
         if isinstance(exc, EventDoesNotFit | EditionUnknown):
             raise
         reason = str(exc) if isinstance(exc, _Misfit) else f"{type(exc).__name__}: {exc}"
         raise EventDoesNotFit(type(event).__name__, reason) from exc
+    if isinstance(event, ev.PlayerEvent) and event.seat is not None:
+        player = after.players[event.seat]
+        if player.parts:  # an ability that remembers what its seat did (Hevelius, CHAR-HEV-2)
+            return rules_for(player).witness(after, event)
+    return after
 
 
 def _grant(before: GameState, after: GameState, event: ev.GrantingEvent) -> GameState:
@@ -238,6 +243,11 @@ def _started(e: ev.GameStarted) -> GameState:
             rules_of(p.character, side).start(catalog, p, dict(layout) if layout is not None else None)
             for p, side, layout in zip(players, e.sides, layouts, strict=True)
         )
+        if e.character_deals is not None:  # their own hidden orders (Hevelius' deck, Cunitz' Notes)
+            players = tuple(
+                rules_of(p.character, side).dealt_to(catalog, p, tuple(order))
+                for p, side, order in zip(players, e.sides, e.character_deals, strict=True)
+            )
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
     state = GameState(
         catalog=catalog,
@@ -285,6 +295,14 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
         dealt=(deck, box, reserve, tuple(e.moon_hidden)),
         forks=s.forks + 1,
     )
+    if e.character_deals is not None:  # the characters' hidden orders, re-dealt (domain/characters/)
+        forked = replace(
+            forked,
+            players=tuple(
+                rules_for(p).redealt(s.catalog, p, tuple(order))
+                for p, order in zip(forked.players, e.character_deals, strict=True)
+            ),
+        )
     for hook in _ON_FORK:  # what an expansion re-deals (domain/expansions/)
         forked = hook(s, forked, e)
     return forked

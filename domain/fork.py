@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from domain import events as ev
+from domain.characters import rules_for
 from domain.engine import settle
 from domain.evolve import fold
 from domain.rng import SeededRandom
-from domain.setup import OPPONENT_REDEALS, commitment_of, redeal
+from domain.setup import OPPONENT_REDEALS, character_deals, commitment_of, redeal
 from domain.state import GameState
 from domain.takeback import taken_back
 
@@ -64,6 +65,7 @@ def kept_deal_fork(state: GameState, source_game: str, source_version: int) -> e
         seed=state.seed,
         salt=state.salt,
         moon_hidden=state.dealt[3] if len(state.dealt) > 3 else (),
+        character_deals=character_deals(state),
     )
 
 
@@ -96,6 +98,14 @@ def fork_events(
         deck = (*drawn_deck, *forked.deck)
         reserve = (*drawn_reserve, *forked.reserve)
         salt = forked.salt
+        starts = first.character_deals
+        if forked.character_deals is not None:  # each character's starting order, as the fork re-dealt it
+            starts = tuple(
+                rules_for(p).start_order(state.catalog, p, tuple(started), tuple(order))
+                for p, started, order in zip(
+                    state.players, starts or ((),) * len(state.players), forked.character_deals, strict=True
+                )
+            )
         prefix[0] = replace(
             first,
             deck=deck,
@@ -104,7 +114,8 @@ def fork_events(
             seed=seed,
             salt=salt,
             moon_hidden=forked.moon_hidden,
-            commitment=commitment_of(salt, deck, forked.box, reserve, forked.moon_hidden),
+            character_deals=starts,
+            commitment=commitment_of(salt, deck, forked.box, reserve, forked.moon_hidden, starts),
         )
         for opponent_redeal in OPPONENT_REDEALS:  # a non-player opponent's own hidden deal
             opponent_redeal(prefix, seed, salt)
@@ -123,7 +134,15 @@ def fork_events(
                     seed=seed,
                     salt=salt,
                     moon_hidden=forked.moon_hidden,
-                    commitment=commitment_of(salt, inner_deck, forked.box, inner_reserve, forked.moon_hidden),
+                    character_deals=forked.character_deals,
+                    commitment=commitment_of(
+                        salt,
+                        inner_deck,
+                        forked.box,
+                        inner_reserve,
+                        forked.moon_hidden,
+                        forked.character_deals,
+                    ),
                 )
         # A take-back in the prefix carries a whole earlier state, and so the old deal: it is rebuilt
         # from the rewritten events before it (docs/async.md).

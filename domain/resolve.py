@@ -32,6 +32,7 @@ from domain.scoring import (
     university_points,
     winners,
 )
+from domain.setup import character_deals
 from domain.state import SKY, UPGRADE, GameState, Task
 
 POINT_RULES = {
@@ -246,6 +247,7 @@ def final_scoring(run: Run) -> None:
             box=box,
             reserve=reserve,
             moon=extra[0] if extra else (),  # an expansion's hidden order (`ExtraDeal`)
+            character_deals=character_deals(s),
         )
     )
 

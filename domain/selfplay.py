@@ -9,7 +9,7 @@ from domain.bots import Bot, make_bot
 from domain.engine import legal_moves, play_through, start
 from domain.events import Event
 from domain.options import Options
-from domain.setup import BASE_CHARACTERS, SeatSpec, Setup
+from domain.setup import BASE_CHARACTERS, MORE_CHARACTERS, SeatSpec, Setup
 from domain.state import GameState
 
 MAX_DECISIONS = 20_000  # a safety net: a game that does not end by then is a bug
@@ -42,13 +42,19 @@ def default_setup(
     options: Options | None = None,
     side: str | None = None,
     difficulty: str | None = None,
+    characters: tuple[str, ...] = (),
 ) -> Setup:
-    """`players` seats named P1.. with the base characters on `side` (default: basic; in the solo game,
-    one seat against Tycho Brahe, the ability side, SOLO-26; `difficulty` with Luna, SOLO-2)."""
+    """Seats P1.. with the base characters, or with `characters` (`galileo selfplay --characters`): seat i
+    plays characters[i % len(characters)] while it has not been taken, then the next one not taken from
+    the eight (CHAR-2); `side` as in `seat_sides` (default: basic; in the solo game, one seat against
+    Tycho Brahe, the ability side, SOLO-26; `difficulty` with Luna, SOLO-2)."""
     sides = seat_sides(players, side or ("ability" if players == 1 else "basic"))
-    seats = tuple(
-        SeatSpec(name=f"P{i + 1}", character=BASE_CHARACTERS[i], side=sides[i]) for i in range(players)
-    )
+    chosen: list[str] = []
+    for i in range(players):
+        wanted = [characters[(i + k) % len(characters)] for k in range(len(characters))] if characters else []
+        pool = [*wanted, *BASE_CHARACTERS, *MORE_CHARACTERS]
+        chosen.append(next(ch for ch in pool if ch not in chosen))
+    seats = tuple(SeatSpec(name=f"P{i + 1}", character=chosen[i], side=sides[i]) for i in range(players))
     return Setup(seats=seats, seed=seed, options=options or Options(), difficulty=difficulty)
 
 
@@ -74,8 +80,9 @@ def selfplay(
     options: Options | None = None,
     side: str | None = None,
     difficulty: str | None = None,
+    characters: tuple[str, ...] = (),
 ) -> GameRecord:
     """A game between bots; with one seat, a bot against the solo Tycho Brahe (who plays himself)."""
-    setup = default_setup(players, seed, options, side, difficulty)
+    setup = default_setup(players, seed, options, side, difficulty, characters)
     bots = [make_bot(bot, f"{seed}:{i}") for i in range(players)]
     return play_game(setup, bots)

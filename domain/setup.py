@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.catalog import Catalog, load_catalog
-from domain.characters import SIDES, has_ability, rules_of
+from domain.characters import SIDES, has_ability, rules_for, rules_of
 from domain.editions import ENGINE_VERSION, check_rules_version
 from domain.errors import IllegalMove
 from domain.events import Event, GameForked, GameStarted
@@ -109,14 +109,20 @@ def commitment_of(
     box: tuple[str, ...],
     reserve: tuple[str, ...],
     extra: tuple[str, ...] = (),
+    characters: tuple[tuple[str, ...], ...] | None = None,
 ) -> str:
     """SHA-256 over the salt and every hidden order: published at setup, checkable at the end.
-    `extra` is an expansion's hidden order (`ExtraDeal`), committed under its label."""
+    `extra` is an expansion's hidden order (`ExtraDeal`), committed under its label; `characters` the
+    hidden order of each seat's character (Hevelius' deck, Cunitz' Notes), committed as `seat<i>:<ids>`
+    for each seat that has one (a game without any commits exactly what it did before)."""
     parts = ["deck:" + ",".join(deck), "box:" + ",".join(box), "reserve:" + ",".join(reserve)]
     if extra:
         if not EXTRA_DEALS:
             raise ValueError("a hidden order beside the cards, but no expansion deals one")
         parts.append(f"{EXTRA_DEALS[0].label}:" + ",".join(extra))
+    for seat, order in enumerate(characters or ()):
+        if order:
+            parts.append(f"seat{seat}:" + ",".join(order))
     return digest(salt, *parts)
 
 
@@ -246,6 +252,14 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
         dealt = extra.deal(setup, catalog)
         if dealt is not None:
             extra_fields, hidden = dict(dealt[0]), dealt[1]
+    # each seat's character's own hidden order (Hevelius' deck, Cunitz' Notes), from its own stream
+    own = tuple(
+        rules_of(spec.character, spec.side).deal(catalog, SeededRandom(setup.seed, f"character:{i}"))
+        for i, spec in enumerate(setup.seats)
+    )
+    if opponent is not None:
+        own = (*own, ())  # a non-player opponent has no character
+    character_deals = own if any(own) else None
     started = GameStarted(
         seat=None,
         seats=seats,
@@ -261,7 +275,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
         queues=queues,
         supply=supply,
         deck_size=len(deck),
-        commitment=commitment_of(salt, tuple(deck), tuple(box), tuple(reserve), hidden),
+        commitment=commitment_of(salt, tuple(deck), tuple(box), tuple(reserve), hidden, character_deals),
         deck=tuple(deck),
         box=tuple(box),
         reserve=tuple(reserve),
@@ -269,6 +283,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
         salt=salt,
         sides=sides if any(side != "basic" for side in sides) else None,
         layouts=tuple(layouts) if any(layout is not None for layout in layouts) else None,
+        character_deals=character_deals,
         **extra_fields,
     )
     return [started, *(opponent.dealt(setup, catalog, salt) if opponent is not None else ())]
@@ -302,16 +317,26 @@ def redeal(
     extra: tuple[str, ...] = ()
     for deal in EXTRA_DEALS:  # what of an expansion's own deal is still unseen
         extra = deal.redeal(state, rng) or extra
+    # each seat's character re-deals what of its own hidden order is still unseen (Hevelius, Cunitz)
+    characters = tuple(rules_for(p).redeal(state.catalog, p, rng) for p in state.players)
+    dealt = characters if any(characters) else None
     salt = salt or digest("salt", seed)
     return GameForked(
         seat=None,
         source_game=source_game,
         source_version=source_version,
-        commitment=commitment_of(salt, tuple(deck), tuple(sorted(box)), tuple(reserve), extra),
+        commitment=commitment_of(salt, tuple(deck), tuple(sorted(box)), tuple(reserve), extra, dealt),
         deck=tuple(deck),
         box=tuple(sorted(box)),
         reserve=tuple(reserve),
         seed=seed,
         salt=salt,
         moon_hidden=extra,
+        character_deals=dealt,
     )
+
+
+def character_deals(state: GameState) -> tuple[tuple[str, ...], ...] | None:
+    """Each seat's character's hidden order as committed last (None when no seat has one)."""
+    dealt = tuple(rules_for(p).dealt(p) for p in state.players)
+    return dealt if any(dealt) else None

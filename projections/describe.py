@@ -592,6 +592,45 @@ EVENT_TEXT: Mapping[str, EventText] = {
     "MovementStackRevealed": lambda e, c: (
         f"Tycho's Movement stack is revealed: {', '.join(str(t) for t in e.get('stack') or [])}"
     ),
+    # the Luna characters' abilities (digest §17.5-17.8)
+    "VenusMoved": lambda e, c: f"Venus moved to position {int(e.get('position', 0)) + 1} over the Sun",
+    "SunRewardsGained": lambda e, c: (
+        "Gained the Sun's visible rewards (spaces "
+        + ", ".join(str(int(i) + 1) for i in e.get("spaces") or [])
+        + ")"
+    ),
+    "MirrorShifted": lambda e, c: (
+        f"Moved {c.tile_name(e.get('tile'))} {plural(int(e.get('steps', 0)), 'position')} forward"
+        if e.get("steps")
+        else "Left the special tiles where they were"
+    ),
+    "RoundTokenMoved": lambda e, c: (
+        f"Focus: the round token onto {colour_name(str(e.get('space')))}"
+        if e.get("space") != "-"
+        else "Left the round token where it was"
+    ),
+    "SquareTokenMoved": lambda e, c: (
+        f"Moved the square token from space {e.get('start')} to space {e.get('end')}"
+        + (
+            f" (Note {e.get('note')}: " + ("the colours match" if e.get("matched") else "no match") + ")"
+            if e.get("note")
+            else ""
+        )
+    ),
+    "NoteRevealed": lambda e, c: f"Note space {int(e.get('index', 0)) + 1} turned up: Note {e.get('note')}",
+    "ConstellationTileClaimed": lambda e, c: (
+        f"Claimed Constellation tile {e.get('tile')} "
+        + ("starting a new constellation" if not e.get("target") else f"for constellation {e.get('target')}")
+        + (f"; completed it with {e.get('stars')} stars" if e.get("completed") else "")
+    ),
+    "OfferTilesDiscarded": lambda e, c: f"Discarded Constellation tiles {', '.join(e.get('tiles') or [])}",
+    "ConstellationDeckReshuffled": lambda e, c: (
+        f"Shuffled the discard pile into a new Constellation deck ({plural(int(e.get('size', 0)), 'tile')})"
+    ),
+    "OfferRefilled": lambda e, c: (
+        "Refilled the Constellation offer with "
+        + (", ".join(e.get("drawn") or []) or "nothing (no tiles left)")
+    ),
     **TABLE_TEXT,
 }
 
@@ -753,6 +792,19 @@ COMMAND_TEXT: Mapping[str, CommandText] = {
     "RegainRow": lambda m, c: f"Regain the rewards of library row {ROWS[int(m.get('row', 0))]}",
     "BonusTile": _anytile,
     "CollectScale": lambda m, c: f"Collect the reward of {c.scale(int(m.get('tile', 0)))}",
+    "ShiftMirror": lambda m, c: (
+        f"Move {c.tile_name(m.get('tile'))} {m.get('steps')} forward"
+        if m.get("steps")
+        else "Leave the special tiles"
+    ),
+    "ClaimTile": lambda m, c: (
+        f"Claim Constellation tile {m.get('tile')}"
+        + (" for a new constellation" if not m.get("target") else f" for constellation {m.get('target')}")
+    ),
+    "DiscardOffer": lambda m, c: f"Discard Constellation tiles {', '.join(m.get('tiles') or [])}",
+    "Focus": lambda m, c: (
+        f"Focus on {colour_name(str(m.get('space')))}" if m.get("space") != "-" else "Leave the round token"
+    ),
     "MoonReward": lambda m, c: (
         f"Moon objective: {c.catalog.luna.objective_vp} VP"
         if m.get("choice") == "vp"

@@ -61,12 +61,28 @@ def public_fields(event: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def is_redacted(event: Mapping[str, Any]) -> bool:
-    """True when an event dict lacks the fields of one of its secret groups."""
-    return any(f not in event for fields in secret_groups(event.get("type")).values() for f in fields)
+    """True when an event dict lacks the fields of one of its secret groups (a field left out when None,
+    such as `character_deals` of a game without characters' hidden orders, may be absent)."""
+    optional = _optional(event)
+    return any(
+        f not in event and f not in optional
+        for fields in secret_groups(event.get("type")).values()
+        for f in fields
+    )
+
+
+def _optional(event: Mapping[str, Any]) -> set[str]:
+    """Secret fields left out of the event's JSON when None (a field added after a release, such as
+    `character_deals`): absent, they are not part of the group, so released games keep their hashes."""
+    name = event.get("type")
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    return set(cls.OMITTED_WHEN_NONE) if cls is not None else set()
 
 
 def group_digest(nonce: str, event: Mapping[str, Any], fields: tuple[str, ...]) -> str:
-    return sha256(canonical({"nonce": nonce, "fields": {f: event.get(f) for f in fields}}))
+    optional = _optional(event)
+    present = {f: event.get(f) for f in fields if f in event or f not in optional}
+    return sha256(canonical({"nonce": nonce, "fields": present}))
 
 
 def nonces_for(event_type: str, make: Callable[[], str] = new_nonce) -> dict[str, str]:
@@ -177,7 +193,7 @@ def _seat_spec(entry: Any) -> SeatSpec:
 
 def setup_command(setup: Setup) -> dict[str, Any]:
     """The setup as the `command` of the setup batch: everything but the secret seed and salt."""
-    return {
+    command: dict[str, Any] = {
         "type": "Setup",
         "seats": [_seat(s) for s in setup.seats],
         "first_seat": setup.first_seat,
@@ -186,6 +202,7 @@ def setup_command(setup: Setup) -> dict[str, Any]:
         "tile_orders": None if setup.tile_orders is None else [list(o) for o in setup.tile_orders],
         **({"difficulty": setup.difficulty} if setup.difficulty is not None else {}),  # SOLO-2
     }
+    return command
 
 
 def setup_from_command(command: Mapping[str, Any], seed: str, salt: str) -> Setup:

@@ -86,7 +86,13 @@ def selfplay(
         help="Solo with Luna: easy, normal, hard or flaming (SOLO-2) \\[default: normal].",
     ),
     side: str = typer.Option(
-        "basic", "--side", help="Character sides (CHAR-1): basic, ability, or mixed (alternating)."
+        None,
+        "--side",
+        help="Character sides: basic, ability, or mixed (alternating from seat 0) "
+        "\\[default: basic; ability in the solo game, SOLO-26].",
+    ),
+    characters: str = typer.Option(
+        "", "--characters", help="Comma-separated characters for the seats in order (e.g. newton,hevelius)."
     ),
 ) -> None:
     """Play complete bot games and print per-game results (points by source) and totals; with --solo,
@@ -102,9 +108,10 @@ def selfplay(
         raise typer.BadParameter("use greedy or random", param_hint="--bot")
     from domain.expansions.solo.data import DIFFICULTIES
 
-    if side not in ("basic", "ability", "mixed"):
+    if side is not None and side not in ("basic", "ability", "mixed"):
         raise typer.BadParameter("use basic, ability or mixed", param_hint="--side")
     from domain.options import Options
+    from domain.setup import CHARACTERS
 
     if difficulty is not None and not (solo and luna):
         raise typer.BadParameter(
@@ -114,6 +121,10 @@ def selfplay(
         raise typer.BadParameter(f"use one of {', '.join(DIFFICULTIES)}", param_hint="--difficulty")
     if solo:
         players = 1  # SOLO-27: one seat against Tycho Brahe
+    chosen = tuple(ch.strip() for ch in characters.split(",") if ch.strip())
+    unknown = [ch for ch in chosen if ch not in CHARACTERS]
+    if unknown or len(set(chosen)) != len(chosen):
+        raise typer.BadParameter(f"distinct characters of {', '.join(CHARACTERS)}", param_hint="--characters")
     options = Options.from_json({"luna": luna})
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:
@@ -124,7 +135,7 @@ def selfplay(
             from replays.playout import stored_selfplay
 
             def play(n: int, game_seed: str, kind: str) -> tuple[str | None, Any]:
-                return stored_selfplay(service, n, game_seed, kind, options, side, difficulty)
+                return stored_selfplay(service, n, game_seed, kind, options, side, difficulty, chosen)
 
         try:
             summaries, total = run_selfplay(
@@ -137,6 +148,7 @@ def selfplay(
                 options=options,
                 difficulty=difficulty,
                 side=side,
+                characters=chosen,
             )
         finally:
             if service is not None:
@@ -220,7 +232,7 @@ def new(
         options = Options.from_json({k: json.loads(v) for k, v in (_pair(o) for o in option or [])})
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    if side not in ("basic", "ability", "mixed"):
+    if side is not None and side not in ("basic", "ability", "mixed"):
         raise typer.BadParameter("use basic, ability or mixed", param_hint="--side")
     seats = tuple(_seat_spec(s) for s in seat) if seat else default_setup(players, "", side=side).seats
     setup = Setup(seats=seats, seed=seed or secrets.token_hex(16), first_seat=first_seat, options=options)

@@ -43,12 +43,13 @@ def stored_selfplay(
     seed: str,
     bot: str = "greedy",
     options: Options | None = None,
-    side: str = "basic",
+    side: str | None = None,
     difficulty: str | None = None,
+    characters: tuple[str, ...] = (),
 ) -> tuple[str, GameRecord]:
     """`domain.selfplay.selfplay` through the store: the same bots and seeds, stored and audited. The
     service draws the commitment's salt, so the record's setup carries it."""
-    setup = default_setup(players, seed, options, side, difficulty)
+    setup = default_setup(players, seed, options, side, difficulty, characters)
     game_id, _ = games.create(setup)
     decisions = play_out(games, game_id, [make_bot(bot, f"{seed}:{i}") for i in range(players)])
     events: tuple[Event, ...] = tuple(s.event for s in games.events(game_id))

@@ -152,7 +152,8 @@ def _check_event(event: Any, nonces: Any, sealed: Any) -> str | None:
         return f"{name} has no secret group(s) {', '.join(sorted((set(nonces) | set(sealed)) - set(groups)))}"
     for group, group_fields in groups.items():
         present = [f for f in group_fields if f in event]
-        if present and len(present) < len(group_fields):
+        required = [f for f in group_fields if f not in cls.OMITTED_WHEN_NONE]  # e.g. character_deals
+        if present and not set(required) <= set(present):
             return f"{name} shows only part of its {group} fields ({', '.join(present)})"
         if present and (group in sealed or not NONCE_PATTERN.fullmatch(str(nonces.get(group, "")))):
             return (

@@ -83,8 +83,9 @@ def run_selfplay(
     on_game: Callable[[int, GameRecord], None] | None = None,
     play: Callable[[int, str, str], tuple[str | None, GameRecord]] | None = None,
     options: Options | None = None,
-    side: str = "basic",
+    side: str | None = None,
     difficulty: str | None = None,
+    characters: tuple[str, ...] = (),
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play `games` games with seeds `<seed>-<i>`; `on_game` sees each record (progress, storage).
 
@@ -96,7 +97,7 @@ def run_selfplay(
         game_id, record = (
             play(players, f"{seed}-{i}", bot)
             if play
-            else (None, selfplay(players, f"{seed}-{i}", bot, options, side, difficulty))
+            else (None, selfplay(players, f"{seed}-{i}", bot, options, side, difficulty, characters))
         )
         summary = game_summary(i, record)
         if game_id is not None:

@@ -560,13 +560,15 @@ class Adjudicator:
             if isinstance(e, GameForked) and deal is not None and i not in redeals:
                 # A fork of a finished game keeps the deal: it names what was left of it.
                 rest = (deal.seed, deal.salt, deal.commitment, deal.deck[drawn[False] :], deal.box)
-                if (e.seed, e.salt, e.commitment, e.deck, e.box) != rest or (
-                    e.reserve != deal.reserve[drawn[True] :] or e.moon_hidden != deal.moon_hidden
+                if (
+                    (e.seed, e.salt, e.commitment, e.deck, e.box) != rest
+                    or (e.reserve != deal.reserve[drawn[True] :] or e.moon_hidden != deal.moon_hidden)
+                    or e.character_deals != deal.character_deals
                 ):
                     return self._fair(i, "the fork keeps the deal but its cards are not what was left of it")
             elif isinstance(e, GameStarted | GameForked):
                 committed = commitment_of(
-                    e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve), e.moon_hidden
+                    e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve), e.moon_hidden, e.character_deals
                 )
                 if committed != e.commitment:
                     return self._fair(i, "the commitment does not match the salt and the deal")
@@ -595,8 +597,11 @@ class Adjudicator:
                         i, "the end reveals another Movement stack than the one committed (SOLO-24)"
                     )
             elif isinstance(e, GameEnded) and deal is not None:
-                committed_deal = (deal.seed, deal.salt, deal.deck, deal.box, deal.reserve, deal.moon_hidden)
-                if (e.seed, e.salt, e.deck, e.box, e.reserve, e.moon) != committed_deal:
+                committed_deal = (
+                    deal.seed, deal.salt, deal.deck, deal.box, deal.reserve, deal.moon_hidden,
+                    deal.character_deals,
+                )  # fmt: skip
+                if (e.seed, e.salt, e.deck, e.box, e.reserve, e.moon, e.character_deals) != committed_deal:
                     return self._fair(i, "the end reveals another seed or deal than the one committed")
         return None
 

@@ -30,16 +30,24 @@ GOLDEN: dict[str, tuple[Path, str, str]] = {
         "base-3",
         "0.2.0",
     ),
+    "base-4-luna-ability@0.2.0": (
+        FOLDER / "playthrough-3p-greedy-base-4-luna-ability-rules-0.2.0.txt",
+        "base-4",
+        "0.2.0",
+    ),
 }
 # The characters' side in a golden game (CHAR-1): every seat on its ability side in the named ones.
-ABILITY = ("base-3-ability@0.2.0",)
+ABILITY = ("base-3-ability@0.2.0", "base-4-luna-ability@0.2.0")
+# The characters of a golden game other than the base four (issue 12: the Luna characters' abilities).
+CHARACTERS = {"base-4-luna-ability@0.2.0": ("newton", "hevelius", "cunitz")}
 GOLDEN_FILES = {name: path for name, (path, _, _) in GOLDEN.items()}
 
 
 def golden_lines(name: str = "base-provisional-1") -> list[str]:
     _, edition, rules = GOLDEN[name]
     side = "ability" if name in ABILITY else "basic"
-    setup = replace(default_setup(3, SEED, side=side), catalog_edition=edition, engine_version=rules)
+    setup = default_setup(3, SEED, side=side, characters=CHARACTERS.get(name, ()))
+    setup = replace(setup, catalog_edition=edition, engine_version=rules)
     return playthrough(setup, [make_bot("greedy", f"{SEED}:{i}") for i in range(3)])
 
 

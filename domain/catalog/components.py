@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from domain.catalog.luna_characters import ABILITY_CODES as LUNA_ABILITY_CODES
 from domain.catalog.model import (
     COLOURS,
     MIXES,
@@ -172,7 +173,7 @@ CHARACTER_EXPANSIONS = ("base", "luna")
 
 # Reward codes only an ability uses (domain/characters/): Copernicus' page (CHAR-COP-1, AMB-28) and the
 # two options of Kepler's special tile (CHAR-KEP-2, DATA-16).
-ABILITY_CODES = frozenset({"PER2D", "KSWAP:board", "KSWAP:aside"})
+ABILITY_CODES = frozenset({"PER2D", "KSWAP:board", "KSWAP:aside", *LUNA_ABILITY_CODES})
 LIBRARY_FACES = ("A", "B")  # CHAR-COP-3: either face up
 
 

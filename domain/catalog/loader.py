@@ -65,7 +65,7 @@ __all__ = [
 
 EDITION_FILE = "edition.json"
 EDITIONS = "editions"  # the folder of every released edition
-CURRENT_EDITION = "base-3"  # the edition new games get (docs/editions.md)
+CURRENT_EDITION = "base-4"  # the edition new games get (docs/editions.md)
 ALIASES = ("base", "current")  # names of the current edition
 
 

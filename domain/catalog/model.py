@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from domain.catalog.luna import LunaCatalog
+    from domain.catalog.luna_characters import LunaCharacters
 
 COLOURS = ("R", "Y", "B")
 # Major Object colours are mixes of two dice colours: orange is stated (OBS-12), green and purple DER-14.
@@ -215,6 +216,8 @@ class Catalog:
     provenance: Mapping[str, str]
     luna: LunaCatalog
     characters: tuple[CharacterBoard, ...]  # CHAR-2, in the order setup offers them
+    # the Luna characters' own components (DATA-15/19/20/22), in editions that carry their ability sides
+    luna_characters: LunaCharacters | None = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Catalog):

@@ -15,6 +15,7 @@ from domain.catalog.checks import (
     reputation_vp,
 )
 from domain.catalog.luna import parse_luna
+from domain.catalog.luna_characters import parse_luna_characters
 from domain.catalog.model import Catalog, CatalogError
 from domain.catalog.reader import Node
 
@@ -32,7 +33,7 @@ FILES = (
     "luna.json",
 )
 # Files an edition may hold; an edition written before one of them existed gets its default below.
-OPTIONAL_FILES = ("characters.json",)
+OPTIONAL_FILES = ("characters.json", "luna_characters.json")
 # The astronomers of the editions that predate characters.json (base-provisional-1): the first release
 # offered these on their basic side (SET-21, CHAR-2), and a released edition is never edited.
 FIRST_EDITION_CHARACTERS: object = {
@@ -158,6 +159,13 @@ def parse_catalog(edition_name: str, files: Mapping[str, object]) -> Catalog:
         provenance=MappingProxyType(dict(sorted(provenance.items()))),
         luna=parse_luna(root["luna.json"]),
         characters=characters,
+        luna_characters=(
+            parse_luna_characters(
+                Node(f"{edition_name}/luna_characters.json", "$", files["luna_characters.json"])
+            )
+            if "luna_characters.json" in files
+            else None
+        ),
     )
 
 

@@ -32,6 +32,7 @@ from domain.catalog import ActionTile, BookPage, Catalog, Reward
 from domain.errors import IllegalMove
 from domain.fastcopy import replace
 from domain.parts import PartCodec, json_tuple, register_player_part
+from domain.rng import SeededRandom
 from domain.state import GameState, Part, PlayerState, Task, put_part
 
 SIDES = ("basic", "ability")  # CHAR-1: the Quadrant-symbol side (SET-21) or the ability side
@@ -109,6 +110,46 @@ class CharacterRules:
     def start(self, catalog: Catalog, player: PlayerState, layout: dict[str, Any] | None) -> PlayerState:
         """The seat at the start of the game, from its recorded layout (evolve applies GameStarted)."""
         return player
+
+    # -- hidden information (Hevelius' deck, Cunitz' Notes) ------------------------------------------------
+
+    def deal(self, catalog: Catalog, rng: SeededRandom) -> tuple[str, ...]:
+        """The seat's own hidden order, drawn at setup from its own stream of the secret seed: committed
+        with the cards (`GameStarted.character_deals`, hidden until revealed, revealed at the end)."""
+        return ()
+
+    def dealt_to(self, catalog: Catalog, player: PlayerState, order: tuple[str, ...]) -> PlayerState:
+        """The seat at the start of the game with its hidden order in place (evolve, after `start`)."""
+        return player
+
+    def redeal(self, catalog: Catalog, player: PlayerState, rng: SeededRandom) -> tuple[str, ...]:
+        """A re-dealing fork: the seat's whole hidden order anew, what is still unseen drawn again."""
+        return ()
+
+    def redealt(self, catalog: Catalog, player: PlayerState, order: tuple[str, ...]) -> PlayerState:
+        """The seat after a re-dealing fork (`GameForked.character_deals`)."""
+        return player
+
+    def start_order(
+        self, catalog: Catalog, player: PlayerState, started: tuple[str, ...], order: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """A re-dealing fork rewrites `GameStarted`: the seat's hidden order there, given the one it
+        started with and the fork's re-deal `order` (by default the re-deal is the whole order)."""
+        return order
+
+    def dealt(self, player: PlayerState) -> tuple[str, ...]:
+        """The seat's hidden order as last committed (revealed by `GameEnded`)."""
+        return ()
+
+    def worth(self, s: GameState, player: PlayerState) -> float:
+        """What the ability's own components are worth to the greedy bot beyond the score (points they
+        are likely to bring later: Hevelius' constellations in progress, Cunitz' track, Newton's mirrors)."""
+        return 0.0
+
+    def witness(self, s: GameState, event: Any) -> GameState:
+        """The state after an event of this seat was applied, with what the ability remembers of it
+        (Hevelius: the action icons she performed this turn, CHAR-HEV-2)."""
+        return s
 
     # -- the turn ---------------------------------------------------------------------------------------
 

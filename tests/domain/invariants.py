@@ -44,8 +44,17 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         elif part is not None and part.aside:  # CHAR-KEP-1: six on the board (the special one) plus one aside
             assert len(p.queue) == 6 and sorted((*p.queue, part.aside)) == sorted((*tile_ids, "K1"))
             assert p.queue.count("K1") == 1 and part.aside != "K1", "CHAR-KEP-3"
+        elif part is not None and p.character in ("newton", "cunitz"):  # CHAR-NEW-1, CHAR-CUN-1: their own
+            own = (
+                cat.luna_characters.newton_tiles
+                if p.character == "newton"
+                else cat.luna_characters.cunitz_tiles
+            )
+            assert sorted(p.queue) == sorted(t.id for t in own), "their own 6 tiles in the queue (ROT-5)"
         else:
             assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
+        if part is not None:
+            _luna_character(state, p)
         if part is not None and part.library:  # CHAR-COP-3/4: inside the library, never over a Book token
             cells = [(row + k, col) for t, _, col, row in part.library for k in range(_rows(cat, t))]
             assert len(cells) == len(set(cells)), "library tiles never overlap"
@@ -84,6 +93,46 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
     everything = seen + libraries + list(state.deck) + list(state.box) + list(state.reserve)
     assert len(everything) == len(set(everything)), "a card is in two places"
     assert sorted(everything) == sorted(cat.cards), "every card accounted for"
+
+
+def _luna_character(state: GameState, p: Any) -> None:
+    """The Luna characters' components (issue 12): Hevelius' 16 tiles accounted for, her offer of at most
+    three and only incomplete constellations in progress; Cunitz' tokens on her board, her six Notes;
+    Newton's multipliers; Sophia's Venus on one of its positions."""
+    from domain.abilities import hevelius as hev
+    from domain.abilities import newton as new
+    from domain.characters.cunitz import Urania
+    from domain.characters.hevelius import Heavens
+    from domain.characters.sophia import Venus
+
+    data = state.catalog.luna_characters
+    if data is None:
+        return
+    heavens = p.part(Heavens)
+    if heavens is not None:
+        tiles = [
+            *heavens.deck,
+            *heavens.offer,
+            *heavens.discard,
+            *(t for c in heavens.constellations for t in c),
+        ]
+        assert sorted(tiles) == sorted(t.id for t in data.hevelius_tiles), "Hevelius' 16 tiles (CHAR-HEV-1)"
+        assert len(heavens.offer) <= data.offer_size, "CHAR-HEV-8"
+        for group in heavens.constellations:
+            layout = [hev.Tile(t, data.constellation_tile(t).stars, data.constellation_tile(t).connections)
+                      for t in group]  # fmt: skip
+            assert hev.open_connections(layout) > 0, "complete constellations leave (CHAR-HEV-7)"
+    urania = p.part(Urania)
+    if urania is not None:
+        assert 0 <= urania.square < len(data.track) and urania.round in ("", *COLOURS), "CHAR-CUN-1"
+        assert sorted(urania.notes) == sorted(n.id for n in data.notes) and 1 <= urania.shown <= 6
+    if p.character == "newton":
+        mirrors = frozenset(t.id for t in data.newton_tiles if t.mirror)
+        vp = new.page2_vp(p.queue, mirrors, data.multipliers, data.page2_vp_per_multiplier)
+        assert 0 <= vp <= 8 and all(0 <= new.multiplier(data.multipliers, i) <= 4 for i in range(6))
+    venus = p.part(Venus)
+    if venus is not None:
+        assert 0 <= venus.position < len(data.venus), "CHAR-SOP-2"
 
 
 def _rows(cat: Any, tile: str) -> int:

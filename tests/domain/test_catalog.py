@@ -68,9 +68,9 @@ def test_base_edition_loads_and_is_cached(catalog: Catalog) -> None:
 
 def test_new_games_get_the_current_edition() -> None:
     current = load_catalog()
-    assert current.edition == CURRENT_EDITION == "base-3"  # base-2 plus the ability sides (CHAR-1)
+    assert current.edition == CURRENT_EDITION == "base-4"  # base-3 plus the Luna characters' ability sides
     assert load_catalog("base") is current and load_catalog("current") is current
-    assert set(editions().values()) == {"base-provisional-1", "base-2", "base-3"}
+    assert set(editions().values()) == {"base-provisional-1", "base-2", "base-3", "base-4"}
 
 
 def test_unknown_edition_is_refused_naming_it_and_how_to_get_it() -> None:
@@ -79,7 +79,7 @@ def test_unknown_edition_is_refused_naming_it_and_how_to_get_it() -> None:
     assert isinstance(raised.value, EditionUnknown)
     message = str(raised.value)
     assert "unknown catalog edition 'no-such-edition'" in message
-    assert "this build has base-2, base-3, base-provisional-1" in message
+    assert "this build has base-2, base-3, base-4, base-provisional-1" in message
     assert "domain/catalog/editions/no-such-edition/" in message and "docs/editions.md" in message
 
 

@@ -30,7 +30,7 @@ def test_DATA_2_a_new_two_player_game_deals_from_18_cards() -> None:
     state, events = start(default_setup(2, "data-2"))
     started = events[0]
     assert isinstance(started, ev.GameStarted)
-    assert started.catalog_edition == "base-3" and started.engine_version == ENGINE_VERSION
+    assert started.catalog_edition == "base-4" and started.engine_version == ENGINE_VERSION
     assert len(started.display) + len(started.deck) == 18  # 9/5/4 [CN p.3]
     tiers = [state.catalog.cards[c].tier for c in (*started.display, *started.deck)]
     assert (tiers.count(1), tiers.count(2), tiers.count(3)) == (9, 5, 4)

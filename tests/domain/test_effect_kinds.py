@@ -18,12 +18,13 @@ RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+$")
 
 def test_every_kind_names_its_concept_and_a_choice_has_commands_options_a_check_and_a_name() -> None:
     solo = {k.kind for k in EFFECTS.values() if k.expansion == "solo"}  # Tycho's (domain/expansions/solo/)
-    assert len([k for k in EFFECTS.values() if k.concept.startswith("domain.concepts.")]) == 35
+    characters = {k.kind for k in EFFECTS.values() if k.concept.startswith("domain.characters.")}
+    assert len(EFFECTS) - len(solo) - len(characters) == 35
     assert all(
         EFFECTS[k].automatic and EFFECTS[k].concept.startswith("domain.expansions.solo.") for k in solo
     )
-    for kind in EFFECTS.values():  # a rules concept's, a character ability's (domain/characters/) or Tycho's
-        assert kind.concept.startswith(("domain.concepts.", "domain.characters.")) or kind.kind in solo, kind
+    for kind in EFFECTS.values():  # a rules concept's, Tycho's, or a character ability's (domain/characters/)
+        assert kind.concept.startswith("domain.concepts.") or kind.kind in solo | characters, kind
         assert kind.name
         assert kind.automatic == (kind.options is None) == (not kind.commands) == (kind.resolve is not None)
         assert kind.automatic == (kind.check is None), kind

@@ -16,10 +16,21 @@ from collections.abc import Iterator
 
 import pytest
 
-from domain import IllegalMove, Options, decide, evolve, legal_moves, parse_command, play_through, start
+from domain import (
+    IllegalMove,
+    Options,
+    SeatSpec,
+    decide,
+    evolve,
+    legal_moves,
+    parse_command,
+    play_through,
+    start,
+)
 from domain import commands as c
 from domain.bots import make_bot
 from domain.characters import commands as ch
+from domain.characters import cunitz, hevelius, newton
 from domain.effect_kinds import EFFECTS, effect_kind
 from domain.expansions.luna import commands as lc
 from domain.moves import check
@@ -143,6 +154,20 @@ def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[
     if ch.KeplerSwap in wide:
         kepler = (*tiles, "K1", "A1", "A6")
         yield from (ch.KeplerSwap(seat=seat, first=a, second=b) for a in kepler for b in kepler)
+    # the Luna characters' commands (CHAR-NEW-4, CHAR-CUN-2/5), in and out of range
+    for tile in (*tiles, ""):
+        for steps in (-1, 0, 1, 2, 3):
+            yield newton.ShiftMirror(seat=seat, tile=tile, steps=steps)
+    for space in (*COLOURS, "-", "G", ""):
+        yield cunitz.Focus(seat=seat, space=space)
+    part = p.part(hevelius.Heavens)
+    for tile in (*(part.offer if part else ()), "H01", "ZZ"):
+        for target in (-1, 0, 1, 2, 5):
+            yield hevelius.ClaimTile(seat=seat, tile=tile, target=target)
+        yield hevelius.DiscardOffer(seat=seat, tiles=(tile,))
+    if part is not None and len(part.offer) > 1:
+        yield hevelius.DiscardOffer(seat=seat, tiles=tuple(part.offer))
+    yield hevelius.DiscardOffer(seat=seat, tiles=())
 
 
 def states(
@@ -153,10 +178,16 @@ def states(
     options: Options | None = None,
     between: int = 0,
     side: str = "basic",
+    seats: tuple[tuple[str, str], ...] = (),
 ) -> Iterator[GameState]:
     """Every `every`-th decision state of a bot game, and its last state; with `between`, also the
-    states after each event of every `between`-th of those decisions (mostly not decision points)."""
-    state, _ = start(default_setup(players, seed, options, side))
+    states after each event of every `between`-th of those decisions (mostly not decision points).
+    `seats` ((character, side) per seat) plays those characters instead (the Luna characters)."""
+    setup = default_setup(players, seed, options, side)
+    if seats:
+        specs = tuple(SeatSpec(f"P{i + 1}", ch, side=side) for i, (ch, side) in enumerate(seats))
+        setup = dataclasses.replace(setup, seats=specs, catalog_edition=ABILITY_EDITION)
+    state, _ = start(setup)
     bots = [make_bot(bot, f"{seed}{i}") for i in range(players)]
     n = 0
     while not state.finished:
@@ -194,6 +225,19 @@ GAMES: list[tuple[int, str, Options | None, str]] = [
     (4, "greedy", LUNA, "ability"),
     (3, "random", VARIANT, "basic"),
 ]
+# Games with the Luna characters on their ability side (digest §17.5-17.8), mixed with basic seats, with
+# and without Luna: their commands and effects in the sample (issue 12).
+ABILITY_EDITION = "base-4"
+ABILITY_GAMES: list[tuple[int, str, Options | None, tuple[tuple[str, str], ...]]] = [
+    (3, "random", None, (("newton", "ability"), ("cunitz", "ability"), ("hevelius", "ability"))),
+    (2, "greedy", None, (("hevelius", "ability"), ("sophia", "ability"))),
+    (
+        4,
+        "greedy",
+        LUNA,
+        (("cunitz", "ability"), ("hevelius", "ability"), ("newton", "ability"), ("sophia", "ability")),
+    ),
+]
 # Every choice effect put on the agenda of sampled states (whatever their phase): its options and its
 # check are held to each other in states the games rarely reach.
 TASKS = (
@@ -217,6 +261,9 @@ TASKS = (
     Task("RELOCATE"),
     *(Task("FIXEDAT", space) for space in (S1, S2, S3, S4, UPGRADE)),
     Task("ADVANCE"),
+    Task("NSHIFT"),  # Newton's page 1 (CHAR-NEW-4)
+    Task("FOCUS", 1, "R"),  # Cunitz' Focus (CHAR-CUN-2/5)
+    Task("FOCUSANY"),
     Task("SCALEREWARDS", 1, "0123"),
     Task("SCALEREWARDS", 1, "13"),
     Task("OPTINQ"),
@@ -264,6 +311,9 @@ def sample(every: int, between: int, games: int = 1) -> Iterator[tuple[int, Game
             side = options.bonus_board_side if options else "base"
             seed = f"agree-{g}-{players}-{side}"
             yield from enumerate(states(players, seed, bot, every, options, between, sides))
+        for players, bot, options, seats in ABILITY_GAMES:
+            seed = f"agree-{g}-{players}-abilities"
+            yield from enumerate(states(players, seed, bot, every, options, between, seats=seats))
 
 
 def with_task(state: GameState, task: Task) -> GameState:
@@ -300,6 +350,7 @@ def test_every_choice_effect_agrees_in_any_state() -> None:
             seen.update(type(m).__name__ for m in legal_moves(loaded))
     assert refused > 250_000
     menu = {"Move", "UseTile", "BuyFree", "EndActions", "EndFreeActions", "PlaceLibraryTile"}
+    menu |= {"ClaimTile", "DiscardOffer"}  # Hevelius' claim and discard are Action-phase commands
     assert seen == set(c.COMMAND_TYPES) - menu
 
 

@@ -26,7 +26,7 @@ def test_a_first_edition_game_verifies_and_reports_its_divergence_under_the_curr
     assert report.ok and report.exit_code == 0  # information, not a failed verification
     check = report.edition
     assert check is not None and not check.same
-    assert (check.catalog_edition, check.recorded_edition) == ("base-3", "base-provisional-1")
+    assert (check.catalog_edition, check.recorded_edition) == ("base-4", "base-provisional-1")
     divergence = check.divergence
     assert divergence is not None
     # C1 is -4 in base-2 (DATA-6): the first interrogation with an Inquisitor on C1 differs
@@ -50,7 +50,7 @@ def test_a_current_edition_game_is_the_same_under_the_current_edition(tmp_path: 
         play(games, game_id, "same")
         report = games.verify(game_id, edition="current")
         assert report.ok and report.edition is not None and report.edition.same
-        assert games.events(game_id)[0].metadata["command"]["catalog_edition"] == "base-3"
+        assert games.events(game_id)[0].metadata["command"]["catalog_edition"] == "base-4"
         with pytest.raises(EditionUnknown, match="'base-9'"):
             games.verify(game_id, edition="base-9")
 

@@ -436,7 +436,10 @@ def _grants_regained(before: GameState, after: GameState, e: le.LibraryRewardsRe
 
 @grant_rule(le.BonusActionTaken)
 def _grants_bonus_action(before: GameState, after: GameState, e: le.BonusActionTaken) -> list[Task]:
-    return [*tile_rewards(after, e.tile, e.option, e.upgraded), Task("ROTATE", 1, e.tile)]  # LUNA-BA-6
+    rewards = tile_rewards(
+        after, e.tile, e.option, e.upgraded, after.players[e.seat]
+    )  # a character's tiles too
+    return [*rewards, Task("ROTATE", 1, e.tile)]  # LUNA-BA-6
 
 
 @grant_rule(le.ScaleRewardCollected)

@@ -1,0 +1,418 @@
+"""The Luna characters' ability sides in the engine (digest §17.5-17.8): scenarios per rule, events with
+their rule IDs, points by source, hidden information (Cunitz' Notes)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain import Options, SeatSpec, Setup, fold, fork_events, legal_moves, public_state, start
+from domain.characters.cunitz import NoteRevealed, RoundTokenMoved, SquareTokenMoved, urania_of
+from domain.characters.newton import MirrorShifted, ShiftMirror
+from domain.characters.sophia import SunRewardsGained, Venus, VenusMoved
+from domain.events import (
+    GameEnded,
+    GameForked,
+    GameStarted,
+    QuadrantsGained,
+    VictoryPointsScored,
+    event_to_dict,
+    redact_event,
+)
+from domain.selfplay import play_game
+from domain.state import S1, S4, UPGRADE, GameState, PlayerState, Task, put_part
+from tests.domain.scenario import actions_at, finish_effects, of_type, play, player, resolve, show
+
+EDITION = "base-4"
+
+
+def ability_game(*seats: tuple[str, str], seed: str = "luna-chars", **options: Any) -> GameState:
+    specs = tuple(SeatSpec(f"P{i + 1}", ch, side=side) for i, (ch, side) in enumerate(seats))
+    setup = Setup(seats=specs, seed=seed, first_seat=0, options=Options(**options), catalog_edition=EDITION)
+    state, _ = start(setup)
+    return state
+
+
+def with_part(s: GameState, seat: int, part: Any) -> GameState:
+    p: PlayerState = s.players[seat]
+    return player(s, seat, parts=put_part(p.parts, part))
+
+
+# -- Sophia Brahe ---------------------------------------------------------------------------------------
+
+SOPHIA = (("sophia", "ability"), ("galileo", "basic"))
+
+
+def test_CHAR_SOP_1_venus_starts_over_the_sun() -> None:
+    s = ability_game(*SOPHIA)
+    assert s.players[0].part(Venus) == Venus(position=0)
+    assert s.players[1].part(Venus) is None  # a basic-side seat has no Sun
+
+
+def test_CHAR_SOP_2_DER_26_each_wrap_moves_venus_and_the_last_returns_to_the_first() -> None:
+    s = ability_game(*SOPHIA)
+    positions = []
+    for _ in range(4):
+        s = replace(player(s, 0, telescope=UPGRADE), turn=replace(s.turn, seat=0, phase="movement"))
+        s, events = play(s, "move 1")  # U -> S1
+        moved = of_type(events, VenusMoved)
+        assert len(moved) == 1 and moved[0].rule == "CHAR-SOP-2"
+        positions.append(s.players[0].part(Venus).position)  # type: ignore[union-attr]
+    assert positions == [1, 2, 3, 0]  # DER-30
+    s = replace(player(s, 0, telescope=S1), turn=replace(s.turn, seat=0, phase="movement"))
+    _, events = play(s, "move 1")  # no wrap, no Venus
+    assert not of_type(events, VenusMoved)
+
+
+def _observe_constellation(s: GameState) -> tuple[GameState, list[Any]]:
+    s = show(show(show(s, 0, "D1-01"), 1, "D1-03"), 2, "D1-07")
+    s = actions_at(player(s, 0, dice=(("R", 5), ("R", 4), ("R", 5), ("B", 1))), S1)
+    s, events = play(s, "observe C:D1-01:0 R5 c1=0 c2=0")
+    s, more = finish_effects(s)
+    return s, events + more
+
+
+def test_CHAR_SOP_3_AMB_39_the_sun_pays_once_after_the_observe() -> None:
+    s, events = _observe_constellation(ability_game(*SOPHIA))
+    sun = of_type(events, SunRewardsGained)
+    assert len(sun) == 1 and sun[0].rule == "CHAR-SOP-3" and sun[0].spaces == (2, 3)  # Venus covers 1-2
+    names = [type(e).__name__ for e in events]
+    # after the whole Observe: its second observation (OBS-1) and both rewards came first (CHAR-SOP-3)
+    assert names.count("ConstellationObserved") == 2
+    assert names.index("SunRewardsGained") > max(
+        i for i, n in enumerate(names) if n == "ConstellationObserved"
+    )
+    assert [g[0] for g in sun[0].grants or ()] == ["RAISE", "PER"]  # DATA-22: S3 1D+1, S4 PER
+
+
+def test_CHAR_SOP_3_sun_points_by_source() -> None:
+    s = with_part(ability_game(*SOPHIA), 0, Venus(position=3))  # visible: Q, 2VP, 1D+1
+    s, events = _observe_constellation(s)
+    assert any(e.source == "sun" and e.points == 2 for e in of_type(events, VictoryPointsScored))
+    assert dict(s.players[0].points).get("sun") == 2
+
+
+def test_AMB_39_no_sun_for_a_basic_side_or_without_an_observation() -> None:
+    s, events = _observe_constellation(ability_game(("sophia", "basic"), ("galileo", "basic")))
+    assert not of_type(events, SunRewardsGained)
+
+
+# -- Isaac Newton ----------------------------------------------------------------------------------------
+
+NEWTON = (("newton", "ability"), ("kepler", "basic"))
+
+
+def test_CHAR_NEW_1_his_tiles_with_the_mirrors_on_the_crossed_out_spaces() -> None:
+    s = ability_game(*NEWTON)
+    q = s.players[0].queue
+    assert q[:2] == ("N1", "N2") and sorted(q[2:]) == ["N3", "N4", "N5", "N6"]
+    assert s.players[1].queue != q and "N1" not in s.players[1].queue
+    others = {ability_game(*NEWTON, seed=f"n{i}").players[0].queue[2:] for i in range(12)}
+    assert len(others) > 1  # the other four at random
+
+
+def test_EX_21_CHAR_NEW_2_the_quadrant_mirror_at_the_top_gives_four() -> None:
+    s = ability_game(*NEWTON)
+    s = actions_at(player(s, 0, queue=("N3", "N4", "N5", "N6", "N2", "N1")), S4)
+    s, events = play(s, "tile 1")
+    s, more = finish_effects(s)
+    assert sum(e.amount for e in of_type(events + more, QuadrantsGained)) == 4
+    s = ability_game(*NEWTON)
+    s = actions_at(player(s, 0, queue=("N3", "N4", "N1", "N6", "N2", "N5")), S1)
+    s, events = play(s, "tile 2")  # a mirror's single option is both options (DATA-15)
+    assert sum(e.amount for e in of_type(events, QuadrantsGained)) == 1
+    s = ability_game(*NEWTON)
+    s = actions_at(player(s, 0, queue=("N3", "N4", "N1", "N6", "N2", "N5"), upgraded=frozenset({"N1"})), S1)
+    s, events = play(s, "tile 1")
+    assert sum(e.amount for e in of_type(events, QuadrantsGained)) == 2  # DATA-15: upgraded m + 1
+
+
+def test_CHAR_NEW_4_page_1_moves_a_special_tile_forward_skipped_tiles_back() -> None:
+    s = actions_at(ability_game(*NEWTON), S1)
+    s, _ = resolve(s, Task("NSHIFT"))
+    moves = legal_moves(s)
+    assert ShiftMirror(seat=0, tile="", steps=0) in moves
+    assert {(m.tile, m.steps) for m in moves if isinstance(m, ShiftMirror)} == {
+        ("", 0), ("N1", 1), ("N1", 2), ("N2", 1), ("N2", 2)
+    }  # fmt: skip
+    before = s.players[0].queue
+    s, events = play(s, "shift N1 2")
+    shifted = of_type(events, MirrorShifted)
+    assert shifted[0].rule == "CHAR-NEW-4" and s.players[0].queue == (before[1], before[2], "N1", *before[3:])
+
+
+def test_EX_22_CHAR_NEW_5_AMB_34_page_2_two_vp_per_multiplier() -> None:
+    s = actions_at(ability_game(*NEWTON), S1)
+    _, events = resolve(s, Task("NVP"))
+    assert [(e.points, e.source, e.rule) for e in of_type(events, VictoryPointsScored)] == [
+        (0, "newton", "CHAR-NEW-5")
+    ]  # both mirrors on X1/X2: multiplier 0 (AMB-34)
+    s = player(s, 0, queue=("N3", "N4", "N5", "N6", "N2", "N1"))
+    _, events = resolve(s, Task("NVP"))
+    assert [e.points for e in of_type(events, VictoryPointsScored)] == [8]
+
+
+def test_CHAR_NEW_3_personal_pages_offered_in_the_book() -> None:
+    from domain.characters import rules_for
+
+    s = ability_game(*NEWTON)
+    assert [p.id for p in rules_for(s.players[0]).personal_pages(s.catalog)] == ["NEW-P1", "NEW-P2"]
+
+
+# -- Maria Cunitz ----------------------------------------------------------------------------------------
+
+CUNITZ = (("cunitz", "ability"), ("bruno", "basic"))
+
+
+def test_CHAR_CUN_1_setup_board_tokens_and_her_tiles() -> None:
+    s = ability_game(*CUNITZ)
+    part = urania_of(s.players[0])
+    assert part.round == "" and part.square == 0 and part.shown == 1  # arrow; top; the next Note in view
+    assert sorted(part.notes) == sorted(n.id for n in s.catalog.luna_characters.notes)  # type: ignore[union-attr]
+    assert sorted(s.players[0].queue) == ["C1", "C2", "C3", "C4", "C5", "C6"]
+
+
+def _cunitz_at(tile: str, **urania: Any) -> GameState:
+    s = ability_game(*CUNITZ)
+    q = list(s.players[0].queue)
+    q.remove(tile)
+    q.insert(2, tile)  # on S1
+    s = actions_at(player(s, 0, queue=tuple(q)), S1)
+    return with_part(s, 0, replace(urania_of(s.players[0]), **urania)) if urania else s
+
+
+def test_CHAR_CUN_2_focus_after_the_left_option() -> None:
+    s, events = play(_cunitz_at("C1"), "tile 1")  # INC:R + Focus
+    assert s.agenda and s.agenda[-1].kind == "FOCUS" and s.agenda[-1].arg == "R"
+    assert {str(m).split(" ", 1)[1] for m in legal_moves(s)} == {"focus -", "focus R"}
+    s, events = play(s, "focus R")
+    assert of_type(events, RoundTokenMoved)[0].rule == "CHAR-CUN-2" and urania_of(s.players[0]).round == "R"
+
+
+def test_CHAR_CUN_3_4_move_pays_the_colourless_space() -> None:
+    s, events = play(_cunitz_at("C2"), "tile 2")  # Q + Move 1
+    moved = of_type(events, SquareTokenMoved)
+    assert (moved[0].start, moved[0].end, moved[0].rule) == (0, 1, "CHAR-CUN-4")
+    assert sum(e.amount for e in of_type(events, QuadrantsGained)) == 2  # the tile's Q and T1's Q
+
+
+def test_CHAR_CUN_4_a_note_pays_only_when_the_colours_match() -> None:
+    notes = ("NB", "NR", "NY", "NL", "NO", "NG")
+    for round_token, pays in (("R", True), ("B", True), ("Y", False), ("", False)):
+        s = _cunitz_at("C4", square=0, notes=notes, round=round_token)
+        s, events = play(s, "tile 2")  # Move 2: T0 -> T2, the first Note (blue/red, Persuade)
+        moved = of_type(events, SquareTokenMoved)[0]
+        assert (moved.end, moved.note, moved.matched) == (2, "NB", pays)
+        assert any(g[0] == "PER" for g in moved.grants or ()) == pays
+
+
+def test_AMB_38_extra_steps_are_lost_and_only_the_landing_space_pays() -> None:
+    s = _cunitz_at("C4", square=12)
+    s, events = play(s, "tile 2")  # Move 2 from T12: stops on T13 (5 VP), T12 not paid again
+    moved = of_type(events, SquareTokenMoved)[0]
+    assert moved.end == 13 and [g[:2] for g in moved.grants or ()] == [("VP", 5)]
+
+
+def test_CHAR_CUN_hidden_notes_redacted_until_revealed_and_revealed_at_the_end() -> None:
+    setup = Setup(
+        seats=(SeatSpec("A", "cunitz", side="ability"), SeatSpec("B", "bruno")),
+        seed="cunitz-hidden",
+        catalog_edition=EDITION,
+    )
+    state, events = start(setup)
+    started = events[0]
+    assert isinstance(started, GameStarted) and started.character_deals is not None
+    notes = started.character_deals[0]
+    public = redact_event(started, 0)
+    assert "character_deals" not in public and "character_deals" in public["redacted"]
+    view = public_state(state, 0)
+    shown = [n for n in str(view).split("'notes': ")[1].split("]")[0].strip("[").split(", ")]
+    assert shown[0].strip("'") == notes[0] and all(n == "'?'" for n in shown[1:])
+    # the other notes are not in the public view anywhere
+    assert not any(n in str(view) for n in notes[1:])
+
+
+def _cunitz_game(seed: str, luna: bool = False) -> list[Any]:
+    from domain.bots import make_bot
+
+    setup = Setup(
+        seats=(SeatSpec("A", "cunitz", side="ability"), SeatSpec("B", "sophia", side="ability")),
+        seed=seed,
+        options=Options(luna=luna),
+        catalog_edition=EDITION,
+    )
+    return list(play_game(setup, [make_bot("random", f"{seed}{i}") for i in range(2)]).events)
+
+
+def test_CHAR_CUN_notes_revealed_by_play_and_at_the_end_and_re_dealt_by_a_fork() -> None:
+    events = _cunitz_game("cunitz-fork")
+    started, ended = events[0], events[-1]
+    assert isinstance(started, GameStarted) and isinstance(ended, GameEnded)
+    assert ended.character_deals == started.character_deals  # revealed at the end
+    assert "character_deals" in event_to_dict(ended)
+    revealed = of_type(events, NoteRevealed)
+    assert all(e.note == started.character_deals[0][e.index] for e in revealed)  # type: ignore[index]
+    at = next(i for i, e in enumerate(events) if isinstance(e, NoteRevealed)) + 1
+    source = fold(events[:at])
+    shown = urania_of(source.players[0]).shown
+    forked = fork_events(events, at, "src", "new-seed", "new-salt")
+    fork = forked[at]
+    assert isinstance(fork, GameForked) and fork.character_deals is not None
+    new_notes = fork.character_deals[0]
+    old_notes = urania_of(source.players[0]).notes
+    assert new_notes[:shown] == old_notes[:shown] and sorted(new_notes) == sorted(old_notes)
+    assert "character_deals" not in redact_event(fork, 0)
+    again = fork_events(forked[:at], at, "src", "new-seed", "new-salt")
+    assert again == forked  # the rewrite is a fixed point
+    assert urania_of(fold(forked).players[0]).notes == new_notes
+    first = forked[0]
+    assert isinstance(first, GameStarted) and first.character_deals == fork.character_deals
+
+
+# -- Elizabeth Hevelius ---------------------------------------------------------------------------------
+
+HEVELIUS = (("hevelius", "ability"), ("kepler", "basic"))
+
+
+def _heavens(s: GameState) -> Any:
+    from domain.characters.hevelius import heavens_of
+
+    return heavens_of(s.players[0])
+
+
+def test_CHAR_HEV_1_shuffled_hidden_deck_and_an_offer_of_three() -> None:
+    setup = Setup(
+        seats=(SeatSpec("A", "hevelius", side="ability"), SeatSpec("B", "kepler")),
+        seed="hev",
+        catalog_edition=EDITION,
+    )
+    state, events = start(setup)
+    part = _heavens(state)
+    assert (
+        len(part.offer) == 3
+        and len(part.deck) == 13
+        and sorted(part.dealt)
+        == sorted(
+            t.id
+            for t in state.catalog.luna_characters.hevelius_tiles  # type: ignore[union-attr]
+        )
+    )
+    started = events[0]
+    assert isinstance(started, GameStarted) and started.character_deals == (part.dealt, ())
+    assert "character_deals" not in redact_event(started, 0)
+    view = str(public_state(state, 0))
+    assert all(t in view for t in part.offer)
+    deck_view = view.split("'hevelius': ")[1].split("'offer'")[0]
+    assert not any(t in deck_view for t in part.deck)  # the deck's order is not in the public view
+
+
+def _hevelius_at_blue(constellations: tuple[tuple[str, ...], ...], offer: tuple[str, ...]) -> GameState:
+    from domain.characters.hevelius import Heavens
+
+    s = ability_game(*HEVELIUS)
+    q = list(s.players[0].queue)
+    q.remove("A2")  # the Blue tile: all blue dice +1 | one die +2
+    q.insert(2, "A2")
+    s = actions_at(player(s, 0, queue=tuple(q), dice=(("B", 2), ("R", 1), ("Y", 1))), S1)
+    rest = tuple(t for t in _heavens(s).dealt if t not in offer and all(t not in c for c in constellations))
+    return with_part(
+        s, 0, Heavens(deck=rest, offer=offer, constellations=constellations, dealt=_heavens(s).dealt)
+    )
+
+
+def test_EX_23_CHAR_HEV_2_5_6_claim_after_the_condition_and_close_the_five_star_constellation() -> None:
+    from domain.characters.hevelius import ClaimTile, ConstellationTileClaimed
+
+    five = ("H13", "H04")  # 3 + 1 stars, one open connection
+    seven = ("H14", "H16")  # 3 + 3 stars, one open connection
+    s = _hevelius_at_blue((five, seven), ("H01", "H03", "H08"))  # the middle tile: increase blue dice
+    assert not any(isinstance(m, ClaimTile) for m in legal_moves(s))  # condition not met yet
+    s, _ = play(s, "tile 1")  # all blue +1: 2 -> 3
+    claims = {(m.tile, m.target) for m in legal_moves(s) if isinstance(m, ClaimTile)}
+    assert claims == {("H03", 0), ("H03", 1), ("H03", 2)}  # new, or either open constellation
+    s, events = play(s, "claim H03 1")
+    claimed = of_type(events, ConstellationTileClaimed)[0]
+    assert (claimed.completed, claimed.stars, claimed.rule) == (("H13", "H04", "H03"), 5, "CHAR-HEV-5")
+    assert [g[:2] for g in claimed.grants or ()][:2] == [("VP", 4), ("DIE", 1)]
+    s, _ = finish_effects(s)
+    part = _heavens(s)
+    assert len(part.offer) == 3 and part.constellations == (seven,) and set(five) <= set(part.discard)
+    assert dict(s.players[0].points).get("hevelius") == 4
+    assert not any(isinstance(m, ClaimTile) for m in legal_moves(s))  # one claim per turn
+    # the 7-star one instead: 10 VP
+    s = _hevelius_at_blue((five, seven), ("H01", "H03", "H08"))
+    s, _ = play(s, "tile 1")
+    s, events = play(s, "claim H03 2")
+    assert next(g[:2] for g in of_type(events, ConstellationTileClaimed)[0].grants or ()) == ("VP", 10)
+
+
+def test_EX_24_CHAR_HEV_3_one_die_plus_two_on_yellow_is_not_increase_yellow() -> None:
+    from domain.characters.hevelius import ClaimTile
+
+    s = _hevelius_at_blue((), ("H11", "H01", "H13"))  # H11: increase yellow dice
+    s, _ = play(s, "tile 2")  # one die +2
+    s, _ = play(s, "raise Y1")
+    assert not any(isinstance(m, ClaimTile) for m in legal_moves(s))
+
+
+def test_CHAR_HEV_8_AMB_37_discard_only_at_the_end_with_no_condition_met() -> None:
+    from domain.characters.hevelius import DiscardOffer, OfferRefilled, OfferTilesDiscarded
+
+    s = _hevelius_at_blue((), ("H11", "H01", "H13"))
+    assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # not before the actions
+    s = replace(s, turn=replace(s.turn, fixed_done=True, moving_done=True))
+    discards = [m for m in legal_moves(s) if isinstance(m, DiscardOffer)]
+    assert len(discards) == 7  # any non-empty set of the three
+    s, events = play(s, "discard H01 H11")
+    assert of_type(events, OfferTilesDiscarded)[0].rule == "CHAR-HEV-8"
+    assert len(of_type(events, OfferRefilled)[0].drawn) == 2 and len(_heavens(s).offer) == 3
+    assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # once
+
+
+def test_CHAR_HEV_7_an_empty_deck_reshuffles_the_discard_pile_in_secret() -> None:
+    from domain.characters.hevelius import ConstellationDeckReshuffled, Heavens
+
+    s = _hevelius_at_blue((), ("H03", "H01"))
+    part = _heavens(s)
+    s = with_part(s, 0, Heavens(deck=(), offer=("H03", "H01"), discard=("H05", "H06"), dealt=part.dealt))
+    s, _ = play(s, "tile 1")
+    s, events = play(s, "claim H03 0")
+    shuffled = of_type(events, ConstellationDeckReshuffled)
+    assert len(shuffled) == 1 and sorted(shuffled[0].deck) == ["H05", "H06"]
+    assert "deck" not in redact_event(shuffled[0], 0)  # hidden until the end
+    assert len(_heavens(s).offer) == 3 and _heavens(s).deck == () and _heavens(s).discard == ()
+
+
+def test_hevelius_deck_re_dealt_by_a_fork_and_revealed_at_the_end() -> None:
+    from domain.bots import make_bot
+
+    setup = Setup(
+        seats=(SeatSpec("A", "hevelius", side="ability"), SeatSpec("B", "newton", side="ability")),
+        seed="hev-fork",
+        catalog_edition=EDITION,
+    )
+    events = list(play_game(setup, [make_bot("random", f"hf{i}") for i in range(2)]).events)
+    started, ended = events[0], events[-1]
+    assert isinstance(started, GameStarted) and isinstance(ended, GameEnded)
+    at = len(events) // 4
+    source = fold(events[:at])
+    forked = fork_events(events, at, "src", "seed-h", "salt-h")
+    fork = forked[at]
+    assert isinstance(fork, GameForked) and fork.character_deals is not None
+    assert sorted(fork.character_deals[0]) == sorted(_heavens(source).deck)
+    again = fork_events(forked[:at], at, "src", "seed-h", "salt-h")
+    assert again == forked
+    assert _heavens(fold(forked)).deck == fork.character_deals[0]
+
+
+def test_AMB_23_luna_a6_takes_a_mirror_with_its_multiplier_and_rotates_it() -> None:
+    s = ability_game(("newton", "ability"), ("cunitz", "ability"), luna=True)
+    s = actions_at(player(s, 0, queue=("N3", "N4", "N5", "N6", "N2", "N1")), S1)
+    s, _ = resolve(s, Task("ANYTILE"))
+    s, events = play(s, "anytile N1 1")  # on S4: x4 (EX-21)
+    assert sum(e.amount for e in of_type(events, QuadrantsGained)) == 4
+    assert s.players[0].queue[0] == "N1"  # rotated at once (LUNA-BA-6)
+    s = actions_at(ability_game(("newton", "ability"), ("cunitz", "ability"), luna=True), S1)
+    s, _ = resolve(s, Task("ANYTILE"))
+    s, events = play(s, "anytile N1 1")  # on X1: x0 (AMB-34)
+    assert not of_type(events, QuadrantsGained)
