@@ -47,7 +47,7 @@ def default_setup(
     """Seats P1.. with the base characters, or with `characters` (`galileo selfplay --characters`): seat i
     plays characters[i % len(characters)] while it has not been taken, then the next one not taken from
     the eight (CHAR-2); `side` as in `seat_sides` (default: basic; in the solo game, one seat against
-    Tycho Brahe, the ability side, SOLO-26; `difficulty` with Luna, SOLO-2)."""
+    Tycho Brahe, the ability side, SOLO-26; `difficulty`: the solo levels, SOLO-2)."""
     sides = seat_sides(players, side or ("ability" if players == 1 else "basic"))
     chosen: list[str] = []
     for i in range(players):

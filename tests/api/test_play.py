@@ -135,5 +135,8 @@ def test_CHAR_1_an_ability_game_over_http_is_played_to_the_end_and_verifies(clie
     assert board["status"] == "finished"
     verified = client.get(f"/games/{table.game_id}/verify").json()
     assert verified["ok"] is True, verified
-    bad = client.post("/games", json={"seats": [{"character": "newton", "side": "ability"}, {}], "seed": "x"})
-    assert bad.status_code in (400, 422) and "CHAR-1" in bad.text
+    bad = client.post(  # only Kepler sets a tile aside (the setup's refusal names its rule)
+        "/games",
+        json={"seats": [{"character": "galileo", "side": "ability", "aside": "A2"}, {}], "seed": "x"},
+    )
+    assert bad.status_code in (400, 422) and "CHAR-KEP-1" in bad.text

@@ -31,7 +31,9 @@ def _play(i: int, bot: str) -> None:
     players = 2 + i % 3
     luna = i % 2 == 1
     chars = characters_of(i, players)
-    record = selfplay(players, f"prop-luna-chars-{bot}-{i}", bot, Options(luna=luna), "ability", chars)
+    record = selfplay(
+        players, f"prop-luna-chars-{bot}-{i}", bot, Options(luna=luna), "ability", characters=chars
+    )
     assert record.state.finished and isinstance(record.events[-1], GameEnded)
     assert tuple(p.character for p in record.state.players) == chars
     check_all(record.events)

@@ -118,7 +118,7 @@ def test_CHAR_1_new_and_selfplay_take_the_side(tmp_path: Path) -> None:
     assert json.loads(out)["seats"] == [["Ada", "kepler", "ability"], ["Bo", "galileo"]]
     code, out = _run(db, "new", "-p", "2", "--side", "mixed", "--seed", "t", "--json")
     assert code == 0 and json.loads(out)["seats"] == [["P1", "galileo", "ability"], ["P2", "kepler"]], out
-    code, out = _run(db, "new", "--seat", "Ada:newton:ability", "--seat", "Bo:galileo")
+    code, out = _run(db, "new", "--seat", "Ada:newton:advanced", "--seat", "Bo:galileo")
     assert code != 0 and "CHAR-1" in out
     code, out = _run(db, "selfplay", "-p", "2", "-n", "1", "--bot", "random", "--side", "ability", "--json")
     assert code == 0, out
