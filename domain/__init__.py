@@ -6,7 +6,18 @@ The decider: `start`/`initial_state` from a `Setup`, `legal_moves(state)`, `deci
 
 from domain.commands import Command, command_from_dict, command_to_dict, parse_command
 from domain.editions import ENGINE_VERSION, RULES_VERSIONS
-from domain.engine import decide, fold, initial_state, legal_moves, play, play_through, settle, start, to_act
+from domain.engine import (
+    decide,
+    decide_traced,
+    fold,
+    initial_state,
+    legal_moves,
+    play,
+    play_through,
+    settle,
+    start,
+    to_act,
+)
 from domain.errors import EditionUnknown, EventDoesNotFit, IllegalMove
 from domain.events import EVENT_TYPES, Event, event_from_dict, event_to_dict, redact_event
 from domain.evolve import evolve
@@ -32,6 +43,7 @@ __all__ = [
     "command_from_dict",
     "command_to_dict",
     "decide",
+    "decide_traced",
     "dump_state",
     "event_from_dict",
     "event_to_dict",

@@ -18,6 +18,7 @@ from domain.state import GameState
 
 __all__ = [
     "decide",
+    "decide_traced",
     "evolve",
     "fold",
     "initial_state",
@@ -85,3 +86,29 @@ def play_through(state: GameState, command: c.Command) -> tuple[GameState, list[
     apply_command(run, command)
     advance(run)
     return run.state, run.events
+
+
+class _Traced(Run):
+    """The decider's `Run` keeping the state after each event it emits (states are immutable values)."""
+
+    __slots__ = ("states",)
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.states: list[GameState] = []
+
+    def emit(self, event: Event) -> None:
+        super().emit(event)
+        self.states.append(self.state)
+
+
+def decide_traced(state: GameState, command: c.Command) -> tuple[list[Event], list[GameState]]:
+    """`decide` that also gives the state after each event (the store keeps them instead of evolving the
+    events a second time: replays/service.py). Raises IllegalMove like `decide` (its rule ID included)."""
+    refusal = check(state, command)
+    if refusal is not None:
+        raise refusal
+    run = _Traced(state)
+    apply_command(run, command)
+    advance(run)
+    return run.events, run.states

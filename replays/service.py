@@ -26,6 +26,7 @@ from domain import (
     GameState,
     Setup,
     command_to_dict,
+    decide_traced,
     event_from_dict,
     event_to_dict,
     evolve,
@@ -35,8 +36,6 @@ from domain import (
 from domain import Event as DomainEvent
 from domain.catalog import load_catalog
 from domain.events import GameEnded, GameStarted
-from domain.moves import check
-from domain.resolve import Run, advance, apply_command
 from replays.audit import SYSTEM, ZERO_HASH, Actor, Cause, canonical, link, nonces_for, setup_command
 from replays.errors import (
     CommandIdReused,
@@ -508,35 +507,6 @@ def verify_file(data: bytes, source: str = "file", edition: str | None = None) -
     except ExportFormatError as exc:
         return verify_records([], source, [Finding("format", exc.message, line=exc.line or None)])
     return verify_records(log.records, source, header=header_problems(log), edition=edition)
-
-
-class _Traced(Run):
-    """The engine's `Run` keeping the state after each event it emits (states are immutable values)."""
-
-    __slots__ = ("states",)
-
-    def __init__(self, state: GameState) -> None:
-        super().__init__(state)
-        self.states: list[GameState] = []
-
-    def emit(self, event: DomainEvent) -> None:
-        super().emit(event)
-        self.states.append(self.state)
-
-
-def decide_traced(state: GameState, command: Command) -> tuple[list[DomainEvent], list[GameState] | None]:
-    """`decide` (the same validation, `check`, and the same run as `play_through`) that also gives the
-    state after each event, so that storing the events does not evolve them a second time. Raises
-    IllegalMove like `decide`."""
-    refusal = check(state, command)
-    if refusal is not None:
-        raise refusal
-    run = _Traced(state)
-    apply_command(run, command)
-    advance(run)
-    if len(run.states) != len(run.events):  # pragma: no cover (an engine emitting otherwise: evolve them)
-        return run.events, None
-    return run.events, run.states
 
 
 def _uuid(game_id: str | UUID) -> UUID:

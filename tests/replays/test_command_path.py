@@ -11,11 +11,11 @@ from uuid import UUID
 
 import pytest
 
-from domain import decide, fold, legal_moves
+from domain import decide, decide_traced, fold, legal_moves
 from domain.bots import make_bot
 from replays import store as store_module
 from replays.errors import CommandIdReused
-from replays.service import Games, decide_traced
+from replays.service import Games
 from replays.store import RECENT_COMMANDS, SNAPSHOT_INTERVAL, Game, GameStore
 from tests.replays.conftest import SecretCounter, StepClock, new_game, play
 
