@@ -71,7 +71,10 @@ def selfplay(
     players: int = typer.Option(3, "--players", "-p", min=2, max=4, help="Seats per game (2-4)."),
     games: int = typer.Option(1, "--games", "-n", min=1, help="How many games to play."),
     seed: str = typer.Option("selfplay", help="Base seed; game i uses '<seed>-<i>'."),
-    bot: str = typer.Option("greedy", help="Bot for every seat: greedy or random."),
+    bot: str = typer.Option(
+        "greedy",
+        help="Bot for every seat: greedy, random, or the search bot mcts[:fast|normal|strong] (docs/analysis.md).",
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON document instead of tables."),
     store: bool = typer.Option(False, "--store", help="Play through the event store and keep the games."),
     luna: bool = typer.Option(
@@ -104,8 +107,10 @@ def selfplay(
 
     from replays.selfplay import run_selfplay
 
-    if bot not in ("greedy", "random"):
-        raise typer.BadParameter("use greedy or random", param_hint="--bot")
+    from domain.bots import bot_kind_error
+
+    if bot_kind_error(bot):
+        raise typer.BadParameter(bot_kind_error(bot) or "", param_hint="--bot")
     from domain.expansions.solo.data import DIFFICULTIES
 
     if side is not None and side not in ("basic", "ability", "mixed"):
