@@ -79,7 +79,8 @@ DEFAULT_LEVEL = "normal"
 
 def parse_budget(text: str) -> Budget:
     """A level name (fast, normal, strong), or `iterations=N[,determinisations=N][,horizon=N]
-    [,exploration=X]` (`i=`, `d=`, `h=`, `c=` for short), or a bare number of iterations."""
+    [,exploration=X]` (`i=`, `d=`, `h=`, `c=` for short; `/` separates as well as `,`, for bot lists
+    such as `--bots greedy,mcts:i=100/d=4`), or a bare number of iterations."""
     text = text.strip()
     if text in LEVELS:
         return LEVELS[text]
@@ -87,7 +88,7 @@ def parse_budget(text: str) -> Budget:
         return Budget(iterations=int(text))
     names = {"i": "iterations", "d": "determinisations", "h": "horizon", "c": "exploration"}
     values: dict[str, float] = {}
-    for part in text.split(","):
+    for part in text.replace("/", ",").split(","):
         key, sep, value = part.partition("=")
         key = names.get(key.strip(), key.strip())
         if not sep or key not in names.values():

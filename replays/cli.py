@@ -659,15 +659,30 @@ def explain(
     game: str = GAME,
     turn: int = typer.Option(..., "--turn", min=0, help="The turn to explain (0 = the first turn)."),
     viewer: int = typer.Option(None, help="Explain what this seat may see \\[default: a spectator's view]."),
+    evaluate: bool = typer.Option(
+        False,
+        "--evaluate",
+        help="Add each decision's evaluation by the search bot (as `galileo analyse`; a running game's needs "
+        "--viewer).",
+    ),
+    budget: str = typer.Option(
+        "normal", "--budget", help="With --evaluate: the search budget (as `analyse`)."
+    ),
     json_output: bool = JSON,
 ) -> None:
     """A dispute report: one turn event by event, with each command, the legal moves it was chosen from,
-    the rule behind every event and the game's verification."""
+    the rule behind every event and the game's verification; with --evaluate, the evaluation of each
+    decision of the turn (win probability, margin, best move found, loss: docs/analysis.md)."""
+    from domain.search import parse_budget
     from replays.dispute import dispute_report, render
 
+    try:
+        chosen = parse_budget(budget) if evaluate else None
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--budget") from None
     with _games(ctx) as service:
         try:
-            report = dispute_report(service, game, turn, viewer)
+            report = dispute_report(service, game, turn, viewer, chosen)
         except (LookupError, ValueError) as exc:
             raise _fail(str(exc)) from None
     if json_output:
