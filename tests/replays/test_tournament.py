@@ -90,3 +90,13 @@ def test_search_bot_tops_three_greedy_bots_in_a_four_player_tournament() -> None
     table = {k.kind: k for k in standings(results)}
     assert table["mcts:i=30/d=2"].top >= 5  # of 8 games; the baseline is 2
     assert table["mcts:i=30/d=2"].mean_margin > 0
+
+
+@pytest.mark.soak
+def test_the_issue_targets_over_a_larger_match() -> None:
+    """Issue 18's targets at the default level: at least 70% of 2-player games against greedy, top scorer
+    in at least half of the 4-player games against three greedy bots (60 and 40 games)."""
+    two = {k.kind: k for k in standings(play_games(["greedy", "mcts"], 2, 60, "soak-2", jobs=2))}
+    assert two["mcts"].win_rate >= 0.7 and two["mcts"].low > 0.5
+    four = {k.kind: k for k in standings(play_games(["greedy", "mcts"], 4, 40, "soak-4", jobs=2))}
+    assert four["mcts"].top >= 20
