@@ -166,6 +166,8 @@ def win_probabilities(values: Sequence[float], scale: float) -> tuple[float, ...
     return tuple(r / total for r in raw) if total > 0 else tuple(1.0 / len(values) for _ in values)
 
 
+FOCUS = 4  # with `include`: one iteration in FOCUS goes through the included move
+
 # -- the tree -----------------------------------------------------------------------------------------
 
 
@@ -246,7 +248,8 @@ def search(
 ) -> SearchResult:
     """Search the decision of the seat to act in `state`, from what `viewer` (default: that seat)
     knows. `include` is a move to value even if the pruning would leave it out (the move a player
-    played, for an analysis). `cancelled` is polled between iterations: when it says so the search
+    played, for an analysis); every FOCUS-th iteration goes through it, so its value rests on a search
+    of its own continuations, like the best move's (a mean over few visits would be pessimistic). `cancelled` is polled between iterations: when it says so the search
     stops with what it has."""
     seat = state.turn.seat
     knows = seat if viewer is None else viewer
@@ -287,6 +290,9 @@ def search(
                 )
                 edge = _Edge(s.turn.seat, seats)
                 edges[m] = edge
+            elif node is root and i % FOCUS == FOCUS - 1 and include is not None and include in edges:
+                m = include  # every FOCUS-th iteration searches the included move: its value is not a guess
+                edge = edges[m]
             else:
                 actor = s.turn.seat
                 best_score = -math.inf
