@@ -249,8 +249,8 @@ def search(
     """Search the decision of the seat to act in `state`, from what `viewer` (default: that seat)
     knows. `include` is a move to value even if the pruning would leave it out (the move a player
     played, for an analysis); every FOCUS-th iteration goes through it, so its value rests on a search
-    of its own continuations, like the best move's (a mean over few visits would be pessimistic). `cancelled` is polled between iterations: when it says so the search
-    stops with what it has."""
+    of its own continuations, like the best move's (a mean over few visits would be pessimistic).
+    `cancelled` is polled between iterations: when it says so the search stops with what it has."""
     seat = state.turn.seat
     knows = seat if viewer is None else viewer
     seats = len(state.players)
