@@ -184,10 +184,9 @@ class _Node:
 
 
 class _Edge:
-    __slots__ = ("avail", "child", "margins", "seat", "visits", "wins")
+    __slots__ = ("avail", "child", "margins", "visits", "wins")
 
-    def __init__(self, seat: int, seats: int) -> None:
-        self.seat = seat
+    def __init__(self, seats: int) -> None:
         self.visits = 0
         self.avail = 1
         self.margins = [0.0] * seats
@@ -202,6 +201,8 @@ def _arrive(s: GameState, stop: int) -> tuple[GameState, list[c.Command] | None,
         moves = candidates(s)
         if len(moves) > 1:
             return s, moves, None
+        if not moves:  # nobody to decide (never at a settled state: a safety net)
+            break
         s = play_through(s, moves[0])[0]
     return s, None, value_of(s)
 
@@ -288,7 +289,7 @@ def search(
                     if include is not None and include in untried
                     else untried[rng.below(len(untried))]
                 )
-                edge = _Edge(s.turn.seat, seats)
+                edge = _Edge(seats)
                 edges[m] = edge
             elif node is root and i % FOCUS == FOCUS - 1 and include is not None and include in edges:
                 m = include  # every FOCUS-th iteration searches the included move: its value is not a guess
