@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -146,7 +145,9 @@ def test_in_process_cancel_running_and_queued(stored: tuple[str, str, int]) -> N
 def test_in_process_failure_is_reported_without_the_error_text(stored: tuple[str, str, int]) -> None:
     url, game_id, head = stored
 
-    def broken(events: Sequence[Event], task: Task, progress: Progress, cancelled: Cancelled) -> Mapping[str, Any]:
+    def broken(
+        events: Sequence[Event], task: Task, progress: Progress, cancelled: Cancelled
+    ) -> Mapping[str, Any]:
         raise ValueError("the deck was C12, C07")
 
     jobs = LocalJobs(replace(PACED, run=broken), store_loader(url))
