@@ -111,12 +111,22 @@ class GreedyBot:
         return self._rng.choice(best)
 
 
+BOT_KINDS = ("random", "greedy", "mcts", "mcts:fast", "mcts:normal", "mcts:strong")  # `make_bot` kinds
+
+
 def make_bot(kind: str, seed: str) -> Bot:
+    """A bot by kind: random, greedy, or the search bot `mcts` with a level (`mcts:fast`, `mcts:normal`
+    (= `mcts`), `mcts:strong`; or `mcts:<budget>`, domain/search.py `parse_budget`)."""
     if kind == "random":
         return RandomBot(seed)
     if kind == "greedy":
         return GreedyBot(seed)
-    raise ValueError(f"unknown bot {kind!r}: use random or greedy")
+    if kind == "mcts" or kind.startswith("mcts:"):
+        from domain.search import DEFAULT_LEVEL, SearchBot, parse_budget  # the search imports this module
+
+        level = kind.partition(":")[2] or DEFAULT_LEVEL
+        return SearchBot(seed, parse_budget(level), level)
+    raise ValueError(f"unknown bot {kind!r}: use random, greedy or mcts[:fast|normal|strong]")
 
 
 def next_move(state: GameState, bots: Sequence[Bot]) -> c.Command:

@@ -87,6 +87,9 @@ OPPONENT_SETUPS: list[OpponentSetup] = []
 # What a non-player opponent re-deals at a fork (domain/fork.py): each rewrites, in the copied events, its
 # own hidden deal with the fork's seed and salt, keeping what the copied events revealed of it.
 OPPONENT_REDEALS: list[Callable[[list[Event], str, str], None]] = []
+# The same re-deal on a state, for a search's determinisation (domain/determinise.py): each shuffles anew
+# what of a non-player opponent's own hidden deal is still unseen, with the stream it is given.
+OPPONENT_STATE_REDEALS: list[Callable[[GameState, SeededRandom], GameState]] = []
 
 
 def opponent_setup(setup: Setup) -> OpponentSetup | None:
