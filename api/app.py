@@ -13,6 +13,7 @@ from api import contract, problems
 from api.limits import BodyLimit
 from api.routers import (
     analysis,
+    analysis_jobs,
     catalog,
     docs,
     events,
@@ -28,6 +29,7 @@ from api.routers import (
 from api.runtime import Runtime
 from api.settings import Settings
 from api.tokens import install_token_filter
+from replays.jobs import Analyser
 
 DESCRIPTION = """Play Galileo Galilei asynchronously over HTTP.
 
@@ -55,15 +57,20 @@ hands a seat to a bot or a new person, extends a clock and cancels the game (`/g
 """
 
 
-def create_app(settings: Settings | None = None, clock: Callable[[], datetime] | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    clock: Callable[[], datetime] | None = None,
+    analyser: Analyser | None = None,
+) -> FastAPI:
     """An app for `settings` (default: from the environment); its runtime starts with the app.
-    `clock` is the service's time (default: the system's, UTC); tests pass a controllable one."""
+    `clock` is the service's time (default: the system's, UTC); tests pass a controllable one, and may
+    pass another analysis engine (`analyser`, default domain.analysis)."""
     config = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_token_filter()
-        runtime = Runtime.build(config, clock)
+        runtime = Runtime.build(config, clock, analyser)
         app.state.runtime = runtime
         await runtime.start()
         try:
@@ -83,7 +90,20 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] |
     problems.install(app)
     contract.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
-    routers = (health, games, play, table, turns, events, replay, analysis, rules, catalog, pages)
+    routers = (
+        health,
+        games,
+        play,
+        table,
+        turns,
+        events,
+        replay,
+        analysis,
+        analysis_jobs,
+        rules,
+        catalog,
+        pages,
+    )
     for module in routers:
         app.include_router(module.router)
     docs.install(app)

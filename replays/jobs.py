@@ -158,6 +158,8 @@ FAILED_DETAIL: Final = "the analysis failed; the error was logged"  # never the 
 class JobQueue(Protocol):
     """Where the API sends analyses (RedisJobs or LocalJobs)."""
 
+    analyser: Analyser  # its budgets and version make the tasks (Redis: the workers run their own)
+
     def submit(self, task: Task) -> tuple[JobInfo, bool]:
         """The job of `task`: the one queued, running or finished already (False), else a new one (True)."""
         ...
@@ -555,3 +557,32 @@ def run_worker(redis_url: str, context: WorkerContext, settings: WorkerSettings 
     set_worker_context(context)
     worker = make_worker(redis_url, settings)
     return bool(worker.work(burst=settings.burst, logging_level="INFO"))
+
+
+# -- the analysis engine ---------------------------------------------------------------------------
+
+
+def engine_analyser() -> Analyser:
+    """domain.analysis.analyse_game at the search's named levels (the default first). Only named levels:
+    a budget of the caller's own could ask a worker for any amount of work."""
+    from domain.analysis import AnalysisCancelled, analyse_game, analyser_version
+    from domain.search import DEFAULT_LEVEL, LEVELS
+
+    def run(
+        events: Sequence[Event], task: Task, progress: Progress, cancelled: Cancelled
+    ) -> Mapping[str, Any]:
+        try:
+            analysis = analyse_game(
+                events,
+                viewer=task.viewer,
+                budget=LEVELS[task.budget],
+                seed=task.seed,
+                progress=progress,
+                cancelled=cancelled,
+            )
+        except AnalysisCancelled:
+            raise JobCancelled from None
+        return analysis.as_dict()
+
+    budgets = (DEFAULT_LEVEL, *(name for name in LEVELS if name != DEFAULT_LEVEL))
+    return Analyser(run=run, budgets=budgets, version=analyser_version())
