@@ -10,7 +10,8 @@ GALILEO_REQUIRE_SERVICES=1 (CI), where they fail. Screenshots go to artefacts/br
   `make soak`;
 - at several versions of a seeded Luna game, every element kind the board draws agrees with the API's
   board view (telescopes, tile faces, dice, cellar, Book tokens, University, scores, display, ...);
-- the replay page's scrubber, keyboard steps, history and view-as after the end;
+- the replay page's scrubber, keyboard steps, history and view-as after the end; its analysis (the
+  win-probability graph, mistake marks that jump to the move);
 - /docs and /redoc render with every other origin blocked;
 - 390 x 844: no horizontal overflow on any page; no console error or page error anywhere.
 """
@@ -464,6 +465,39 @@ def test_replay_scrubber_history_and_view_as(server: str, pages: Pages) -> None:
     texts = page.locator("#events li").all_inner_texts()
     assert texts and all(f" {name} " in f" {t} " for t in texts)  # only seat 2's events, in words
     shot(page, "replay")
+
+
+def test_replay_analysis_graph_and_mistake_marks(server: str, pages: Pages) -> None:
+    """The replay page asks for an analysis of a finished game (docs/analysis-api.md), shows its
+    progress, then the win-probability graph under the board and the mistakes on the strip under the
+    scrubber; a mark jumps to its move."""
+    game_id = finished_game(server, "browser-analysis", luna=False)
+    head = httpx.get(f"{server}/games/{game_id}").json()["version"]
+    page = pages.new()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector(f'#board[data-version="{head}"] .board-svg', timeout=30_000)
+    page.select_option("#budget", "fast")
+    page.click("#analyse-button")
+    running = '#analysis[data-status="running"] #analysis-progress:not([hidden])'
+    page.wait_for_selector(running, timeout=60_000)
+    assert "Analysing" in page.locator("#analysis-status").inner_text()
+    page.wait_for_selector('#analysis[data-status="finished"]', timeout=300_000)
+    assert page.locator("#analysis-progress").is_hidden()
+    assert page.locator(".win-graph svg polyline.win-line").count() == 3  # one line per seat
+    marks = page.locator("#mistake-strip .mistake-mark")
+    assert marks.count() >= 1 and page.locator(".win-graph .mistake-dot").count() == marks.count()
+    target = marks.last.get_attribute("data-version")  # the last is drawn on top of its neighbours
+    marks.last.click()
+    page.wait_for_selector(f'#board[data-version="{target}"] .board-svg', timeout=30_000)
+    assert page.locator(f'#events li.current[data-version="{target}"]').count() == 1
+    page.locator("#mistakes li button").last.click()
+    last = page.locator("#mistakes li button").last.get_attribute("data-version")
+    page.wait_for_selector(f'#board[data-version="{last}"] .board-svg', timeout=30_000)
+    shot(page, "replay-analysis", full=True)
+    # The job is remembered: a reload shows the finished analysis without asking again.
+    page.reload()
+    page.select_option("#budget", "fast")
+    page.wait_for_selector('#analysis[data-status="finished"] .win-graph svg', timeout=30_000)
 
 
 def test_docs_and_redoc_work_offline(server: str, pages: Pages) -> None:
