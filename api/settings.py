@@ -42,6 +42,7 @@ DEFAULT_RATES = {  # per client: requests a minute / burst (README, "Limits")
     "fork": Rate(30, 10),
     "import": Rate(10, 5),
     "command": Rate(600, 60),
+    "analysis": Rate(30, 10),  # POST /games/{id}/analysis: each new job is minutes of a worker's time
 }
 NO_RATES = {kind: Rate(0, 0) for kind in KINDS}
 

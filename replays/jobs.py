@@ -17,7 +17,9 @@ last), rq's registry clean-up re-queues the job (each job has `retries` re-queue
 runs it from the start.
 
 No Redis (`LocalJobs`): the same tasks run on a pool of threads of the API process, with results kept in
-memory (up to `CACHE_LIMIT` tasks); they do not survive a restart.
+memory (up to `CACHE_LIMIT` tasks, `JOB_LIMIT` jobs listed); they do not survive a restart. The analysis is
+pure Python: while it runs it shares the process's interpreter with the API, which answers more slowly;
+a deployment that analyses often runs Redis and `galileo worker` processes.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ logger = logging.getLogger(__name__)
 QUEUE: Final = "galileo-analysis"
 PREFIX: Final = "galileo:analysis"
 CACHE_LIMIT: Final = 256  # tasks whose results an in-process queue keeps
+JOB_LIMIT: Final = 1024  # ended jobs an in-process queue keeps listed (the oldest are forgotten first)
 POLL_SECONDS: Final = 0.2  # how often a running job looks for its cancellation
 META_SECONDS: Final = 0.5  # how often a running job publishes its progress
 
@@ -206,6 +209,7 @@ class LocalJobs:
             if known is not None and (known.info.status in ACTIVE or task.digest in self._results):
                 return self._view(known), False
             job = _LocalJob(JobInfo(uuid.uuid4().hex, task, "queued", created_at=_now()))
+            self._forget_old()
             self._jobs[job.info.job_id] = job
             self._latest[task.digest] = job.info.job_id
             if task.digest in self._results:  # known from an earlier job that is no longer listed
@@ -213,6 +217,17 @@ class LocalJobs:
                 return self._view(job), True
         self._pool.submit(self._run, job)
         return self._view(job), True
+
+    def _forget_old(self) -> None:
+        """Keep at most JOB_LIMIT jobs listed, dropping the oldest ended ones (under the lock)."""
+        excess = len(self._jobs) - JOB_LIMIT + 1
+        if excess <= 0:
+            return
+        ended = [j for j in self._jobs.values() if j.info.status not in (*ACTIVE, "cancelling")][:excess]
+        for old in ended:
+            del self._jobs[old.info.job_id]
+            if self._latest.get(old.info.task.digest) == old.info.job_id:
+                del self._latest[old.info.task.digest]
 
     def _run(self, job: _LocalJob) -> None:
         info = job.info

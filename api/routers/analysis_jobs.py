@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Path, Query, Response
+from fastapi import APIRouter, Body, Path, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from api import limits
 from api.contract import errors
 from api.deps import GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError, unauthorized
@@ -140,12 +141,13 @@ def _answer(info: JobInfo, created: bool) -> Response:
             "model": AnalysisJob,
             "headers": LOCATION,
         },
-        **errors(401, 403, 404, 422),
+        **errors(401, 403, 404, 422, 429),
     },
     openapi_extra={"x-seat-token": "optional"},
 )
 async def request_analysis(
     game_id: GameId,
+    http: Request,
     runtime: RuntimeDep,
     seat: OptionalSeat,
     body: Annotated[AnalysisRequest | None, Body()] = None,
@@ -156,6 +158,7 @@ async def request_analysis(
     version, rules edition, budget, viewer, engine) is the same job, and its result is cached. A running
     game needs a seat's token and is analysed from that seat's view only; a finished one is open to all."""
     request = body or AnalysisRequest(budget=None, viewer=None)
+    limits.rate(runtime, http, "analysis")
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     viewer = _viewer(state, seat, request.viewer)
     task = _task(runtime, game_id, state, version, request.budget, viewer)
@@ -208,15 +211,16 @@ async def analysis_job(
 @router.delete(
     "/{job_id}",
     response_model=AnalysisJob,
-    responses=errors(401, 403, 404, 422),
+    responses=errors(401, 403, 404, 422, 429),
     openapi_extra={"x-seat-token": "optional"},
 )
 async def cancel_analysis(
-    game_id: GameId, job_id: JobId, runtime: RuntimeDep, seat: OptionalSeat
+    game_id: GameId, job_id: JobId, http: Request, runtime: RuntimeDep, seat: OptionalSeat
 ) -> AnalysisJob:
     """Cancel a queued or running job: a queued one at once (`cancelled`), a running one at its next
     decision (`cancelling`, then `cancelled`); a finished one is left as it is. Whoever may read a job
     may cancel it (the same analysis asked by several callers is one job); ask again to restart it."""
+    limits.rate(runtime, http, "analysis")
     await _readable(runtime, game_id, job_id, seat)
     info = await run_in_threadpool(runtime.analyses.cancel, job_id)
     if info is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.limits import Rate
 from api.settings import Settings
 from replays.jobs import PREFIX, QUEUE, LocalJobs
 from tests.api.helpers import Table, create, hidden_ids, leaks, play_turns, runtime_of, wait_until
@@ -258,3 +260,24 @@ def test_on_redis_with_a_galileo_worker_process(settings: Settings, redis_url: s
         assert len(result["summary"]) == 2
         again = client.post(f"/games/{game}/analysis", json={"budget": "fast"})
         assert again.status_code == 200 and again.json()["result"] == result
+
+
+def test_analysis_requests_have_a_rate_of_their_own(settings: Settings) -> None:
+    rates = {**settings.rates, "analysis": Rate(60, 2)}
+    with TestClient(create_app(replace(settings, rates=rates), analyser=PACED)) as client:
+        game = finished(client, "analysis-rate").game_id
+        for budget in ("quick", "steady"):
+            assert client.post(f"/games/{game}/analysis", json={"budget": budget}).status_code in (200, 202)
+        refused = problem(
+            client.post(f"/games/{game}/analysis", json={"budget": "slow"}), 429, "rate-limited"
+        )
+        assert refused["retry_after"] >= 1
+        assert client.get(f"/games/{game}/analysis", params={"budget": "quick"}).status_code == 200  # reads
+
+
+def test_the_replay_page_offers_the_engines_budgets() -> None:
+    from replays.jobs import engine_analyser
+
+    page = (ROOT / "api" / "static" / "replay.html").read_text()
+    offered = re.findall(r'<option value="([a-z]+)"', page.split('id="budget"')[1].split("</select>")[0])
+    assert sorted(offered) == sorted(engine_analyser().budgets)
