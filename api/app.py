@@ -38,7 +38,9 @@ Create a game (`POST /games`): each person's seat is a secret bearer token, retu
 (`GET /games/{id}/moves`), post one of them back (`POST /games/{id}/commands` with `expected_version` and
 a `command_id`), and follow the game live (`GET /games/{id}/stream`, Server-Sent Events, resumable with
 `Last-Event-ID`). Analysts replay (`/at/{v}`, `/events`), fork, export and verify games, and read the
-score timeline of a game (`GET /games/{id}/timeline`) and statistics across games (`GET /stats`).
+score timeline of a game (`GET /games/{id}/timeline`) and statistics across games (`GET /stats`), and
+have a game analysed by the search bot as a background job (`POST /games/{id}/analysis`: 202 and the job
+to poll for progress, then every decision's evaluation, mistakes and accuracy; docs/analysis-api.md).
 
 Hidden information (the deck order, the seed) is never shown before the game ends, and the front of a
 card drawn face down only to the seat that drew it. Errors are `application/problem+json` (RFC 9457)
