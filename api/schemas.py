@@ -6,7 +6,9 @@ from typing import Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-BotKind = Literal["greedy", "random"]
+BotKind = Literal[
+    "greedy", "random", "mcts", "mcts:fast", "mcts:normal", "mcts:strong"
+]  # domain.bots.BOT_KINDS (mcts: the search bot, docs/analysis.md)
 Character = Literal[
     "galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"
 ]  # CHAR-2

@@ -193,6 +193,7 @@ def analyser_version() -> str:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
+    index: int  # the decision's number in the game, from 0
     version: int
     state: GameState
     move: c.Command
@@ -212,7 +213,7 @@ def decisions_of(events: Sequence[Event]) -> tuple[list[Decision], GameState]:
             for move in legal_moves(state):
                 caused = play(state, move)
                 if tuple(events[i : i + len(caused)]) == tuple(caused):
-                    out.append(Decision(i, state, move))
+                    out.append(Decision(len(out), i, state, move))
                     for e in caused:
                         state = evolve(state, e)
                     i += len(caused)
@@ -242,7 +243,7 @@ def _classify(loss: float) -> str | None:
     return next((name for name, at in CLASSES if loss >= at), None)
 
 
-def _evaluate(decision: Decision, result: SearchResult, index: int) -> DecisionAnalysis:
+def _evaluate(decision: Decision, result: SearchResult) -> DecisionAnalysis:
     seat = result.seat
     played = result.stats(decision.move)
     assert played is not None, "the search values the move played (`include`)"
@@ -255,7 +256,7 @@ def _evaluate(decision: Decision, result: SearchResult, index: int) -> DecisionA
     margin_loss = max(0.0, best_eval.margin - after.margin)
     legal = len(legal_moves(decision.state))
     return DecisionAnalysis(
-        index=index,
+        index=decision.index,
         version=decision.version,
         turn=decision.state.turn.number,
         seat=seat,
@@ -317,6 +318,7 @@ def analyse_game(
     seed: str = "analysis",
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    between: tuple[int, int] | None = None,
 ) -> GameAnalysis:
     """Analyse every decision of the game `events` (in order, from `GameStarted`).
 
@@ -325,6 +327,8 @@ def analyse_game(
     valued from seat X's information only (X's own face-down cards known, the rest re-dealt), so the
     result is the same for every true deal X cannot tell apart. `progress(done, total)` is called
     after each decision; `cancelled()` is polled during the search (raises AnalysisCancelled).
+    `between=(first, last)` analyses only the decisions whose events are among versions first..last
+    (a dispute report's turn); each decision's evaluation is the one the whole game's analysis gives.
     Deterministic for the events, viewer, budget and seed."""
     finished = any(isinstance(e, GameEnded) for e in events)
     if viewer is None and not finished:
@@ -332,6 +336,8 @@ def analyse_game(
             "a running game is analysed only for one seat's view (its hidden cards are nobody's)"
         )
     found, final = decisions_of(events)
+    if between is not None:
+        found = [d for d in found if between[0] <= d.version + 1 <= between[1]]
     if viewer is not None and not 0 <= viewer < len(final.players):
         raise ValueError(f"a viewer is a seat 0..{len(final.players) - 1} or None (a finished game)")
     out: list[DecisionAnalysis] = []
@@ -361,7 +367,7 @@ def analyse_game(
         )
         if cancelled is not None and cancelled():
             raise AnalysisCancelled(f"cancelled after {index} of {len(found)} decisions")
-        out.append(_evaluate(decision, result, index))
+        out.append(_evaluate(decision, result))
         if progress is not None:
             progress(index + 1, len(found))
     decisions = tuple(out)

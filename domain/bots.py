@@ -135,7 +135,7 @@ class GreedyBot:
         return None
 
 
-BOT_KINDS = ("random", "greedy", "mcts", "mcts:fast", "mcts:normal", "mcts:strong")  # `make_bot` kinds
+BOT_KINDS = ("greedy", "random", "mcts", "mcts:fast", "mcts:normal", "mcts:strong")  # `make_bot` kinds
 
 
 def make_bot(kind: str, seed: str) -> Bot:
@@ -150,7 +150,16 @@ def make_bot(kind: str, seed: str) -> Bot:
 
         level = kind.partition(":")[2] or DEFAULT_LEVEL
         return SearchBot(seed, parse_budget(level), level)
-    raise ValueError(f"unknown bot {kind!r}: use random, greedy or mcts[:fast|normal|strong]")
+    raise ValueError(f"unknown bot {kind!r}: use greedy or random, or mcts[:fast|normal|strong]")
+
+
+def bot_kind_error(kind: str) -> str | None:
+    """Why `kind` is no bot `make_bot` knows (None: it is one)."""
+    try:
+        make_bot(kind, "check")
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def play_chosen(bot: Bot, state: GameState, move: c.Command) -> Outcome:

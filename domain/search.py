@@ -79,7 +79,8 @@ DEFAULT_LEVEL = "normal"
 
 def parse_budget(text: str) -> Budget:
     """A level name (fast, normal, strong), or `iterations=N[,determinisations=N][,horizon=N]
-    [,exploration=X]` (`i=`, `d=`, `h=`, `c=` for short), or a bare number of iterations."""
+    [,exploration=X]` (`i=`, `d=`, `h=`, `c=` for short; `/` separates as well as `,`, for bot lists
+    such as `--bots greedy,mcts:i=100/d=4`), or a bare number of iterations."""
     text = text.strip()
     if text in LEVELS:
         return LEVELS[text]
@@ -87,7 +88,7 @@ def parse_budget(text: str) -> Budget:
         return Budget(iterations=int(text))
     names = {"i": "iterations", "d": "determinisations", "h": "horizon", "c": "exploration"}
     values: dict[str, float] = {}
-    for part in text.split(","):
+    for part in text.replace("/", ",").split(","):
         key, sep, value = part.partition("=")
         key = names.get(key.strip(), key.strip())
         if not sep or key not in names.values():
@@ -111,7 +112,7 @@ def parse_budget(text: str) -> Budget:
 
 # The logistic's spread, in points, is SPREAD_BASE + SPREAD_PER_CARD * cards left in the deck (the end
 # comes when the deck is empty, END-1): fitted on greedy self-play (docs/analysis.md, "Calibration").
-SPREAD_BASE = 4.0
+SPREAD_BASE = 14.0
 SPREAD_PER_CARD = 1.0
 
 
@@ -168,6 +169,18 @@ def win_probabilities(values: Sequence[float], scale: float) -> tuple[float, ...
 # -- the tree -----------------------------------------------------------------------------------------
 
 
+class _Node:
+    """A decision point of the tree. `seen` keeps, per determinisation, the state reached there (after
+    any forced moves), its candidate moves (None at a leaf: the game's end or the horizon) and, at a
+    leaf, its value: a determinisation's states are computed once, however often the search passes."""
+
+    __slots__ = ("edges", "seen")
+
+    def __init__(self) -> None:
+        self.edges: dict[c.Command, _Edge] = {}
+        self.seen: dict[int, tuple[GameState, list[c.Command] | None, Value | None]] = {}
+
+
 class _Edge:
     __slots__ = ("avail", "child", "margins", "seat", "visits", "wins")
 
@@ -177,7 +190,18 @@ class _Edge:
         self.avail = 1
         self.margins = [0.0] * seats
         self.wins = [0.0] * seats
-        self.child: dict[c.Command, _Edge] | None = None
+        self.child = _Node()
+
+
+def _arrive(s: GameState, stop: int) -> tuple[GameState, list[c.Command] | None, Value | None]:
+    """Play the forced moves from `s` (they take no node): the next real decision with its candidate
+    moves, or a leaf (the end, or the horizon) with its value."""
+    while not s.finished and s.turn.number < stop:
+        moves = candidates(s)
+        if len(moves) > 1:
+            return s, moves, None
+        s = play_through(s, moves[0])[0]
+    return s, None, value_of(s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,34 +252,29 @@ def search(
     knows = seat if viewer is None else viewer
     seats = len(state.players)
     rng = SeededRandom(seed, "ismcts")
-    dets = [determinise(state, knows, digest(seed, "det", str(k))) for k in range(budget.determinisations)]
+    root = _Node()
+    for k in range(budget.determinisations):
+        det = determinise(state, knows, digest(seed, "det", str(k)))
+        options = candidates(det)
+        if include is not None and include not in options:
+            options.append(include)
+        root.seen[k] = (det, options, None)
     stop = state.turn.number + budget.horizon
-    root: dict[c.Command, _Edge] = {}
     explore = budget.exploration
     done = 0
     for i in range(budget.iterations):
         if cancelled is not None and i % 16 == 0 and cancelled():
             break
         done += 1
-        s = dets[i % len(dets)]
+        k = i % budget.determinisations
         node = root
         path: list[_Edge] = []
-        first = True
-        while not s.finished and s.turn.number < stop:
-            moves = candidates(s)
-            if first:
-                if include is not None and include not in moves:
-                    moves.append(include)
-                first = False
-            elif len(moves) == 1:  # a forced move takes no node
-                s = play_through(s, moves[0])[0]
-                continue
-            actor = s.turn.seat
+        s, moves, value = root.seen[k]
+        while moves is not None:
+            edges = node.edges
             untried: list[c.Command] = []
-            best: c.Command | None = None
-            best_score = -math.inf
             for m in moves:
-                edge = node.get(m)
+                edge = edges.get(m)
                 if edge is None:
                     untried.append(m)
                 else:
@@ -266,26 +285,30 @@ def search(
                     if include is not None and include in untried
                     else untried[rng.below(len(untried))]
                 )
-                edge = _Edge(actor, seats)
-                node[m] = edge
-                path.append(edge)
-                s = play_through(s, m)[0]
-                break
-            for m in moves:
-                edge = node[m]
-                score = edge.margins[actor] / edge.visits + explore * math.sqrt(
-                    math.log(edge.avail) / edge.visits
-                )
-                if score > best_score:
-                    best, best_score = m, score
-            assert best is not None
-            edge = node[best]
+                edge = _Edge(s.turn.seat, seats)
+                edges[m] = edge
+            else:
+                actor = s.turn.seat
+                best_score = -math.inf
+                m = moves[0]
+                for move in moves:
+                    e = edges[move]
+                    score = e.margins[actor] / e.visits + explore * math.sqrt(math.log(e.avail) / e.visits)
+                    if score > best_score:
+                        m, best_score = move, score
+                edge = edges[m]
             path.append(edge)
-            s = play_through(s, best)[0]
-            if edge.child is None:
-                edge.child = {}
             node = edge.child
-        value = value_of(s)
+            seen = node.seen.get(k)
+            if seen is None:
+                seen = _arrive(play_through(s, m)[0], stop)
+                node.seen[k] = seen
+            s, moves, value = seen
+            if untried:
+                break
+        if value is None:
+            value = value_of(s)
+            node.seen[k] = (s, moves, value)
         for edge in path:
             edge.visits += 1
             for j in range(seats):
@@ -298,7 +321,7 @@ def search(
             tuple(x / e.visits for x in e.margins),
             tuple(x / e.visits for x in e.wins),
         )
-        for m, e in root.items()
+        for m, e in root.edges.items()
         if e.visits
     ]
     stats.sort(key=lambda st: (-st.visits, -st.margins[seat]))
