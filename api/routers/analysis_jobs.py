@@ -9,7 +9,9 @@ seat's view of a running game is readable only with that seat's token until the 
 
 from __future__ import annotations
 
-from typing import Annotated
+import logging
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
@@ -24,12 +26,34 @@ from api.seats import Seat
 from domain import GameState
 from replays.jobs import JobInfo, Task
 
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+RETRY_SECONDS = 5
+
 router = APIRouter(prefix="/games/{game_id}/analysis", tags=["analysis"])
 
 JobId = Annotated[
     str, Path(description="The analysis job's ID (from the Location of its POST).", max_length=64)
 ]
 LOCATION = {"Location": {"description": "The job's resource.", "schema": {"type": "string"}}}
+
+
+async def _queue(call: Callable[..., T], *args: Any) -> T:
+    """A call to the job queue; 503 `analysis-unavailable` while its Redis cannot be reached (the game
+    store and play are not affected)."""
+    from redis.exceptions import RedisError
+
+    try:
+        return await run_in_threadpool(call, *args)
+    except RedisError as error:
+        logger.warning("analysis queue unreachable: %s", type(error).__name__)
+        raise ApiError(
+            503,
+            "analysis-unavailable",
+            "the analysis queue cannot be reached; retry shortly (nothing was queued)",
+            headers={"Retry-After": str(RETRY_SECONDS)},
+            retry_after=RETRY_SECONDS,
+        ) from None
 
 
 def job_url(game_id: str, job_id: str) -> str:
@@ -103,7 +127,7 @@ def _task(
 
 async def _readable(runtime: Runtime, game_id: str, job_id: str, seat: Seat | None) -> JobInfo:
     """The job, if it is this game's and the caller may read it."""
-    info = await run_in_threadpool(runtime.analyses.get, job_id)
+    info = await _queue(runtime.analyses.get, job_id)
     if info is None or info.task.game_id != game_id:
         raise ApiError(404, "analysis-not-found", "this game has no analysis job with this ID")
     if info.task.viewer is not None:
@@ -162,7 +186,7 @@ async def request_analysis(
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     viewer = _viewer(state, seat, request.viewer)
     task = _task(runtime, game_id, state, version, request.budget, viewer)
-    info, created = await run_in_threadpool(runtime.analyses.submit, task)
+    info, created = await _queue(runtime.analyses.submit, task)
     return _answer(info, created)
 
 
@@ -186,7 +210,7 @@ async def current_analysis(
     on: POST again)."""
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     task = _task(runtime, game_id, state, version, budget, _viewer(state, seat, viewer))
-    info = await run_in_threadpool(runtime.analyses.find, task)
+    info = await _queue(runtime.analyses.find, task)
     if info is None:
         raise ApiError(
             404, "analysis-not-found", "no analysis of the game as it stands with these options: POST one"
@@ -222,7 +246,7 @@ async def cancel_analysis(
     may cancel it (the same analysis asked by several callers is one job); ask again to restart it."""
     limits.rate(runtime, http, "analysis")
     await _readable(runtime, game_id, job_id, seat)
-    info = await run_in_threadpool(runtime.analyses.cancel, job_id)
+    info = await _queue(runtime.analyses.cancel, job_id)
     if info is None:
         raise ApiError(404, "analysis-not-found", "this game has no analysis job with this ID")
     return _job(info)

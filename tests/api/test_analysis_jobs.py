@@ -281,3 +281,20 @@ def test_the_replay_page_offers_the_engines_budgets() -> None:
     page = (ROOT / "api" / "static" / "replay.html").read_text()
     offered = re.findall(r'<option value="([a-z]+)"', page.split('id="budget"')[1].split("</select>")[0])
     assert sorted(offered) == sorted(engine_analyser().budgets)
+
+
+def test_an_unreachable_queue_is_503_and_play_goes_on(settings: Settings) -> None:
+    """Redis down (nothing listens on port 1): asking for an analysis is 503 `analysis-unavailable` with
+    Retry-After; the game itself is served from the store as ever."""
+    down = replace(settings, redis_url="redis://127.0.0.1:1/0", redis_timeout_seconds=0.2)
+    with TestClient(create_app(down, analyser=PACED)) as client:
+        table = create(client, 2, "analysis-down", bots={1: "greedy"})
+        game = table.game_id
+        for response in (
+            client.post(f"/games/{game}/analysis", headers=table.auth(0)),
+            client.get(f"/games/{game}/analysis", headers=table.auth(0)),
+            client.get(f"/games/{game}/analysis/some-job"),
+        ):
+            body = problem(response, 503, "analysis-unavailable")
+            assert response.headers["retry-after"] == str(body["retry_after"])
+        assert client.get(f"/games/{game}", headers=table.auth(0)).status_code == 200
