@@ -13,7 +13,8 @@ const PAD = { left: 34, right: 8, top: 8, bottom: 20 };
 const LABELS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 export class Analysis {
-  constructor({ path, token, head, seats, onPick, nodes }) {
+  constructor({ path, token, head, seats, onPick, onMarks = () => {}, nodes }) {
+    this.onMarks = onMarks;
     this.path = path;
     this.token = token;
     this.head = head;
@@ -116,6 +117,7 @@ export class Analysis {
     this.graph(result);
     this.strip(mistakes);
     this.list(result, mistakes);
+    this.onMarks(new Map(mistakes.map((d) => [this.target(d), [d.mistake, this.describe(d)]])));
   }
 
   // The version to show for a decision: its move's first event (the board after the move played).

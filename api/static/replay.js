@@ -141,6 +141,7 @@ try {
     head: events.length,
     seats,
     onPick: (v) => show(v),
+    onMarks: (marks) => history.setMarks(marks),
     nodes: {
       root: document.getElementById("analysis"),
       form: document.getElementById("analyse"),

@@ -490,6 +490,7 @@ def test_replay_analysis_graph_and_mistake_marks(server: str, pages: Pages) -> N
     marks.last.click()
     page.wait_for_selector(f'#board[data-version="{target}"] .board-svg', timeout=30_000)
     assert page.locator(f'#events li.current[data-version="{target}"]').count() == 1
+    assert page.locator("#events .mistake-badge").count() == marks.count()  # the history marks them too
     page.locator("#mistakes li button").last.click()
     last = page.locator("#mistakes li button").last.get_attribute("data-version")
     page.wait_for_selector(f'#board[data-version="{last}"] .board-svg', timeout=30_000)
