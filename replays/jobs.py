@@ -14,7 +14,8 @@ queue `galileo-analysis`; progress is the job's meta; a cancellation is a key th
 that runs twice (re-queued after its worker was killed while a copy finished) stores one result. A
 worker that dies mid-job stops sending heartbeats: once they lapse (`abandon_after` seconds after the
 last), rq's registry clean-up re-queues the job (each job has `retries` re-queues) and another worker
-runs it from the start.
+runs it from the start. An analysis that raises ends its job as failed (running it again would give the
+same error); it is logged by the exception's type and frames, never its message.
 
 No Redis (`LocalJobs`): the same tasks run on a pool of threads of the API process, with results kept in
 memory (up to `CACHE_LIMIT` tasks, `JOB_LIMIT` jobs listed); they do not survive a restart. The analysis is
@@ -29,6 +30,7 @@ import hashlib
 import logging
 import threading
 import time
+import traceback
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -158,6 +160,13 @@ def _now() -> str:
 FAILED_DETAIL: Final = "the analysis failed; the error was logged"  # never the exception's text
 
 
+def log_failure(job_id: str, error: Exception) -> None:
+    """Log a failed analysis by its exception's type and where it was raised, never its message: the
+    message of an error inside a running game's search could name a card its viewer has not seen."""
+    frames = "".join(traceback.format_tb(error.__traceback__))
+    logger.error("analysis job %s failed: %s\n%s", job_id, type(error).__name__, frames)
+
+
 class JobQueue(Protocol):
     """Where the API sends analyses (RedisJobs or LocalJobs)."""
 
@@ -246,8 +255,8 @@ class LocalJobs:
             with self._lock:
                 info.status, info.ended_at = "cancelled", _now()
             return
-        except Exception:
-            logger.exception("analysis job %s failed", info.job_id)
+        except Exception as error:
+            log_failure(info.job_id, error)
             with self._lock:
                 info.status, info.ended_at, info.error = "failed", _now(), FAILED_DETAIL
             return
@@ -438,6 +447,8 @@ def _status(state: Any, meta: Mapping[str, Any], cancel_asked: bool) -> Status:
 
     if meta.get("cancelled") or state in (JobStatus.CANCELED, JobStatus.STOPPED):
         return "cancelled"
+    if state == JobStatus.FAILED or meta.get("failed"):
+        return "failed"
     if state == JobStatus.FINISHED:
         return "finished"
     if state == JobStatus.FAILED:
@@ -520,6 +531,10 @@ def perform(task_data: Mapping[str, Any]) -> dict[str, Any]:
     except JobCancelled:
         job.meta["cancelled"] = True
         return _ended(job, {"cancelled": True})
+    except Exception as error:  # the analysis refused the game: running it again would not help, so
+        log_failure(job.id, error)  # the job ends here (rq re-queues only jobs whose worker died)
+        job.meta["failed"] = True
+        return _ended(job, {"failed": True})
     stored = bool(redis.set(key, orjson.dumps(result), nx=True, ex=_context.result_seconds))
     return _ended(job, {"stored": stored})
 

@@ -51,13 +51,30 @@ def _marks() -> Any:
 PACED = Analyser(run=_run, budgets=tuple(RUN_SECONDS), version="paced-1")
 
 
+def _refuse(
+    events: Sequence[Event], task: Task, progress: Progress, cancelled: Cancelled
+) -> Mapping[str, Any]:
+    marks = _marks()
+    if marks is not None:
+        marks.rpush(COUNTERS + "starts", os.getpid())
+    progress(1, len(events))
+    hidden = "-".join(("C12", "C07"))  # a message naming hidden cards: never shown nor logged
+    raise ValueError(f"the deck is {hidden}")
+
+
+BROKEN = Analyser(run=_refuse, budgets=PACED.budgets, version=PACED.version)
+ANALYSERS = {"paced": PACED, "broken": BROKEN}
+
+
 def main() -> None:
-    """`python -m tests.replays.analysers REDIS_URL DATABASE_URL`: a worker process with PACED."""
+    """`python -m tests.replays.analysers REDIS_URL DATABASE_URL [paced|broken]`: a worker process
+    with one of these analysers."""
     from replays.jobs import WorkerContext, WorkerSettings, run_worker
 
     redis_url, database_url = sys.argv[1:3]
+    analyser = ANALYSERS[sys.argv[3] if len(sys.argv) > 3 else "paced"]
     settings = WorkerSettings(heartbeat_seconds=1, abandon_after=2, maintenance_seconds=1)
-    run_worker(redis_url, WorkerContext(database_url, PACED), settings)
+    run_worker(redis_url, WorkerContext(database_url, analyser), settings)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from replays.jobs import (
 from replays.playout import play_out
 from replays.service import Games
 from tests.api.helpers import wait_until
-from tests.replays.analysers import COUNTERS, PACED
+from tests.replays.analysers import BROKEN, COUNTERS, PACED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -142,23 +142,21 @@ def test_in_process_cancel_running_and_queued(stored: tuple[str, str, int]) -> N
         jobs.close()
 
 
-def test_in_process_failure_is_reported_without_the_error_text(stored: tuple[str, str, int]) -> None:
+def test_in_process_failure_is_reported_and_logged_without_the_error_text(
+    stored: tuple[str, str, int], caplog: pytest.LogCaptureFixture
+) -> None:
     url, game_id, head = stored
-
-    def broken(
-        events: Sequence[Event], task: Task, progress: Progress, cancelled: Cancelled
-    ) -> Mapping[str, Any]:
-        raise ValueError("the deck was C12, C07")
-
-    jobs = LocalJobs(replace(PACED, run=broken), store_loader(url))
+    jobs = LocalJobs(BROKEN, store_loader(url))
     try:
         info, _ = jobs.submit(task_of(game_id, head))
         failed = wait_status(jobs, info.job_id, ["failed"])
         assert failed.error == "the analysis failed; the error was logged" and failed.result is None
         retried, created = jobs.submit(task_of(game_id, head))  # a failed task may be asked again
         assert created and retried.job_id != info.job_id
+        wait_status(jobs, retried.job_id, ["failed"])
     finally:
         jobs.close()
+    assert "ValueError" in caplog.text and "C12-C07" not in caplog.text
 
 
 # -- Redis -----------------------------------------------------------------------------------------
@@ -167,14 +165,17 @@ def test_in_process_failure_is_reported_without_the_error_text(stored: tuple[str
 class WorkerProcess:
     """A worker process with the PACED analyser (tests/replays/analysers.py: main)."""
 
-    def __init__(self, redis_url: str, database_url: str) -> None:
+    def __init__(
+        self, redis_url: str, database_url: str, analyser: str = "paced", log: Path | None = None
+    ) -> None:
         env = {**os.environ, "GALILEO_TEST_ANALYSER_REDIS": redis_url, "PYTHONPATH": str(ROOT)}
+        output = subprocess.DEVNULL if log is None else log.open("wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.replays.analysers", redis_url, database_url],
+            [sys.executable, "-m", "tests.replays.analysers", redis_url, database_url, analyser],
             cwd=ROOT,
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
         )
 
     def stop(self) -> None:
@@ -269,3 +270,20 @@ def test_redis_job_survives_a_killed_worker_with_one_result(
         first.stop()
         if second is not None:
             second.stop()
+
+
+def test_redis_a_failing_analysis_fails_once_and_logs_no_message(
+    redis_jobs: RedisJobs, redis_url: str, stored: tuple[str, str, int], tmp_path: Path
+) -> None:
+    url, game_id, head = stored
+    log = tmp_path / "worker.log"
+    worker = WorkerProcess(redis_url, url, "broken", log)
+    try:
+        info, _ = redis_jobs.submit(task_of(game_id, head))
+        failed = wait_status(redis_jobs, info.job_id, ["failed"], 60)
+        assert failed.error == "the analysis failed; the error was logged" and failed.result is None
+        assert failed.attempts == 1 and redis_jobs.redis.llen(COUNTERS + "starts") == 1  # not re-run
+    finally:
+        worker.stop()
+    logged = log.read_text()
+    assert "ValueError" in logged and "C12-C07" not in logged
