@@ -287,3 +287,17 @@ def test_redis_a_failing_analysis_fails_once_and_logs_no_message(
         worker.stop()
     logged = log.read_text()
     assert "ValueError" in logged and "C12-C07" not in logged
+
+
+def test_galileo_worker_help_and_refusal_without_redis() -> None:
+    from typer.testing import CliRunner
+
+    from replays.cli import app
+
+    env = {"COLUMNS": "200", "NO_COLOR": "1", "REDIS_URL": ""}
+    shown = CliRunner().invoke(app, ["worker", "--help"], env=env)
+    assert shown.exit_code == 0, shown.output
+    for option in ("--redis", "--heartbeat", "--abandon-after", "--burst", "REDIS_URL"):
+        assert option in shown.output
+    refused = CliRunner().invoke(app, ["worker"], env=env)
+    assert refused.exit_code == 1 and "needs Redis" in refused.output
