@@ -78,7 +78,7 @@ def _library_tiles(p: PlayerState) -> int:
     return len(part.library) if part is not None else 0
 
 
-def _prune(moves: Sequence[c.Command], state: GameState | None = None) -> list[c.Command]:
+def prune(moves: Sequence[c.Command], state: GameState | None = None) -> list[c.Command]:
     """Keep, per observation target, only the payments that waste the least; of Copernicus' library
     tiles (CHAR-COP-2), only those on the next space of a Book token (where they pay soonest)."""
     best: dict[str, tuple[int, c.Observe]] = {}
@@ -113,7 +113,7 @@ class GreedyBot:
         seat = state.turn.seat
         best: list[tuple[c.Command, Outcome]] = []
         best_value = float("-inf")
-        for move in _prune(moves, state):
+        for move in prune(moves, state):
             outcome = play_through(state, move)
             after = outcome[0]
             value = evaluate(after.players[seat], after)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from domain import commands as c
-from domain.bots import _prune, evaluate
+from domain.bots import evaluate, prune
 from domain.determinise import determinise
 from domain.engine import legal_moves, play_through
 from domain.rng import SeededRandom, digest
@@ -232,7 +232,7 @@ class SearchResult:
 def candidates(state: GameState) -> list[c.Command]:
     """The moves the search considers: the legal moves, without payments that only waste more
     (the greedy bot's pruning, domain/bots.py)."""
-    return _prune(legal_moves(state), state)
+    return prune(legal_moves(state), state)
 
 
 def search(
