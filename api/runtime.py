@@ -146,6 +146,8 @@ class Runtime:
 
 def make_analyses(settings: Settings, store: Store, analyser: Analyser) -> JobQueue:
     """The analysis queue: rq on Redis (run by `galileo worker` processes) or threads of this process."""
+    if settings.analysis_queue == "redis" and not settings.redis_url:
+        raise ValueError("GALILEO_ANALYSIS_QUEUE=redis needs REDIS_URL")
     if settings.analysis_on_redis:
         assert settings.redis_url is not None
         queue = QueueSettings(
