@@ -11,6 +11,7 @@ const W = 640;
 const H = 180;
 const PAD = { left: 34, right: 8, top: 8, bottom: 20 };
 const LABELS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 export class Analysis {
   constructor({ path, token, head, seats, onPick, onMarks = () => {}, nodes }) {
@@ -185,7 +186,7 @@ export class Analysis {
   }
 
   list(result, mistakes) {
-    const accuracy = result.summary.map((seat) => el("li", {}, el("span", { class: `who seat-${seat.seat % 4}` }, seat.name), `: accuracy ${seat.accuracy === null ? "–" : `${seat.accuracy}%`}, ${seat.inaccuracies} inaccuracies, ${seat.mistakes} mistakes, ${seat.blunders} blunders`));
+    const accuracy = result.summary.map((seat) => el("li", {}, el("span", { class: `who seat-${seat.seat % 4}` }, seat.name), `: accuracy ${seat.accuracy === null ? "–" : `${seat.accuracy}%`}, ${count(seat.inaccuracies, "inaccuracy", "inaccuracies")}, ${count(seat.mistakes, "mistake", "mistakes")}, ${count(seat.blunders, "blunder", "blunders")}`));
     const worst = [...mistakes].sort((a, b) => b.loss - a.loss).slice(0, 12).sort((a, b) => a.version - b.version);
     clear(
       this.nodes.list,

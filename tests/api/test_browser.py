@@ -495,6 +495,7 @@ def test_replay_analysis_graph_and_mistake_marks(server: str, pages: Pages) -> N
     last = page.locator("#mistakes li button").last.get_attribute("data-version")
     page.wait_for_selector(f'#board[data-version="{last}"] .board-svg', timeout=30_000)
     shot(page, "replay-analysis", full=True)
+    page.locator("#analysis").screenshot(path=str(ARTEFACTS / "replay-analysis-graph.png"))
     # The job is remembered: a reload shows the finished analysis without asking again.
     page.reload()
     page.select_option("#budget", "fast")
