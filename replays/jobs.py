@@ -316,6 +316,10 @@ def latest_key(task: Task) -> str:
     return f"{PREFIX}:latest:{task.digest}"
 
 
+def attempts_key(job_id: str) -> str:
+    return f"{PREFIX}:attempts:{job_id}"
+
+
 def cancel_key(job_id: str) -> str:
     return f"{PREFIX}:cancel:{job_id}"
 
@@ -400,7 +404,7 @@ class RedisJobs:
             status=status,
             done=int(progress.get("done", 0)),
             total=progress.get("total"),
-            attempts=int(meta.get("attempts", 0)) or 1,
+            attempts=int(self.redis.get(attempts_key(job_id)) or 0) or 1,
             created_at=str(meta.get("created_at", "")),
             started_at=meta.get("started_at"),
             ended_at=meta.get("ended_at"),
@@ -502,7 +506,10 @@ def perform(task_data: Mapping[str, Any]) -> dict[str, Any]:
         raise RuntimeError("perform runs in a `galileo worker` process")
     task = Task.from_dict(task_data)
     redis = job.connection
-    job.meta["attempts"] = int(job.meta.get("attempts", 0)) + 1
+    # A counter of its own: rq re-queues a job whose work horse died from the worker's copy of the job,
+    # whose meta predates this run's.
+    redis.incr(attempts_key(job.id))
+    redis.expire(attempts_key(job.id), _context.result_seconds)
     job.meta["started_at"] = _now()
     job.meta.pop("progress", None)
     job.save_meta()

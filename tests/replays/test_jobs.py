@@ -301,3 +301,27 @@ def test_galileo_worker_help_and_refusal_without_redis() -> None:
         assert option in shown.output
     refused = CliRunner().invoke(app, ["worker"], env=env)
     assert refused.exit_code == 1 and "needs Redis" in refused.output
+
+
+@pytest.mark.slow
+def test_redis_job_survives_its_work_horse_killed(
+    redis_jobs: RedisJobs, redis_url: str, stored: tuple[str, str, int]
+) -> None:
+    """Only the child running the analysis dies (say, the kernel's out-of-memory killer): the worker
+    sees it at once and re-queues the job, which runs again; one result."""
+    url, game_id, head = stored
+    worker = WorkerProcess(redis_url, url)
+    try:
+        info, _ = redis_jobs.submit(task_of(game_id, head, "slow"))
+        wait_until(lambda: (j := redis_jobs.get(info.job_id)) and j.done >= 5, 60, "the job to be under way")
+        horse = int(redis_jobs.redis.lindex(COUNTERS + "starts", 0))  # type: ignore[arg-type]
+        os.kill(horse, signal.SIGKILL)
+        done = wait_status(redis_jobs, info.job_id, ["finished"], 120)
+        assert done.attempts == 2 and done.result is not None and done.result["decisions"] == head
+        starts = [int(p) for p in redis_jobs.redis.lrange(COUNTERS + "starts", 0, -1)]
+        finishes = [int(p) for p in redis_jobs.redis.lrange(COUNTERS + "finishes", 0, -1)]
+        assert len(starts) == 2 and starts[0] == horse and finishes == [starts[1]]
+        assert worker.process.poll() is None  # the worker itself lives on
+        assert len(list(redis_jobs.redis.scan_iter(f"{PREFIX}:result:*"))) == 1
+    finally:
+        worker.stop()
