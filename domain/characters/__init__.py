@@ -113,9 +113,10 @@ class CharacterRules:
 
     # -- hidden information (Hevelius' deck, Cunitz' Notes) ------------------------------------------------
 
-    def deal(self, catalog: Catalog, rng: SeededRandom) -> tuple[str, ...]:
-        """The seat's own hidden order, drawn at setup from its own stream of the secret seed: committed
-        with the cards (`GameStarted.character_deals`, hidden until revealed, revealed at the end)."""
+    def deal(self, catalog: Catalog, rng: SeededRandom, version: str) -> tuple[str, ...]:
+        """The seat's own hidden order, drawn at setup from its own stream of the secret seed under rules
+        `version`: committed with the cards (`GameStarted.character_deals`, hidden until revealed,
+        revealed at the end). Every random order the ability needs later is part of it (rules 0.3.0)."""
         return ()
 
     def dealt_to(self, catalog: Catalog, player: PlayerState, order: tuple[str, ...]) -> PlayerState:
@@ -140,6 +141,12 @@ class CharacterRules:
     def dealt(self, player: PlayerState) -> tuple[str, ...]:
         """The seat's hidden order as last committed (revealed by `GameEnded`)."""
         return ()
+
+    def rewrite_fork(self, state: GameState, seat: int, prefix: list[Any], order: tuple[str, ...]) -> None:
+        """A re-dealing fork at `state` (the end of `prefix`, the copied events) re-dealt this seat's hidden
+        order as `order`: rewrite, in `prefix`, what the generic rewrite (`start_order` in `GameStarted`,
+        `order` in an earlier `GameForked`) does not get right, so that the copied events reproduce
+        themselves from the rewritten deal (Hevelius' reshuffles). domain/fork.py recommits afterwards."""
 
     def worth(self, s: GameState, player: PlayerState) -> float:
         """What the ability's own components are worth to the greedy bot beyond the score (points they

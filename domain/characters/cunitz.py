@@ -260,7 +260,7 @@ class Cunitz(CharacterRules):
         regular = sorted(queue)
         return tuple(tiles[regular.index(t)] for t in queue), None
 
-    def deal(self, catalog: Catalog, rng: SeededRandom) -> tuple[str, ...]:
+    def deal(self, catalog: Catalog, rng: SeededRandom, version: str) -> tuple[str, ...]:
         """CHAR-CUN-1: the six Note tiles at random on the Note spaces (hidden, committed)."""
         return tuple(rng.shuffled(sorted(n.id for n in data_of(catalog).notes)))
 

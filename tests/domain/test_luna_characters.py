@@ -274,6 +274,12 @@ def test_CHAR_CUN_notes_revealed_by_play_and_at_the_end_and_re_dealt_by_a_fork()
 HEVELIUS = (("hevelius", "ability"), ("kepler", "basic"))
 
 
+def decode(order: tuple[str, ...]) -> Any:
+    from domain.characters.hevelius import decode
+
+    return decode(order)
+
+
 def _heavens(s: GameState) -> Any:
     from domain.characters.hevelius import heavens_of
 
@@ -288,10 +294,12 @@ def test_CHAR_HEV_1_shuffled_hidden_deck_and_an_offer_of_three() -> None:
     )
     state, events = start(setup)
     part = _heavens(state)
+    deck, preset, key = decode(part.dealt)
+    assert len(key) == 32 and not preset  # rules 0.3.0: her reshuffles' key committed with the deck
     assert (
         len(part.offer) == 3
         and len(part.deck) == 13
-        and sorted(part.dealt)
+        and sorted(deck)
         == sorted(
             t.id
             for t in state.catalog.luna_characters.hevelius_tiles  # type: ignore[union-attr]
@@ -399,10 +407,11 @@ def test_hevelius_deck_re_dealt_by_a_fork_and_revealed_at_the_end() -> None:
     forked = fork_events(events, at, "src", "seed-h", "salt-h")
     fork = forked[at]
     assert isinstance(fork, GameForked) and fork.character_deals is not None
-    assert sorted(fork.character_deals[0]) == sorted(_heavens(source).deck)
+    deck, _, key = decode(fork.character_deals[0])
+    assert sorted(deck) == sorted(_heavens(source).deck) and key != decode(_heavens(source).dealt)[2]
     again = fork_events(forked[:at], at, "src", "seed-h", "salt-h")
     assert again == forked
-    assert _heavens(fold(forked)).deck == fork.character_deals[0]
+    assert _heavens(fold(forked)).deck == deck
 
 
 def test_AMB_23_luna_a6_takes_a_mirror_with_its_multiplier_and_rotates_it() -> None:
