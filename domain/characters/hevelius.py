@@ -140,10 +140,15 @@ def _layout(catalog: Catalog, part: Heavens) -> tuple[tuple[rules.Tile, ...], ..
     return tuple(_tiles(catalog, x) for x in part.constellations)
 
 
+def _committed(s: GameState) -> bool:
+    """Rules 0.3.0 (docs/editions.md): her claims in Cleanup, a discard instead of a claim."""
+    return at_least(s.engine_version, LUNA_CHARACTERS_COMMITTED)
+
+
 def claimable(s: GameState, seat: int) -> list[str]:
     """CHAR-HEV-2/3: offer tiles whose condition icon she performed with effect this turn."""
     part = _this_turn(s, heavens_of(s.players[seat]))
-    if part.claimed:
+    if part.claimed or (part.discarded and _committed(s)):  # CHAR-HEV-8: a discard is instead of a claim
         return []
     conditions = {t.id: t.condition for t in data_of(s.catalog).hevelius_tiles}
     return rules.claimable(part.offer, conditions, frozenset(part.performed))
@@ -512,13 +517,17 @@ class Hevelius(CharacterRules):
             return s if part is heavens_of(s.players[event.seat]) else _with(s, event.seat, part)
         return _with(s, event.seat, replace(part, performed=(*part.performed, icon)))
 
+    @staticmethod
+    def _claims(s: GameState, seat: int, part: Heavens) -> list[c.Command]:
+        tiles = claimable(s, seat)
+        if not tiles:
+            return []
+        targets = [0 if t == rules.NEW else t + 1 for t in rules.targets(_layout(s.catalog, part))]
+        return [ClaimTile(seat=seat, tile=t, target=k) for t in tiles for k in targets]
+
     def menu_options(self, s: GameState, seat: int) -> list[c.Command]:
         part = _this_turn(s, heavens_of(s.players[seat]))
-        layout = _layout(s.catalog, part)
-        targets = [0 if t == rules.NEW else t + 1 for t in rules.targets(layout)]
-        out: list[c.Command] = [
-            ClaimTile(seat=seat, tile=t, target=k) for t in claimable(s, seat) for k in targets
-        ]
+        out = self._claims(s, seat, part)
         if self._may_discard(s, seat, part):
             out += [DiscardOffer(seat=seat, tiles=tiles) for tiles in _discard_sets(part.offer)]
         return out
@@ -532,11 +541,34 @@ class Hevelius(CharacterRules):
         done = s.turn.fixed_done and s.turn.moving_done
         return done and not met and not part.claimed and not part.discarded and bool(part.offer)
 
+    cleanup_commands = (ClaimTile,)
+
+    def cleanup_options(self, s: GameState, seat: int) -> list[c.Command]:
+        """CHAR-HEV-4 (rules 0.3.0): she may claim at any time during her turn after the condition was
+        met, Cleanup included (a Book-of-Comets page's reward, a free action in a Cleanup window, a
+        Farewell): her claims are open in the Cleanup windows (domain/moves.py), which open for them."""
+        if not _committed(s):
+            return []
+        return self._claims(s, seat, _this_turn(s, heavens_of(s.players[seat])))
+
+    def cleanup_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
+        if isinstance(cmd, ClaimTile) and _committed(s):
+            return self.menu_check(s, cmd)
+        return IllegalMove(
+            "cleanup", "in Cleanup she may only claim a Constellation tile (CHAR-HEV-4)", "CHAR-HEV-4"
+        )
+
     def menu_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
         if isinstance(cmd, ClaimTile):
             part = _this_turn(s, heavens_of(s.players[cmd.seat]))
             if part.claimed:
                 return IllegalMove("claimed", "at most one Constellation tile per turn", "CHAR-HEV-2")
+            if part.discarded and _committed(s):
+                return IllegalMove(
+                    "discarded-instead",
+                    "she discarded offer tiles this turn: that is instead of a claim",
+                    "CHAR-HEV-8",
+                )
             if cmd.tile not in part.offer:
                 return IllegalMove("not-in-offer", f"{cmd.tile!r} is not in your offer", "CHAR-HEV-2")
             if cmd.tile not in claimable(s, cmd.seat):
