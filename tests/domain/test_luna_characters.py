@@ -12,9 +12,9 @@ from domain.characters.newton import MirrorShifted, ShiftMirror
 from domain.characters.sophia import SunRewardsGained, Venus, VenusMoved
 from domain.events import (
     GameEnded,
-    InquisitorPersuaded,
     GameForked,
     GameStarted,
+    InquisitorPersuaded,
     QuadrantsGained,
     VictoryPointsScored,
     event_to_dict,
