@@ -27,7 +27,7 @@ from domain.catalog import Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, register, with_character
 from domain.commands import Command, int_arg, need_args, register_command
-from domain.editions import HIDDEN_ORDERS_COMMITTED, at_least
+from domain.editions import RULES_0_3_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effect_kinds import register as register_kind
 from domain.effects import reward_tasks
@@ -142,7 +142,7 @@ def _layout(catalog: Catalog, part: Heavens) -> tuple[tuple[rules.Tile, ...], ..
 
 def _committed(s: GameState) -> bool:
     """Rules 0.3.0 (docs/editions.md): her claims in Cleanup, a discard instead of a claim."""
-    return at_least(s.engine_version, HIDDEN_ORDERS_COMMITTED)
+    return at_least(s.engine_version, RULES_0_3_0)
 
 
 def claimable(s: GameState, seat: int) -> list[str]:
@@ -413,7 +413,7 @@ class Hevelius(CharacterRules):
         """CHAR-HEV-1: her 16 tiles shuffled into a face-down deck (hidden, committed); since rules 0.3.0
         with the key of her reshuffles (CHAR-HEV-7), committed too."""
         deck = tuple(rng.shuffled(sorted(t.id for t in data_of(catalog).hevelius_tiles)))
-        if not at_least(version, HIDDEN_ORDERS_COMMITTED):
+        if not at_least(version, RULES_0_3_0):
             return deck
         return encode(deck, (), new_key(rng))
 

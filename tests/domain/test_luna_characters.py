@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain import Options, SeatSpec, Setup, fold, fork_events, legal_moves, public_state, start
-from domain.characters.cunitz import NoteRevealed, RoundTokenMoved, SquareTokenMoved, urania_of
+from domain.characters.cunitz import FocusDeferred, NoteRevealed, RoundTokenMoved, SquareTokenMoved, urania_of
 from domain.characters.newton import MirrorShifted, ShiftMirror
 from domain.characters.sophia import SunRewardsGained, Venus, VenusMoved
 from domain.events import (
@@ -50,7 +50,7 @@ def test_CHAR_SOP_1_venus_starts_over_the_sun() -> None:
     assert s.players[1].part(Venus) is None  # a basic-side seat has no Sun
 
 
-def test_CHAR_SOP_2_DER_26_each_wrap_moves_venus_and_the_last_returns_to_the_first() -> None:
+def test_CHAR_SOP_2_DER_26_DER_30_each_wrap_moves_venus_and_the_last_returns_to_the_first() -> None:
     s = ability_game(*SOPHIA)
     positions = []
     for _ in range(4):
@@ -650,3 +650,106 @@ def _rerun_with_forks(prefix: list[Any], batches: list[tuple[Any, int, int]]) ->
         assert new[: end - start_] == prefix[start_:end], start_
         for e in new[: end - start_]:
             state = evolve(state, e)
+
+
+# -- rules by ID not covered above -------------------------------------------------------------------
+
+
+def test_DER_10_CHAR_NEW_2_the_quadrant_mirror_gives_one_to_four_by_position() -> None:
+    got = []
+    for space in (S1, S1 + 1, S1 + 2, S4):
+        queue = [t for t in ("N3", "N4", "N5", "N6", "N2") if t]
+        queue.insert(space, "N1")
+        s = actions_at(player(ability_game(*NEWTON), 0, queue=tuple(queue)), space)
+        s, events = play(s, "tile 1")
+        s, more = finish_effects(s)
+        got.append(sum(e.amount for e in of_type(events + more, QuadrantsGained)))
+    assert got == [1, 2, 3, 4]  # S1 x1 .. S4 x4
+
+
+def _cunitz_in_cleanup(**urania: Any) -> GameState:
+    s = ability_game(*CUNITZ)
+    s = with_part(s, 0, replace(urania_of(s.players[0]), **urania))
+    s = player(s, 0, comets=("pending", *("slot",) * 6), cellar=(1, 0, 0, 0))
+    return replace(s, turn=replace(s.turn, phase="cleanup", rotated=True, fixed_done=True, moving_done=True))
+
+
+def test_EX_25_CHAR_CUN_5_the_page_moves_first_then_focuses() -> None:
+    """S000's Cunitz example from step (3) (AMB-6: the page in Cleanup step 2): round token on red, the
+    next space a blue/red Note (Persuade); her left-hand page: the Move first (red matches), the 2
+    Quadrants, then Focus onto blue."""
+    notes = ("NB", "NR", "NY", "NL", "NO", "NG")
+    s = _cunitz_in_cleanup(notes=notes, round="R", square=1)
+    quadrants = s.players[0].quadrants
+    s, events = play(s, "page CUN-P1")
+    assert sum(e.amount for e in of_type(events, QuadrantsGained)) == 2
+    assert {str(m).split(" ", 1)[1] for m in legal_moves(s)} == {
+        "focus -",
+        "focus R",
+        "focus Y",
+        "focus B",
+        "focus later",
+    }
+    s, events = play(s, "focus later")  # CHAR-CUN-5: any order
+    deferred = of_type(events, FocusDeferred)
+    assert len(deferred) == 1 and deferred[0].rule == "CHAR-CUN-5"
+    moved = of_type(events, SquareTokenMoved)[0]
+    assert (moved.start, moved.end, moved.note, moved.matched) == (1, 2, "NB", True)
+    assert of_type(events, InquisitorPersuaded) and s.turn.inquisitor_moved  # interrogated in step 3
+    assert "focus later" not in {str(m).split(" ", 1)[1] for m in legal_moves(s)}  # the Move is done
+    s, events = play(s, "focus B")
+    part = urania_of(s.players[0])
+    assert (part.round, part.square) == ("B", 2) and s.players[0].quadrants >= quadrants + 2
+
+
+def test_CHAR_CUN_5_focus_first_then_move_and_only_a_page_focus_may_wait() -> None:
+    from domain.characters.cunitz import Focus
+    from domain.moves import check
+
+    s = _cunitz_in_cleanup(notes=("NB", "NR", "NY", "NL", "NO", "NG"), round="Y", square=1)
+    s, _ = play(s, "page CUN-P1")
+    s, events = play(s, "focus B")  # Focus first: blue matches the blue/red Note as well
+    assert of_type(events, SquareTokenMoved)[0].matched
+    s, _ = play(_cunitz_at("C1"), "tile 1")  # a tile's Focus (CHAR-CUN-2): no Move of its own to wait for
+    refusal = check(s, Focus(seat=0, space="later"))
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("no-move-to-wait-for", "CHAR-CUN-5")
+
+
+def test_DER_11_a_completed_constellation_has_at_least_two_stars() -> None:
+    from domain.abilities import hevelius as hev
+
+    data = ability_game(*HEVELIUS).catalog.luna_characters
+    assert data is not None
+    tiles = [hev.Tile(t.id, t.stars, t.connections) for t in data.hevelius_tiles]
+    for a in tiles:  # no single tile completes; two tiles complete exactly when both have one connection
+        layout, done = hev.place((), a, hev.NEW)
+        assert done is None
+        for b in tiles:
+            if b.id == a.id:
+                continue
+            _, done = hev.place(layout, b, 0)
+            assert (done is not None) == (a.connections == b.connections == 1)
+            if done is not None:
+                assert hev.stars(done) >= 2
+
+
+def test_AMB_36_write_twice_is_two_separate_writes() -> None:
+    from domain.abilities import hevelius as hev
+
+    data = ability_game(*HEVELIUS).catalog.luna_characters
+    assert data is not None
+    reward = hev.completion_reward(data.bands, 3)
+    assert list(reward).count("W1") == 2 and "W2" not in reward  # AMB-36: W1, then W1
+
+
+def test_AMB_39_luna_a2_is_an_observe_that_pays_the_sun() -> None:
+    s = ability_game(("sophia", "ability"), ("galileo", "basic"), luna=True)
+    s = show(show(show(s, 0, "D1-01"), 1, "D1-03"), 2, "D1-07")
+    s = actions_at(s, S1)
+    s, _ = resolve(s, Task("FREEOBS", 4))  # LUNA-BA-2: one constellation of cost 4 or less, free
+    moves = legal_moves(s)
+    assert moves, "an observation open to the bonus"
+    s, events = play(s, str(moves[0]))
+    s, more = finish_effects(s)
+    sun = of_type(events + more, SunRewardsGained)
+    assert len(sun) == 1 and sun[0].rule == "CHAR-SOP-3"
