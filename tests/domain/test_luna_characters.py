@@ -753,3 +753,43 @@ def test_AMB_39_luna_a2_is_an_observe_that_pays_the_sun() -> None:
     s, more = finish_effects(s)
     sun = of_type(events + more, SunRewardsGained)
     assert len(sun) == 1 and sun[0].rule == "CHAR-SOP-3"
+
+
+def test_CHAR_HEV_5_claim_targets_exhaustively_on_small_layouts() -> None:
+    """Every layout of up to three constellations in progress of one or two of her tiles (built by the
+    placement rules, so each has an open connection): a claim may start a new constellation or extend any
+    of them, nothing else; the refusal of a target that is not there names CHAR-HEV-5."""
+    import itertools
+
+    from domain.abilities import hevelius as hev
+    from domain.characters.hevelius import ClaimTile, heavens_of
+    from domain.moves import check
+
+    base = _hevelius_at_blue((), ("H03", "H01", "H02"))
+    s0, _ = play(base, "tile 1")  # H03's condition met
+    data = base.catalog.luna_characters
+    assert data is not None
+    tiles = {t.id: hev.Tile(t.id, t.stars, t.connections) for t in data.hevelius_tiles}
+    pool = [t for t in sorted(tiles) if t not in ("H03", "H01", "H02")]
+    groups = [(a,) for a in pool[:4]] + [
+        (a, b)
+        for a, b in itertools.combinations(pool[:6], 2)
+        if tiles[a].connections + tiles[b].connections > 2
+    ]
+    seen = 0
+    for n in range(4):
+        for layout in itertools.combinations(groups, n):
+            if len({t for g in layout for t in g}) != sum(len(g) for g in layout):
+                continue
+            assert all(hev.open_connections(tuple(tiles[t] for t in g)) > 0 for g in layout)
+            part = heavens_of(s0.players[0])
+            rest = tuple(t for t in part.deck if all(t not in g for g in layout))
+            s = with_part(s0, 0, replace(part, constellations=layout, deck=rest))
+            assert _claims(s) == {("H03", k) for k in range(n + 1)}
+            refusal = check(s, ClaimTile(seat=0, tile="H03", target=n + 1))
+            assert refusal is not None and (refusal.code, refusal.rule_id) == (
+                "no-open-connection",
+                "CHAR-HEV-5",
+            )
+            seen += 1
+    assert seen > 100

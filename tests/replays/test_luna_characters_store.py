@@ -106,3 +106,5 @@ def test_CHAR_HEV_7_forks_after_a_reshuffle_and_forks_of_forks_verify_and_reveal
         for secret in secrets:
             assert secret not in everything
         assert verify_file(games.export(twice)).ok
+        imported = games.import_(games.export(twice))  # the store takes the file back: it verifies
+        assert games.verify(imported).ok
