@@ -342,4 +342,5 @@ class SearchBot:
             return moves[0]
         self._calls += 1
         result = search(state, self._budget, f"{self._seed}:{self._calls}")
-        return result.best.move if result.moves else moves[0]
+        offered = set(moves)  # the search's moves come from re-deals: keep to the ones offered here
+        return next((m.move for m in result.moves if m.move in offered), moves[0])
