@@ -16,6 +16,7 @@ from typing import Any
 
 from domain import GameState, dump_state, public_state
 from domain.catalog.model import Card
+from domain.characters import side_of
 
 SPECTATOR = "spectator"
 FULL = "full"
@@ -71,7 +72,7 @@ def board_view(state: GameState, version: int, viewer: Viewer) -> dict[str, Any]
         "round": state.turn.number // len(state.players) + 1,
         "phase": state.turn.phase,
         "seats": [
-            {"seat": p.seat, "name": p.name, "character": p.character, "score": p.score}
+            {"seat": p.seat, "name": p.name, "character": p.character, "side": side_of(p), "score": p.score}
             for p in state.players
         ],
         "winners": list(state.winners),
