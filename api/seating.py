@@ -76,7 +76,7 @@ class Seating:
                 seat=i,
                 name=state.players[i].name,
                 character=state.players[i].character,
-                side=side_of(state.players[i]),
+                side="ability" if side_of(state.players[i]) == "ability" else "basic",
                 bot=bot,
                 token=token,
             )
