@@ -93,6 +93,30 @@ CONDITION_WORDS = {
 }
 
 
+EFFECT_WORDS = {  # SOLO-40..50 (SOLO-5, SOLO-8..12 with Luna)
+    "comet": "place a comet",
+    "comet-down": "move a comet down",
+    "die": "gain a die",
+    "book": "Book marker +{n}",
+    "lecture": "Lecture",
+    "persuade": "persuade",
+    "remove": "remove a persuaded Inquisitor",
+    "vp": "{n} VP",
+    "constellation": "observe a constellation",
+    "major": "take a Major Object",
+    "card": "take the deck's top card",
+    "moon": "observe the Moon",
+    "inquisitor": "gain an Inquisitor",
+}
+
+
+def effect_words(effect: str) -> str:
+    """One of Tycho's effects ("vp:10", "book:1", "persuade") in words."""
+    name, _, n = effect.partition(":")
+    words = EFFECT_WORDS.get(name)
+    return effect if words is None else words.format(n=n)
+
+
 def tycho_board(state: GameState) -> dict[str, Any] | None:
     """The solo Tycho Brahe's board (SOLO-21..24): his line of solo Action tiles with their rows, his
     marker, the Movement tiles revealed so far and how many are left (their order is hidden)."""
@@ -116,7 +140,7 @@ def tycho_board(state: GameState) -> dict[str, Any] | None:
                     "text": (
                         ("(" if row.partial else "")
                         + (CONDITION_WORDS.get(row.condition, row.condition) + ": " if row.condition else "")
-                        + ", ".join(row.effects)
+                        + ", ".join(effect_words(e) for e in row.effects)
                         + (")" if row.partial else "")
                     ),
                 }

@@ -6,7 +6,7 @@
 // `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
 import { api, clear, el } from "/static/common.js";
 import {
-  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text,
+  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, wrap,
 } from "/static/svg.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
@@ -892,9 +892,11 @@ function tychoLine(board, catalog, p, y0) {
   const t = board.tycho;
   const n = t.line.length;
   const cw = Math.floor((W - 16) / Math.min(n, W < NARROW ? 3 : 6)) - 4;
-  const rowH = 15;
-  const tallest = Math.max(...t.line.map((tile) => tile.rows.length));
-  const h = 48 + tallest * rowH * 2 + 8;
+  const rowH = 13;
+  const chars = Math.max(16, Math.floor((cw - 20) / 5.6));  // "tiny" text: about 5.6 units a character
+  const wrapped = t.line.map((tile) => tile.rows.map((row, r) => wrap(`${r + 1}. ${row.text}`, chars)));
+  const tallest = Math.max(...wrapped.map((rows) => rows.reduce((k, ls) => k + ls.length, 0) + rows.length));
+  const h = 48 + tallest * rowH + 4;
   const level = t.difficulty ? ` · difficulty ${t.difficulty}` : "";
   const out = [
     text(8, y0 + 22, `Tycho's solo Action tiles · Movement tile: ${t.last || "none yet"} · ${t.stack_size} left in the stack${level}`, { class: "heading" }),
@@ -908,19 +910,43 @@ function tychoLine(board, catalog, p, y0) {
       text(x + 8, y + 34, tile.upgraded ? "★ upgraded side" : "basic side", { class: "tiny" }),
     ];
     let ry = y + 52;
-    tile.rows.forEach((row, r) => {
-      const words = `${r + 1}. ${row.text}`;
-      const half = Math.ceil(words.length / 2);
-      const cut = words.length > 30 ? words.lastIndexOf(" ", half + 6) : -1;
-      parts.push(text(x + 8, ry, cut > 0 ? words.slice(0, cut) : words, { class: "tiny" }));
-      if (cut > 0) parts.push(text(x + 18, ry + rowH - 2, words.slice(cut + 1), { class: "tiny" }));
-      ry += rowH * 2;
+    wrapped[i].forEach((rowLines) => {
+      rowLines.forEach((line, k) => parts.push(text(x + (k ? 18 : 8), ry + k * rowH, line, { class: "tiny" })));
+      ry += (rowLines.length + 1) * rowH;
     });
     const label = `Tycho's tile ${tile.name} (${tile.upgraded ? "upgraded" : "basic"})${here ? ", under his marker" : ""}: ${tile.rows.map((r) => r.text).join("; ")}`;
     out.push(target(`tycho:${i}`, label, { "data-kind": "tycho-tile", "data-tile": tile.id }, parts));
   });
   const rows = place(0, cw, 4, 0, h).rows(n);
   return [out, 36 + rows * (h + 4) + 6];
+}
+
+// What Tycho has gathered (SOLO-43, SOLO-47..50): his cards (face down to the person: their tiers only),
+// his Book marker, his points by source and the Movement tiles revealed so far.
+function tychoHoldings(board, catalog, p, y0) {
+  const t = board.tycho;
+  const tiers = {};
+  for (const [id] of p.library) {
+    const tier = String(id).startsWith("hidden:") ? String(id).slice(7) : String((cardOf(catalog, id) || { tier: "?" }).tier);
+    tiers[tier] = (tiers[tier] || 0) + 1;
+  }
+  const cards = Object.keys(tiers).sort().map((k) => `tier ${ROMAN[k] || k} × ${tiers[k]}`).join(", ");
+  const points = Object.entries(p.points || {}).map(([k, v]) => `${k.replace(/^tycho-/, "")} ${v}`).join(", ");
+  const marker = Math.max(...p.books);
+  const shown = t.shown.slice(-8);
+  const out = [
+    text(8, y0 + 22, "Tycho's cards, Book marker and points", { class: "heading" }),
+    s(
+      "g",
+      { "data-kind": "tycho-summary", "data-seat": p.seat, "data-cards": p.library.length, "data-score": p.score, "data-book": marker, "data-stack": t.stack_size },
+      s("title", {}, `Tycho: ${p.library.length} cards, Book marker on ${marker}, ${p.score} VP; ${t.stack_size} Movement tiles left`),
+      ...box(8, y0 + 30, Math.min(W - 16, 980), 70, "tycho-summary"),
+      text(16, y0 + 48, `Cards: ${p.library.length}${cards ? ` (${cards})` : ""} · Book marker: ${marker} · ${p.score} VP${points ? ` (${points})` : ""}`, { class: "small" }),
+      text(16, y0 + 68, `Movement tiles revealed: ${t.shown.length}${shown.length ? ` (latest: ${shown.slice().reverse().join(", ")})` : ""} · ${t.stack_size} left, order hidden`, { class: "small" }),
+      text(16, y0 + 88, `His marker is under tile ${t.marker + 1} of ${t.line.length}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.`, { class: "tiny muted" }),
+    ),
+  ];
+  return [out, 108];
 }
 
 export function playerBoard(board, catalog, p) {
@@ -933,7 +959,7 @@ export function playerBoard(board, catalog, p) {
   ];
   let y = 44;
   const opponent = board.tycho && board.tycho.seat === p.seat;
-  for (const part of opponent ? [tychoLine, resources, cellar] : [sky, resources, cellar, library, characterArea]) {
+  for (const part of opponent ? [tychoLine, tychoHoldings, resources, cellar] : [sky, resources, cellar, library, characterArea]) {
     const [items, height] = part(board, catalog, p, y);
     parts.push(s("g", {}, items));
     y += height;
