@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import time
 from collections import Counter
@@ -434,6 +435,190 @@ def test_the_board_agrees_with_the_board_view_at_several_versions(server: str, p
             assert drawn[kind] == want, f"version {version}: {kind} differs"
         assert drawn["die"] or version == 1 or not any(p["dice"] for p in view["state"]["players"])
     shot(page, "replay-luna-end", full=True)
+
+
+# -- the characters' abilities and the solo game on the board (issues 11, 12, 13) -----------------------
+
+
+def _open_seat(server: str, pages: Pages, body: dict[str, Any]) -> tuple[str, str, Any]:
+    """Create a game (POST /games `body`), open seat 0's page and wait until its board and moves are drawn."""
+    response = httpx.post(f"{server}/games", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    page = pages.new()
+    page.goto(f"{server}/play/{game_id}#token={token}")
+    page.wait_for_selector("#board[data-ready] .board-svg .target.live", state="attached", timeout=30_000)
+    return game_id, token, page
+
+
+def _choose(page: Any, target: str, move: str) -> str:
+    """Click the board element `target`, pick `move` (its text notation) among the element's moves when
+    there are several, check the confirmation names it, confirm, and wait for the board to be redrawn.
+    Returns the confirmation's words."""
+    version = page.get_attribute("#board", "data-ready")
+    page.locator(f'.board-svg .target.live[data-target="{target}"]').click()
+    if not page.locator(".confirm:not([hidden])").count():
+        page.locator(f'.selection .move[data-move="{move}"]').click()
+    confirm = page.locator(".confirm:not([hidden])")
+    assert confirm.locator(".mono").inner_text() == move
+    words = str(confirm.inner_text())
+    page.locator("[data-confirm]").click()
+    page.wait_for_function(
+        "(v) => document.querySelector('#board').dataset.ready !== v"
+        " || document.querySelector('#moves-problem').textContent",
+        arg=version,
+        timeout=30_000,
+    )
+    assert not page.locator("#moves-problem").inner_text(), page.locator("#moves-problem").inner_text()
+    return words
+
+
+def _data(page: Any, selector: str) -> list[dict[str, str]]:
+    """The data attributes of the board's elements matching `selector`, without those of the move panel
+    (`target`, `moves`)."""
+    found = page.eval_on_selector_all(f"#board {selector}", "(nodes) => nodes.map((n) => ({...n.dataset}))")
+    return [{k: v for k, v in d.items() if k not in ("target", "moves")} for d in found]
+
+
+def test_CHAR_COP_2_base_abilities_drawn_and_a_library_tile_placed_from_the_board(
+    server: str, pages: Pages
+) -> None:
+    """Issue 11 on the board: Kepler's set-aside tile and special tile, Bruno's 5-space cellar tile with its
+    rewards, the personal Book-of-Comets pages, Copernicus' four library tiles; Copernicus places one by
+    clicking it (CHAR-COP-2..4): the move is confirmed in words and the covered space shows the tile."""
+    seats = [
+        {"name": "Nico", "character": "copernicus", "side": "ability"},
+        {"bot": "greedy", "character": "kepler", "side": "ability", "aside": "A2"},
+        {"bot": "greedy", "character": "bruno", "side": "ability"},
+        {"bot": "greedy", "character": "galileo", "side": "ability"},
+    ]
+    body = {"seats": seats, "seed": "browser-abilities", "first_seat": 0}
+    game_id, _, page = _open_seat(server, pages, body)
+    assert [d["character"] for d in _data(page, '[data-kind="ability-side"]')] == [
+        "copernicus",
+        "kepler",
+        "bruno",
+        "galileo",
+    ]
+    assert _data(page, '[data-kind="aside"]') == [
+        {"kind": "aside", "seat": "1", "tile": "A2", "face": "basic"}
+    ]
+    kepler = [d for d in _data(page, '[data-kind="tile"][data-seat="1"]') if d["tile"] == "K1"]
+    assert [(d["space"], d.get("special")) for d in kepler] == [("5", "true")]  # CHAR-KEP-1: on S4
+    bruno = _data(page, '[data-kind="cellar"][data-seat="2"]')
+    assert [d["reward"] for d in bruno] == ["", "Q", "DIE", "3VP", "4VP Q"]  # CHAR-BRU-2 (DATA-18)
+    personal = {(d["seat"], d["page"], d["covered"]) for d in _data(page, '[data-kind="personal-page"]')}
+    assert personal == {
+        ("0", "COP-P1", "false"),
+        ("2", "BRU-P1", "false"),
+        ("2", "BRU-P2", "false"),
+        ("3", "GAL-P1", "false"),
+    }
+    assert [(d["tile"], d["placed"]) for d in _data(page, '[data-kind="library-tile"]')] == [
+        ("CP1", ""),
+        ("CP2", ""),
+        ("CP3", ""),
+        ("CP4", ""),
+    ]
+    _choose(page, "sky:0:2", "@0 move 1")
+    words = _choose(page, "libtile:0:CP1", "@0 libtile CP1 A 1 R1")
+    assert "R1 gives 3 VP" in words  # the describer says what the covered space gives from now on
+    page.wait_for_selector('#board [data-kind="library-tile"][data-tile="CP1"][data-placed="A:1:0"]')
+    cover = _data(page, '[data-kind="library-cover"]')
+    assert cover == [{"kind": "library-cover", "seat": "0", "tile": "CP1", "row": "0", "column": "1"}]
+    view = httpx.get(f"{server}/games/{game_id}").json()
+    assert view["state"]["players"][0]["ability"]["library"] == [["CP1", "A", 1, 0]]
+    # once per turn (CHAR-COP-2): the other library tiles are no longer offered this turn
+    assert not page.locator('.board-svg .target.live[data-target^="libtile:"]').count()
+    shot(page, "abilities-base")
+
+
+def test_CHAR_CUN_2_luna_characters_drawn_without_hidden_information_and_a_focus_from_the_board(
+    server: str, pages: Pages
+) -> None:
+    """Issue 12 on the board: Newton's mirrors on X1/X2 with their multipliers, Hevelius' offer of three and
+    her deck as a count only, Cunitz' Urania Propitia board with only the first Note face up, Sophia's Sun
+    with Venus covering; Cunitz uses a tile's Focus from the board (CHAR-CUN-2): the round token moves."""
+    seats = [
+        {"name": "Maria", "character": "cunitz", "side": "ability"},
+        {"bot": "greedy", "character": "newton", "side": "ability"},
+        {"bot": "greedy", "character": "hevelius", "side": "ability"},
+        {"bot": "greedy", "character": "sophia", "side": "ability"},
+    ]
+    body = {"seats": seats, "seed": "browser-luna-chars-2", "first_seat": 0}
+    game_id, token, page = _open_seat(server, pages, body)
+    view = httpx.get(f"{server}/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()
+    players = view["state"]["players"]
+    # Newton (CHAR-NEW-1/2, AMB-34): the two special tiles on X1 and X2, each giving its bonus x 0 there
+    mirrors = _data(page, '[data-kind="mirror-times"]')
+    assert [d["times"] for d in mirrors] == ["0", "0"]
+    newton = {d["space"]: d["tile"] for d in _data(page, '[data-kind="tile"][data-seat="1"]')}
+    assert (newton["0"], newton["1"]) == ("N1", "N2")
+    # Hevelius (CHAR-HEV-1): three face up, the deck's order hidden: only its size is drawn
+    heavens = players[2]["hevelius"]
+    assert heavens["deck"] == ["?"] * 13
+    offer = [d["tile"] for d in _data(page, '[data-kind="hevelius-offer"]')]
+    assert offer == heavens["offer"] and len(offer) == 3
+    assert _data(page, '[data-kind="hevelius-deck"]')[0]["deck"] == "13"
+    shown_ids = set(re.findall(r"\bH\d\d\b", page.locator("#board").inner_html()))
+    assert shown_ids == set(offer)  # no tile of her deck appears anywhere on the page
+    # Cunitz (CHAR-CUN-1): 14 track spaces; only the first Note space's Note is face up
+    notes = [d["note"] for d in _data(page, '[data-kind="urania-space"]') if d["note"]]
+    assert notes == [players[0]["urania"]["notes"][0], "?", "?", "?", "?", "?"]
+    # Sophia (CHAR-SOP-1): Venus at its first position covers the Sun's first two spaces
+    assert [d["covered"] for d in _data(page, '[data-kind="sun-space"]')] == [
+        "true",
+        "true",
+        "false",
+        "false",
+    ]
+    # Cunitz's turn: to S1 (her C1 tile), option 1 (all red +1 and Focus), then the Focus on the board
+    assert players[0]["queue"][2] == "C1"
+    _choose(page, "sky:0:2", "@0 move 1")
+    _choose(page, "sky:0:2", "@0 tile 1")
+    assert page.locator('.board-svg .target.live[data-target="round:0:R"]').count() == 1
+    words = _choose(page, "round:0:R", "@0 focus R")
+    assert "Focus on red" in words
+    page.wait_for_selector(
+        '#board [data-kind="round-space"][data-seat="0"][data-colour="R"][data-token="true"]'
+    )
+    after = httpx.get(f"{server}/games/{game_id}").json()["state"]["players"][0]["urania"]
+    assert after["round"] == "R"
+    shot(page, "abilities-luna")
+
+
+def test_SOLO_27_a_solo_game_shows_tycho_and_is_played_from_the_board(server: str, pages: Pages) -> None:
+    """Issue 13 on the board: one person seat makes a solo game against Tycho Brahe; the page draws his
+    solo Action tiles with their rows and marker, and his holdings; the person moves from the board and,
+    once the turn is over, Tycho's revealed Movement tile and smaller stack show on the page."""
+    body = {"seats": [{"name": "Ada"}], "seed": "browser-solo"}
+    game_id, token, page = _open_seat(server, pages, body)
+    view = httpx.get(f"{server}/games/{game_id}").json()
+    tycho = view["tycho"]
+    tiles = _data(page, '[data-kind="tycho-tile"]')
+    assert [d["tile"] for d in tiles] == [t["id"] for t in tycho["line"]]
+    summary = _data(page, '[data-kind="tycho-summary"]')
+    assert [(d["seat"], d["stack"]) for d in summary] == [(str(tycho["seat"]), str(tycho["stack_size"]))]
+    assert "Tycho" in page.locator(f'details.player-board[data-seat="{tycho["seat"]}"] summary').inner_text()
+    _choose(page, "sky:0:2", "@0 move 1")  # a move from the board
+    # the rest of the person's turn over HTTP (the fewest moves that end it), then Tycho's turn follows
+    auth = {"Authorization": f"Bearer {token}"}
+    rng = random.Random(13)
+    with httpx.Client(base_url=server, timeout=10) as http:
+        for made in range(200):
+            board = http.get(f"/games/{game_id}").json()
+            if board["tycho"]["shown"]:
+                break
+            listing = http.get(f"/games/{game_id}/moves", headers=auth).json()
+            ends = [m for m in listing["moves"] if m["type"] in ("EndActions", "EndFreeActions")]
+            move = ends[0] if ends else rng.choice(listing["moves"])
+            post = {"command": move, "expected_version": listing["version"], "command_id": f"solo-{made}"}
+            assert http.post(f"/games/{game_id}/commands", headers=auth, json=post).status_code == 200
+    stack = board["tycho"]["stack_size"]
+    assert board["tycho"]["shown"] and stack == tycho["stack_size"] - len(board["tycho"]["shown"])
+    page.wait_for_selector(f'#board [data-kind="tycho-summary"][data-stack="{stack}"]', timeout=30_000)
+    shot(page, "solo")
 
 
 # -- replay, docs, small screens ------------------------------------------------------------------------
