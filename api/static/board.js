@@ -691,9 +691,9 @@ function keplerAside(board, catalog, p, y0) {
         text(16, y0 + 62, `1 ${rewardShort(face[0])}`, { class: "small" }),
         text(16, y0 + 82, `2 ${rewardShort(face[1])}`, { class: "small" }),
       ),
-      lines(276, y0 + 30, "Kepler's special tile swaps two tiles of the sky (option 1) or a sky tile with this one (option 2); it is never swapped itself.", 70, 15, { class: "small muted" }),
+      lines(W < NARROW ? 8 : 276, W < NARROW ? y0 + 112 : y0 + 30, "Kepler's special tile swaps two tiles of the sky (option 1) or a sky tile with this one (option 2); it is never swapped itself.", W < NARROW ? 70 : 90, 15, { class: "small muted" }),
     ],
-    98,
+    W < NARROW ? 140 : 98,
   ];
 }
 
@@ -793,8 +793,8 @@ function cunitzArea(board, catalog, p, y0) {
     const parts = [
       ...box(x, y0 + 24, 86, 40, "round-space"),
       colour ? s("circle", { cx: x + 18, cy: y0 + 44, r: 11, fill: DICE[colour] }) : text(x + 18, y0 + 50, "↻", { "text-anchor": "middle", "font-size": 18 }),
-      text(x + 34, y0 + 49, colour ? COLOUR_NAMES[colour] : "arrow", { class: "small" }),
-      on ? s("circle", { cx: x + 74, cy: y0 + 44, r: 8, fill: seatColour(p.seat), stroke: "#1d2433", "data-kind": "round-token" }) : null,
+      text(x + 32, y0 + 49, colour ? COLOUR_NAMES[colour] : "arrow", { class: "small" }),
+      on ? s("circle", { cx: x + 77, cy: y0 + 44, r: 7, fill: seatColour(p.seat), stroke: "#1d2433", "data-kind": "round-token" }) : null,
     ];
     const attrs = { "data-kind": "round-space", "data-seat": p.seat, "data-colour": colour || "arrow", "data-token": String(on) };
     const label = `Round token space: ${name}${on ? " (the round token is here)" : ""}`;
@@ -818,7 +818,7 @@ function cunitzArea(board, catalog, p, y0) {
       } else {
         label = `Track space ${i}: Note ${n.id} (${n.frame.map((c) => COLOUR_NAMES[c]).join("/")} frame): ${rewardWords(n.reward)} if the round token shows ${n.frame.map((c) => COLOUR_NAMES[c]).join(" or ")}`;
         body = [
-          n.frame.map((c, k) => s("rect", { x: x + 4 + k * 12, y: y + 22, width: 10, height: 10, fill: DICE[c] })),
+          ...n.frame.map((c, k) => s("rect", { x: x + 4 + k * 12, y: y + 20, width: 10, height: 10, fill: DICE[c], stroke: "#1d2433", "stroke-width": 0.5 })),
           text(x + 4, y + 48, rewardShort(n.reward), { class: "tiny", "font-weight": "600" }),
           text(x + 4, y + 64, `Note ${n.id}`, { class: "tiny muted" }),
         ];
@@ -934,19 +934,25 @@ function tychoHoldings(board, catalog, p, y0) {
   const points = Object.entries(p.points || {}).map(([k, v]) => `${k.replace(/^tycho-/, "")} ${v}`).join(", ");
   const marker = Math.max(...p.books);
   const shown = t.shown.slice(-8);
+  const width = Math.min(W - 16, 980);
+  const chars = Math.floor((width - 16) / 6.6);
+  const rowsOf = [
+    [`Cards: ${p.library.length}${cards ? ` (${cards})` : ""} · Book marker: ${marker} · ${p.score} VP${points ? ` (${points})` : ""}`, "small"],
+    [`Movement tiles revealed: ${t.shown.length}${shown.length ? ` (latest: ${shown.slice().reverse().join(", ")})` : ""} · ${t.stack_size} left, order hidden`, "small"],
+    [`His marker is under tile ${t.marker + 1} of ${t.line.length}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.`, "tiny muted"],
+  ].flatMap(([words, cls]) => wrap(words, cls === "small" ? chars : Math.floor(chars * 1.1)).map((line) => [line, cls]));
+  const height = 12 + rowsOf.length * 18;
   const out = [
     text(8, y0 + 22, "Tycho's cards, Book marker and points", { class: "heading" }),
     s(
       "g",
       { "data-kind": "tycho-summary", "data-seat": p.seat, "data-cards": p.library.length, "data-score": p.score, "data-book": marker, "data-stack": t.stack_size },
       s("title", {}, `Tycho: ${p.library.length} cards, Book marker on ${marker}, ${p.score} VP; ${t.stack_size} Movement tiles left`),
-      ...box(8, y0 + 30, Math.min(W - 16, 980), 70, "tycho-summary"),
-      text(16, y0 + 48, `Cards: ${p.library.length}${cards ? ` (${cards})` : ""} · Book marker: ${marker} · ${p.score} VP${points ? ` (${points})` : ""}`, { class: "small" }),
-      text(16, y0 + 68, `Movement tiles revealed: ${t.shown.length}${shown.length ? ` (latest: ${shown.slice().reverse().join(", ")})` : ""} · ${t.stack_size} left, order hidden`, { class: "small" }),
-      text(16, y0 + 88, `His marker is under tile ${t.marker + 1} of ${t.line.length}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.`, { class: "tiny muted" }),
+      ...box(8, y0 + 30, width, height, "tycho-summary"),
+      rowsOf.map(([line, cls], k) => text(16, y0 + 48 + k * 18, line, { class: cls })),
     ),
   ];
-  return [out, 108];
+  return [out, 38 + height];
 }
 
 export function playerBoard(board, catalog, p) {
