@@ -728,9 +728,10 @@ function heveliusArea(board, catalog, p, y0) {
   const open = (ids) => ids.reduce((n, id) => n + (tiles[id] ? tiles[id].connections : 0), 0) - 2 * (ids.length - 1);
   const band = (n) => luna.bands.reduce((best, [least, reward]) => (n >= least ? reward : best), []);
   const tileText = (id) => (tiles[id] ? `${"★".repeat(tiles[id].stars)} ${tiles[id].connections} conn. · ${conditionWords(tiles[id].condition)}` : id);
-  const performed = h.turn === board.state.turn.number ? h.performed : [];
+  const now = h.turn === board.state.turn.number;  // `performed` and `claimed` belong to turn `h.turn`
+  const performed = now ? h.performed : [];
   const out = [
-    text(8, y0 + 16, `Constellation tiles: deck ${h.deck.length} face down · discard pile ${h.discard.length} · this turn ${performed.length ? performed.map(conditionWords).join(", ") : "nothing performed yet"}${h.claimed ? " · claimed" : ""}`, { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
+    text(8, y0 + 16, `Constellation tiles: deck ${h.deck.length} face down · discard pile ${h.discard.length} · this turn ${performed.length ? performed.map(conditionWords).join(", ") : "nothing performed yet"}${now && h.claimed ? " · a tile claimed this turn" : ""}`, { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
     text(8, y0 + 38, "Offer (claim one whose action you performed this turn):", { class: "small" }),
   ];
   h.offer.forEach((id, i) => {
@@ -763,7 +764,7 @@ function heveliusArea(board, catalog, p, y0) {
         ...box(x, gy, 236, 72, k ? "constellation-tiles" : "constellation-tiles new"),
         text(x + 8, gy + 18, k ? `Constellation ${k}: ${ids.join(" + ")}` : "+ new constellation", { "font-weight": "700", class: "small" }),
         k ? text(x + 8, gy + 36, `${n} ★ · ${open(ids)} open`, { class: "small" }) : null,
-        k ? text(x + 8, gy + 54, `complete: ${rewardShort(band(n))}`, { class: "tiny" }) : null,
+        k ? text(x + 8, gy + 54, `complete now: ${band(n).length ? rewardShort(band(n)) : "nothing"}`, { class: "tiny" }) : null,
         k ? text(x + 8, gy + 68, ids.map(tileText).join(" | ").slice(0, 40), { class: "tiny muted" }) : null,
       ),
     );

@@ -622,6 +622,146 @@ def test_SOLO_27_a_solo_game_shows_tycho_and_is_played_from_the_board(server: st
     shot(page, "solo")
 
 
+ABILITY_COLLECT = """() => {
+  const pick = (kind, ...keys) =>
+    Array.from(document.querySelectorAll(`#board [data-kind="${kind}"]`), (n) =>
+      keys.map((k) => n.dataset[k]).join("|")).sort();
+  return {
+    side: pick("ability-side", "seat", "character"),
+    aside: pick("aside", "seat", "tile"),
+    cover: pick("library-cover", "seat", "tile", "row", "column"),
+    personal: pick("personal-page", "seat", "page", "covered"),
+    offer: pick("hevelius-offer", "seat", "tile"),
+    deck: pick("hevelius-deck", "seat", "deck", "discard"),
+    group: pick("hevelius-constellation", "seat", "index", "tiles"),
+    square: pick("urania-space", "seat", "index", "note", "square"),
+    round: pick("round-space", "seat", "colour", "token"),
+    venus: pick("venus", "seat", "position"),
+    mirror: pick("mirror-times", "times"),
+    cellar: pick("cellar", "seat", "space", "reward"),
+  };
+}"""
+
+
+def ability_expected(view: dict[str, Any], catalog: dict[str, Any]) -> dict[str, list[str]]:
+    """What the board must draw of the ability sides, from the board view and the catalog alone."""
+    players = view["state"]["players"]
+    boards = {c["id"]: c for c in catalog["characters"]}
+    luna = catalog["luna_characters"]
+
+    def rows(items: Any) -> list[str]:
+        return sorted("|".join(str(x) for x in item) for item in items)
+
+    able = [p for p in players if (p.get("ability") or {}).get("side") == "ability"]
+    library = {t["id"]: t for t in boards["copernicus"]["ability"]["library_tiles"]}
+    covers = [
+        (p["seat"], tile, row + k, column)
+        for p in able
+        for tile, face, column, row in p["ability"]["library"]
+        for k in range(len(library[tile]["faces"][face]))
+    ]
+    tracks = []
+    for p in able:
+        if "urania" not in p:
+            continue
+        notes = iter(p["urania"]["notes"])
+        for i, space in enumerate(luna["track"]):
+            note = next(notes) if space is None else ""
+            tracks.append((p["seat"], i, note, str(p["urania"]["square"] == i).lower()))
+    newton = {t["id"]: t for t in luna["newton_tiles"]}
+    mirrors = [
+        (luna["multipliers"][i] + (newton[t]["upgrade_bonus"] if t in p["upgraded"] else 0),)
+        for p in able
+        if p["character"] == "newton"
+        for i, t in enumerate(p["queue"])
+        if t in newton and newton[t]["mirror"]
+    ]
+    bruno = boards["bruno"]["ability"]["cellar"]
+    return {
+        "side": rows((p["seat"], p["character"]) for p in able),
+        "aside": rows((p["seat"], p["ability"]["aside"]) for p in able if p["ability"]["aside"]),
+        "cover": rows(covers),
+        "personal": rows(
+            (p["seat"], page["id"], str(page["id"] in p["ability"]["pages"]).lower())
+            for p in able
+            for page in boards[p["character"]]["ability"]["pages"]
+        ),
+        "offer": rows((p["seat"], t) for p in able if "hevelius" in p for t in p["hevelius"]["offer"]),
+        "deck": rows(
+            (p["seat"], len(p["hevelius"]["deck"]), len(p["hevelius"]["discard"]))
+            for p in able
+            if "hevelius" in p
+        ),
+        "group": rows(
+            (p["seat"], k, ",".join(ids))
+            for p in able
+            if "hevelius" in p
+            for k, ids in enumerate([[], *p["hevelius"]["constellations"]])
+        ),
+        "square": rows(tracks),
+        "round": rows(
+            (p["seat"], c or "arrow", str(p["urania"]["round"] == c).lower())
+            for p in able
+            if "urania" in p
+            for c in ("", "R", "Y", "B")
+        ),
+        "venus": rows((p["seat"], p["venus"]["position"]) for p in able if "venus" in p),
+        "mirror": rows(mirrors),
+        "cellar": rows(
+            (p["seat"], i, " ".join(bruno["rewards"][i]) if p["character"] == "bruno" and p in able else "")
+            for p in players
+            for i in range(len(p["cellar"]))
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    ("characters", "luna"),
+    [
+        (("galileo", "kepler", "copernicus", "bruno"), False),
+        (("newton", "hevelius", "cunitz", "sophia"), True),
+    ],
+    ids=["base", "luna"],
+)
+def test_CHAR_1_the_ability_components_agree_with_the_board_view_at_several_versions(
+    server: str, pages: Pages, characters: tuple[str, ...], luna: bool
+) -> None:
+    """Bots play a game on the ability side to its end; at several versions (and as a seat, whose view
+    hides Hevelius' deck and Cunitz' Notes until the end) every ability component the board draws agrees
+    with the board view."""
+    seats = [{"bot": "greedy", "character": c, "side": "ability"} for c in characters]
+    body = {
+        "seats": seats,
+        "seed": f"browser-ability-{'luna' if luna else 'base'}",
+        "options": {"luna": luna},
+    }
+    response = httpx.post(f"{server}/games", json=body)
+    assert response.status_code == 201, response.text
+    game_id = response.json()["game_id"]
+    wait_for(
+        lambda: httpx.get(f"{server}/games/{game_id}").json()["status"] == "finished", 120, "the bots' game"
+    )
+    head = httpx.get(f"{server}/games/{game_id}").json()["version"]
+    catalog = httpx.get(f"{server}/catalog/base").json()
+    page = pages.new()
+    for version, seat in ((head // 4, 1), (head // 2, None), ((3 * head) // 4, 2), (head, None)):
+        query = "" if seat is None else f"&as_seat={seat}"
+        page.goto(f"{server}/replay/{game_id}?v={version}")
+        if seat is not None:
+            page.wait_for_selector("#as-seat-label:not([hidden])", timeout=30_000)
+            page.select_option("#as-seat", str(seat))
+            page.wait_for_selector(f'#board[data-viewer="seat:{seat}"][data-version="{version}"] .board-svg')
+        else:
+            page.wait_for_selector(f'#board[data-version="{version}"] .board-svg', timeout=30_000)
+        drawn = page.evaluate(ABILITY_COLLECT)
+        view = httpx.get(f"{server}/games/{game_id}/at/{version}?{query.lstrip('&')}").json()
+        expected = ability_expected(view, catalog)
+        for kind, want in expected.items():
+            assert drawn[kind] == want, f"version {version} as {seat}: {kind} differs"
+        assert drawn["side"] and (drawn["aside"] or luna) and (drawn["offer"] or not luna)
+    shot(page, f"abilities-replay-{'luna' if luna else 'base'}", full=True)
+
+
 # -- replay, docs, small screens ------------------------------------------------------------------------
 
 
