@@ -412,7 +412,7 @@ function sky(board, catalog, p, y0) {
           "g",
           { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic", "data-special": tile && (tile.mirror || tile.special) ? "true" : null },
           s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: `${up ? "tile upgraded" : "tile"}${tile && (tile.mirror || tile.special) ? " special" : ""}` }),
-          text(x + 14, y + 51, name.length > 15 ? `${name.slice(0, 14)}…` : name, { "font-weight": "700" }),
+          text(x + 14, y + 51, name.length > 17 ? `${name.slice(0, 16)}…` : name, { "font-weight": "700", "font-size": name.length > 12 ? 12 : null }),
           text(x + 14, y + 66, `${up ? "★ upgraded" : "basic side"}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? " · special" : ""}`, { class: "tiny" }),
           body,
         ),
@@ -862,6 +862,13 @@ function sophiaArea(board, catalog, p, y0) {
       ),
     );
   });
+  if (covered.size) {  // Venus over the spaces it covers
+    const first = Math.min(...covered);
+    const last = Math.max(...covered);
+    const cx = 8 + (first * 120 + last * 120 + 112) / 2;
+    const rx = ((last - first) * 120 + 112) / 2;
+    out.push(s("ellipse", { cx, cy: y0 + 48, rx, ry: 27, fill: "#9aa6c4", opacity: 0.28, stroke: "#3b4a75", "stroke-width": 1.5, "pointer-events": "none" }));
+  }
   return [out, 80];
 }
 
