@@ -46,8 +46,8 @@ export function targetsOf(move, board) {
     case "WriteComplete":
     case "RegainRow":
       return [`row:${seat}:${move.row}`];
-    case "Upgrade":
-      return [`sky:${seat}:${tileAt(move.tile)}`];
+    case "Upgrade":  // Kepler's set-aside tile can be upgraded too (CHAR-KEP-5)
+      return [player.ability && move.tile === player.ability.aside ? `aside:${seat}` : `sky:${seat}:${tileAt(move.tile)}`];
     case "PlaceComet":
       return [`page:${move.page}`];
     case "BonusSpace":

@@ -762,6 +762,93 @@ def test_CHAR_1_the_ability_components_agree_with_the_board_view_at_several_vers
     shot(page, f"abilities-replay-{'luna' if luna else 'base'}", full=True)
 
 
+CHECK_TARGETS = """async ([board, listing]) => {
+  const { loadCatalog, renderBoard } = await import("/static/board.js");
+  const { targetsOf } = await import("/static/moves.js");
+  const catalog = await loadCatalog(board.state.catalog.edition);
+  const box = document.createElement("div");
+  document.body.append(box);
+  renderBoard(box, board, catalog);
+  const missing = [];
+  for (const move of listing.moves) {
+    for (const key of targetsOf(move, board)) {
+      if (!box.querySelector(`[data-target="${CSS.escape(key)}"]`)) missing.push(`${move.text} -> ${key}`);
+    }
+  }
+  box.remove();
+  return missing;
+}"""
+ABILITY_MOVES = ("KeplerSwap", "PlaceLibraryTile", "ClaimTile", "DiscardOffer", "Focus", "ShiftMirror")
+
+
+@pytest.mark.parametrize(
+    ("characters", "wanted"),
+    [
+        (
+            ("kepler", "copernicus", "hevelius", "cunitz"),
+            {"KeplerSwap", "PlaceLibraryTile", "ClaimTile", "Focus", "UpgradeAside"},
+        ),
+        (("newton", "bruno", "sophia", "galileo"), {"ShiftMirror", "PlaceComet", "Persuade"}),
+    ],
+    ids=["kepler-copernicus-hevelius-cunitz", "newton-bruno-sophia-galileo"],
+)
+def test_CHAR_1_every_ability_move_points_at_an_element_the_board_draws(
+    server: str, pages: Pages, characters: tuple[str, ...], wanted: set[str]
+) -> None:
+    """Four people on the ability side play over HTTP (ability moves preferred); at each decision that
+    offers an ability move (or a comet for a personal page, or a Persuade into Bruno's fifth space), the
+    page's own code draws the board view and checks that every element each legal move involves
+    (moves.js `targetsOf`) is drawn (board.js), so each such move can be chosen on the board."""
+    seats = [{"name": c.title(), "character": c, "side": "ability"} for c in characters]
+    body = {"seats": seats, "seed": f"browser-targets-{characters[0]}", "first_seat": 0}
+    response = httpx.post(f"{server}/games", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    game_id = created["game_id"]
+    tokens = [s["token"] for s in created["seats"]]
+    page = pages.new()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector("#board .board-svg", timeout=30_000)
+    rng = random.Random(characters[0])
+    seen: set[str] = set()
+    with httpx.Client(base_url=server, timeout=10) as http:
+        for made in range(1500):
+            if wanted <= seen:
+                break
+            listing = http.get(f"/games/{game_id}/moves", headers={"Authorization": f"Bearer {tokens[0]}"})
+            to_act = listing.json()["to_act"]
+            if to_act is None:
+                break
+            auth = {"Authorization": f"Bearer {tokens[to_act]}"}
+            listing = http.get(f"/games/{game_id}/moves", headers=auth).json()
+            moves = listing["moves"]
+            special = [
+                m
+                for m in moves
+                if m["type"] in ABILITY_MOVES
+                or (m["type"] == "PlaceComet" and "-P" in m["page"])  # a personal page (CHAR-3)
+                or (
+                    m["type"] in ("Persuade", "Farewell", "Upgrade")
+                    and characters[to_act] in ("bruno", "kepler")
+                )
+            ]
+            if special:
+                board = http.get(f"/games/{game_id}", headers=auth).json()
+                missing = page.evaluate(CHECK_TARGETS, [board, listing])
+                assert not missing, f"moves whose element is not drawn: {missing}"
+                seen |= {m["type"] for m in special}
+                aside = board["state"]["players"][to_act]["ability"]["aside"]
+                upgrades = [m for m in special if m["type"] == "Upgrade" and m["tile"] == aside]
+                if upgrades:  # Kepler's set-aside tile can be upgraded (CHAR-KEP-5): on his character board
+                    seen.add("UpgradeAside")
+                    special = upgrades
+            move = rng.choice(special) if special and rng.random() < 0.8 else rng.choice(moves)
+            post = {"command": move, "expected_version": listing["version"], "command_id": f"t-{made}"}
+            answer = http.post(f"/games/{game_id}/commands", headers=auth, json=post)
+            assert answer.status_code == 200, answer.text
+    assert wanted <= seen, f"not reached: {wanted - seen}"
+
+
 # -- replay, docs, small screens ------------------------------------------------------------------------
 
 
