@@ -775,7 +775,7 @@ function heveliusArea(board, catalog, p, y0) {
       "g",
       { "data-kind": "hevelius-discard", "data-seat": p.seat, "data-count": h.discard.length },
       s("title", {}, `Discard pile (completed constellations and discarded offers): ${h.discard.join(", ") || "empty"}`),
-      text(8, y + 14, `Discard pile: ${h.discard.join(", ") || "empty"}`, { class: "tiny muted" }),
+      text(8, y + 14, `Discard pile (completed constellations, discarded offers): ${h.discard.join(", ") || "empty"} · ${(p.points || {}).hevelius || 0} VP from completed constellations`, { class: "tiny muted" }),
     ),
   );
   return [out, y - y0 + 22];
