@@ -231,7 +231,8 @@ class Context:
         t = self.tile(tile_id)
         if t is None or option not in (1, 2):
             return ""
-        return reward_text((t.upgraded if upgraded else t.basic)[option - 1])
+        face = t.upgraded if upgraded else t.basic
+        return reward_text(face[min(option, len(face)) - 1])  # a mirror's one option is both (DATA-15)
 
     def objective(self, objective_id: Any) -> str:
         if objective_id == "MOON":
@@ -806,6 +807,19 @@ def _sky_of(c: Context, seat: int, tile: Any) -> str:
     return f" on {_sky(queue.index(tile))}" if tile in queue else ""
 
 
+DECLINED = {
+    "KSWAP": "Swap no tiles (Kepler's special tile)",
+    "PER2D": "Stop persuading this Inquisitor (Copernicus' page)",
+}
+
+
+def _decline_ability(m: Mapping[str, Any], c: Context) -> str:
+    """What is declined: the pending ability effect (the top of the agenda)."""
+    agenda = (c.state or {}).get("agenda") or []
+    kind = str(agenda[-1][0]) if agenda else ""
+    return DECLINED.get(kind, "Do not use the ability")
+
+
 def _kepler_swap(m: Mapping[str, Any], c: Context) -> str:
     """CHAR-KEP-2: two tiles of the sky, or the set-aside tile with one of the sky."""
     seat = int(m.get("seat", 0))
@@ -911,7 +925,7 @@ COMMAND_TEXT: Mapping[str, CommandText] = {
     "Decline": lambda m, c: "Decline",
     "PlaceLibraryTile": _library_tile,
     "KeplerSwap": _kepler_swap,
-    "DeclineAbility": lambda m, c: "Do not use the ability",
+    "DeclineAbility": _decline_ability,
 }
 
 
