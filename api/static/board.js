@@ -730,8 +730,10 @@ function heveliusArea(board, catalog, p, y0) {
   const tileText = (id) => (tiles[id] ? `${"★".repeat(tiles[id].stars)} ${tiles[id].connections} conn. · ${conditionWords(tiles[id].condition)}` : id);
   const now = h.turn === board.state.turn.number;  // `performed` and `claimed` belong to turn `h.turn`
   const performed = now ? h.performed : [];
+  const revealed = h.deck.length && !h.deck.includes("?");  // the deck's order is public once the game has ended
   const out = [
-    text(8, y0 + 16, `Constellation tiles: deck ${h.deck.length} face down · discard pile ${h.discard.length} · this turn ${performed.length ? performed.map(conditionWords).join(", ") : "nothing performed yet"}${now && h.claimed ? " · a tile claimed this turn" : ""}`, { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
+    revealed ? s("g", { "data-kind": "hevelius-deck-order", "data-seat": p.seat }, s("title", {}, `Her deck from the top (revealed at the end): ${h.deck.join(", ")}`)) : null,
+    text(8, y0 + 16, `Constellation tiles: deck ${h.deck.length} face down${revealed ? ` (revealed: ${h.deck.slice(0, 6).join(", ")}${h.deck.length > 6 ? "…" : ""})` : ""} · discard pile ${h.discard.length} · this turn ${performed.length ? performed.map(conditionWords).join(", ") : "nothing performed yet"}${now && h.claimed ? " · a tile claimed this turn" : ""}`, { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
     text(8, y0 + 38, "Offer (claim one whose action you performed this turn):", { class: "small" }),
   ];
   h.offer.forEach((id, i) => {
