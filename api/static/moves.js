@@ -69,8 +69,8 @@ export function targetsOf(move, board) {
       return [`hoffer:${seat}:${move.tile}`, `hgroup:${seat}:${move.target}`];
     case "DiscardOffer":  // CHAR-HEV-8
       return move.tiles.map((t) => `hoffer:${seat}:${t}`);
-    case "Focus":  // CHAR-CUN-2/5 (leaving the round token involves no element)
-      return move.space === "-" ? [] : [`round:${seat}:${move.space}`];
+    case "Focus":  // CHAR-CUN-2/5 (leaving the round token, or the page's Move first, involves no element)
+      return move.space === "-" || move.space === "later" ? [] : [`round:${seat}:${move.space}`];
     default:
       return [];  // StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting, Decline, TakeInquisitor, MoonReward, DeclineAbility
   }
