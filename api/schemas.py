@@ -149,10 +149,17 @@ class StatsFilters(Request):
 # -- responses ---------------------------------------------------------------------------------------
 
 
+SIDE_HELP = (
+    "The side the seat plays its character board on (CHAR-1): `basic` (the Quadrant symbol, the base "
+    "rules) or `ability` (the character's ability, digest §17)."
+)
+
+
 class SeatOut(BaseModel):
     seat: int
     name: str
     character: str
+    side: Literal["basic", "ability"] = Field("basic", description=SIDE_HELP)
     bot: str | None = None
     token: str | None = Field(None, description="Only in the answer that issued it: keep it secret.")
     webhook_secret: str | None = Field(
@@ -215,6 +222,7 @@ class LobbySeat(BaseModel):
     seat: int
     name: str
     character: str
+    side: Literal["basic", "ability"] = Field("basic", description=SIDE_HELP)
     bot: str | None
 
 

@@ -16,7 +16,9 @@ let current = 1;
 let loading = 0;
 let analysis = null;
 const boardNode = document.getElementById("board");
-const history = new History(document.getElementById("events"), { onPick: (v) => show(v), newestFirst: false });
+// Every event is listed (no `limit`): the list is how one goes to any event of the game, the first ones
+// of a long game too (the play page keeps only the newest, it follows a game as it goes on).
+const history = new History(document.getElementById("events"), { onPick: (v) => show(v), newestFirst: false, limit: Infinity });
 onLayoutChange(boardNode, () => show(current));
 
 document.getElementById("game").textContent = gameId.slice(0, 8);
