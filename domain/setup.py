@@ -280,7 +280,9 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
             extra_fields, hidden = dict(dealt[0]), dealt[1]
     # each seat's character's own hidden order (Hevelius' deck, Cunitz' Notes), from its own stream
     own = tuple(
-        rules_of(spec.character, spec.side).deal(catalog, SeededRandom(setup.seed, f"character:{i}"))
+        rules_of(spec.character, spec.side).deal(
+            catalog, SeededRandom(setup.seed, f"character:{i}"), engine_version
+        )
         for i, spec in enumerate(setup.seats)
     )
     if opponent is not None:

@@ -807,6 +807,41 @@ def clocks_run(ctx: typer.Context) -> None:
     asyncio.run(main())
 
 
+@app.command()
+def worker(
+    ctx: typer.Context,
+    redis_url: str = typer.Option(
+        None, "--redis", envvar="REDIS_URL", help="The Redis of the job queue, e.g. redis://127.0.0.1:6379/0."
+    ),
+    heartbeat: int = typer.Option(10, min=1, help="Seconds between the heartbeats of a running job."),
+    abandon_after: int = typer.Option(
+        30, min=1, help="A running job without a heartbeat for this many seconds more is re-queued."
+    ),
+    burst: bool = typer.Option(False, "--burst", help="Stop once the queue is empty."),
+    name: str = typer.Option(None, help="The worker's name in rq (default: a random one)."),
+) -> None:
+    """Run game analyses from the Redis job queue until interrupted (compose's `worker` service; add
+    processes to analyse more games at once). Each job runs in a child process; a job whose worker dies
+    is re-queued and run again by another worker, and its result is stored once (docs/analysis-api.md).
+    Without Redis, `galileo serve` analyses on threads of its own and needs no worker."""
+    import logging
+
+    from replays.jobs import WorkerContext, WorkerSettings, engine_analyser, run_worker
+
+    if not redis_url:
+        raise _fail("the job queue needs Redis: --redis URL or REDIS_URL")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = WorkerSettings(
+        heartbeat_seconds=heartbeat,
+        abandon_after=abandon_after,
+        maintenance_seconds=max(heartbeat, abandon_after),
+        burst=burst,
+        name=name,
+    )
+    typer.echo(f"analysis worker on {_url(ctx).partition('://')[0]}; Ctrl-C to stop", err=True)
+    run_worker(redis_url, WorkerContext(_url(ctx), engine_analyser()), settings)
+
+
 @projections_app.command("rebuild")
 def projections_rebuild(
     ctx: typer.Context,
