@@ -551,6 +551,9 @@ class GameStore(Application[UUID]):
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
     snapshotting_projectors: ClassVar[dict[type[Any], ProjectorFunction[Any, Any]]] = {Game: mutate_all}
 
+    if TYPE_CHECKING:
+        mapper: GameMapper
+
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env)
         self.mapper.recorder = self.recorder
