@@ -188,6 +188,35 @@ def link_batch(
     return [{**{k: v for k, v in m.items() if k not in ("prev_hash", "hash")}, "hash": digest} for m in metas]
 
 
+def chain(
+    payloads: Sequence[Mapping[str, Any]], metas: Sequence[Mapping[str, Any]], version: int, prev: str
+) -> list[dict[str, Any]]:
+    """The metadata of events `version + 1`, `version + 2`... hash-linked after `prev` in their scheme
+    (the first metadata's): event by event in scheme 1, batch by batch in scheme 2."""
+    if not metas:
+        return []
+    out: list[dict[str, Any]] = []
+    if scheme_of(metas[0]) == CHAINED:
+        for i, (payload, meta) in enumerate(zip(payloads, metas, strict=True), start=version + 1):
+            out.append(link(i, payload, meta, prev))
+            prev = out[-1]["hash"]
+        return out
+    start = 0
+    while start < len(metas):
+        batch = metas[start]["batch"]
+        end = start + 1
+        while end < len(metas) and metas[end]["batch"] == batch:
+            end += 1
+        out += link_batch(batch, payloads[start:end], metas[start:end], prev)
+        prev, start = out[-1]["hash"], end
+    return out
+
+
+def first_prev(scheme: int) -> str:
+    """What the first event (scheme 1) or batch (scheme 2) of a game links to."""
+    return ZERO_HASH if scheme == CHAINED else ""
+
+
 def redact(
     event: Mapping[str, Any], meta: Mapping[str, Any], viewer: int | None
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:

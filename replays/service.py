@@ -41,12 +41,11 @@ from replays.audit import (
     SCHEME,
     SCHEMES,
     SYSTEM,
-    ZERO_HASH,
     Actor,
     Cause,
     canonical,
-    link,
-    link_batch,
+    chain,
+    first_prev,
     nonces_for,
     options_hash,
     scheme_of,
@@ -339,7 +338,7 @@ class Games:
         scheme of the first entry's metadata."""
         items = _with_nonces(entries)
         scheme = scheme_of(items[0][2])
-        (event, payload, meta), *rest = _chained(items, scheme, 0, ZERO_HASH if scheme == CHAINED else "")
+        (event, payload, meta), *rest = _chained(items, scheme, 0, first_prev(scheme))
         game = Game._create(Game.Created, id=game_id, payload=payload, metadata=meta, timestamp=now)
         for event, payload, meta in rest:
             game.record(event, payload, meta, timestamp=now)
@@ -589,27 +588,11 @@ def _with_nonces(entries: Iterable[Entry]) -> list[tuple[DomainEvent, dict[str, 
 def _chained(
     items: Sequence[tuple[DomainEvent, dict[str, Any], dict[str, Any]]], scheme: int, version: int, prev: str
 ) -> list[tuple[DomainEvent, dict[str, Any], dict[str, Any]]]:
-    """The items (events after `version`) with their metadata hash-linked after `prev`: event by event
-    in scheme 1, batch by batch in scheme 2 (docs/audit.md)."""
-    out = []
-    if scheme == CHAINED:
-        for i, (event, payload, meta) in enumerate(items, start=version + 1):
-            meta = link(i, payload, meta, prev)
-            prev = meta["hash"]
-            out.append((event, payload, meta))
-        return out
-    start = 0
-    while start < len(items):
-        batch = items[start][2]["batch"]
-        end = start + 1
-        while end < len(items) and items[end][2]["batch"] == batch:
-            end += 1
-        group = items[start:end]
-        metas = link_batch(batch, [p for _, p, _ in group], [m for _, _, m in group], prev)
-        out += [(e, p, m) for (e, p, _), m in zip(group, metas, strict=True)]
-        prev = metas[0]["hash"]
-        start = end
-    return out
+    """The items (events after `version`) with their metadata hash-linked after `prev` (docs/audit.md)."""
+    if any(scheme_of(meta) != scheme for _, _, meta in items):
+        raise ValueError(f"a game of audit scheme {scheme} takes metadata of its own scheme only")
+    metas = chain([p for _, p, _ in items], [m for _, _, m in items], version, prev)
+    return [(event, payload, meta) for (event, payload, _), meta in zip(items, metas, strict=True)]
 
 
 def _in_scheme(meta: Mapping[str, Any], scheme: int, first: GameStarted) -> dict[str, Any]:
