@@ -16,8 +16,10 @@ import pytest
 from domain.bots import make_bot
 from domain.selfplay import default_setup
 from replays.audit import CHAINED, ZERO_HASH, link, link_batch, scheme_of
+from replays.compact import is_compact
 from replays.playout import play_out
 from replays.service import Games
+from replays.store import pack, unpack
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -173,14 +175,14 @@ class RawRows:
             self._id(game_id),
             version,
         )
-        return topic, orjson.loads(bytes(state))
+        return topic, orjson.loads(unpack(bytes(state)))  # a scheme-2 row is packed (docs/audit.md)
 
     def write(self, game_id: str, version: int, topic: str, data: dict[str, Any]) -> None:
         self.sql(
             f"UPDATE {self.table} SET topic = ?, state = ? "
             "WHERE originator_id = ? AND originator_version = ?",
             topic,
-            orjson.dumps(data),
+            pack(orjson.dumps(data)) if is_compact(data.get("metadata") or {}) else orjson.dumps(data),
             self._id(game_id),
             version,
         )

@@ -18,6 +18,7 @@ from replays.compact import Expander, StoredFormError, compact, expand, head_fie
 from replays.errors import ImportRejected
 from replays.export import FORMAT_VERSIONS
 from replays.service import Games, verify_file
+from replays.store import pack, unpack
 from replays.verify import VerifyReport
 from tests.fixtures import RELEASES, release_games
 from tests.replays.conftest import RawRows, SecretCounter, StepClock, new_game, play, rehash
@@ -345,3 +346,21 @@ def test_released_games_verify_and_are_written_on_in_their_own_scheme(release: s
             assert {scheme_of(s.metadata) for s in games.events(game_id)} == {CHAINED}, name
             assert games.verify(game_id).ok, name
             assert _lines(games.export(game_id))[0]["format_version"] == 1
+
+
+# -- packed rows ------------------------------------------------------------------------------------------
+
+ROW = b'{"payload":{"type":"TurnEnded","seat":0,"rule":"TURN-9"},"metadata":{"b":41}}'
+PACKED_WITH_DICTIONARY_1 = bytes.fromhex(
+    "0123ba2c46cec196d84a6060c10e00"
+)  # written by the first build with it
+
+
+def test_rows_packed_with_a_released_dictionary_stay_readable() -> None:
+    """Dictionary 1 is frozen (replays/dictionaries/events-1.bin, checked by its SHA-256 when loaded):
+    a row it packed reads back; new rows read back too and take a fraction of their JSON."""
+    assert unpack(PACKED_WITH_DICTIONARY_1) == ROW
+    assert unpack(pack(ROW)) == ROW and len(pack(ROW)) * 3 < len(ROW)
+    assert unpack(ROW) == ROW  # a plain JSON row (scheme 1, or written before) is read as it is
+    with pytest.raises(ValueError, match="unknown stored row encoding"):
+        unpack(b"\x07abc")
