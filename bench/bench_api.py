@@ -199,12 +199,53 @@ def _sse_ids(lines: Iterator[str]) -> Iterator[int]:
             yield int(line[4:])
 
 
+class StreamArrivals:
+    """Follows an SSE stream on a thread and notes when each event id (a version) arrives; `time_to`
+    measures a POST's version arriving there (the cross-process delivery of both the service and its
+    bare floor, bench/sse_floor.py)."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._arrivals: dict[int, float] = {}
+        self._seen = threading.Condition()
+        self._stop = threading.Event()
+        self._reader = threading.Thread(target=self._follow, daemon=True)
+
+    def __enter__(self) -> StreamArrivals:
+        self._reader.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+
+    def _follow(self) -> None:
+        try:
+            with (
+                httpx.Client(timeout=httpx.Timeout(30, read=60)) as client,
+                client.stream("GET", self._url) as response,
+            ):
+                for version in _sse_ids(response.iter_lines()):
+                    with self._seen:
+                        self._arrivals[version] = time.perf_counter()
+                        self._seen.notify_all()
+                    if self._stop.is_set():
+                        return
+        except httpx.HTTPError:
+            if not self._stop.is_set():
+                raise
+
+    def wait(self, version: int, timeout: float = 10) -> float:
+        """When `version` arrived on the stream (raises if it does not within `timeout` seconds)."""
+        with self._seen:
+            if not self._seen.wait_for(lambda: version in self._arrivals, timeout=timeout):
+                raise RuntimeError(f"version {version} did not arrive on the other process's stream")
+            return self._arrivals[version]
+
+
 def sse_deliveries(database_url: str, count: int, workdir: Path) -> list[float]:
     from tests.api.servers import ServeProcess
 
     env = {"GALILEO_DATABASE_URL": database_url, "REDIS_URL": REDIS_URL, "GALILEO_BOTS": "0"}
-    arrivals: dict[int, float] = {}
-    seen = threading.Condition()
     timings: list[float] = []
     rng = random.Random(2)
     with (
@@ -215,46 +256,22 @@ def sse_deliveries(database_url: str, count: int, workdir: Path) -> list[float]:
         created = http.post("/games", json={"seats": [{"name": "A"}, {"name": "B"}], "seed": "sse"}).json()
         game = created["game_id"]
         tokens = [s["token"] for s in created["seats"]]
-        stop = threading.Event()
-
-        def follow() -> None:
-            try:
-                with (
-                    httpx.Client(timeout=httpx.Timeout(30, read=60)) as client,
-                    client.stream("GET", f"{b.url}/games/{game}/stream") as response,
-                ):
-                    for version in _sse_ids(response.iter_lines()):
-                        with seen:
-                            arrivals[version] = time.perf_counter()
-                            seen.notify_all()
-                        if stop.is_set():
-                            return
-            except httpx.HTTPError:
-                if not stop.is_set():
-                    raise
-
-        reader = threading.Thread(target=follow, daemon=True)
-        reader.start()
-        with seen:
-            seen.wait_for(lambda: 1 in arrivals, timeout=10)
-        while len(timings) < count:
-            view = http.get(f"/games/{game}").json()
-            if view["to_act"] is None:
-                break
-            headers = {"Authorization": f"Bearer {tokens[view['to_act']]}"}
-            listing = http.get(f"/games/{game}/moves", headers=headers).json()
-            body = {
-                "command": rng.choice(listing["moves"]),
-                "expected_version": listing["version"],
-                "command_id": f"s{len(timings)}",
-            }
-            t0 = time.perf_counter()
-            version = http.post(f"/games/{game}/commands", headers=headers, json=body).json()["version"]
-            with seen:
-                if not seen.wait_for(lambda v=version: v in arrivals, timeout=10):  # type: ignore[misc]
-                    raise RuntimeError("an event did not arrive on the other process's stream")
-                timings.append(arrivals[version] - t0)
-        stop.set()
+        with StreamArrivals(f"{b.url}/games/{game}/stream") as arrivals:
+            arrivals.wait(1)
+            while len(timings) < count:
+                view = http.get(f"/games/{game}").json()
+                if view["to_act"] is None:
+                    break
+                headers = {"Authorization": f"Bearer {tokens[view['to_act']]}"}
+                listing = http.get(f"/games/{game}/moves", headers=headers).json()
+                body = {
+                    "command": rng.choice(listing["moves"]),
+                    "expected_version": listing["version"],
+                    "command_id": f"s{len(timings)}",
+                }
+                t0 = time.perf_counter()
+                version = http.post(f"/games/{game}/commands", headers=headers, json=body).json()["version"]
+                timings.append(arrivals.wait(version) - t0)
     return timings
 
 

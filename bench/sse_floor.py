@@ -12,7 +12,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -24,7 +23,7 @@ from eventsourcing.application import Application
 from fastapi import FastAPI
 from fastapi.responses import StreamingResponse
 
-from bench.bench_api import Tally, _sse_ids
+from bench.bench_api import StreamArrivals, Tally
 from replays.store import store_env
 
 
@@ -114,18 +113,14 @@ class BareProcess:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"bare SSE server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.__exit__()
-        raise RuntimeError("bare SSE server did not start")
+        from tests.api.servers import wait_ready  # the test harness's readiness wait (imports pytest)
+
+        try:
+            wait_ready(self.process, self.url, self.log, "the bare SSE server")
+        except RuntimeError:
+            self.__exit__()
+            raise
+        return self
 
     def __exit__(self, *exc: object) -> None:
         if self.process is not None:
@@ -138,8 +133,6 @@ class BareProcess:
 
 def deliveries(database_url: str, redis_url: str, count: int, workdir: Path) -> list[float]:
     """Seconds from a bare POST on process A to its version's arrival on process B's stream."""
-    arrivals: dict[int, float] = {}
-    seen = threading.Condition()
     timings: list[float] = []
     with (
         BareProcess(database_url, redis_url, workdir / "bare-a.log") as a,
@@ -147,34 +140,10 @@ def deliveries(database_url: str, redis_url: str, count: int, workdir: Path) -> 
         httpx.Client(base_url=a.url, timeout=30) as http,
     ):
         tally = http.post("/tallies").json()["id"]
-        stop = threading.Event()
-
-        def follow() -> None:
-            try:
-                with (
-                    httpx.Client(timeout=httpx.Timeout(30, read=60)) as client,
-                    client.stream("GET", f"{b.url}/tallies/{tally}/stream") as response,
-                ):
-                    for version in _sse_ids(response.iter_lines()):
-                        with seen:
-                            arrivals[version] = time.perf_counter()
-                            seen.notify_all()
-                        if stop.is_set():
-                            return
-            except httpx.HTTPError:
-                if not stop.is_set():
-                    raise
-
-        reader = threading.Thread(target=follow, daemon=True)
-        reader.start()
-        with seen:
-            seen.wait_for(lambda: 0 in arrivals, timeout=10)
-        for _ in range(count):
-            t0 = time.perf_counter()
-            version = http.post(f"/tallies/{tally}/tick").json()["version"]
-            with seen:
-                if not seen.wait_for(lambda v=version: v in arrivals, timeout=10):  # type: ignore[misc]
-                    raise RuntimeError("a bare event did not arrive on the other process's stream")
-                timings.append(arrivals[version] - t0)
-        stop.set()
+        with StreamArrivals(f"{b.url}/tallies/{tally}/stream") as arrivals:
+            arrivals.wait(0)
+            for _ in range(count):
+                t0 = time.perf_counter()
+                version = http.post(f"/tallies/{tally}/tick").json()["version"]
+                timings.append(arrivals.wait(version) - t0)
     return timings

@@ -12,8 +12,11 @@ from domain import commands as c
 from domain.characters import character_of, rules_for
 from domain.characters.commands import PlaceLibraryTile
 from domain.engine import legal_moves, play_through
+from domain.events import Event
 from domain.rng import SeededRandom
 from domain.state import GameState, PlayerState
+
+Outcome = tuple[GameState, list[Event]]
 
 
 class Bot(Protocol):
@@ -40,12 +43,19 @@ QUADRANTS_WORTH_KEEPING = 30
 
 
 def evaluate(p: PlayerState, state: GameState) -> float:
-    """Score plus simple heuristics for resources that turn into points later."""
-    bottom = rules_for(p).cellar(state.catalog)[1]  # a character's cellar (CHAR-BRU-3)
-    cellar_risk = sum(v * n for v, n in zip(bottom, p.cellar, strict=True))
-    return (
+    """Score plus simple heuristics for resources that turn into points later. Called once per candidate
+    move of the greedy bot's lookahead (and per leaf of a search), so written as plain loops; the terms
+    are added in a fixed order so the value is the same float whichever way the counts are taken."""
+    rules = rules_for(p)
+    cellar_risk = 0
+    for value, n in zip(rules.cellar(state.catalog)[1], p.cellar, strict=True):  # CHAR-BRU-3
+        cellar_risk += value * n
+    pips = 0
+    for _, pip in p.dice:
+        pips += pip
+    total = (
         p.score
-        + 0.2 * sum(v for _, v in p.dice)
+        + 0.2 * pips
         + 0.6 * len(p.dice)
         + 0.7 * min(p.quadrants, QUADRANTS_WORTH_KEEPING)
         + 1.5 * sum(p.university)
@@ -56,11 +66,10 @@ def evaluate(p: PlayerState, state: GameState) -> float:
         + 0.5 * p.reputation
         + 0.5 * cellar_risk
         + 2.0 * p.major_objects
-        + 0.8 * _library_tiles(p)
-        + (
-            rules_for(p).worth(state, p) if p.parts else 0.0
-        )  # an ability's own resources (domain/characters/)
     )
+    if p.parts:  # an ability's own resources (domain/characters/); without parts both terms are 0
+        total = total + 0.8 * _library_tiles(p) + rules.worth(state, p)
+    return total
 
 
 def _library_tiles(p: PlayerState) -> int:
@@ -87,6 +96,10 @@ def _prune(moves: Sequence[c.Command], state: GameState | None = None) -> list[c
     return out + [m for _, m in best.values()]
 
 
+# Moves that do nothing now: the greedy bot prefers a useful move worth as much.
+_PASSES = (c.EndActions, c.StopWriting, c.StopObserving, c.DeclineDie)
+
+
 class GreedyBot:
     """One-ply lookahead: play each candidate to the next decision and keep the best evaluation."""
 
@@ -94,21 +107,32 @@ class GreedyBot:
 
     def __init__(self, seed: str) -> None:
         self._rng = SeededRandom(seed, "greedy-bot")
+        self._chosen: tuple[GameState, c.Command, Outcome] | None = None
 
     def choose(self, state: GameState, moves: Sequence[c.Command]) -> c.Command:
         seat = state.turn.seat
-        best: list[c.Command] = []
+        best: list[tuple[c.Command, Outcome]] = []
         best_value = float("-inf")
         for move in _prune(moves, state):
-            after, _ = play_through(state, move)
+            outcome = play_through(state, move)
+            after = outcome[0]
             value = evaluate(after.players[seat], after)
-            if isinstance(move, c.EndActions | c.StopWriting | c.StopObserving | c.DeclineDie):
+            if isinstance(move, _PASSES):
                 value -= 0.25  # prefer doing something useful when it is worth as much
             if value > best_value + 1e-9:
-                best, best_value = [move], value
+                best, best_value = [(move, outcome)], value
             elif abs(value - best_value) <= 1e-9:
-                best.append(move)
-        return self._rng.choice(best)
+                best.append((move, outcome))
+        chosen, outcome = self._rng.choice(best)
+        self._chosen = (state, chosen, outcome)
+        return chosen
+
+    def recall(self, state: GameState, move: c.Command) -> Outcome | None:
+        """The lookahead's outcome of `move` from `state` if that is what this bot just chose."""
+        known = self._chosen
+        if known is not None and known[0] is state and known[1] is move:
+            return known[2]
+        return None
 
 
 def make_bot(kind: str, seed: str) -> Bot:
@@ -117,6 +141,17 @@ def make_bot(kind: str, seed: str) -> Bot:
     if kind == "greedy":
         return GreedyBot(seed)
     raise ValueError(f"unknown bot {kind!r}: use random or greedy")
+
+
+def play_chosen(bot: Bot, state: GameState, move: c.Command) -> Outcome:
+    """`play_through(state, move)` for the move `bot` just chose, reusing its own lookahead of that move
+    (the greedy bot has already played every candidate to the next decision) instead of playing it again."""
+    recall = getattr(bot, "recall", None)
+    if recall is not None:
+        known: Outcome | None = recall(state, move)
+        if known is not None:
+            return known[0], list(known[1])
+    return play_through(state, move)
 
 
 def next_move(state: GameState, bots: Sequence[Bot]) -> c.Command:

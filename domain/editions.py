@@ -12,10 +12,17 @@ a command causes, the legal moves, or how an event is applied.
 
 from __future__ import annotations
 
+from functools import cache
+
 from domain.errors import EditionUnknown
 
-ENGINE_VERSION = "0.2.0"  # the rules version new games are played under
-RULES_VERSIONS = ("0.1.0", "0.2.0")  # every released rules version this build still plays and re-adjudicates
+ENGINE_VERSION = "0.3.0"  # the rules version new games are played under
+# every released rules version this build still plays and re-adjudicates
+RULES_VERSIONS = ("0.1.0", "0.2.0", "0.3.0")
+# 0.3.0: the characters' own hidden orders wholly committed at setup (Hevelius' reshuffles drawn from a
+# committed key, forks re-deal them exactly), Hevelius' claims open in Cleanup (CHAR-HEV-4) and the parts of
+# Cunitz' personal pages in any order (CHAR-CUN-5).
+RULES_0_3_0 = (0, 3, 0)
 
 
 def check_rules_version(version: str) -> str:
@@ -28,3 +35,9 @@ def check_rules_version(version: str) -> str:
             f"A game recorded under it needs a release of galileo-service whose engine keeps rules {version}",
         )
     return version
+
+
+@cache
+def at_least(version: str, since: tuple[int, ...]) -> bool:
+    """Whether rules `version` includes the behaviour introduced by rules `since` (docs/editions.md)."""
+    return tuple(int(part) for part in version.split(".")) >= since

@@ -51,6 +51,12 @@ def _redeal_face_down(prefix: list[ev.Event], state: GameState, seed: str) -> tu
     return tuple(pool)
 
 
+def _commitment(e: ev.GameStarted | ev.GameForked) -> str:
+    return commitment_of(
+        e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve), tuple(e.moon_hidden), e.character_deals
+    )
+
+
 def kept_deal_fork(state: GameState, source_game: str, source_version: int) -> ev.GameForked:
     """The `GameForked` of a finished game's fork: it keeps the deal (public already) and names what
     is left of it; the commitment, seed and salt stay those of the source."""
@@ -144,6 +150,12 @@ def fork_events(
                         forked.character_deals,
                     ),
                 )
+        if forked.character_deals is not None:  # what a character's own rewrite adds (Hevelius)
+            for seat, (p, order) in enumerate(zip(state.players, forked.character_deals, strict=True)):
+                rules_for(p).rewrite_fork(state, seat, prefix, tuple(order))
+            for i, e in enumerate(prefix):  # the deals it rewrote are committed anew
+                if isinstance(e, ev.GameStarted | ev.GameForked):
+                    prefix[i] = replace(e, commitment=_commitment(e))
         # A take-back in the prefix carries a whole earlier state, and so the old deal: it is rebuilt
         # from the rewritten events before it (docs/async.md).
         for i, e in enumerate(prefix):

@@ -612,7 +612,8 @@ def cleanup_step(s: GameState) -> str:
     # S001 "at any point of your turn": a free-action window after the Book of Comets (before the
     # interrogation and the objectives) and one at the end of the turn, each only when the player can
     # afford a free action.
-    windows = s.options.free_actions_in_all_phases and can_buy_free(s, t.seat)
+    # A character's own commands open in Cleanup (Hevelius' claims, CHAR-HEV-4) open the windows too.
+    windows = (s.options.free_actions_in_all_phases and can_buy_free(s, t.seat)) or _character_window(s)
     if windows and t.windows_closed == 0 and t.objectives_due is None:
         return "window"
     if t.inquisitor_moved and not t.interrogated:
@@ -627,6 +628,11 @@ def cleanup_step(s: GameState) -> str:
     if windows and t.windows_closed < 2:
         return "window"
     return "end"
+
+
+def _character_window(s: GameState) -> bool:
+    p = s.players[s.turn.seat]
+    return bool(p.parts) and bool(rules_for(p).cleanup_options(s, p.seat))
 
 
 def next_objective(s: GameState, p: PlayerState) -> str | None:
@@ -650,7 +656,10 @@ def cleanup_options(s: GameState) -> list[c.Command] | None:
     if choice is not None:
         return task_options(s, Task(choice.kind))
     if step == "window":
-        return [*free_options(s, seat), c.EndFreeActions(seat=seat)]
+        out = free_options(s, seat) if s.options.free_actions_in_all_phases else []
+        if s.players[seat].parts:  # a character's own commands (Hevelius' claims, CHAR-HEV-4)
+            out += rules_for(s.players[seat]).cleanup_options(s, seat)
+        return [*out, c.EndFreeActions(seat=seat)]
     return None
 
 
@@ -674,6 +683,9 @@ def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         return free_check(s, cmd)
     if isinstance(cmd, c.EndFreeActions):
         return None
+    rules = rules_for(s.players[cmd.seat])
+    if isinstance(cmd, rules.cleanup_commands):  # a character's own command (domain/characters/)
+        return rules.cleanup_check(s, cmd)
     if isinstance(cmd, c.PlaceComet):
         return IllegalMove("no-comet-pending", "no comet of yours is waiting for the Book", "BOC-2")
     return IllegalMove(

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from domain.bots import Bot
-from domain.engine import legal_moves, play_through, start
+from domain.bots import Bot, play_chosen
+from domain.engine import legal_moves, start
 from domain.events import Event, event_to_dict
 from domain.setup import Setup
 
@@ -31,9 +31,10 @@ def playthrough(setup: Setup, bots: Sequence[Bot]) -> list[str]:
     while not state.finished:
         n += 1
         moves = legal_moves(state)
-        move = bots[state.turn.seat].choose(state, moves)
+        bot = bots[state.turn.seat]
+        move = bot.choose(state, moves)
         lines.append(f"#{n} @{state.turn.seat} legal={len(moves)} -> {move}")
-        state, new = play_through(state, move)
+        state, new = play_chosen(bot, state, move)
         lines += [_event_line(e) for e in new]
     lines.append(f"# final scores: {[p.score for p in state.players]} winners: {list(state.winners)}")
     return lines

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.bots import Bot, make_bot
-from domain.engine import legal_moves, play_through, start
+from domain.bots import Bot, make_bot, play_chosen
+from domain.engine import legal_moves, start
 from domain.events import Event
 from domain.options import Options
 from domain.setup import BASE_CHARACTERS, MORE_CHARACTERS, SeatSpec, Setup
@@ -64,8 +64,9 @@ def play_game(setup: Setup, bots: Sequence[Bot]) -> GameRecord:
     decisions = 0
     while not state.finished:
         moves = legal_moves(state)
-        move = bots[state.turn.seat].choose(state, moves)
-        state, new = play_through(state, move)
+        bot = bots[state.turn.seat]
+        move = bot.choose(state, moves)
+        state, new = play_chosen(bot, state, move)
         events.extend(new)
         decisions += 1
         if decisions > MAX_DECISIONS:

@@ -127,6 +127,14 @@ def commitment_of(
 
 
 def _check_setup(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None = None) -> None:
+    """Refuse a setup the rules do not allow, one concern after the other (the first refusal wins)."""
+    _check_player_count(setup, catalog, opponent)
+    _check_characters(setup, catalog)
+    _check_seats(setup, catalog)
+    _check_tile_orders(setup, catalog)
+
+
+def _check_player_count(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None) -> None:
     n = len(setup.seats)
     if opponent is not None:
         opponent.check(setup, catalog)
@@ -134,6 +142,10 @@ def _check_setup(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None 
         raise IllegalMove("solo-unsupported", "no solo opponent is available in this build", "SOLO-1")
     elif not 2 <= n <= 4:
         raise IllegalMove("player-count", f"a game has 2 to 4 players, not {n}", "COMP-11")
+
+
+def _check_characters(setup: Setup, catalog: Catalog) -> None:
+    """SET-21, CHAR-1: characters of the edition, all different, each on a side it has."""
     chars = [s.character for s in setup.seats]
     offered = [board.id for board in catalog.characters]  # CHAR-2: the edition's astronomers
     for c in chars:
@@ -143,7 +155,7 @@ def _check_setup(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None 
                 f"unknown character {c!r}; choose one of {', '.join(offered)}",
                 "SET-21",
             )
-    if len(set(chars)) != n:
+    if len(set(chars)) != len(chars):
         raise IllegalMove("duplicate-character", "each seat needs a different character board", "SET-21")
     for s in setup.seats:
         board = catalog.character(s.character)
@@ -160,6 +172,11 @@ def _check_setup(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None 
         problem = rules_of(s.character, s.side).check_seat(catalog, s.character, s.aside)
         if problem is not None:
             raise problem
+
+
+def _check_seats(setup: Setup, catalog: Catalog) -> None:
+    """Names, the first seat, a deck for this many players, a seed."""
+    n = len(setup.seats)
     for s in setup.seats:
         if not s.name.strip() or len(s.name) > 40:
             raise IllegalMove("bad-name", "a seat name must have 1 to 40 characters", "SET-21")
@@ -169,11 +186,17 @@ def _check_setup(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None 
         raise IllegalMove("player-count", f"the catalog has no deck for {n} players", "SET-6")
     if not setup.seed:
         raise IllegalMove("bad-seed", "a game needs a seed", "SET-3")
+
+
+def _check_tile_orders(setup: Setup, catalog: Catalog) -> None:
+    """SET-23: each seat's Action tile order, given exactly when the tiles are not dealt at random."""
     tile_ids = sorted(t.id for t in catalog.action_tiles)
     if setup.tile_orders is not None:
         if setup.options.random_action_tiles:
             raise IllegalMove("tile-orders", "tile orders given but randomActionTiles is true", "SET-23")
-        if len(setup.tile_orders) != n or any(sorted(o) != tile_ids for o in setup.tile_orders):
+        if len(setup.tile_orders) != len(setup.seats) or any(
+            sorted(o) != tile_ids for o in setup.tile_orders
+        ):
             raise IllegalMove(
                 "tile-orders",
                 f"each seat's tile order must be a permutation of {', '.join(tile_ids)}",
@@ -254,7 +277,9 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
             extra_fields, hidden = dict(dealt[0]), dealt[1]
     # each seat's character's own hidden order (Hevelius' deck, Cunitz' Notes), from its own stream
     own = tuple(
-        rules_of(spec.character, spec.side).deal(catalog, SeededRandom(setup.seed, f"character:{i}"))
+        rules_of(spec.character, spec.side).deal(
+            catalog, SeededRandom(setup.seed, f"character:{i}"), engine_version
+        )
         for i, spec in enumerate(setup.seats)
     )
     if opponent is not None:

@@ -617,6 +617,9 @@ EVENT_TEXT: Mapping[str, EventText] = {
             else ""
         )
     ),
+    "FocusDeferred": lambda e, c: (
+        f"Moves the square token {plural(int(e.get('steps', 0)), 'space')} first, then Focuses"
+    ),
     "NoteRevealed": lambda e, c: f"Note space {int(e.get('index', 0)) + 1} turned up: Note {e.get('note')}",
     "ConstellationTileClaimed": lambda e, c: (
         f"Claimed Constellation tile {e.get('tile')} "
@@ -803,7 +806,11 @@ COMMAND_TEXT: Mapping[str, CommandText] = {
     ),
     "DiscardOffer": lambda m, c: f"Discard Constellation tiles {', '.join(m.get('tiles') or [])}",
     "Focus": lambda m, c: (
-        f"Focus on {colour_name(str(m.get('space')))}" if m.get("space") != "-" else "Leave the round token"
+        "Move the square token first, Focus after it"
+        if m.get("space") == "later"
+        else f"Focus on {colour_name(str(m.get('space')))}"
+        if m.get("space") != "-"
+        else "Leave the round token"
     ),
     "MoonReward": lambda m, c: (
         f"Moon objective: {c.catalog.luna.objective_vp} VP"

@@ -21,7 +21,6 @@ Decisions where the issue is silent:
 from __future__ import annotations
 
 import statistics
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
@@ -29,7 +28,7 @@ from typing import Any, ClassVar
 from eventsourcing.persistence import Tracking
 
 from domain.events import GameEnded, GameForked, TurnEnded, VictoryPointsScored
-from projections.aggregates import Cells, cell_matches, extra_tables, merge, summary
+from projections.aggregates import Cells, cell_matches, contribution, extra_tables, merge, summary
 from projections.documents import Document, Moved, PostgresDocuments, Schema, SQLiteDocuments
 from projections.projection import GameProjection
 from projections.source import BOT, HUMAN, Fact, topics
@@ -311,82 +310,15 @@ def once(rows: Sequence[Document]) -> list[Document]:
 
 
 def summarise(games: Sequence[Document], bin_width: int = BIN_WIDTH) -> dict[str, Any]:
-    """Statistics of finished games' rows: characters, points by source, scores, length, first seat."""
-    characters: dict[str, dict[str, Any]] = {}
-    positions: dict[int, dict[str, Any]] = {}
-    by_source: Counter[str] = Counter()
-    scores: list[int] = []
-    fair = 0.0
+    """Statistics of finished games' rows: characters, points by source, scores, length, first seat
+    (the report of the running aggregates, projections/aggregates.py, built from these rows' own
+    contributions), and the solo games by difficulty when there are any."""
+    total: dict[str, Any] = {}
     for game in games:
-        players = game["players"]
-        winners = set(game["winners"])
-        fair += len(winners) / players
-        for seat, s in enumerate(game["seats"]):
-            won = seat in winners
-            c = characters.setdefault(
-                s["character"], {"games": 0, "wins": 0, "scores": [], "by_source": Counter()}
-            )
-            c["games"] += 1
-            c["wins"] += won
-            c["scores"].append(s["score"])
-            c["by_source"].update(s["by_source"])
-            p = positions.setdefault(
-                (seat - game["first_seat"]) % players, {"seats": 0, "wins": 0, "scores": []}
-            )
-            p["seats"] += 1
-            p["wins"] += won
-            p["scores"].append(s["score"])
-            by_source.update(s["by_source"])
-            scores.append(s["score"])
-    sources = sorted(by_source)
-    games_n = len(games)
+        merge(total, contribution(game))
+    report = summary(total, bin_width)
     solo = solo_summary(games)
-    fair_rate = fair / games_n if games_n else None
-    first = positions.get(0)
-    first_rate = first["wins"] / first["seats"] if first else None
-    return {
-        "games": games_n,
-        **({"solo": solo} if solo else {}),
-        "characters": [
-            {
-                "character": name,
-                "games": c["games"],
-                "wins": c["wins"],
-                "win_rate": c["wins"] / c["games"],
-                "mean_score": statistics.fmean(c["scores"]),
-                "median_score": statistics.median(c["scores"]),
-                "mean_points_by_source": {k: c["by_source"][k] / c["games"] for k in sources},
-            }
-            for name, c in sorted(characters.items())
-        ],
-        "points_by_source": {
-            "seats": len(scores),
-            "mean_per_seat": {k: by_source[k] / len(scores) for k in sources} if scores else {},
-        },
-        "scores": _scores(scores, bin_width),
-        "length": {
-            "mean_turns": statistics.fmean(g["turns"] for g in games) if games else None,
-            "median_turns": statistics.median(g["turns"] for g in games) if games else None,
-            "mean_rounds": statistics.fmean(g["turns"] / g["players"] for g in games) if games else None,
-            "mean_events": statistics.fmean(g["events"] for g in games) if games else None,
-            "median_events": statistics.median(g["events"] for g in games) if games else None,
-        },
-        "first_seat": {
-            "win_rate": first_rate,
-            "fair_rate": fair_rate,
-            "advantage": None if first_rate is None or fair_rate is None else first_rate - fair_rate,
-            "by_position": [
-                {
-                    "position": pos,
-                    "seats": p["seats"],
-                    "wins": p["wins"],
-                    "win_rate": p["wins"] / p["seats"],
-                    "mean_score": statistics.fmean(p["scores"]),
-                }
-                for pos, p in sorted(positions.items())
-            ],
-        },
-    }
+    return {"games": report.pop("games"), **({"solo": solo} if solo else {}), **report}
 
 
 def solo_summary(games: Sequence[Document]) -> dict[str, Any] | None:
@@ -419,34 +351,4 @@ def solo_summary(games: Sequence[Document]) -> dict[str, Any] | None:
             }
             for name, level in sorted(by_level.items(), key=lambda kv: order.get(kv[0], 99))
         ],
-    }
-
-
-def _scores(scores: list[int], width: int) -> dict[str, Any]:
-    if width < 1:
-        raise ValueError("the bin width must be at least 1")
-    if not scores:
-        return {
-            "seats": 0,
-            "mean": None,
-            "median": None,
-            "min": None,
-            "max": None,
-            "bin_width": width,
-            "bins": [],
-        }
-    low = min(scores) // width * width
-    counts = Counter((s - low) // width for s in scores)
-    bins = [
-        {"from": low + i * width, "to": low + (i + 1) * width - 1, "seats": counts.get(i, 0)}
-        for i in range(max(counts) + 1)
-    ]
-    return {
-        "seats": len(scores),
-        "mean": statistics.fmean(scores),
-        "median": statistics.median(scores),
-        "min": min(scores),
-        "max": max(scores),
-        "bin_width": width,
-        "bins": bins,
     }

@@ -35,11 +35,20 @@ GOLDEN: dict[str, tuple[Path, str, str]] = {
         "base-4",
         "0.2.0",
     ),
+    # rules 0.3.0: Hevelius' reshuffles committed at setup, her claims open in Cleanup (CHAR-HEV-4, -7)
+    "base-4-luna-ability@0.3.0": (
+        FOLDER / "playthrough-3p-greedy-base-4-luna-ability-rules-0.3.0.txt",
+        "base-4",
+        "0.3.0",
+    ),
 }
 # The characters' side in a golden game (CHAR-1): every seat on its ability side in the named ones.
-ABILITY = ("base-3-ability@0.2.0", "base-4-luna-ability@0.2.0")
+ABILITY = ("base-3-ability@0.2.0", "base-4-luna-ability@0.2.0", "base-4-luna-ability@0.3.0")
 # The characters of a golden game other than the base four (issue 12: the Luna characters' abilities).
-CHARACTERS = {"base-4-luna-ability@0.2.0": ("newton", "hevelius", "cunitz")}
+CHARACTERS = {
+    "base-4-luna-ability@0.2.0": ("newton", "hevelius", "cunitz"),
+    "base-4-luna-ability@0.3.0": ("newton", "hevelius", "cunitz"),
+}
 GOLDEN_FILES = {name: path for name, (path, _, _) in GOLDEN.items()}
 
 

@@ -9,6 +9,8 @@ turn engine asks the seat's `CharacterRules` (`rules_for(player)`) wherever a ch
 - `layout` / `check_seat`: its setup (Kepler's special tile and set-aside tile, CHAR-KEP-1; Bruno's
   cellar tile, CHAR-BRU-2), recorded in `GameStarted.layouts`, and `start` applies it;
 - `menu_options` / `menu_check`: extra commands in the Action phase (Copernicus' free action, CHAR-COP-2);
+- `cleanup_options` / `cleanup_check`: its commands open in the Cleanup windows (Hevelius' claims,
+  CHAR-HEV-4);
 - `react`: what it adds to what an event grants (Bruno's cellar rewards, Kepler's tile, CHAR-BRU-2,
   CHAR-KEP-2), and `on_wrap`: its reaction to a wrap (MOV-5, Sophia Brahe CHAR-SOP-2);
 - `observe_more`: the observations one Observe may add (OBS-1; Galileo CHAR-GAL-2);
@@ -113,9 +115,10 @@ class CharacterRules:
 
     # -- hidden information (Hevelius' deck, Cunitz' Notes) ------------------------------------------------
 
-    def deal(self, catalog: Catalog, rng: SeededRandom) -> tuple[str, ...]:
-        """The seat's own hidden order, drawn at setup from its own stream of the secret seed: committed
-        with the cards (`GameStarted.character_deals`, hidden until revealed, revealed at the end)."""
+    def deal(self, catalog: Catalog, rng: SeededRandom, version: str) -> tuple[str, ...]:
+        """The seat's own hidden order, drawn at setup from its own stream of the secret seed under rules
+        `version`: committed with the cards (`GameStarted.character_deals`, hidden until revealed,
+        revealed at the end). Every random order the ability needs later is part of it (rules 0.3.0)."""
         return ()
 
     def dealt_to(self, catalog: Catalog, player: PlayerState, order: tuple[str, ...]) -> PlayerState:
@@ -141,6 +144,12 @@ class CharacterRules:
         """The seat's hidden order as last committed (revealed by `GameEnded`)."""
         return ()
 
+    def rewrite_fork(self, state: GameState, seat: int, prefix: list[Any], order: tuple[str, ...]) -> None:
+        """A re-dealing fork at `state` (the end of `prefix`, the copied events) re-dealt this seat's hidden
+        order as `order`: rewrite, in `prefix`, what the generic rewrite (`start_order` in `GameStarted`,
+        `order` in an earlier `GameForked`) does not get right, so that the copied events reproduce
+        themselves from the rewritten deal (Hevelius' reshuffles). domain/fork.py recommits afterwards."""
+
     def worth(self, s: GameState, player: PlayerState) -> float:
         """What the ability's own components are worth to the greedy bot beyond the score (points they
         are likely to bring later: Hevelius' constellations in progress, Cunitz' track, Newton's mirrors)."""
@@ -162,6 +171,17 @@ class CharacterRules:
     def menu_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
         """The check of `menu_options`' commands (one of `menu_commands`)."""
         return IllegalMove("not-your-ability", f"{cmd.VERB!r} is another character's ability", "CHAR-1")
+
+    def cleanup_options(self, s: GameState, seat: int) -> list[c.Command]:
+        """The seat's own commands open in its Cleanup windows (CLN-1; Hevelius' claims, CHAR-HEV-4):
+        a window opens for them too (domain/moves.py `cleanup_step`)."""
+        return []
+
+    cleanup_commands: tuple[type[c.Command], ...] = ()  # the command types of `cleanup_options`
+
+    def cleanup_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
+        """The check of `cleanup_options`' commands (one of `cleanup_commands`)."""
+        return IllegalMove("cleanup", f"{cmd.VERB!r} is not open in Cleanup", "CLN-1")
 
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
         """What an event of this seat grants, given what the base rules grant (`tasks`)."""

@@ -22,6 +22,7 @@ from domain.catalog import ActionTile, BookPage, Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, ability_pages, register, with_character
 from domain.commands import Command, need_args, register_command
+from domain.editions import RULES_0_3_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effect_kinds import register as register_kind
 from domain.effects import register_reward_codes, reward_tasks
@@ -97,7 +98,8 @@ def _with(s: GameState, seat: int, part: Urania) -> GameState:
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class Focus(Command):
-    """CHAR-CUN-2/5: move the round token onto colour `space` (R, Y, B), or "-" to leave it."""
+    """CHAR-CUN-2/5: move the round token onto colour `space` (R, Y, B), or "-" to leave it; on a personal
+    page, "later" first moves the square token (CHAR-CUN-5: the page's parts in any order; rules 0.3.0)."""
 
     space: str
     VERB: ClassVar[str] = "focus"
@@ -107,10 +109,13 @@ class Focus(Command):
         return [self.space]
 
 
+LATER = "later"  # CHAR-CUN-5: the page's Focus after its Move
+
+
 def _parse_focus(seat: int, args: list[str]) -> Focus:
     need_args(args, 1)
-    if args[0] not in (*COLOURS, "-"):
-        raise ValueError("expected R, Y, B or - (leave the round token)")
+    if args[0] not in (*COLOURS, "-", LATER):
+        raise ValueError("expected R, Y, B, - (leave the round token) or later (the page's Move first)")
     return Focus(seat=seat, space=args[0])
 
 
@@ -146,15 +151,39 @@ class NoteRevealed(PlayerEvent):
     rule: str = "CHAR-CUN-1"
 
 
-register_events(RoundTokenMoved, SquareTokenMoved, NoteRevealed)
+@dataclass(frozen=True, kw_only=True)
+class FocusDeferred(GrantingEvent):
+    """CHAR-CUN-5 (rules 0.3.0): she resolves her page's Move (`steps`) before its Focus: both again on the
+    agenda, the Move first."""
+
+    steps: int
+    rule: str = "CHAR-CUN-5"
+
+
+register_events(RoundTokenMoved, SquareTokenMoved, NoteRevealed, FocusDeferred)
 add_revealing(NoteRevealed)
+
+
+def _page_move(s: GameState, task: Task) -> Task | None:
+    """CHAR-CUN-5 (rules 0.3.0): the Move of the personal page whose Focus `task` is, still to come right
+    after it (the page's parts in any order: the Focus may wait for it)."""
+    if task.kind != "FOCUSANY" or len(s.agenda) < 2 or not at_least(s.engine_version, RULES_0_3_0):
+        return None
+    below = s.agenda[-2]
+    return below if below.kind == "MOVE" and below.source == task.source else None
 
 
 def _focus_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     if s.players[seat].part(Urania) is None:
         return []
     spaces = COLOURS if task.kind == "FOCUSANY" else (task.arg,)  # CHAR-CUN-5: any space; CHAR-CUN-2
-    return [Focus(seat=seat, space="-"), *(Focus(seat=seat, space=sp) for sp in spaces if sp in COLOURS)]
+    out: list[c.Command] = [
+        Focus(seat=seat, space="-"),
+        *(Focus(seat=seat, space=sp) for sp in spaces if sp in COLOURS),
+    ]
+    if _page_move(s, task) is not None:
+        out.append(Focus(seat=seat, space=LATER))
+    return out
 
 
 def _focus_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
@@ -167,6 +196,12 @@ def _focus_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None
     allowed = COLOURS if task.kind == "FOCUSANY" else (task.arg,)  # CHAR-CUN-5 any colour; CHAR-CUN-2
     if cmd.space == "-" or (cmd.space in allowed and cmd.space in COLOURS):
         return None
+    if cmd.space == LATER:
+        if _page_move(s, task) is not None:
+            return None
+        return IllegalMove(
+            "no-move-to-wait-for", "only a personal page's Focus may wait for the page's Move", "CHAR-CUN-5"
+        )
     return IllegalMove(
         "focus-colour", f"this Focus moves the round token onto {task.arg}, not {cmd.space}", "CHAR-CUN-2"
     )
@@ -208,7 +243,27 @@ register_kind(
 
 @on_command(Focus)
 def _command_focus(run: Run, cmd: Focus, task: Task | None) -> None:
+    if cmd.space == LATER:
+        move = _page_move(run.state, run.state.agenda[-1])
+        assert move is not None
+        run.emit(FocusDeferred(seat=cmd.seat, steps=move.n))
+        return
     run.emit(RoundTokenMoved(seat=cmd.seat, space=cmd.space))
+
+
+@on_event(FocusDeferred, "FOCUSANY")
+def _focus_deferred(s: GameState, e: FocusDeferred) -> GameState:
+    agenda = resolved(s, e)
+    if not agenda or agenda[-1].kind != "MOVE" or agenda[-1].n != e.steps:
+        raise ValueError("a deferred Focus needs its page's Move right below it (CHAR-CUN-5)")
+    return replace(s, agenda=agenda[:-1])
+
+
+@grant_rule(FocusDeferred)
+def _deferred_grants(before: GameState, after: GameState, e: FocusDeferred) -> list[Task]:
+    """CHAR-CUN-5: the page's Move, then its Focus."""
+    source = before.agenda[-1].source
+    return [Task("MOVE", e.steps, "", source), Task("FOCUSANY", 1, "", source)]
 
 
 @on_event(RoundTokenMoved, "FOCUS", "FOCUSANY")
@@ -260,7 +315,7 @@ class Cunitz(CharacterRules):
         regular = sorted(queue)
         return tuple(tiles[regular.index(t)] for t in queue), None
 
-    def deal(self, catalog: Catalog, rng: SeededRandom) -> tuple[str, ...]:
+    def deal(self, catalog: Catalog, rng: SeededRandom, version: str) -> tuple[str, ...]:
         """CHAR-CUN-1: the six Note tiles at random on the Note spaces (hidden, committed)."""
         return tuple(rng.shuffled(sorted(n.id for n in data_of(catalog).notes)))
 

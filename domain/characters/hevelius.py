@@ -3,9 +3,15 @@ AMB-35..37, DATA-19). The rules are pure functions in `domain/abilities/hevelius
 them into the engine.
 
 Hidden information: her deck's order is part of the committed deal (the seat's hidden order,
-`CharacterRules.deal`); the public view shows only its size. A reshuffle of her discard pile (CHAR-HEV-7)
-draws its order from the game's secret seed (revealed at the end, so it can be checked then; a fork's new
-seed re-deals it) and records it in a hidden field of `ConstellationDeckReshuffled`.
+`CharacterRules.deal`); the public view shows only its size. Since rules 0.3.0 every later order is
+committed with it: the seat's hidden order is her deck, then the explicit orders of her next reshuffles
+(`order:<ids>`, only in a deal a fork rewrote), then a secret reshuffle key (`key:<hex>`). A reshuffle of
+her discard pile (CHAR-HEV-7) takes its order from the next explicit order, else from the key (reshuffle
+k: the pile, sorted, shuffled by the key's stream `hevelius-reshuffle:<k>`), and records it in a hidden
+field of `ConstellationDeckReshuffled`. A re-dealing fork (domain/fork.py) re-deals what of the deck is
+unseen and draws a new key, and rewrites the copied events so that they reproduce themselves exactly:
+the deal and each reshuffle become what the prefix drew, then the re-dealt rest (`rewrite_fork`).
+Under rules 0.2.0 (no key) a reshuffle drew its order from the game's secret seed at that moment.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from domain.catalog import Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, register, with_character
 from domain.commands import Command, int_arg, need_args, register_command
+from domain.editions import RULES_0_3_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effect_kinds import register as register_kind
 from domain.effects import reward_tasks
@@ -61,6 +68,9 @@ class Heavens(Part):
     claimed: bool = False  # CHAR-HEV-2: at most one claim per turn
     discarded: bool = False  # CHAR-HEV-8: the offer discarded this turn
     reshuffles: int = 0
+    shuffle_key: str = ""  # rules 0.3.0: the committed reshuffle key ("": rules 0.2.0, drawn from the seed)
+    preset: tuple[tuple[str, ...], ...] = ()  # the next reshuffles' committed orders (a fork's rewrite)
+    older: int = 0  # tiles on top of the deck left from the deck before the last reshuffle (not drawn yet)
 
 
 def _dump(part: Heavens, hide: bool) -> dict[str, Any]:
@@ -75,6 +85,9 @@ def _dump(part: Heavens, hide: bool) -> dict[str, Any]:
         "claimed": part.claimed,
         "discarded": part.discarded,
         "reshuffles": part.reshuffles,
+        "shuffle_key": "" if hide else part.shuffle_key,
+        "preset": [] if hide else [list(x) for x in part.preset],
+        "older": part.older,
     }
 
 
@@ -90,6 +103,9 @@ def _load(d: Any) -> Heavens:
         claimed=d["claimed"],
         discarded=d["discarded"],
         reshuffles=d["reshuffles"],
+        shuffle_key=d.get("shuffle_key", ""),
+        preset=tuple(tuple(x) for x in d.get("preset", ())),
+        older=d.get("older", 0),
     )
 
 
@@ -124,10 +140,15 @@ def _layout(catalog: Catalog, part: Heavens) -> tuple[tuple[rules.Tile, ...], ..
     return tuple(_tiles(catalog, x) for x in part.constellations)
 
 
+def _committed(s: GameState) -> bool:
+    """Rules 0.3.0 (docs/editions.md): her claims in Cleanup, a discard instead of a claim."""
+    return at_least(s.engine_version, RULES_0_3_0)
+
+
 def claimable(s: GameState, seat: int) -> list[str]:
     """CHAR-HEV-2/3: offer tiles whose condition icon she performed with effect this turn."""
     part = _this_turn(s, heavens_of(s.players[seat]))
-    if part.claimed:
+    if part.claimed or (part.discarded and _committed(s)):  # CHAR-HEV-8: a discard is instead of a claim
         return []
     conditions = {t.id: t.condition for t in data_of(s.catalog).hevelius_tiles}
     return rules.claimable(part.offer, conditions, frozenset(part.performed))
@@ -217,6 +238,41 @@ add_revealing(ConstellationDeckReshuffled, OfferRefilled)
 # -- the refill (CHAR-HEV-7/8) -----------------------------------------------------------------------
 
 
+KEY = "key:"  # the committed reshuffle key in her hidden order (rules 0.3.0)
+ORDER = "order:"  # a committed reshuffle order in her hidden order (a fork's rewrite)
+
+
+def encode(deck: tuple[str, ...], preset: tuple[tuple[str, ...], ...], key: str) -> tuple[str, ...]:
+    """Her hidden order as committed (rules 0.3.0): the deck, the next reshuffles' orders, the key."""
+    return (*deck, *(ORDER + ".".join(order) for order in preset), KEY + key)
+
+
+def decode(order: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], str]:
+    """(deck, the next reshuffles' orders, key) of a committed hidden order; ("", no orders) under rules
+    0.2.0, whose hidden order is the deck alone."""
+    deck = tuple(t for t in order if not t.startswith((KEY, ORDER)))
+    preset = tuple(tuple(t[len(ORDER) :].split(".")) for t in order if t.startswith(ORDER))
+    key = next((t[len(KEY) :] for t in order if t.startswith(KEY)), "")
+    return deck, preset, key
+
+
+def new_key(rng: SeededRandom) -> str:
+    """A secret reshuffle key (128 bits) from a seeded stream."""
+    return "".join(f"{rng.below(256):02x}" for _ in range(16))
+
+
+def reshuffle_order(s: GameState, seat: int, part: Heavens) -> tuple[str, ...]:
+    """CHAR-HEV-7: the order of her discard pile shuffled into a new deck: the next committed order, else
+    the committed key's (rules 0.3.0), else drawn from the game's seed now (rules 0.2.0)."""
+    pile = sorted(part.discard)
+    if part.preset:
+        first = part.preset[0]
+        return (*(t for t in first if t in pile), *(t for t in pile if t not in first))
+    if part.shuffle_key:
+        return tuple(SeededRandom(part.shuffle_key, f"hevelius-reshuffle:{part.reshuffles}").shuffled(pile))
+    return tuple(SeededRandom(s.seed, f"hevelius:{seat}:{part.reshuffles}").shuffled(pile))
+
+
 def _refill(run: Emitter, task: Task) -> None:
     s = run.state
     seat = s.turn.seat
@@ -224,8 +280,7 @@ def _refill(run: Emitter, task: Task) -> None:
     part = heavens_of(s.players[seat])
     need = data.offer_size - len(part.offer)
     if need > len(part.deck) and part.discard:  # CHAR-HEV-7: the discard pile becomes the new deck
-        rng = SeededRandom(s.seed, f"hevelius:{seat}:{part.reshuffles}")
-        order = tuple(rng.shuffled(sorted(part.discard)))
+        order = reshuffle_order(s, seat, part)
         run.emit(ConstellationDeckReshuffled(seat=seat, size=len(order), deck=order))
         part = heavens_of(run.state.players[seat])
     run.emit(OfferRefilled(seat=seat, drawn=part.deck[: max(0, need)]))
@@ -285,15 +340,26 @@ def _discarded(s: GameState, e: OfferTilesDiscarded) -> GameState:
 @on_event(ConstellationDeckReshuffled)
 def _reshuffled(s: GameState, e: ConstellationDeckReshuffled) -> GameState:
     part = heavens_of(s.players[e.seat])
-    return _with(
-        s, e.seat, replace(part, deck=(*part.deck, *e.deck), discard=(), reshuffles=part.reshuffles + 1)
+    part = replace(
+        part,
+        deck=(*part.deck, *e.deck),
+        discard=(),
+        reshuffles=part.reshuffles + 1,
+        preset=part.preset[1:],
+        older=len(part.deck),
     )
+    return _with(s, e.seat, part)
 
 
 @on_event(OfferRefilled, "HREFILL")
 def _refilled(s: GameState, e: OfferRefilled) -> GameState:
     part = heavens_of(s.players[e.seat])
-    part = replace(part, offer=(*part.offer, *e.drawn), deck=part.deck[len(e.drawn) :])
+    part = replace(
+        part,
+        offer=(*part.offer, *e.drawn),
+        deck=part.deck[len(e.drawn) :],
+        older=max(0, part.older - len(e.drawn)),
+    )
     return replace(_with(s, e.seat, part), agenda=resolved(s, e))
 
 
@@ -343,9 +409,13 @@ def _discard_sets(offer: tuple[str, ...]) -> list[tuple[str, ...]]:
 class Hevelius(CharacterRules):
     side = "ability"
 
-    def deal(self, catalog: Catalog, rng: SeededRandom) -> tuple[str, ...]:
-        """CHAR-HEV-1: her 16 tiles shuffled into a face-down deck (hidden, committed)."""
-        return tuple(rng.shuffled(sorted(t.id for t in data_of(catalog).hevelius_tiles)))
+    def deal(self, catalog: Catalog, rng: SeededRandom, version: str) -> tuple[str, ...]:
+        """CHAR-HEV-1: her 16 tiles shuffled into a face-down deck (hidden, committed); since rules 0.3.0
+        with the key of her reshuffles (CHAR-HEV-7), committed too."""
+        deck = tuple(rng.shuffled(sorted(t.id for t in data_of(catalog).hevelius_tiles)))
+        if not at_least(version, RULES_0_3_0):
+            return deck
+        return encode(deck, (), new_key(rng))
 
     menu_commands = (ClaimTile, DiscardOffer)
 
@@ -355,15 +425,24 @@ class Hevelius(CharacterRules):
     def dealt_to(self, catalog: Catalog, player: PlayerState, order: tuple[str, ...]) -> PlayerState:
         """CHAR-HEV-1: the top three face up as the offer."""
         size = data_of(catalog).offer_size
-        part = Heavens(deck=order[size:], offer=order[:size], dealt=order)
+        deck, preset, key = decode(order)
+        part = Heavens(deck=deck[size:], offer=deck[:size], dealt=order, shuffle_key=key, preset=preset)
         return replace(player, parts=put_part(player.parts, part))
 
     def redeal(self, catalog: Catalog, player: PlayerState, rng: SeededRandom) -> tuple[str, ...]:
+        """What of her deck is unseen, re-dealt: since rules 0.3.0 the tiles left from the deck before
+        the last reshuffle (on top) and those of the reshuffled pile each among themselves, and a new key
+        for her later reshuffles (the committed orders of the source's are unseen too)."""
         part = heavens_of(player)
-        return tuple(rng.shuffled(sorted(part.deck)))
+        if not part.shuffle_key:  # rules 0.2.0
+            return tuple(rng.shuffled(sorted(part.deck)))
+        older, newer = part.deck[: part.older], part.deck[part.older :]
+        deck = (*rng.shuffled(sorted(older)), *rng.shuffled(sorted(newer)))
+        return encode(deck, (), new_key(rng))
 
     def redealt(self, catalog: Catalog, player: PlayerState, order: tuple[str, ...]) -> PlayerState:
-        part = replace(heavens_of(player), deck=order, dealt=order)
+        deck, preset, key = decode(order)
+        part = replace(heavens_of(player), deck=deck, dealt=order, shuffle_key=key, preset=preset)
         return replace(player, parts=put_part(player.parts, part))
 
     def start_order(
@@ -372,9 +451,50 @@ class Hevelius(CharacterRules):
         """A fork rewrites her starting deck: the tiles drawn from it so far, then the re-dealt rest
         (once her first deck ran out it is all seen: it stays as it was)."""
         part = heavens_of(player)
-        if part.reshuffles:
+        if part.reshuffles or part.shuffle_key:  # rules 0.3.0: `rewrite_fork` rewrites the whole deal
             return started
         return (*started[: len(started) - len(part.deck)], *order)
+
+    def rewrite_fork(self, state: GameState, seat: int, prefix: list[Any], order: tuple[str, ...]) -> None:
+        """Rules 0.3.0: her deck and every reshuffle in the copied events become what the prefix drew
+        from them, then the fork's re-deal of what is unseen (`order`); the rewritten `GameStarted` commits
+        the reshuffles' orders explicitly and the fork's new key for the later ones; an earlier fork in
+        the prefix commits her deck at its point, the orders of the reshuffles after it, the same key.
+        Nothing of the source's unseen orders remains, and the prefix reproduces itself exactly."""
+        part = heavens_of(state.players[seat])
+        if not part.shuffle_key:  # rules 0.2.0: the generic rewrite
+            return
+        fresh, _, key = decode(order)
+        first = prefix[0]
+        assert isinstance(first, ev.GameStarted) and first.character_deals is not None
+        shuffles = [
+            i for i, e in enumerate(prefix) if isinstance(e, ConstellationDeckReshuffled) and e.seat == seat
+        ]
+        generations = [decode(first.character_deals[seat])[0]]
+        generations += [tuple(prefix[i].deck) for i in shuffles]
+        # the unseen tails: of the newest generation, and of the one before while tiles of it are left
+        tails = {len(generations) - 1: fresh[part.older :]}
+        if part.older:
+            tails[len(generations) - 2] = fresh[: part.older]
+        for k, tail in tails.items():
+            generations[k] = (*generations[k][: len(generations[k]) - len(tail)], *tail)
+        deals = list(first.character_deals)
+        deals[seat] = encode(generations[0], tuple(generations[1:]), key)
+        prefix[0] = replace(first, character_deals=tuple(deals))
+        for k, i in enumerate(shuffles, start=1):
+            prefix[i] = replace(prefix[i], deck=generations[k])
+        # her deck along the prefix (a take-back never undoes a draw or a reshuffle: they reveal)
+        deck, done = generations[0][data_of(state.catalog).offer_size :], 0
+        for i, e in enumerate(prefix):
+            if isinstance(e, OfferRefilled) and e.seat == seat:
+                deck = deck[len(e.drawn) :]
+            elif isinstance(e, ConstellationDeckReshuffled) and e.seat == seat:
+                done += 1
+                deck = (*deck, *generations[done])
+            elif isinstance(e, ev.GameForked) and e.character_deals is not None:
+                deals = list(e.character_deals)
+                deals[seat] = encode(deck, tuple(generations[done + 1 :]), key)
+                prefix[i] = replace(e, character_deals=tuple(deals))
 
     def dealt(self, player: PlayerState) -> tuple[str, ...]:
         return heavens_of(player).dealt
@@ -397,13 +517,17 @@ class Hevelius(CharacterRules):
             return s if part is heavens_of(s.players[event.seat]) else _with(s, event.seat, part)
         return _with(s, event.seat, replace(part, performed=(*part.performed, icon)))
 
+    @staticmethod
+    def _claims(s: GameState, seat: int, part: Heavens) -> list[c.Command]:
+        tiles = claimable(s, seat)
+        if not tiles:
+            return []
+        targets = [0 if t == rules.NEW else t + 1 for t in rules.targets(_layout(s.catalog, part))]
+        return [ClaimTile(seat=seat, tile=t, target=k) for t in tiles for k in targets]
+
     def menu_options(self, s: GameState, seat: int) -> list[c.Command]:
         part = _this_turn(s, heavens_of(s.players[seat]))
-        layout = _layout(s.catalog, part)
-        targets = [0 if t == rules.NEW else t + 1 for t in rules.targets(layout)]
-        out: list[c.Command] = [
-            ClaimTile(seat=seat, tile=t, target=k) for t in claimable(s, seat) for k in targets
-        ]
+        out = self._claims(s, seat, part)
         if self._may_discard(s, seat, part):
             out += [DiscardOffer(seat=seat, tiles=tiles) for tiles in _discard_sets(part.offer)]
         return out
@@ -417,11 +541,34 @@ class Hevelius(CharacterRules):
         done = s.turn.fixed_done and s.turn.moving_done
         return done and not met and not part.claimed and not part.discarded and bool(part.offer)
 
+    cleanup_commands = (ClaimTile,)
+
+    def cleanup_options(self, s: GameState, seat: int) -> list[c.Command]:
+        """CHAR-HEV-4 (rules 0.3.0): she may claim at any time during her turn after the condition was
+        met, Cleanup included (a Book-of-Comets page's reward, a free action in a Cleanup window, a
+        Farewell): her claims are open in the Cleanup windows (domain/moves.py), which open for them."""
+        if not _committed(s):
+            return []
+        return self._claims(s, seat, _this_turn(s, heavens_of(s.players[seat])))
+
+    def cleanup_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
+        if isinstance(cmd, ClaimTile) and _committed(s):
+            return self.menu_check(s, cmd)
+        return IllegalMove(
+            "cleanup", "in Cleanup she may only claim a Constellation tile (CHAR-HEV-4)", "CHAR-HEV-4"
+        )
+
     def menu_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
         if isinstance(cmd, ClaimTile):
             part = _this_turn(s, heavens_of(s.players[cmd.seat]))
             if part.claimed:
                 return IllegalMove("claimed", "at most one Constellation tile per turn", "CHAR-HEV-2")
+            if part.discarded and _committed(s):
+                return IllegalMove(
+                    "discarded-instead",
+                    "she discarded offer tiles this turn: that is instead of a claim",
+                    "CHAR-HEV-8",
+                )
             if cmd.tile not in part.offer:
                 return IllegalMove("not-in-offer", f"{cmd.tile!r} is not in your offer", "CHAR-HEV-2")
             if cmd.tile not in claimable(s, cmd.seat):

@@ -23,6 +23,22 @@ def _galileo() -> str:
     return found
 
 
+def wait_ready(process: subprocess.Popen[bytes], url: str, log: Path, what: str, seconds: float = 30) -> None:
+    """Wait until the server at `url` answers /readyz with 200; RuntimeError (with the end of its log)
+    if it exits first or is not ready within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(url + "/readyz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not become ready in {seconds:.0f} s: {log.read_text()[-2000:]}")
+
+
 class ServeProcess:
     """`galileo serve --port N` with the given environment; always terminated on exit."""
 
@@ -43,18 +59,12 @@ class ServeProcess:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"galileo serve exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.__exit__()
-        raise AssertionError(f"galileo serve did not become ready: {self.log.read_text()[-2000:]}")
+        try:
+            wait_ready(self.process, self.url, self.log, "galileo serve")
+        except RuntimeError:
+            self.__exit__()
+            raise
+        return self
 
     def __exit__(self, *exc: object) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -281,3 +281,87 @@ def test_a_face_down_card_is_seen_by_the_seat_that_drew_it_and_nobody_else(
         as_owner = http.get(f"/games/{game}/at/{drawn_at}", params={"as_seat": owner})
         as_other = http.get(f"/games/{game}/at/{drawn_at}", params={"as_seat": 1 - owner})
         assert card in as_owner.text and card not in as_other.text
+
+
+# -- the Luna characters' hidden orders (issue 12): Hevelius' deck, her reshuffles, Cunitz' Notes --------
+
+
+def _luna_secrets(runtime: Runtime, game: str) -> list[str]:
+    """What of Hevelius' and Cunitz' hidden orders nobody may see yet, as it would be written: her deck's
+    order (its first three, as a JSON list or its items), her reshuffle key, Cunitz' face-down Notes."""
+    from domain.characters.cunitz import urania_of
+    from domain.characters.hevelius import heavens_of
+
+    state, _ = runtime.store.current(game)
+    heavens, urania = heavens_of(state.players[0]), urania_of(state.players[1])
+    assert len(heavens.deck) >= 2 and len(urania.notes) - urania.shown >= 2, "the check needs hidden orders"
+    orders = [heavens.deck[:3], urania.notes[urania.shown :][:3]]
+    out = [heavens.shuffle_key]
+    for order in orders:
+        ordered = ",".join(f'"{t}"' for t in order)
+        out += [ordered, ordered.replace(",", ", ")]
+    return out
+
+
+def test_CHAR_HEV_1_CHAR_CUN_1_no_response_reveals_the_characters_hidden_orders_before_the_end(
+    client: TestClient,
+) -> None:
+    from domain import legal_moves
+    from domain.characters.hevelius import ConstellationDeckReshuffled
+
+    seats = [
+        {"name": "Hev", "character": "hevelius", "side": "ability"},
+        {"name": "Cun", "character": "cunitz", "side": "ability"},
+    ]
+    response = client.post("/games", json={"seats": seats, "seed": "hidden-luna-characters"})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    table = Table(body["game_id"], [s["token"] for s in body["seats"]], body)
+    game, runtime, rng = table.game_id, runtime_of(client), random.Random(11)
+    made = 0
+    while True:  # on, through the store, past her first reshuffle (CHAR-HEV-7)
+        state, version = runtime.store.current(game)
+        shuffled = [
+            s for s in runtime.store.events(game, 0, None) if isinstance(s.event, ConstellationDeckReshuffled)
+        ]
+        if shuffled and version > shuffled[0].version + 4:
+            break
+        assert not state.finished and made < 5000
+        runtime.store.submit(
+            game, rng.choice(legal_moves(state)), version, f"l-{made}", state.turn.seat, "human"
+        )
+        made += 1
+    play_turns(client, table, rng, max_decisions=6)  # and some over HTTP
+    secrets = _luna_secrets(runtime, game)
+    head = client.get(f"/games/{game}").json()["version"]
+    bodies: list[tuple[str, str]] = []
+    for name, headers in {"seat0": table.auth(0), "seat1": table.auth(1), "spectator": {}}.items():
+        bodies.append((f"view {name}", client.get(f"/games/{game}", headers=headers).text))
+        bodies.append((f"moves {name}", client.get(f"/games/{game}/moves", headers=headers).text))
+        events = client.get(f"/games/{game}/events", headers=headers, params={"limit": 5000})
+        bodies.append((f"events {name}", events.text))
+        for at in (1, shuffled[0].version, head):
+            bodies.append((f"at {at} {name}", client.get(f"/games/{game}/at/{at}", headers=headers).text))
+        bodies.append((f"export {name}", client.get(f"/games/{game}/export", headers=headers).text))
+        bodies.append((f"timeline {name}", client.get(f"/games/{game}/timeline", headers=headers).text))
+        with client.stream("GET", f"/games/{game}/stream", headers=headers) as streamed:
+            bodies.append(
+                (f"stream {name}", str([m["data"] for m in parse_sse(streamed.iter_lines(), count=head)]))
+            )
+    for at in (shuffled[0].version, head):  # a fork re-deals them: the source's orders are not in it
+        fork = client.post(f"/games/{game}/fork", json={"at_version": at})
+        assert fork.status_code == 201, fork.text
+        forked = fork.json()["game_id"]
+        bodies.append((f"fork {at}", fork.text + client.get(f"/games/{forked}/export").text))
+        finish_in_process(client, runtime, Table(forked, table.tokens, body), random.Random(at))
+        bodies.append((f"finished fork {at}", client.get(f"/games/{forked}/export").text))
+    for what, text in bodies:
+        # a finished fork reveals its own re-deal, whose short orders may match the source's by chance:
+        # there the search is for the source's reshuffle key
+        found = [
+            secret for secret in (secrets[:1] if what.startswith("finished") else secrets) if secret in text
+        ]
+        assert not found, f"{what} reveals {found}"
+    finish_in_process(client, runtime, table, random.Random(12))  # the end reveals them: the search works
+    export = client.get(f"/games/{game}/export").text
+    assert secrets[0] in export and any(secret in export for secret in secrets[1:3])

@@ -54,7 +54,7 @@ def test_DATA_20_cunitz_track_notes_and_tiles(data: LunaCharacters) -> None:
             )  # CHAR-CUN-2: Focus on every single-colour increase
 
 
-def test_DATA_22_sun_and_venus(data: LunaCharacters) -> None:
+def test_DATA_22_CHAR_SOP_4_sun_and_venus(data: LunaCharacters) -> None:
     assert len(data.sun) == 4 and data.venus[-1] == (3,)  # DER-30: last covers only the right-hand space
 
 
@@ -208,7 +208,7 @@ def test_EX_23_hevelius_closes_the_five_star_constellation() -> None:
     assert done is not None and hevelius.completion_reward(bands, hevelius.stars(done)) == ("10VP",)
 
 
-def test_CHAR_HEV_3_EX_24_icon_must_match_exactly_amount_does_not() -> None:
+def test_CHAR_HEV_3_EX_24_AMB_35_icon_must_match_exactly_amount_does_not() -> None:
     assert hevelius.icon_of("1D+2") == "1D" != "INC:Y"  # one die +2 on a yellow die is not "increase yellow"
     assert hevelius.icon_of("INC:Y") == hevelius.icon_of("INC2:Y") == "INC:Y"  # AMB-35
     assert hevelius.icon_of("2Q") == "Q" and hevelius.icon_of("PERx2") == "PER"

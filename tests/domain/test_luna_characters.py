@@ -7,13 +7,14 @@ from dataclasses import replace
 from typing import Any
 
 from domain import Options, SeatSpec, Setup, fold, fork_events, legal_moves, public_state, start
-from domain.characters.cunitz import NoteRevealed, RoundTokenMoved, SquareTokenMoved, urania_of
+from domain.characters.cunitz import FocusDeferred, NoteRevealed, RoundTokenMoved, SquareTokenMoved, urania_of
 from domain.characters.newton import MirrorShifted, ShiftMirror
 from domain.characters.sophia import SunRewardsGained, Venus, VenusMoved
 from domain.events import (
     GameEnded,
     GameForked,
     GameStarted,
+    InquisitorPersuaded,
     QuadrantsGained,
     VictoryPointsScored,
     event_to_dict,
@@ -49,7 +50,7 @@ def test_CHAR_SOP_1_venus_starts_over_the_sun() -> None:
     assert s.players[1].part(Venus) is None  # a basic-side seat has no Sun
 
 
-def test_CHAR_SOP_2_DER_26_each_wrap_moves_venus_and_the_last_returns_to_the_first() -> None:
+def test_CHAR_SOP_2_DER_26_DER_30_each_wrap_moves_venus_and_the_last_returns_to_the_first() -> None:
     s = ability_game(*SOPHIA)
     positions = []
     for _ in range(4):
@@ -274,6 +275,12 @@ def test_CHAR_CUN_notes_revealed_by_play_and_at_the_end_and_re_dealt_by_a_fork()
 HEVELIUS = (("hevelius", "ability"), ("kepler", "basic"))
 
 
+def decode(order: tuple[str, ...]) -> Any:
+    from domain.characters.hevelius import decode
+
+    return decode(order)
+
+
 def _heavens(s: GameState) -> Any:
     from domain.characters.hevelius import heavens_of
 
@@ -288,10 +295,12 @@ def test_CHAR_HEV_1_shuffled_hidden_deck_and_an_offer_of_three() -> None:
     )
     state, events = start(setup)
     part = _heavens(state)
+    deck, preset, key = decode(part.dealt)
+    assert len(key) == 32 and not preset  # rules 0.3.0: her reshuffles' key committed with the deck
     assert (
         len(part.offer) == 3
         and len(part.deck) == 13
-        and sorted(part.dealt)
+        and sorted(deck)
         == sorted(
             t.id
             for t in state.catalog.luna_characters.hevelius_tiles  # type: ignore[union-attr]
@@ -399,10 +408,11 @@ def test_hevelius_deck_re_dealt_by_a_fork_and_revealed_at_the_end() -> None:
     forked = fork_events(events, at, "src", "seed-h", "salt-h")
     fork = forked[at]
     assert isinstance(fork, GameForked) and fork.character_deals is not None
-    assert sorted(fork.character_deals[0]) == sorted(_heavens(source).deck)
+    deck, _, key = decode(fork.character_deals[0])
+    assert sorted(deck) == sorted(_heavens(source).deck) and key != decode(_heavens(source).dealt)[2]
     again = fork_events(forked[:at], at, "src", "seed-h", "salt-h")
     assert again == forked
-    assert _heavens(fold(forked)).deck == fork.character_deals[0]
+    assert _heavens(fold(forked)).deck == deck
 
 
 def test_AMB_23_luna_a6_takes_a_mirror_with_its_multiplier_and_rotates_it() -> None:
@@ -416,3 +426,370 @@ def test_AMB_23_luna_a6_takes_a_mirror_with_its_multiplier_and_rotates_it() -> N
     s, _ = resolve(s, Task("ANYTILE"))
     s, events = play(s, "anytile N1 1")  # on X1: x0 (AMB-34)
     assert not of_type(events, QuadrantsGained)
+
+
+# -- Hevelius in Cleanup (CHAR-HEV-4, rules 0.3.0) -------------------------------------------------------
+
+
+def _claims(s: GameState) -> set[tuple[str, int]]:
+    from domain.characters.hevelius import ClaimTile
+
+    return {(m.tile, m.target) for m in legal_moves(s) if isinstance(m, ClaimTile)}
+
+
+def test_CHAR_HEV_4_a_condition_met_in_the_action_phase_can_be_claimed_in_cleanup() -> None:
+    from domain.characters.hevelius import ConstellationTileClaimed
+
+    s = _hevelius_at_blue((), ("H01", "H03", "H08"))
+    s, _ = play(s, "tile 1")  # all blue +1: H03's condition met
+    assert _claims(s) == {("H03", 0)}
+    s, _ = play(s, "end")  # not claimed in the Action phase: her turn goes on (TURN-2)
+    assert s.turn.phase == "cleanup" and _claims(s) == {("H03", 0)}  # the first Cleanup window
+    s, events = play(s, "claim H03 0")
+    assert of_type(events, ConstellationTileClaimed)[0].tile == "H03"
+    s, _ = finish_effects(s)
+    assert _heavens(s).constellations == (("H03",),) and len(_heavens(s).offer) == 3
+    assert not _claims(s)  # CHAR-HEV-2: one claim per turn
+
+
+def test_CHAR_HEV_4_BOC_2_a_book_page_reward_in_cleanup_meets_a_condition() -> None:
+    s = _hevelius_at_blue((), ("H07", "H01", "H02"))  # H07: Persuade
+    s = player(s, 0, comets=("pending", *("slot",) * 6), cellar=(1, 0, 0, 0))
+    s = replace(s, turn=replace(s.turn, phase="cleanup", rotated=True, fixed_done=True, moving_done=True))
+    assert not _claims(s)  # the Book of Comets first (CLN-1 step 2), nothing met yet
+    s, events = play(s, "page blue-4")  # the page's reward: Persuade (BOC-2), its one option taken
+    assert of_type(events, InquisitorPersuaded)  # the Inquisitor moved: with effect (CHAR-HEV-2/3)
+    assert _claims(s) == {("H07", 0)}
+    s, _ = play(s, "done")  # she lets the first window pass: the last one offers it again
+    assert s.turn.phase == "cleanup" and _claims(s) == {("H07", 0)}
+    s, _ = play(s, "done")
+    assert s.turn.phase != "cleanup" or s.turn.seat != 0  # her turn is over: the claim is gone
+
+
+def test_CHAR_HEV_4_a_window_opens_for_a_claim_even_without_free_actions_in_cleanup() -> None:
+    s = _hevelius_at_blue((), ("H01", "H03", "H08"))
+    s = replace(s, options=replace(s.options, free_actions_in_all_phases=False))
+    s, _ = play(s, "tile 1")
+    s, _ = play(s, "end")
+    moves = {str(m).split(" ", 1)[1] for m in legal_moves(s)}
+    assert moves == {"claim H03 0", "done"}  # her claim and the end of the window, no free action
+
+
+def test_CHAR_HEV_8_a_discard_is_instead_of_a_claim() -> None:
+    from domain.characters.hevelius import ClaimTile, OfferTilesDiscarded, heavens_of
+    from domain.moves import check
+
+    s = _hevelius_at_blue((), ("H11", "H01", "H13"))
+    s = replace(s, turn=replace(s.turn, fixed_done=True, moving_done=True))
+    _, events = play(s, "discard H01 H11 H13")
+    assert of_type(events, OfferTilesDiscarded)
+    # the same turn after the discard and the refill, her free actions meeting every new tile's condition
+    part = heavens_of(s.players[0])
+    offer = ("H03", "H05", "H08")
+    met = tuple(t.condition for t in _hev_tiles(s) if t.id in offer)
+    later = replace(part, offer=offer, discarded=True, turn=s.turn.number, performed=met)
+    s = with_part(s, 0, later)
+    assert not _claims(s)
+    refusal = check(s, ClaimTile(seat=0, tile="H03", target=0))
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("discarded-instead", "CHAR-HEV-8")
+
+
+def test_rules_0_2_0_keep_hevelius_claims_out_of_cleanup() -> None:
+    setup = Setup(
+        seats=(SeatSpec("A", "hevelius", side="ability"), SeatSpec("B", "kepler")),
+        seed="luna-chars",
+        first_seat=0,
+        catalog_edition=EDITION,
+        engine_version="0.2.0",
+    )
+    old, _ = start(setup)
+    s = _hevelius_at_blue((), ("H01", "H03", "H08"))
+    s = replace(s, engine_version=old.engine_version)
+    s, _ = play(s, "tile 1")
+    s, _ = play(s, "end")
+    assert not _claims(s)  # a game recorded under rules 0.2.0 plays on as it was recorded
+    assert decode(_heavens(old).dealt)[2] == ""  # and its hidden deal holds no reshuffle key
+
+
+def _hev_tiles(s: GameState) -> Any:
+    return s.catalog.luna_characters.hevelius_tiles  # type: ignore[union-attr]
+
+
+# -- Hevelius' reshuffles in forks (CHAR-HEV-7, rules 0.3.0: committed at setup) -------------------------
+
+
+def _recorded(seed: str) -> tuple[list[Any], list[tuple[Any, int, int]]]:
+    """A random-bot game with Hevelius and Cunitz on their ability side: its events and its batches
+    (command, first event, end), the setup's first."""
+    from domain.bots import make_bot
+    from domain.engine import play_through
+
+    setup = Setup(
+        seats=(SeatSpec("A", "hevelius", side="ability"), SeatSpec("B", "cunitz", side="ability")),
+        seed=seed,
+        catalog_edition=EDITION,
+    )
+    state, events = start(setup)
+    batches: list[tuple[Any, int, int]] = [(None, 0, len(events))]
+    bots = [make_bot("random", f"{seed}{i}") for i in range(2)]
+    while not state.finished:
+        command = bots[state.turn.seat].choose(state, legal_moves(state))
+        state, new = play_through(state, command)
+        batches.append((command, len(events), len(events) + len(new)))
+        events += new
+    return events, batches
+
+
+def _first_reshuffle(events: list[Any]) -> int:
+    from domain.characters.hevelius import ConstellationDeckReshuffled
+
+    return next((i for i, e in enumerate(events) if isinstance(e, ConstellationDeckReshuffled)), -1)
+
+
+def test_CHAR_HEV_7_a_fork_after_a_reshuffle_reproduces_the_original_when_not_re_dealt() -> None:
+    from domain.engine import play_through
+
+    events, batches = _recorded("hev-exact")
+    for at in (_first_reshuffle(events) + 1, _first_reshuffle(events) + 3):  # between it and its refill
+        forked = fork_events(events, at, "src", None)  # a finished game's fork keeps the deal
+        assert forked[:at] == events[:at] and isinstance(forked[at], GameForked)
+        cut = next(end for _, start_, end in batches if start_ < at <= end)
+        assert forked[at + 1 :] == events[at:cut]  # the automatic rest of the cut batch, as it was
+        state = fold(forked)
+        for command, start_, end in batches:
+            if start_ >= cut:
+                state, new = play_through(state, command)
+                assert new == events[start_:end]  # every later reshuffle and draw as in the original
+        assert state.finished
+
+
+def _rerun(prefix: list[Any], batches: list[tuple[Any, int, int]]) -> None:
+    """The copied events are what the rules produce from the fork's rewritten deal (as verify checks)."""
+    from domain.engine import decide, settle
+    from domain.evolve import evolve
+
+    state = evolve(None, prefix[0])
+    state, settled = settle(state)
+    assert settled == prefix[1 : len(settled) + 1]
+    for command, start_, end in batches[1:]:
+        if start_ >= len(prefix):
+            break
+        new = decide(state, command)
+        assert new[: len(prefix) - start_] == prefix[start_ : min(end, len(prefix))], start_
+        for e in new[: len(prefix) - start_]:
+            state = evolve(state, e)
+
+
+def test_CHAR_HEV_7_a_re_dealing_fork_after_a_reshuffle_is_exact_and_reveals_nothing() -> None:
+    import orjson
+
+    from domain.characters.hevelius import heavens_of
+
+    events, batches = _recorded("hev-exact")
+    first = _first_reshuffle(events)
+    for at in (first + 1, first + 2, first + 60):
+        source = heavens_of(fold(events[:at]).players[0])
+        forked = fork_events(events, at, "src", "seed-r", "salt-r")
+        assert fork_events(forked[:at], at, "src", "seed-r", "salt-r") == forked  # a fixed point
+        _rerun(forked[:at], batches)  # the prefix reproduces itself from the rewritten deal
+        public = [redact_event(e, None) for e in events[1:at]]
+        assert [redact_event(e, None) for e in forked[1:at]] == public  # the same game to everyone
+        # nothing of the source's unseen order is in the fork, hidden fields and the end's reveal included
+        later = fold(forked[: at + 1])  # right after the re-deal
+        text = b"\n".join(orjson.dumps(event_to_dict(e)) for e in forked)
+        assert orjson.dumps(list(source.deck))[1:-1] not in text or len(source.deck) < 2
+        assert source.shuffle_key.encode() not in text
+        assert heavens_of(later.players[0]).shuffle_key != source.shuffle_key
+        assert sorted(heavens_of(later.players[0]).deck) == sorted(source.deck)
+
+
+def test_forks_of_forks_are_exact_for_hevelius_and_cunitz() -> None:
+    from domain.bots import make_bot
+    from domain.engine import play_through
+
+    events, batches = _recorded("hev-fork-of-fork")
+    a1 = _first_reshuffle(events) - 30
+    once = fork_events(events, a1, "src", "seed-1", "salt-1")
+    state, more = fold(once), list(once)
+    bots = [make_bot("random", f"ff{i}") for i in range(2)]
+    inner = [(c_, b, min(e, a1)) for c_, b, e in batches if b < a1]  # the copied ones, the last cut
+    inner.append((None, a1, len(once)))  # the fork's batch: GameForked and what settles after it
+    after = 0
+    while after < 20 and not state.finished:  # on past a reshuffle of the fork's own
+        command = bots[state.turn.seat].choose(state, legal_moves(state))
+        state, new = play_through(state, command)
+        inner.append((command, len(more), len(more) + len(new)))
+        more += new
+        after += 1 if _first_reshuffle(more[a1:]) >= 0 else 0
+    assert not state.finished
+    a2 = len(more) - 5
+    twice = fork_events(more, a2, "fork-1", "seed-2", "salt-2")
+    assert fork_events(twice[:a2], a2, "fork-1", "seed-2", "salt-2") == twice
+    assert [redact_event(e, None) for e in twice[1:a2] if not isinstance(e, GameForked)] == [
+        redact_event(e, None) for e in more[1:a2] if not isinstance(e, GameForked)
+    ]
+    _rerun_with_forks(twice[:a2], inner)
+
+
+def _rerun_with_forks(prefix: list[Any], batches: list[tuple[Any, int, int]]) -> None:
+    from domain.engine import decide, settle
+    from domain.evolve import evolve
+
+    state, settled = settle(evolve(None, prefix[0]))
+    assert settled == prefix[1 : len(settled) + 1]
+    for command, start_, end in batches[1:]:
+        if start_ >= len(prefix):
+            break
+        end = min(end, len(prefix))
+        if command is None:  # an earlier fork: its re-deal, and what settles after it
+            forked = prefix[start_]
+            assert isinstance(forked, GameForked)
+            new = [forked, *settle(evolve(state, forked))[1]]
+        else:
+            new = decide(state, command)
+        assert new[: end - start_] == prefix[start_:end], start_
+        for e in new[: end - start_]:
+            state = evolve(state, e)
+
+
+# -- rules by ID not covered above -------------------------------------------------------------------
+
+
+def test_DER_10_CHAR_NEW_2_the_quadrant_mirror_gives_one_to_four_by_position() -> None:
+    got = []
+    for space in (S1, S1 + 1, S1 + 2, S4):
+        queue = [t for t in ("N3", "N4", "N5", "N6", "N2") if t]
+        queue.insert(space, "N1")
+        s = actions_at(player(ability_game(*NEWTON), 0, queue=tuple(queue)), space)
+        s, events = play(s, "tile 1")
+        s, more = finish_effects(s)
+        got.append(sum(e.amount for e in of_type(events + more, QuadrantsGained)))
+    assert got == [1, 2, 3, 4]  # S1 x1 .. S4 x4
+
+
+def _cunitz_in_cleanup(**urania: Any) -> GameState:
+    s = ability_game(*CUNITZ)
+    s = with_part(s, 0, replace(urania_of(s.players[0]), **urania))
+    s = player(s, 0, comets=("pending", *("slot",) * 6), cellar=(1, 0, 0, 0))
+    return replace(s, turn=replace(s.turn, phase="cleanup", rotated=True, fixed_done=True, moving_done=True))
+
+
+def test_EX_25_CHAR_CUN_5_the_page_moves_first_then_focuses() -> None:
+    """S000's Cunitz example from step (3) (AMB-6: the page in Cleanup step 2): round token on red, the
+    next space a blue/red Note (Persuade); her left-hand page: the Move first (red matches), the 2
+    Quadrants, then Focus onto blue."""
+    notes = ("NB", "NR", "NY", "NL", "NO", "NG")
+    s = _cunitz_in_cleanup(notes=notes, round="R", square=1)
+    quadrants = s.players[0].quadrants
+    s, events = play(s, "page CUN-P1")
+    assert sum(e.amount for e in of_type(events, QuadrantsGained)) == 2
+    assert {str(m).split(" ", 1)[1] for m in legal_moves(s)} == {
+        "focus -",
+        "focus R",
+        "focus Y",
+        "focus B",
+        "focus later",
+    }
+    s, events = play(s, "focus later")  # CHAR-CUN-5: any order
+    deferred = of_type(events, FocusDeferred)
+    assert len(deferred) == 1 and deferred[0].rule == "CHAR-CUN-5"
+    moved = of_type(events, SquareTokenMoved)[0]
+    assert (moved.start, moved.end, moved.note, moved.matched) == (1, 2, "NB", True)
+    assert of_type(events, InquisitorPersuaded) and s.turn.inquisitor_moved  # interrogated in step 3
+    assert "focus later" not in {str(m).split(" ", 1)[1] for m in legal_moves(s)}  # the Move is done
+    s, events = play(s, "focus B")
+    part = urania_of(s.players[0])
+    assert (part.round, part.square) == ("B", 2) and s.players[0].quadrants >= quadrants + 2
+
+
+def test_CHAR_CUN_5_focus_first_then_move_and_only_a_page_focus_may_wait() -> None:
+    from domain.characters.cunitz import Focus
+    from domain.moves import check
+
+    s = _cunitz_in_cleanup(notes=("NB", "NR", "NY", "NL", "NO", "NG"), round="Y", square=1)
+    s, _ = play(s, "page CUN-P1")
+    s, events = play(s, "focus B")  # Focus first: blue matches the blue/red Note as well
+    assert of_type(events, SquareTokenMoved)[0].matched
+    s, _ = play(_cunitz_at("C1"), "tile 1")  # a tile's Focus (CHAR-CUN-2): no Move of its own to wait for
+    refusal = check(s, Focus(seat=0, space="later"))
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("no-move-to-wait-for", "CHAR-CUN-5")
+
+
+def test_DER_11_a_completed_constellation_has_at_least_two_stars() -> None:
+    from domain.abilities import hevelius as hev
+
+    data = ability_game(*HEVELIUS).catalog.luna_characters
+    assert data is not None
+    tiles = [hev.Tile(t.id, t.stars, t.connections) for t in data.hevelius_tiles]
+    for a in tiles:  # no single tile completes; two tiles complete exactly when both have one connection
+        layout, done = hev.place((), a, hev.NEW)
+        assert done is None
+        for b in tiles:
+            if b.id == a.id:
+                continue
+            _, done = hev.place(layout, b, 0)
+            assert (done is not None) == (a.connections == b.connections == 1)
+            if done is not None:
+                assert hev.stars(done) >= 2
+
+
+def test_AMB_36_write_twice_is_two_separate_writes() -> None:
+    from domain.abilities import hevelius as hev
+
+    data = ability_game(*HEVELIUS).catalog.luna_characters
+    assert data is not None
+    reward = hev.completion_reward(data.bands, 3)
+    assert list(reward).count("W1") == 2 and "W2" not in reward  # AMB-36: W1, then W1
+
+
+def test_AMB_39_luna_a2_is_an_observe_that_pays_the_sun() -> None:
+    s = ability_game(("sophia", "ability"), ("galileo", "basic"), luna=True)
+    s = show(show(show(s, 0, "D1-01"), 1, "D1-03"), 2, "D1-07")
+    s = actions_at(s, S1)
+    s, _ = resolve(s, Task("FREEOBS", 4))  # LUNA-BA-2: one constellation of cost 4 or less, free
+    moves = legal_moves(s)
+    assert moves, "an observation open to the bonus"
+    s, events = play(s, str(moves[0]))
+    s, more = finish_effects(s)
+    sun = of_type(events + more, SunRewardsGained)
+    assert len(sun) == 1 and sun[0].rule == "CHAR-SOP-3"
+
+
+def test_CHAR_HEV_5_claim_targets_exhaustively_on_small_layouts() -> None:
+    """Every layout of up to three constellations in progress of one or two of her tiles (built by the
+    placement rules, so each has an open connection): a claim may start a new constellation or extend any
+    of them, nothing else; the refusal of a target that is not there names CHAR-HEV-5."""
+    import itertools
+
+    from domain.abilities import hevelius as hev
+    from domain.characters.hevelius import ClaimTile, heavens_of
+    from domain.moves import check
+
+    base = _hevelius_at_blue((), ("H03", "H01", "H02"))
+    s0, _ = play(base, "tile 1")  # H03's condition met
+    data = base.catalog.luna_characters
+    assert data is not None
+    tiles = {t.id: hev.Tile(t.id, t.stars, t.connections) for t in data.hevelius_tiles}
+    pool = [t for t in sorted(tiles) if t not in ("H03", "H01", "H02")]
+    groups = [(a,) for a in pool[:4]] + [
+        (a, b)
+        for a, b in itertools.combinations(pool[:6], 2)
+        if tiles[a].connections + tiles[b].connections > 2
+    ]
+    seen = 0
+    for n in range(4):
+        for layout in itertools.combinations(groups, n):
+            if len({t for g in layout for t in g}) != sum(len(g) for g in layout):
+                continue
+            assert all(hev.open_connections(tuple(tiles[t] for t in g)) > 0 for g in layout)
+            part = heavens_of(s0.players[0])
+            rest = tuple(t for t in part.deck if all(t not in g for g in layout))
+            s = with_part(s0, 0, replace(part, constellations=layout, deck=rest))
+            assert _claims(s) == {("H03", k) for k in range(n + 1)}
+            refusal = check(s, ClaimTile(seat=0, tile="H03", target=n + 1))
+            assert refusal is not None and (refusal.code, refusal.rule_id) == (
+                "no-open-connection",
+                "CHAR-HEV-5",
+            )
+            seen += 1
+    assert seen > 100
