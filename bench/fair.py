@@ -404,9 +404,9 @@ def fig_bytes(quick: bool) -> Figure:
         400.0,
         "lower",
         note=(
-            f"{count} games, {moves} moves; the whole SQLite file after VACUUM; of it the events' stored "
-            f"state (payload + audit metadata) {rows / moves:.0f} B and the snapshots' {snapshots / moves:.0f} B "
-            "per move"
+            f"{count} games, {moves} moves; the whole SQLite file after VACUUM; of it the events' "
+            f"stored state (payload + audit metadata) {rows / moves:.0f} B and the snapshots' "
+            f"{snapshots / moves:.0f} B per move"
         ),
         goal_of="value",
     )
