@@ -331,6 +331,7 @@ def fig_rebuild(backend: str, quick: bool) -> Figure:
     """`Games.state(game, version)` at random versions (the newest snapshot at or below it, then the
     events after it, through the engine) against reading and decoding the same rows from the store."""
     from replays.service import Games
+    from replays.store import unpack
 
     versions = 20 if quick else 100
     with store_url(backend) as url, Games(url) as games:
@@ -360,10 +361,10 @@ def fig_rebuild(backend: str, quick: bool) -> Figure:
                 snap = snap_recorder.select_events(uid, lte=version, desc=True, limit=1)
                 after = 0
                 if snap:
-                    orjson.loads(snap[0].state)
+                    orjson.loads(unpack(snap[0].state))  # the stored form: compressed
                     after = snap[0].originator_version
                 for row in recorder.select_events(uid, gt=after, lte=version):
-                    orjson.loads(row.state)
+                    orjson.loads(unpack(row.state))
                 times.append(time.perf_counter() - t0)
             return p50(times)
 
