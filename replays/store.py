@@ -64,6 +64,7 @@ TOPIC_PREFIX = "galileo:"
 CREATE_TABLES_LOCK = 0x47616C696C656F  # PostgreSQL advisory lock key ("Galileo") held while creating tables
 PLAIN_KEYS = frozenset({"payload", "metadata"})  # stored-event fields that never hold tagged values
 HEADS_CACHED = 4096  # batch heads kept by the mapper to expand the other events of their batches
+HEADS_READ = 200  # events read when a head is missing from the cache (its batch and the next ones)
 # Snapshots (not part of the audit trail) are raw LZMA2 after a first byte 0xFD: about 3 KB for a
 # 19 KB state dump (zlib: 5.3 KB), 2 ms to write once per SNAPSHOT_INTERVAL events, 0.15 ms to read.
 SNAPSHOT_MARK = b"\xfd"
@@ -584,12 +585,20 @@ class GameMapper(Mapper[UUID]):
             fields = self._heads.get((game_id, batch))
         if fields is not None:
             return fields
-        rows = self.recorder.select_events(game_id, gt=batch - 1, lte=batch, limit=1) if self.recorder else []
-        if not rows:
+        # The head and the heads after it: a reader of a few event types (the statistics) reads a game's
+        # events in order and misses the heads of the batches it reads; one read serves the next ones.
+        rows = self.recorder.select_events(game_id, gt=batch - 1, limit=HEADS_READ) if self.recorder else []
+        if not rows or rows[0].originator_version != batch:
             raise StoredFormError(f"game {game_id}: the first event of batch {batch} is not stored")
-        meta = self.decode_state(rows[0].state).get("metadata")
-        fields = head_fields(meta, batch)
+        fields = head_fields(self.decode_state(rows[0].state).get("metadata"), batch)
         self._remember(game_id, batch, fields)
+        for row in rows[1:]:
+            try:
+                meta = self.decode_state(row.state).get("metadata")
+                if isinstance(meta, dict) and "s" in meta:
+                    self._remember(game_id, row.originator_version, head_fields(meta, row.originator_version))
+            except (StoredFormError, ValueError):  # read when asked for (verification reports it)
+                continue
         return fields
 
 
