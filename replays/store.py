@@ -64,7 +64,7 @@ TOPIC_PREFIX = "galileo:"
 CREATE_TABLES_LOCK = 0x47616C696C656F  # PostgreSQL advisory lock key ("Galileo") held while creating tables
 PLAIN_KEYS = frozenset({"payload", "metadata"})  # stored-event fields that never hold tagged values
 HEADS_CACHED = 4096  # batch heads kept by the mapper to expand the other events of their batches
-HEADS_READ = 200  # events read when a head is missing from the cache (its batch and the next ones)
+HEADS_READ = 32  # events read when a head is missing from the cache (its batch and the next ones)
 # Snapshots (not part of the audit trail) are raw LZMA2 after a first byte 0xFD: about 3 KB for a
 # 19 KB state dump (zlib: 5.3 KB), 2 ms to write once per SNAPSHOT_INTERVAL events, 0.15 ms to read.
 SNAPSHOT_MARK = b"\xfd"
