@@ -512,6 +512,7 @@ class GameMapper(Mapper[UUID]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._heads: OrderedDict[tuple[Any, int], dict[str, Any]] = OrderedDict()
+        self._missed: OrderedDict[Any, int] = OrderedDict()  # per game: the batch of its last miss
         self._heads_lock = threading.Lock()
         self.snapshot_topic = get_topic(Game.Snapshot)
 
@@ -585,9 +586,17 @@ class GameMapper(Mapper[UUID]):
             fields = self._heads.get((game_id, batch))
         if fields is not None:
             return fields
-        # The head and the heads after it: a reader of a few event types (the statistics) reads a game's
-        # events in order and misses the heads of the batches it reads; one read serves the next ones.
-        rows = self.recorder.select_events(game_id, gt=batch - 1, limit=HEADS_READ) if self.recorder else []
+        # A second miss in the same game: a reader of a few event types (the statistics) follows the game
+        # in order and misses the heads of the batches it reads; then one read serves the next ones too.
+        # A first miss (a rebuild from a snapshot inside a batch) reads the head alone.
+        with self._heads_lock:
+            again = self._missed.get(game_id, batch) < batch
+            self._missed[game_id] = batch
+            self._missed.move_to_end(game_id)
+            while len(self._missed) > HEADS_CACHED:
+                self._missed.popitem(last=False)
+        limit = HEADS_READ if again else 1
+        rows = self.recorder.select_events(game_id, gt=batch - 1, limit=limit) if self.recorder else []
         if not rows or rows[0].originator_version != batch:
             raise StoredFormError(f"game {game_id}: the first event of batch {batch} is not stored")
         fields = head_fields(self.decode_state(rows[0].state).get("metadata"), batch)
