@@ -244,7 +244,7 @@ ORDER = "order:"  # a committed reshuffle order in her hidden order (a fork's re
 
 def encode(deck: tuple[str, ...], preset: tuple[tuple[str, ...], ...], key: str) -> tuple[str, ...]:
     """Her hidden order as committed (rules 0.3.0): the deck, the next reshuffles' orders, the key."""
-    return (*deck, *(ORDER + ".".join(order) for order in preset), KEY + key)
+    return (*deck, *(ORDER + ".".join(order) for order in preset), *((KEY + key,) if key else ()))
 
 
 def decode(order: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], str]:
@@ -434,10 +434,10 @@ class Hevelius(CharacterRules):
         the last reshuffle (on top) and those of the reshuffled pile each among themselves, and a new key
         for her later reshuffles (the committed orders of the source's are unseen too)."""
         part = heavens_of(player)
-        if not part.shuffle_key:  # rules 0.2.0
-            return tuple(rng.shuffled(sorted(part.deck)))
         older, newer = part.deck[: part.older], part.deck[part.older :]
         deck = (*rng.shuffled(sorted(older)), *rng.shuffled(sorted(newer)))
+        if not part.shuffle_key:  # rules 0.2.0: the deck alone (her later reshuffles: the fork's seed)
+            return deck
         return encode(deck, (), new_key(rng))
 
     def redealt(self, catalog: Catalog, player: PlayerState, order: tuple[str, ...]) -> PlayerState:
@@ -456,20 +456,22 @@ class Hevelius(CharacterRules):
         return (*started[: len(started) - len(part.deck)], *order)
 
     def rewrite_fork(self, state: GameState, seat: int, prefix: list[Any], order: tuple[str, ...]) -> None:
-        """Rules 0.3.0: her deck and every reshuffle in the copied events become what the prefix drew
-        from them, then the fork's re-deal of what is unseen (`order`); the rewritten `GameStarted` commits
-        the reshuffles' orders explicitly and the fork's new key for the later ones; an earlier fork in
-        the prefix commits her deck at its point, the orders of the reshuffles after it, the same key.
-        Nothing of the source's unseen orders remains, and the prefix reproduces itself exactly."""
+        """Her deck and every reshuffle in the copied events become what the prefix drew from them, then
+        the fork's re-deal of what is unseen (`order`); the rewritten `GameStarted` commits the reshuffles'
+        orders explicitly and the fork's new key for the later ones (rules 0.2.0: no key, the later ones
+        from the fork's seed); an earlier fork in the prefix commits her deck at its point, the orders of
+        the reshuffles after it, the same key. Nothing of the source's unseen orders remains, and the
+        prefix reproduces itself exactly. (A rules-0.2.0 game's first fork before any reshuffle keeps the
+        generic rewrite, as released.)"""
         part = heavens_of(state.players[seat])
-        if not part.shuffle_key:  # rules 0.2.0: the generic rewrite
-            return
-        fresh, _, key = decode(order)
-        first = prefix[0]
-        assert isinstance(first, ev.GameStarted) and first.character_deals is not None
         shuffles = [
             i for i, e in enumerate(prefix) if isinstance(e, ConstellationDeckReshuffled) and e.seat == seat
         ]
+        if not (part.shuffle_key or shuffles or any(isinstance(e, ev.GameForked) for e in prefix)):
+            return  # rules 0.2.0 before any reshuffle, a first fork: the generic rewrite, as released
+        fresh, _, key = decode(order)
+        first = prefix[0]
+        assert isinstance(first, ev.GameStarted) and first.character_deals is not None
         generations = [decode(first.character_deals[seat])[0]]
         generations += [tuple(prefix[i].deck) for i in shuffles]
         # the unseen tails: of the newest generation, and of the one before while tiles of it are left
