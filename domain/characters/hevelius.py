@@ -74,7 +74,7 @@ class Heavens(Part):
 
 
 def _dump(part: Heavens, hide: bool) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "deck": ["?"] * len(part.deck) if hide else list(part.deck),
         "offer": list(part.offer),
         "discard": list(part.discard),
@@ -85,10 +85,15 @@ def _dump(part: Heavens, hide: bool) -> dict[str, Any]:
         "claimed": part.claimed,
         "discarded": part.discarded,
         "reshuffles": part.reshuffles,
-        "shuffle_key": "" if hide else part.shuffle_key,
-        "preset": [] if hide else [list(x) for x in part.preset],
-        "older": part.older,
     }
+    # rules 0.3.0's fields only when set: a rules-0.2.0 seat dumps as it always did (a take-back's state)
+    if part.shuffle_key:
+        out["shuffle_key"] = "" if hide else part.shuffle_key
+    if part.preset:
+        out["preset"] = [] if hide else [list(x) for x in part.preset]
+    if part.older:
+        out["older"] = part.older
+    return out
 
 
 def _load(d: Any) -> Heavens:
