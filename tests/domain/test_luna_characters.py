@@ -509,6 +509,11 @@ def test_rules_0_2_0_keep_hevelius_claims_out_of_cleanup() -> None:
     s, _ = play(s, "end")
     assert not _claims(s)  # a game recorded under rules 0.2.0 plays on as it was recorded
     assert decode(_heavens(old).dealt)[2] == ""  # and its hidden deal holds no reshuffle key
+    from domain import dump_state
+
+    dumped = str(dump_state(old))  # its positions (and a take-back's state) keep their released shape
+    assert all(name not in dumped for name in ("shuffle_key", "preset", "older"))
+    assert "shuffle_key" in str(dump_state(ability_game(*HEVELIUS)))
 
 
 def _hev_tiles(s: GameState) -> Any:
