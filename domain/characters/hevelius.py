@@ -178,7 +178,8 @@ class ClaimTile(Command):
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class DiscardOffer(Command):
-    """CHAR-HEV-8, AMB-37: with no offer condition met this turn, discard offer tiles (then refill)."""
+    """CHAR-HEV-8, AMB-37: with no offer condition met this turn, discard offer tiles at the end of the
+    Action phase (then refill); since rules 0.3.0 the discard ends the Action phase."""
 
     tiles: tuple[str, ...]
     VERB: ClassVar[str] = "discard"
@@ -315,6 +316,8 @@ def _command_claim(run: Run, cmd: ClaimTile, task: Task | None) -> None:
 @on_command(DiscardOffer)
 def _command_discard(run: Run, cmd: DiscardOffer, task: Task | None) -> None:
     run.emit(OfferTilesDiscarded(seat=cmd.seat, tiles=cmd.tiles))
+    if _committed(run.state):  # AMB-37 (rules 0.3.0): the discard is at the end of her Action phase
+        run.emit(ev.ActionPhaseEnded(seat=cmd.seat))
 
 
 @on_event(ConstellationTileClaimed)
@@ -541,11 +544,12 @@ class Hevelius(CharacterRules):
 
     @staticmethod
     def _may_discard(s: GameState, seat: int, part: Heavens) -> bool:
-        """CHAR-HEV-8, AMB-37: no offer condition met this turn, once, at the end of her Action phase
-        (both of the turn's actions taken)."""
+        """CHAR-HEV-8, AMB-37: no offer condition met this turn, once, at the end of her Action phase: since
+        rules 0.3.0 whenever she may end it, as the discard ends it (under rules 0.2.0 once both of the
+        turn's actions were taken, and the phase went on)."""
         conditions = {t.id: t.condition for t in data_of(s.catalog).hevelius_tiles}
         met = rules.claimable(part.offer, conditions, frozenset(part.performed))
-        done = s.turn.fixed_done and s.turn.moving_done
+        done = _committed(s) or (s.turn.fixed_done and s.turn.moving_done)
         return done and not met and not part.claimed and not part.discarded and bool(part.offer)
 
     cleanup_commands = (ClaimTile,)

@@ -364,17 +364,35 @@ def test_EX_24_CHAR_HEV_3_one_die_plus_two_on_yellow_is_not_increase_yellow() ->
     assert not any(isinstance(m, ClaimTile) for m in legal_moves(s))
 
 
-def test_CHAR_HEV_8_AMB_37_discard_only_at_the_end_with_no_condition_met() -> None:
+def test_CHAR_HEV_8_AMB_37_the_discard_ends_the_action_phase_with_no_condition_met() -> None:
     from domain.characters.hevelius import DiscardOffer, OfferRefilled, OfferTilesDiscarded
+    from domain.events import ActionPhaseEnded
 
     s = _hevelius_at_blue((), ("H11", "H01", "H13"))
-    assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # not before the actions
-    s = replace(s, turn=replace(s.turn, fixed_done=True, moving_done=True))
     discards = [m for m in legal_moves(s) if isinstance(m, DiscardOffer)]
-    assert len(discards) == 7  # any non-empty set of the three
+    assert len(discards) == 7  # any non-empty set of the three, whenever she may end the Action phase
     s, events = play(s, "discard H01 H11")
     assert of_type(events, OfferTilesDiscarded)[0].rule == "CHAR-HEV-8"
+    names = [type(e).__name__ for e in events]
+    assert names.index("OfferTilesDiscarded") < names.index("ActionPhaseEnded") < names.index("OfferRefilled")
+    assert of_type(events, ActionPhaseEnded) and s.turn.phase != "actions"  # AMB-37: at the end of it
     assert len(of_type(events, OfferRefilled)[0].drawn) == 2 and len(_heavens(s).offer) == 3
+    s = _hevelius_at_blue((), ("H03", "H01", "H13"))
+    s, _ = play(s, "tile 1")  # all blue +1: H03's condition met, no discard
+    assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))
+
+
+def test_AMB_37_rules_0_2_0_discard_after_both_actions_and_the_phase_goes_on() -> None:
+    from domain.characters.hevelius import DiscardOffer, OfferRefilled
+
+    s = _hevelius_at_blue((), ("H11", "H01", "H13"))
+    s = replace(s, engine_version="0.2.0")
+    assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # not before the actions
+    s = replace(s, turn=replace(s.turn, fixed_done=True, moving_done=True), players=s.players)
+    s = player(s, 0, quadrants=2)  # something left to do in the Action phase
+    assert len([m for m in legal_moves(s) if isinstance(m, DiscardOffer)]) == 7
+    s, events = play(s, "discard H01 H11")
+    assert len(of_type(events, OfferRefilled)[0].drawn) == 2 and s.turn.phase == "actions"
     assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # once
 
 
