@@ -816,3 +816,13 @@ def test_CHAR_HEV_5_claim_targets_exhaustively_on_small_layouts() -> None:
             )
             seen += 1
     assert seen > 100
+
+
+def test_AMB_37_the_greedy_bot_discards_only_after_both_actions() -> None:
+    from domain.bots import make_bot
+    from domain.characters.hevelius import DiscardOffer
+
+    s = _hevelius_at_blue((), ("H11", "H01", "H13"))
+    moves = legal_moves(s)
+    assert any(isinstance(m, DiscardOffer) for m in moves)  # open, and it would end her Action phase
+    assert not isinstance(make_bot("greedy", "g").choose(s, moves), DiscardOffer)
