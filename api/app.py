@@ -13,6 +13,7 @@ from api import contract, problems
 from api.limits import BodyLimit
 from api.routers import (
     analysis,
+    analysis_jobs,
     catalog,
     docs,
     events,
@@ -28,6 +29,7 @@ from api.routers import (
 from api.runtime import Runtime
 from api.settings import Settings
 from api.tokens import install_token_filter
+from replays.jobs import Analyser
 
 DESCRIPTION = """Play Galileo Galilei asynchronously over HTTP.
 
@@ -36,7 +38,9 @@ Create a game (`POST /games`): each person's seat is a secret bearer token, retu
 (`GET /games/{id}/moves`), post one of them back (`POST /games/{id}/commands` with `expected_version` and
 a `command_id`), and follow the game live (`GET /games/{id}/stream`, Server-Sent Events, resumable with
 `Last-Event-ID`). Analysts replay (`/at/{v}`, `/events`), fork, export and verify games, and read the
-score timeline of a game (`GET /games/{id}/timeline`) and statistics across games (`GET /stats`).
+score timeline of a game (`GET /games/{id}/timeline`) and statistics across games (`GET /stats`), and
+have a game analysed by the search bot as a background job (`POST /games/{id}/analysis`: 202 and the job
+to poll for progress, then every decision's evaluation, mistakes and accuracy; docs/analysis-api.md).
 
 Hidden information (the deck order, the seed) is never shown before the game ends, and the front of a
 card drawn face down only to the seat that drew it. Errors are `application/problem+json` (RFC 9457)
@@ -55,15 +59,20 @@ hands a seat to a bot or a new person, extends a clock and cancels the game (`/g
 """
 
 
-def create_app(settings: Settings | None = None, clock: Callable[[], datetime] | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    clock: Callable[[], datetime] | None = None,
+    analyser: Analyser | None = None,
+) -> FastAPI:
     """An app for `settings` (default: from the environment); its runtime starts with the app.
-    `clock` is the service's time (default: the system's, UTC); tests pass a controllable one."""
+    `clock` is the service's time (default: the system's, UTC); tests pass a controllable one, and may
+    pass another analysis engine (`analyser`, default domain.analysis)."""
     config = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_token_filter()
-        runtime = Runtime.build(config, clock)
+        runtime = Runtime.build(config, clock, analyser)
         app.state.runtime = runtime
         await runtime.start()
         try:
@@ -83,7 +92,20 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] |
     problems.install(app)
     contract.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
-    routers = (health, games, play, table, turns, events, replay, analysis, rules, catalog, pages)
+    routers = (
+        health,
+        games,
+        play,
+        table,
+        turns,
+        events,
+        replay,
+        analysis,
+        analysis_jobs,
+        rules,
+        catalog,
+        pages,
+    )
     for module in routers:
         app.include_router(module.router)
     docs.install(app)

@@ -2,7 +2,8 @@
 
 - `BodyLimit`: request bodies are read to the end before the app sees them, and one over its limit
   gets 413 whether or not it declared a Content-Length (a chunked body too).
-- `RateLimiter`: a token bucket per client and kind of request (create, import, fork, command): 429
+- `RateLimiter`: a token bucket per client and kind of request (create, import, fork, command,
+  analysis): 429
   with `Retry-After` when the bucket is empty.
 - Caps on what a client has stored (`admit`): games made (created, forked, imported) and their bytes,
   counted from `galileo_creations`, which is written with each game's events.
@@ -29,7 +30,7 @@ from api.problems import ApiError, problem
 if TYPE_CHECKING:
     from api.runtime import Runtime
 
-KINDS = ("create", "import", "fork", "command")
+KINDS = ("create", "import", "fork", "command", "analysis")
 
 
 class BodyLimit:

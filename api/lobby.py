@@ -22,6 +22,7 @@ class SeatEntry:
     name: str
     character: str
     bot: str | None
+    side: str = "basic"  # CHAR-1
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,9 @@ class ProjectedLobby:
                 LobbyEntry(
                     game_id=game.game_id,
                     status=game.status,
-                    seats=tuple(SeatEntry(s.seat, s.name, s.character, bots.get(s.seat)) for s in game.seats),
+                    seats=tuple(
+                        SeatEntry(s.seat, s.name, s.character, bots.get(s.seat), s.side) for s in game.seats
+                    ),
                     to_act=game.to_act,
                     version=game.version,
                     created_at=game.created_at,

@@ -22,8 +22,10 @@ from api.seats import HUMAN, Seat, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
 from api.tables import TableRecord, TableStore
+from domain.events import Event
 from projections.projector import Projector, open_lobby, open_stats
 from projections.stats import StatsView
+from replays.jobs import Analyser, JobQueue, LocalJobs, QueueSettings, RedisJobs, engine_analyser
 from replays.store import Game
 
 PING_TIMEOUT_SECONDS = 1.5  # a readiness ping: /readyz answers within 2 s even when the store hangs
@@ -40,6 +42,7 @@ class Runtime:
     stats: StatsView  # statistics across games (read model kept by the projector)
     tables: TableStore  # host records, webhooks, the notification outbox (docs/async.md)
     clock: Callable[[], datetime]  # the service's time (tests pass a controllable one)
+    analyses: JobQueue  # game analysis jobs (replays/jobs.py)
     projector: Projector | None = None  # the read models, when this process keeps them
     bots: BotRunner = field(init=False)
     health: StoreHealth = field(init=False)  # whether the store answers (api/outage.py)
@@ -65,7 +68,14 @@ class Runtime:
         self.seats.ping()
 
     @classmethod
-    def build(cls, settings: Settings, clock: Callable[[], datetime] | None = None) -> Runtime:
+    def build(
+        cls,
+        settings: Settings,
+        clock: Callable[[], datetime] | None = None,
+        analyser: Analyser | None = None,
+    ) -> Runtime:
+        """The runtime of `settings`. `analyser`: the analysis engine (default: domain.analysis at the
+        search's levels); with Redis it only names the budgets and the version, the workers run theirs."""
         clock = clock or (lambda: datetime.now(UTC))
         tables = TableStore(settings.database_url)  # first: a creation writes galileo_tables with its events
         store = Store(settings.database_url, clock=clock)
@@ -74,7 +84,8 @@ class Runtime:
         views = make_cache(settings.redis_url, settings.view_cache_seconds, settings.redis_timeout_seconds)
         lobby = ProjectedLobby(open_lobby(settings.database_url), seats, tables)
         stats = open_stats(settings.database_url)
-        return cls(settings, store, seats, fanout, views, lobby, stats, tables, clock)
+        analyses = make_analyses(settings, store, analyser or engine_analyser())
+        return cls(settings, store, seats, fanout, views, lobby, stats, tables, clock, analyses)
 
     async def start(self) -> None:
         await run_in_threadpool(repair, self.store.games, self.seats)
@@ -125,8 +136,26 @@ class Runtime:
         await self.views.close()
         if self.projector is not None:
             await run_in_threadpool(self.projector.stop)
+        await run_in_threadpool(self.analyses.close)  # in process: stops the running analyses
         self.lobby.close()
         self.stats.close()
         self.seats.close()
         self.tables.close()
         self.store.close()
+
+
+def make_analyses(settings: Settings, store: Store, analyser: Analyser) -> JobQueue:
+    """The analysis queue: rq on Redis (run by `galileo worker` processes) or threads of this process."""
+    if settings.analysis_queue == "redis" and not settings.redis_url:
+        raise ValueError("GALILEO_ANALYSIS_QUEUE=redis needs REDIS_URL")
+    if settings.analysis_on_redis:
+        assert settings.redis_url is not None
+        queue = QueueSettings(
+            result_seconds=settings.analysis_result_seconds, retries=settings.analysis_retries
+        )
+        return RedisJobs(settings.redis_url, analyser, queue)
+
+    def load(game_id: str, version: int) -> list[Event]:
+        return [stored.event for stored in store.events(game_id, 0, version)]
+
+    return LocalJobs(analyser, load, settings.analysis_threads)

@@ -6,7 +6,9 @@ from typing import Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-BotKind = Literal["greedy", "random"]
+BotKind = Literal[
+    "greedy", "random", "mcts", "mcts:fast", "mcts:normal", "mcts:strong"
+]  # domain.bots.BOT_KINDS (mcts: the search bot, docs/analysis.md)
 Character = Literal[
     "galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"
 ]  # CHAR-2
@@ -147,10 +149,17 @@ class StatsFilters(Request):
 # -- responses ---------------------------------------------------------------------------------------
 
 
+SIDE_HELP = (
+    "The side the seat plays its character board on (CHAR-1): `basic` (the Quadrant symbol, the base "
+    "rules) or `ability` (the character's ability, digest §17)."
+)
+
+
 class SeatOut(BaseModel):
     seat: int
     name: str
     character: str
+    side: Literal["basic", "ability"] = Field("basic", description=SIDE_HELP)
     bot: str | None = None
     token: str | None = Field(None, description="Only in the answer that issued it: keep it secret.")
     webhook_secret: str | None = Field(
@@ -213,6 +222,7 @@ class LobbySeat(BaseModel):
     seat: int
     name: str
     character: str
+    side: Literal["basic", "ability"] = Field("basic", description=SIDE_HELP)
     bot: str | None
 
 
@@ -354,3 +364,58 @@ class TableView(BaseModel):
 class Notifications(BaseModel):
     game_id: str
     deliveries: list[dict[str, Any]]
+
+
+AnalysisStatus = Literal["queued", "running", "finished", "failed", "cancelling", "cancelled"]  # replays.jobs
+
+
+class AnalysisRequest(Request):
+    budget: str | None = Field(
+        None,
+        description="The search's budget level: `fast`, `normal` (the default) or `strong` "
+        "(GET /games/{id}/analysis lists them on a 404). More iterations per decision: a better "
+        "evaluation, a longer job.",
+        max_length=32,
+    )
+    viewer: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        description="A finished game: analyse every decision as this seat could have seen it (default: "
+        "each decision from the information of the seat that took it). A running game is analysed only "
+        "from the token's seat: leave it out, or give that seat.",
+    )
+
+
+class AnalysisProgress(BaseModel):
+    done: int = Field(description="Decisions analysed so far.")
+    total: int | None = Field(description="Decisions in all (null until the job has started).")
+
+
+class AnalysisJob(BaseModel):
+    """An analysis job (docs/analysis-api.md): what it analyses, how far it is, then its result."""
+
+    job_id: str
+    url: str = Field(description="This job's resource: poll it for progress, DELETE it to cancel.")
+    game_id: str
+    status: AnalysisStatus = Field(
+        description="`queued`, `running`, `finished` (with `result`), `failed`, `cancelling` (asked to stop, "
+        "stops at its next decision) or `cancelled`."
+    )
+    version: int = Field(description="The game's version analysed (its head when the job was asked for).")
+    viewer: int | None = Field(description="The seat whose information is used; null: each decision's actor.")
+    budget: str
+    edition: str = Field(description="The game's rules edition (catalog edition).")
+    rules: str = Field(description="The game's rules version.")
+    engine: str = Field(description="The analysis engine's version (part of the cache key).")
+    progress: AnalysisProgress
+    attempts: int = Field(description="Runs started: more than one when a worker died and it was re-queued.")
+    created_at: str
+    started_at: str | None
+    ended_at: str | None
+    error: str | None = Field(description="Why a failed job failed (never the game's hidden information).")
+    result: dict[str, Any] | None = Field(
+        description="Once finished: the analysis document (docs/analysis.md): every decision's evaluation "
+        "before and after the move played, the best alternative, the loss, mistakes, accuracy per seat, "
+        "turning points."
+    )

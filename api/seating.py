@@ -16,6 +16,7 @@ from api.seats import BOT, HUMAN, Seat, creation_rows
 from api.tables import TableRecord
 from api.tokens import new_token, token_hash
 from domain import GameState
+from domain.characters import side_of
 from domain.opponents import opponent_at
 from replays.store import Rows
 
@@ -72,7 +73,12 @@ class Seating:
         bots: list[str | None] = self.bots or [None] * len(seated)
         return [
             SeatOut(
-                seat=i, name=state.players[i].name, character=state.players[i].character, bot=bot, token=token
+                seat=i,
+                name=state.players[i].name,
+                character=state.players[i].character,
+                side="ability" if side_of(state.players[i]) == "ability" else "basic",
+                bot=bot,
+                token=token,
             )
             for i, bot, token in zip(seated, bots, self.tokens, strict=True)
         ]

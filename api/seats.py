@@ -87,7 +87,7 @@ class Seat:
     game_id: str
     seat: int
     kind: str  # HUMAN or BOT
-    bot: str | None = None  # the bot's kind: greedy | random
+    bot: str | None = None  # the bot's kind: domain.bots.BOT_KINDS (greedy, random, mcts[:level])
     token_hash: str | None = None  # humans only
 
 

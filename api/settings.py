@@ -30,11 +30,19 @@ def _flag(name: str, default: bool) -> bool:
     return default if raw in (None, "") else raw.strip().lower() not in ("0", "false", "no", "off")
 
 
+def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    raw = (os.environ.get(name) or default).strip().lower()
+    if raw not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+    return raw
+
+
 DEFAULT_RATES = {  # per client: requests a minute / burst (README, "Limits")
     "create": Rate(30, 10),
     "fork": Rate(30, 10),
     "import": Rate(10, 5),
     "command": Rate(600, 60),
+    "analysis": Rate(30, 10),  # POST /games/{id}/analysis: each new job is minutes of a worker's time
 }
 NO_RATES = {kind: Rate(0, 0) for kind in KINDS}
 
@@ -78,6 +86,16 @@ class Settings:
     webhook_allow_private: bool = False  # allow webhooks to loopback and private addresses
     token_cache_seconds: float = 5.0  # how long a process trusts a token lookup (re-issued links)
     takeback_timeout: str = "P1D"  # how long a take-back request waits for the other people
+    # Game analysis (replays/jobs.py, docs/analysis-api.md): on Redis's queue for `galileo worker`
+    # processes when REDIS_URL is set, else on threads of this process; "local" forces the threads.
+    analysis_queue: str = "auto"  # auto | redis | local
+    analysis_threads: int = 1  # the in-process queue's worker threads
+    analysis_result_seconds: int = 7 * 24 * 3600  # how long a result (and its job) is kept in Redis
+    analysis_retries: int = 2  # re-queues of a job whose worker died
+
+    @property
+    def analysis_on_redis(self) -> bool:
+        return self.redis_url is not None and self.analysis_queue != "local"
 
     @classmethod
     def from_env(cls) -> Self:
@@ -118,4 +136,8 @@ class Settings:
             webhook_allow_private=os.environ.get("GALILEO_WEBHOOK_ALLOW_PRIVATE", "0") in _YES,
             token_cache_seconds=_float("GALILEO_TOKEN_CACHE_SECONDS", d.token_cache_seconds),
             takeback_timeout=os.environ.get("GALILEO_TAKEBACK_TIMEOUT") or d.takeback_timeout,
+            analysis_queue=_choice("GALILEO_ANALYSIS_QUEUE", d.analysis_queue, ("auto", "redis", "local")),
+            analysis_threads=_int("GALILEO_ANALYSIS_THREADS", d.analysis_threads),
+            analysis_result_seconds=_int("GALILEO_ANALYSIS_RESULT_SECONDS", d.analysis_result_seconds),
+            analysis_retries=_int("GALILEO_ANALYSIS_RETRIES", d.analysis_retries),
         )

@@ -79,7 +79,7 @@ def _library_tiles(p: PlayerState) -> int:
     return len(part.library) if part is not None else 0
 
 
-def _prune(moves: Sequence[c.Command], state: GameState | None = None) -> list[c.Command]:
+def prune(moves: Sequence[c.Command], state: GameState | None = None) -> list[c.Command]:
     """Keep, per observation target, only the payments that waste the least; of Copernicus' library
     tiles (CHAR-COP-2), only those on the next space of a Book token (where they pay soonest); Hevelius'
     discard (it ends her Action phase, AMB-37) only once both of the turn's actions are taken."""
@@ -118,7 +118,7 @@ class GreedyBot:
         seat = state.turn.seat
         best: list[tuple[c.Command, Outcome]] = []
         best_value = float("-inf")
-        for move in _prune(moves, state):
+        for move in prune(moves, state):
             outcome = play_through(state, move)
             after = outcome[0]
             value = evaluate(after.players[seat], after)
@@ -140,12 +140,31 @@ class GreedyBot:
         return None
 
 
+BOT_KINDS = ("greedy", "random", "mcts", "mcts:fast", "mcts:normal", "mcts:strong")  # `make_bot` kinds
+
+
 def make_bot(kind: str, seed: str) -> Bot:
+    """A bot by kind: random, greedy, or the search bot `mcts` with a level (`mcts:fast`, `mcts:normal`
+    (= `mcts`), `mcts:strong`; or `mcts:<budget>`, domain/search.py `parse_budget`)."""
     if kind == "random":
         return RandomBot(seed)
     if kind == "greedy":
         return GreedyBot(seed)
-    raise ValueError(f"unknown bot {kind!r}: use random or greedy")
+    if kind == "mcts" or kind.startswith("mcts:"):
+        from domain.search import DEFAULT_LEVEL, SearchBot, parse_budget  # the search imports this module
+
+        level = kind.partition(":")[2] or DEFAULT_LEVEL
+        return SearchBot(seed, parse_budget(level), level)
+    raise ValueError(f"unknown bot {kind!r}: use greedy or random, or mcts[:fast|normal|strong]")
+
+
+def bot_kind_error(kind: str) -> str | None:
+    """Why `kind` is no bot `make_bot` knows (None: it is one)."""
+    try:
+        make_bot(kind, "check")
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def play_chosen(bot: Bot, state: GameState, move: c.Command) -> Outcome:

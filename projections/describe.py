@@ -63,6 +63,13 @@ SIMPLE_CODES = {
     "KSWAP:aside": "swap the character-board tile with a player-board tile",
     "BOOKVP": "VP for the Book tokens",
     "SCALEREWARDS": "collect Scale rewards",
+    "NSHIFT": "move a special tile up to 2 positions forward",
+    "NVP": "2 VP times the higher special tile's multiplier",
+    "FOCUS": "Focus (the round token onto the increase's colour)",
+    "FOCUSANY": "Focus (the round token onto any colour)",
+    "MOVE1": "the square token 1 space on",
+    "MOVE2": "the square token 2 spaces on",
+    "MOVE3": "the square token 3 spaces on",
 }
 # Agenda task kinds (docs/state.md, "Agenda") that are not reward codes: named in EffectLost / BonusDeclined.
 TASK_NAMES = {
@@ -185,11 +192,36 @@ class Context:
         return reward_text(card.constellations[index].reward)
 
     def tile(self, tile_id: Any) -> Any:
-        found = next((t for t in self.catalog.action_tiles if t.id == tile_id), None)
+        found: Any = next((t for t in self.catalog.action_tiles if t.id == tile_id), None)
         if found is None:  # a character's own tile (Kepler's, CHAR-KEP-1)
             abilities = (b.ability for b in self.catalog.characters if b.ability is not None)
             found = next((a.tile for a in abilities if a.tile is not None and a.tile.id == tile_id), None)
+        luna = self.catalog.luna_characters
+        if found is None and luna is not None:  # Newton's and Cunitz' tiles (CHAR-NEW-1, CHAR-CUN-1)
+            found = next((t for t in (*luna.newton_tiles, *luna.cunitz_tiles) if t.id == tile_id), None)
         return found
+
+    def mirror_times(self, tile_id: Any, position: int, upgraded: bool) -> int | None:
+        """How many times Newton's special tile `tile_id` gives its bonus on queue `position`
+        (CHAR-NEW-2, AMB-34); None for any other tile."""
+        t = self.tile(tile_id)
+        luna = self.catalog.luna_characters
+        if luna is None or not getattr(t, "mirror", False) or not 0 <= position < len(luna.multipliers):
+            return None
+        return luna.multipliers[position] + (t.upgrade_bonus if upgraded else 0)
+
+    def library_tile(self, tile_id: Any) -> Any:
+        """Copernicus' library tile `tile_id` (CHAR-COP-2), or None."""
+        for board in self.catalog.characters:
+            if board.ability is not None:
+                for t in board.ability.library_tiles:
+                    if t.id == tile_id:
+                        return t
+        return None
+
+    def cellar_size(self, seat: int) -> int:
+        p = self.player(seat)
+        return len(p.get("cellar") or CELLAR) if p is not None else len(CELLAR)
 
     def tile_name(self, tile_id: Any) -> str:
         t = self.tile(tile_id)
@@ -199,7 +231,8 @@ class Context:
         t = self.tile(tile_id)
         if t is None or option not in (1, 2):
             return ""
-        return reward_text((t.upgraded if upgraded else t.basic)[option - 1])
+        face = t.upgraded if upgraded else t.basic
+        return reward_text(face[min(option, len(face)) - 1])  # a mirror's one option is both (DATA-15)
 
     def objective(self, objective_id: Any) -> str:
         if objective_id == "MOON":
@@ -712,6 +745,10 @@ def _use_tile(m: Mapping[str, Any], c: Context) -> str:
     queue = p.get("queue") or []
     tile = queue[space] if 0 <= space < len(queue) else None
     upgraded = tile in (p.get("upgraded") or [])
+    times = c.mirror_times(tile, space, upgraded)
+    if times is not None:  # Newton's special tile: its bonus times its position's multiplier (CHAR-NEW-2)
+        bonus = c.tile_option(tile, 1, upgraded)
+        return f"Use {c.tile_name(tile)}: {bonus}, {plural(times, 'time')} (its position's multiplier)"
     return f"Use {c.tile_name(tile)} option {option}: {c.tile_option(tile, option, upgraded)}"
 
 
@@ -737,8 +774,9 @@ def _write(m: Mapping[str, Any], c: Context, complete: bool) -> str:
 def _persuade(m: Mapping[str, Any], c: Context) -> str:
     space = int(m.get("space", 0))
     what = "a Grand Inquisitor" if m.get("grand") else "an Inquisitor"
-    src = CELLAR[space] if 0 <= space < 4 else str(space)
-    dst = CELLAR[space + 1] if 0 <= space + 1 < 4 else "the next space"
+    size = c.cellar_size(int(m.get("seat", 0)))  # Bruno's cellar tile has 5 spaces (CHAR-BRU-2)
+    src = f"C{space + 1}" if 0 <= space < size else str(space)
+    dst = f"C{space + 2}" if 0 <= space + 1 < size else "the next space"
     return f"Persuade {what} from {src} to {dst}"
 
 
@@ -764,6 +802,86 @@ def _anytile(m: Mapping[str, Any], c: Context) -> str:
     return (
         f"Use {c.tile_name(m.get('tile'))} option {option}: {c.tile_option(m.get('tile'), option, upgraded)}"
     )
+
+
+def _sky_of(c: Context, seat: int, tile: Any) -> str:
+    p = c.player(seat)
+    queue = (p.get("queue") or []) if p is not None else []
+    return f" on {_sky(queue.index(tile))}" if tile in queue else ""
+
+
+DECLINED = {
+    "KSWAP": "Swap no tiles (Kepler's special tile)",
+    "PER2D": "Stop persuading this Inquisitor (Copernicus' page)",
+}
+
+
+def _decline_ability(m: Mapping[str, Any], c: Context) -> str:
+    """What is declined: the pending ability effect (the top of the agenda)."""
+    agenda = (c.state or {}).get("agenda") or []
+    kind = str(agenda[-1][0]) if agenda else ""
+    return DECLINED.get(kind, "Do not use the ability")
+
+
+def _kepler_swap(m: Mapping[str, Any], c: Context) -> str:
+    """CHAR-KEP-2: two tiles of the sky, or the set-aside tile with one of the sky."""
+    seat = int(m.get("seat", 0))
+    first, second = m.get("first"), m.get("second")
+    p = c.player(seat)
+    aside = ((p.get("ability") or {}).get("aside") if p is not None else None) or None
+    if first == aside:
+        return (
+            f"Swap the set-aside {c.tile_name(first)} (character board) with {c.tile_name(second)}"
+            f"{_sky_of(c, seat, second)}"
+        )
+    one = f"{c.tile_name(first)}{_sky_of(c, seat, first)}"
+    return f"Swap {one} and {c.tile_name(second)}{_sky_of(c, seat, second)}"
+
+
+def _library_tile(m: Mapping[str, Any], c: Context) -> str:
+    """CHAR-COP-2..4: where the tile goes and what the covered spaces give from then on."""
+    column = int(m.get("column", 1))
+    row = int(m.get("row", 0))
+    where = "the printed column" if column == 1 else f"the column of library card {column - 1}"
+    text = f"Place library tile {m.get('tile')} face {m.get('face')} up on {where}"
+    tile = c.library_tile(m.get("tile"))
+    rows = tile.faces.get(str(m.get("face")), ()) if tile is not None else ()
+    covered = [
+        f"{ROWS[row + k]} gives {reward_text(r)}" for k, r in enumerate(rows) if 0 <= row + k < len(ROWS)
+    ]
+    return f"{text}: {', '.join(covered)}" if covered else f"{text}, {ROWS[row] if 0 <= row < 4 else row}"
+
+
+def _shift_mirror(m: Mapping[str, Any], c: Context) -> str:
+    """CHAR-NEW-4: a special tile forward (each skipped tile back one), or not."""
+    steps = int(m.get("steps", 0))
+    if not steps:
+        return "Leave the special tiles where they are"
+    seat = int(m.get("seat", 0))
+    tile = m.get("tile")
+    p = c.player(seat)
+    queue = (p.get("queue") or []) if p is not None else []
+    text = f"Move {c.tile_name(tile)} {plural(steps, 'position')} forward"
+    luna = c.catalog.luna_characters
+    if tile in queue and luna is not None and queue.index(tile) + steps < len(luna.multipliers):
+        at = queue.index(tile)
+        before, after = luna.multipliers[at], luna.multipliers[at + steps]
+        text += f" (from {_sky(at)}, multiplier {before}, to {_sky(at + steps)}, multiplier {after})"
+    return text
+
+
+def _claim_tile(m: Mapping[str, Any], c: Context) -> str:
+    """CHAR-HEV-2/5: the offer tile and where it goes."""
+    tile_id = str(m.get("tile"))
+    target = int(m.get("target", 0))
+    luna = c.catalog.luna_characters
+    what = f"Constellation tile {tile_id}"
+    if luna is not None:
+        tile = next((t for t in luna.hevelius_tiles if t.id == tile_id), None)
+        if tile is not None:
+            what += f" ({plural(tile.stars, 'star')}, {plural(tile.connections, 'connection')})"
+    where = " to start a new constellation" if not target else f" to extend constellation {target}"
+    return f"Claim {what}{where}"
 
 
 COMMAND_TEXT: Mapping[str, CommandText] = {
@@ -795,15 +913,8 @@ COMMAND_TEXT: Mapping[str, CommandText] = {
     "RegainRow": lambda m, c: f"Regain the rewards of library row {ROWS[int(m.get('row', 0))]}",
     "BonusTile": _anytile,
     "CollectScale": lambda m, c: f"Collect the reward of {c.scale(int(m.get('tile', 0)))}",
-    "ShiftMirror": lambda m, c: (
-        f"Move {c.tile_name(m.get('tile'))} {m.get('steps')} forward"
-        if m.get("steps")
-        else "Leave the special tiles"
-    ),
-    "ClaimTile": lambda m, c: (
-        f"Claim Constellation tile {m.get('tile')}"
-        + (" for a new constellation" if not m.get("target") else f" for constellation {m.get('target')}")
-    ),
+    "ShiftMirror": _shift_mirror,
+    "ClaimTile": _claim_tile,
     "DiscardOffer": lambda m, c: f"Discard Constellation tiles {', '.join(m.get('tiles') or [])}",
     "Focus": lambda m, c: (
         "Move the square token first, Focus after it"
@@ -819,12 +930,9 @@ COMMAND_TEXT: Mapping[str, CommandText] = {
     ),
     "TakeInquisitor": lambda m, c: "Take the Inquisitor" if m.get("accept") else "Decline the Inquisitor",
     "Decline": lambda m, c: "Decline",
-    "PlaceLibraryTile": lambda m, c: (
-        f"Place library tile {m.get('tile')} face {m.get('face')} on library column {m.get('column')}, "
-        f"{ROWS[int(m.get('row', 0))]}"
-    ),
-    "KeplerSwap": lambda m, c: f"Swap {c.tile_name(m.get('first'))} and {c.tile_name(m.get('second'))}",
-    "DeclineAbility": lambda m, c: "Do not use the ability",
+    "PlaceLibraryTile": _library_tile,
+    "KeplerSwap": _kepler_swap,
+    "DeclineAbility": _decline_ability,
 }
 
 

@@ -112,8 +112,10 @@ def _started(fact: Fact, started: Mapping[str, Any]) -> Document:
         "last_move_at": fact.received_at,
         "version": fact.version,
         "seats": [
-            {"seat": i, "name": name, "character": character, "kind": None, "score": 0}
-            for i, (name, character) in enumerate(started["seats"])
+            {"seat": i, "name": name, "character": character, "side": side, "kind": None, "score": 0}
+            for i, ((name, character), side) in enumerate(
+                zip(started["seats"], started.get("sides") or ["basic"] * len(started["seats"]), strict=True)
+            )
         ],
         "to_act": started["first_seat"],
         "first_seat": started["first_seat"],
@@ -148,6 +150,7 @@ class LobbySeat:
     character: str
     kind: str | None  # "bot" | "human" | None (has not moved yet)
     score: int
+    side: str = "basic"  # CHAR-1 (rows projected before the side was recorded: basic until rebuilt)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from typing import Any
 
 from domain import GameState, dump_state, public_state
 from domain.catalog.model import Card
+from domain.characters import side_of
 
 SPECTATOR = "spectator"
 FULL = "full"
@@ -71,7 +72,7 @@ def board_view(state: GameState, version: int, viewer: Viewer) -> dict[str, Any]
         "round": state.turn.number // len(state.players) + 1,
         "phase": state.turn.phase,
         "seats": [
-            {"seat": p.seat, "name": p.name, "character": p.character, "score": p.score}
+            {"seat": p.seat, "name": p.name, "character": p.character, "side": side_of(p), "score": p.score}
             for p in state.players
         ],
         "winners": list(state.winners),
@@ -90,6 +91,30 @@ CONDITION_WORDS = {
     "comet": "if a comet is on his board",
     "pay2-moon": "pay 2 dice, an observable Moon tile",
 }
+
+
+EFFECT_WORDS = {  # SOLO-40..50 (SOLO-5, SOLO-8..12 with Luna)
+    "comet": "place a comet",
+    "comet-down": "move a comet down",
+    "die": "gain a die",
+    "book": "Book marker +{n}",
+    "lecture": "Lecture",
+    "persuade": "persuade",
+    "remove": "remove a persuaded Inquisitor",
+    "vp": "{n} VP",
+    "constellation": "observe a constellation",
+    "major": "take a Major Object",
+    "card": "take the deck's top card",
+    "moon": "observe the Moon",
+    "inquisitor": "gain an Inquisitor",
+}
+
+
+def effect_words(effect: str) -> str:
+    """One of Tycho's effects ("vp:10", "book:1", "persuade") in words."""
+    name, _, n = effect.partition(":")
+    words = EFFECT_WORDS.get(name)
+    return effect if words is None else words.format(n=n)
 
 
 def tycho_board(state: GameState) -> dict[str, Any] | None:
@@ -115,7 +140,7 @@ def tycho_board(state: GameState) -> dict[str, Any] | None:
                     "text": (
                         ("(" if row.partial else "")
                         + (CONDITION_WORDS.get(row.condition, row.condition) + ": " if row.condition else "")
-                        + ", ".join(row.effects)
+                        + ", ".join(effect_words(e) for e in row.effects)
                         + (")" if row.partial else "")
                     ),
                 }

@@ -71,7 +71,10 @@ def selfplay(
     players: int = typer.Option(3, "--players", "-p", min=2, max=4, help="Seats per game (2-4)."),
     games: int = typer.Option(1, "--games", "-n", min=1, help="How many games to play."),
     seed: str = typer.Option("selfplay", help="Base seed; game i uses '<seed>-<i>'."),
-    bot: str = typer.Option("greedy", help="Bot for every seat: greedy or random."),
+    bot: str = typer.Option(
+        "greedy",
+        help="Bot for every seat: greedy, random, or the search bot mcts[:fast|normal|strong].",
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON document instead of tables."),
     store: bool = typer.Option(False, "--store", help="Play through the event store and keep the games."),
     luna: bool = typer.Option(
@@ -102,10 +105,11 @@ def selfplay(
     from rich.progress import Progress
     from rich.table import Table
 
+    from domain.bots import bot_kind_error
     from replays.selfplay import run_selfplay
 
-    if bot not in ("greedy", "random"):
-        raise typer.BadParameter("use greedy or random", param_hint="--bot")
+    if bot_kind_error(bot):
+        raise typer.BadParameter(bot_kind_error(bot) or "", param_hint="--bot")
     from domain.expansions.solo.data import DIFFICULTIES
 
     if side is not None and side not in ("basic", "ability", "mixed"):
@@ -180,6 +184,164 @@ def selfplay(
             f"{figures['person_wins']} of {figures['games']} games ({figures['person_win_rate']:.0%}); "
             f"mean scores {figures['mean_person_score']} vs {figures['mean_tycho_score']}"
         )
+
+
+@app.command()
+def tournament(
+    bots: str = typer.Option(
+        "greedy,mcts",
+        "--bots",
+        "-b",
+        help="Bot kinds, comma-separated: greedy, random, mcts[:fast|normal|strong|<budget>]. With fewer "
+        "bots than seats the first fills the rest (greedy,mcts with 4 players: mcts against three greedy).",
+    ),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4, help="Seats per game (2-4)."),
+    games: int = typer.Option(
+        20, "--games", "-n", min=1, help="Games to play (each deal once per seat rotation)."
+    ),
+    seed: str = typer.Option("tournament", help="Base seed; deal d uses '<seed>-<d>'."),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", min=1, help="Worker processes (results do not depend on it)."
+    ),
+    side: str = typer.Option(None, help="Characters' side for every seat: basic, ability or mixed."),
+    luna: bool = typer.Option(False, "--luna", help="Play with the Luna expansion."),
+    json_output: bool = typer.Option(False, "--json", help="Print one JSON document instead of tables."),
+) -> None:
+    """Seat-rotated bot matches: win rates with 95% Wilson intervals, top-scorer counts, mean score
+    margins and a Bradley-Terry rating table (docs/analysis.md, "Tournament")."""
+    import time
+
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from replays.tournament import lineup_of, play_games, report
+
+    kinds = [k.strip() for k in bots.split(",") if k.strip()]
+    try:
+        lineup = lineup_of(kinds, players)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bots") from None
+    if side is not None and side not in ("basic", "ability", "mixed"):
+        raise typer.BadParameter("use basic, ability or mixed", param_hint="--side")
+    console = Console(stderr=json_output)
+    began = time.perf_counter()
+    with Progress(console=console, transient=True, disable=json_output) as progress:
+        task = progress.add_task(f"{games} game(s): {', '.join(lineup)}", total=games)
+        results = play_games(
+            kinds,
+            players,
+            games,
+            seed,
+            jobs=jobs,
+            side=side,
+            luna=luna,
+            on_game=lambda r: progress.advance(task),
+        )
+    document = report(kinds, players, games, seed, results, time.perf_counter() - began)
+    if json_output:
+        _echo_json(document)
+        return
+    table = Table(
+        title=f"Tournament: {players} players, {games} games, seed {seed!r} (lineup {', '.join(lineup)})"
+    )
+    for column in ("bot", "games", "win rate", "95% CI", "top", "margin", "rating", "ms/move"):
+        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
+    for k in document["standings"]:
+        table.add_row(
+            k["kind"],
+            str(k["seat_games"]),
+            f"{k['win_rate']:.1%}",
+            f"{k['interval95'][0]:.0%}-{k['interval95'][1]:.0%}",
+            str(k["top"]),
+            f"{k['mean_margin']:+.1f}",
+            f"{k['rating']:.0f}",
+            f"{k['ms_per_decision']:.1f}",
+        )
+    console.print(table)
+    console.print(
+        f"{len(results)} games in {document['seconds']} s. games: seat-games; win rate: wins per seat-game "
+        "(co-winners share) with its 95% Wilson interval; top: games as top scorer; margin: mean score minus "
+        f"the best other seat's; rating: Bradley-Terry on the Elo scale, {lineup[0]} at 1500."
+    )
+
+
+@app.command()
+def analyse(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="Game ID (see `galileo games`) or an export file (docs/export.md)."),
+    viewer: int = typer.Option(
+        None,
+        "--viewer",
+        min=0,
+        max=3,
+        help="Analyse what this seat could see (required for a running game) \\[default: each decision "
+        "from its acting seat's view; a finished game only].",
+    ),
+    budget: str = typer.Option(
+        "normal", "--budget", help="fast, normal, strong, or iterations=N[,determinisations=N][,horizon=N]."
+    ),
+    seed: str = typer.Option("analysis", help="The search's seed (same seed and budget: same analysis)."),
+    json_output: bool = typer.Option(False, "--json", help="Print the analysis document (docs/analysis.md)."),
+) -> None:
+    """Evaluate every decision of a game with the search bot, from what the seat could see: win
+    probability and expected margin before and after each move, the best alternative, mistakes,
+    accuracy per seat and the turning points (docs/analysis.md)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from domain.analysis import analyse_game
+    from domain.search import parse_budget
+
+    try:
+        chosen = parse_budget(budget)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--budget") from None
+    events = _analysis_events(ctx, game, viewer)
+    console = Console(stderr=json_output)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(f"analysing {game} ({chosen.label})", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        try:
+            analysis = analyse_game(events, viewer=viewer, budget=chosen, seed=seed, progress=advance)
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+    document = analysis.as_dict()
+    if json_output:
+        _echo_json(document)
+        return
+    from replays.render import analysis_tables
+
+    for table in analysis_tables(document, game):
+        console.print(table)
+
+
+def _analysis_events(ctx: typer.Context, game: str, viewer: int | None) -> list[Any]:
+    """The events of a stored game, or of an export file (a complete one, or a running game's file for
+    the seat it was exported for: its redacted events cannot be replayed)."""
+    path = Path(game)
+    if path.is_file():
+        from domain import event_from_dict
+        from replays.export import parse
+
+        try:
+            log = parse(path.read_bytes())
+            if not log.header.get("complete"):
+                raise ValueError(
+                    "a redacted export cannot be replayed: analyse the stored game with --viewer"
+                )
+            return [event_from_dict(r.event, r.meta.get("engine_version")) for r in log.records]
+        except ValueError as exc:
+            raise _fail(f"{path}: {exc}") from None
+    with _games(ctx) as service:
+        try:
+            return [stored.event for stored in service.events(game)]
+        except (LookupError, ValueError) as exc:
+            raise _fail(str(exc)) from None
 
 
 def _seat_spec(text: str) -> Any:
@@ -497,15 +659,30 @@ def explain(
     game: str = GAME,
     turn: int = typer.Option(..., "--turn", min=0, help="The turn to explain (0 = the first turn)."),
     viewer: int = typer.Option(None, help="Explain what this seat may see \\[default: a spectator's view]."),
+    evaluate: bool = typer.Option(
+        False,
+        "--evaluate",
+        help="Add each decision's evaluation by the search bot (as `galileo analyse`; a running game's needs "
+        "--viewer).",
+    ),
+    budget: str = typer.Option(
+        "normal", "--budget", help="With --evaluate: the search budget (as `analyse`)."
+    ),
     json_output: bool = JSON,
 ) -> None:
     """A dispute report: one turn event by event, with each command, the legal moves it was chosen from,
-    the rule behind every event and the game's verification."""
+    the rule behind every event and the game's verification; with --evaluate, the evaluation of each
+    decision of the turn (win probability, margin, best move found, loss: docs/analysis.md)."""
+    from domain.search import parse_budget
     from replays.dispute import dispute_report, render
 
+    try:
+        chosen = parse_budget(budget) if evaluate else None
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--budget") from None
     with _games(ctx) as service:
         try:
-            report = dispute_report(service, game, turn, viewer)
+            report = dispute_report(service, game, turn, viewer, chosen)
         except (LookupError, ValueError) as exc:
             raise _fail(str(exc)) from None
     if json_output:
@@ -628,6 +805,41 @@ def clocks_run(ctx: typer.Context) -> None:
             await runtime.stop()
 
     asyncio.run(main())
+
+
+@app.command()
+def worker(
+    ctx: typer.Context,
+    redis_url: str = typer.Option(
+        None, "--redis", envvar="REDIS_URL", help="The Redis of the job queue, e.g. redis://127.0.0.1:6379/0."
+    ),
+    heartbeat: int = typer.Option(10, min=1, help="Seconds between the heartbeats of a running job."),
+    abandon_after: int = typer.Option(
+        30, min=1, help="A running job without a heartbeat for this many seconds more is re-queued."
+    ),
+    burst: bool = typer.Option(False, "--burst", help="Stop once the queue is empty."),
+    name: str = typer.Option(None, help="The worker's name in rq (default: a random one)."),
+) -> None:
+    """Run game analyses from the Redis job queue until interrupted (compose's `worker` service; add
+    processes to analyse more games at once). Each job runs in a child process; a job whose worker dies
+    is re-queued and run again by another worker, and its result is stored once (docs/analysis-api.md).
+    Without Redis, `galileo serve` analyses on threads of its own and needs no worker."""
+    import logging
+
+    from replays.jobs import WorkerContext, WorkerSettings, engine_analyser, run_worker
+
+    if not redis_url:
+        raise _fail("the job queue needs Redis: --redis URL or REDIS_URL")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = WorkerSettings(
+        heartbeat_seconds=heartbeat,
+        abandon_after=abandon_after,
+        maintenance_seconds=max(heartbeat, abandon_after),
+        burst=burst,
+        name=name,
+    )
+    typer.echo(f"analysis worker on {_url(ctx).partition('://')[0]}; Ctrl-C to stop", err=True)
+    run_worker(redis_url, WorkerContext(_url(ctx), engine_analyser()), settings)
 
 
 @projections_app.command("rebuild")

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from domain.bots import BOT_KINDS
+
 POLICIES = ("bot", "forfeit")
-BOTS = ("greedy", "random")
+BOTS = BOT_KINDS  # the bots a seat can be handed to (domain/bots.py)
 _DURATION = re.compile(r"P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?")
 MAX_DURATION = timedelta(days=365)
 

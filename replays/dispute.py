@@ -14,7 +14,9 @@ from typing import Any
 from uuid import UUID
 
 from domain import command_to_dict, legal_moves, parse_command, public_state
+from domain.analysis import analyse_game
 from domain.events import TurnEnded
+from domain.search import Budget
 from projections.describe import Context, default_context, describe_command, describe_event
 from replays.service import Games
 from rulebook import UnknownRule, reference, rule_url
@@ -45,10 +47,25 @@ def _summary(event: Mapping[str, Any]) -> str:
     return " ".join(parts)
 
 
-def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | None = None) -> dict[str, Any]:
-    """The report as data (the CLI prints it; `--json` gives it as is)."""
+def dispute_report(
+    games: Games,
+    game_id: str | UUID,
+    turn: int,
+    viewer: int | None = None,
+    evaluate: Budget | None = None,
+    seed: str = "analysis",
+) -> dict[str, Any]:
+    """The report as data (the CLI prints it; `--json` gives it as is). With `evaluate`, each decision of
+    the turn carries its evaluation (domain/analysis.py: the one `galileo analyse` gives with the same
+    budget and seed), from the acting seat's view in a finished game, from `viewer`'s in a running one
+    (a running game's evaluation needs a viewer: ValueError)."""
     report = games.verify(game_id)
     first, last = _turn_span(games, game_id, turn)
+    evaluations: dict[int, dict[str, Any]] = {}
+    if evaluate is not None:
+        events = [stored.event for stored in games.events(game_id)]
+        analysis = analyse_game(events, viewer=viewer, budget=evaluate, seed=seed, between=(first, last))
+        evaluations = {d.version + 1: d.as_dict() for d in analysis.decisions}
     lines = games.log(game_id, viewer, after=first - 1, limit=last - first + 1)
     commands: list[dict[str, Any]] = []
     rules: set[str] = set()
@@ -80,6 +97,7 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
                     "description": words,
                     "legal_moves": len(legal),
                     "was_legal": offered,
+                    **({"evaluation": evaluations[version]} if version in evaluations else {}),
                     "events": [],
                 }
             )
@@ -127,7 +145,22 @@ def dispute_report(games: Games, game_id: str | UUID, turn: int, viewer: int | N
         "commands": commands,
         "rules": sorted(rules),
         "rule_refs": [_rule_ref(rule) for rule in sorted(rules)],
+        **(
+            {"evaluation_budget": evaluate.as_dict(), "evaluation_seed": seed} if evaluate is not None else {}
+        ),
     }
+
+
+def evaluation_line(d: Mapping[str, Any]) -> str:
+    """One decision's evaluation in words (docs/analysis.md)."""
+    after, best = d["after"], d["best_eval"]
+    line = f"evaluation: win {after['win']:.1%}, margin {after['margin']:+.1f} after this move"
+    if d["best"] != d["move"]:
+        line += f"; best found {d['best']}: win {best['win']:.1%}, margin {best['margin']:+.1f}"
+        line += f" (loss {d['loss']:.1%}{', ' + d['mistake'] if d['mistake'] else ''})"
+    else:
+        line += " (the best move found)"
+    return line
 
 
 def _rule_ref(rule_id: str) -> dict[str, str | None]:
@@ -156,6 +189,8 @@ def render(report: Mapping[str, Any]) -> str:
         out.append(f"#{block['version']} {block['actor']}: {block['command']}{said}{legal}")
         if block.get("received_at"):
             out.append(f"    received {block['received_at']} (command id {block['command_id']})")
+        if "evaluation" in block:
+            out.append("    " + evaluation_line(block["evaluation"]))
         for e in block["events"]:
             rule = f" [{e['rule']}]" if e["rule"] else ""
             out.append(f"    {e['version']:>5} {e['description']}{rule}")

@@ -104,3 +104,77 @@ def report_table(report: VerifyReport) -> Table:
     for check in report.checks:
         table.add_row(check.name, f"[{colours[check.status]}]{check.status}[/]", check.detail)
     return table
+
+
+def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> list[Table]:
+    """An analysis document (docs/analysis.md) as tables: accuracy per seat, the turning points, and
+    the decisions that lost the most (at most `moves`; `--json` has every decision)."""
+    seats = analysis["seats"]
+    budget = analysis["budget"]
+    view = "each acting seat's view" if analysis["viewer"] is None else f"seat {analysis['viewer']}'s view"
+    summary = Table(
+        title=f"Analysis of {game} at version {analysis['version']} ({view}; budget {budget['label']}, "
+        f"{analysis['analyser']})"
+    )
+    for column in (
+        "seat",
+        "name",
+        "decisions",
+        "accuracy",
+        "inaccuracies",
+        "mistakes",
+        "blunders",
+        "mean loss",
+    ):
+        summary.add_column(column, justify="left" if column == "name" else "right")
+    for s in analysis["summary"]:
+        accuracy = "-" if s["accuracy"] is None else f"{s['accuracy']:.1f}"
+        summary.add_row(
+            str(s["seat"]),
+            s["name"],
+            str(s["decisions"]),
+            accuracy,
+            str(s["inaccuracies"]),
+            str(s["mistakes"]),
+            str(s["blunders"]),
+            f"{s['mean_loss']:.1%}",
+        )
+    turning = Table(title="Turning points")
+    for column in ("decision", "version", "seat", "kind", "swing", "leader after"):
+        turning.add_column(column)
+    for t in analysis["turning_points"]:
+        turning.add_row(
+            str(t["index"]),
+            str(t["version"]),
+            seats[t["seat"]],
+            t["kind"],
+            f"{t['swing']:.1%}",
+            seats[t["leader"]],
+        )
+    worst = sorted((d for d in analysis["decisions"] if d["mistake"]), key=lambda d: -d["loss"])[:moves]
+    decisions = Table(title=f"Mistakes, largest loss first ({len(worst)} shown)")
+    for column in (
+        "version",
+        "turn",
+        "seat",
+        "played",
+        "win after",
+        "best found",
+        "win best",
+        "loss",
+        "class",
+    ):
+        decisions.add_column(column, overflow="fold")
+    for d in worst:
+        decisions.add_row(
+            str(d["version"]),
+            str(d["turn"]),
+            seats[d["seat"]],
+            d["move"],
+            f"{d['after']['win']:.1%} ({d['after']['margin']:+.1f})",
+            d["best"],
+            f"{d['best_eval']['win']:.1%} ({d['best_eval']['margin']:+.1f})",
+            f"{d['loss']:.1%}",
+            d["mistake"],
+        )
+    return [summary, turning, decisions]

@@ -135,7 +135,14 @@ async def lobby(
                 if e.status == "cancelled"
                 else "active",
                 seats=[
-                    LobbySeat(seat=s.seat, name=s.name, character=s.character, bot=s.bot) for s in e.seats
+                    LobbySeat(
+                        seat=s.seat,
+                        name=s.name,
+                        character=s.character,
+                        side="ability" if s.side == "ability" else "basic",
+                        bot=s.bot,
+                    )
+                    for s in e.seats
                 ],
                 to_act=e.to_act,
                 version=e.version,

@@ -6,7 +6,7 @@
 // `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
 import { api, clear, el } from "/static/common.js";
 import {
-  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text,
+  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, wrap,
 } from "/static/svg.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
@@ -20,6 +20,24 @@ function place(i, width, gap, top, height) {
   const perRow = Math.max(1, Math.floor((W - 12 + gap) / (width + gap)));
   return { x: 6 + (i % perRow) * (width + gap), y: top + Math.floor(i / perRow) * (height + gap), rows: (n) => Math.ceil(n / perRow) };
 }
+
+// Every Action tile a player board can hold: the regular set, Kepler's special tile (DATA-16), Newton's
+// tiles with his two mirrors (DATA-15) and Cunitz' tiles (DATA-20). A mirror has one option (its bonus,
+// times its position's multiplier: CHAR-NEW-2).
+const tileTables = new WeakMap();
+export function tilesOf(catalog) {
+  if (!tileTables.has(catalog)) {
+    const out = Object.fromEntries(catalog.action_tiles.map((t) => [t.id, t]));
+    for (const ch of catalog.characters || []) if (ch.ability && ch.ability.tile) out[ch.ability.tile.id] = { ...ch.ability.tile, special: ch.id };
+    const luna = catalog.luna_characters;
+    if (luna) for (const t of [...luna.newton_tiles, ...luna.cunitz_tiles]) out[t.id] = t;
+    tileTables.set(catalog, out);
+  }
+  return tileTables.get(catalog);
+}
+
+export const abilityOf = (p) => (p.ability && p.ability.side === "ability" ? p.ability : null);
+const characterOf = (catalog, id) => (catalog.characters || []).find((c) => c.id === id) || null;
 
 export async function loadCatalog(edition) {
   if (!catalogs.has(edition)) catalogs.set(edition, api(`/catalog/${encodeURIComponent(edition)}`));
@@ -349,7 +367,9 @@ function sky(board, catalog, p, y0) {
   const out = [];
   const cw = 136;
   const upgraded = new Set(p.upgraded);
-  const tiles = Object.fromEntries(catalog.action_tiles.map((t) => [t.id, t]));
+  const tiles = tilesOf(catalog);
+  // Newton on his ability side: each position's multiplier for his special tiles (CHAR-NEW-2, AMB-34)
+  const multipliers = abilityOf(p) && p.character === "newton" && catalog.luna_characters ? catalog.luna_characters.multipliers : null;
   const here = board.state.turn.seat === p.seat && board.state.turn.space ? board.state.turn.space : p.telescope;
   catalog.starry_sky.forEach((space, i) => {
     const { x, y } = place(i, cw, 4, y0 + 34, 196);
@@ -366,18 +386,35 @@ function sky(board, catalog, p, y0) {
       const tile = tiles[id];
       const up = upgraded.has(id);
       const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
-      label += `; Action tile ${tile ? tile.name : id} (${up ? "upgraded" : "basic"}): 1 ${rewardWords(face[0])}, 2 ${rewardWords(face[1])}`;
-      parts.push(
-        s(
-          "g",
-          { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic" },
-          s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: up ? "tile upgraded" : "tile" }),
-          text(x + 14, y + 51, tile ? tile.name : id, { "font-weight": "700" }),
-          text(x + 14, y + 66, up ? "★ upgraded side" : "basic side", { class: "tiny" }),
+      const times = multipliers ? multipliers[i] + (up && tile && tile.mirror ? tile.upgrade_bonus : 0) : null;
+      const special = tile && tile.special ? " (his special tile: never swapped)" : "";
+      const name = tile ? tile.name : id;
+      const body = [];
+      if (tile && tile.mirror) {
+        // a special tile (mirror): its bonus times the multiplier of the position it lies on
+        label += `; Newton's special tile ${name} (${up ? "upgraded" : "basic"}): ${rewardWords(face[0])} × ${times} here (position ×${multipliers[i]}${up ? ` + ${tile.upgrade_bonus} upgraded` : ""})`;
+        body.push(
+          text(x + 14, y + 88, "bonus", { class: "option-no" }),
+          lines(x + 14, y + 106, rewardShort(face[0]), 16, 14, { class: "small" }),
+          text(x + 14, y + 136, `× ${times} here`, { "font-weight": "700", "data-kind": "mirror-times", "data-times": times }),
+        );
+      } else {
+        label += `; Action tile ${name}${special} (${up ? "upgraded" : "basic"}): 1 ${rewardWords(face[0])}, 2 ${rewardWords(face[1])}`;
+        body.push(
           text(x + 14, y + 88, "1", { class: "option-no" }),
           lines(x + 30, y + 88, rewardShort(face[0]), 14, 14, { class: "small" }),
           text(x + 14, y + 126, "2", { class: "option-no" }),
           lines(x + 30, y + 126, rewardShort(face[1]), 14, 14, { class: "small" }),
+        );
+      }
+      parts.push(
+        s(
+          "g",
+          { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic", "data-special": tile && (tile.mirror || tile.special) ? "true" : null },
+          s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: `${up ? "tile upgraded" : "tile"}${tile && (tile.mirror || tile.special) ? " special" : ""}` }),
+          text(x + 14, y + 51, name.length > 17 ? `${name.slice(0, 16)}…` : name, { "font-weight": "700", "font-size": name.length > 12 ? 12 : null }),
+          text(x + 14, y + 66, `${up ? "★ upgraded" : "basic side"}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? " · special" : ""}`, { class: "tiny" }),
+          body,
         ),
       );
     } else {
@@ -473,27 +510,33 @@ function star(cx, cy, r) {
 }
 
 function cellar(board, catalog, p, y0) {
-  const out = [text(8, y0 + 22, "Cellar (Inquisitors)", { class: "heading" })];
+  // Bruno on his ability side: his 5-space cellar tile, with a reward on each space (CHAR-BRU-2/3, DATA-18)
+  const own = abilityOf(p) && (characterOf(catalog, p.character) || {}).ability;
+  const tile = own && own.cellar ? own.cellar : null;
+  const archs = tile ? tile.arch : catalog.cellar_arch;
+  const out = [text(8, y0 + 22, tile ? "Cellar: Bruno's cellar tile (each Inquisitor moving onto a space gains its reward)" : "Cellar (Inquisitors)", { class: "heading" })];
   const y = y0 + 32;
-  const cw = 118;
-  catalog.cellar_arch.forEach((arch, i) => {
+  const cw = Math.min(118, Math.floor((W - 16) / archs.length) - 4);
+  archs.forEach((arch, i) => {
     const x = 8 + i * (cw + 4);
     const n = p.cellar[i];
     const g = p.grand[i] || 0;
-    const bottom = catalog.cellar_bottom[i];
+    const bottom = tile ? tile.bottom[i] : catalog.cellar_bottom[i];
+    const reward = tile ? tile.rewards[i] : [];
     const figures = [];
     for (let k = 0; k < n; k++) figures.push(inquisitor(x + 8 + (k % 5) * 20, y + 24 + Math.floor(k / 5) * 22, 18));
     for (let k = 0; k < g; k++) figures.push(s("g", { "data-kind": "grand-figure" }, inquisitor(x + 8 + ((n + k) % 5) * 20, y + 24 + Math.floor((n + k) / 5) * 22, 18, "#3a1060", true)));
-    const label = `Cellar space C${i + 1}: ${n} Inquisitor${n === 1 ? "" : "s"}${g ? ` and ${g} Grand Inquisitor${g === 1 ? "" : "s"}` : ""}; interrogation ${arch}, end of game ${bottom} VP each`;
+    const label = `Cellar space C${i + 1}: ${n} Inquisitor${n === 1 ? "" : "s"}${g ? ` and ${g} Grand Inquisitor${g === 1 ? "" : "s"}` : ""}; interrogation ${arch}, end of game ${bottom} VP each${tile ? `; an Inquisitor moving here gains ${rewardWords(reward)}` : ""}`;
     out.push(
       target(
         `cellar:${p.seat}:${i}`,
         label,
-        { "data-kind": "cellar", "data-seat": p.seat, "data-space": i, "data-count": n, "data-grand": g },
-        s("rect", { x, y, width: cw, height: 78, rx: 6, class: "cellar" }),
+        { "data-kind": "cellar", "data-seat": p.seat, "data-space": i, "data-count": n, "data-grand": g, "data-reward": tile ? reward.join(" ") : null },
+        s("rect", { x, y, width: cw, height: 78, rx: 6, class: tile ? "cellar tile-cellar" : "cellar" }),
         text(x + 6, y + 16, `C${i + 1}`, { "font-weight": "700", class: "small" }),
         text(x + cw - 6, y + 16, `${arch > 0 ? "+" : ""}${arch} / ${bottom} VP`, { "text-anchor": "end", class: "tiny" }),
         figures,
+        tile ? text(x + 6, y + 72, reward.length ? `→ ${rewardShort(reward)}` : "no reward", { class: "tiny", "font-weight": "600" }) : null,
         n + g === 0 ? text(x + cw / 2, y + 50, "empty", { "text-anchor": "middle", class: "tiny muted" }) : null,
       ),
     );
@@ -502,12 +545,12 @@ function cellar(board, catalog, p, y0) {
     s(
       "g",
       { "data-kind": "appendix-of", "data-seat": p.seat, "data-count": p.appendix },
-      text(W < NARROW ? 8 : 510, W < NARROW ? y + 100 : y + 20, `Appendix: ${p.appendix} comet${p.appendix === 1 ? "" : "s"}`, { class: "small" }),
-      text(W < NARROW ? 8 : 510, W < NARROW ? y + 118 : y + 40, `Reputation ${p.reputation} · ${p.achievements.length ? `claimed ${p.achievements.join(", ")}` : "no objective yet"}`, { class: "small" }),
-      p.moon ? text(W < NARROW ? 8 : 510, W < NARROW ? y + 136 : y + 60, `Moon observations: ${p.moon}`, { class: "small" }) : null,
+      text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 100 : y + 20, `Appendix: ${p.appendix} comet${p.appendix === 1 ? "" : "s"}`, { class: "small" }),
+      text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 118 : y + 40, `Reputation ${p.reputation} · ${p.achievements.length ? `claimed ${p.achievements.join(", ")}` : "no objective yet"}`, { class: "small" }),
+      p.moon ? text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 136 : y + 60, `Moon observations: ${p.moon}`, { class: "small" }) : null,
     ),
   );
-  return [out, 32 + (W < NARROW ? 146 : 86)];
+  return [out, 32 + (W < NARROW || tile ? 146 : 86)];
 }
 
 function library(board, catalog, p, y0) {
@@ -534,6 +577,7 @@ function library(board, catalog, p, y0) {
     );
   });
   out.push(text(50 + sw / 2, y + 15, "start", { "text-anchor": "middle", class: "tiny muted" }), text(50 + sw * 1.5, y + 15, "printed", { "text-anchor": "middle", class: "tiny muted" }));
+  const covered = libraryCovers(catalog, p);
   ROWS.forEach((row, r) => {
     const ry = y + 26 + r * rh;
     const parts = [s("rect", { x: 2, y: ry - 2, width: 48 + spaces * sw, height: rh, rx: 6, class: "hit" }), text(8, ry + 25, row, { "font-weight": "700" })];
@@ -546,8 +590,11 @@ function library(board, catalog, p, y0) {
         const card = String(id).startsWith("hidden:") ? null : cardOf(catalog, id);
         reward = card ? (dark ? card.front : card.back)[r] : null;
       }
-      parts.push(s("rect", { x: x + 2, y: ry, width: sw - 4, height: rh - 4, rx: 4, class: k === 0 ? "space start" : "space" }));
-      if (k >= 1) parts.push(text(x + sw / 2, ry + 23, reward === null ? "?" : rewardShort(reward), { "text-anchor": "middle", class: "tiny" }));
+      const cover = covered.get(`${r}:${k}`);
+      if (cover) reward = cover.reward;  // CHAR-COP-4: a library tile's reward replaces the space's
+      parts.push(s("rect", { x: x + 2, y: ry, width: sw - 4, height: rh - 4, rx: 4, class: k === 0 ? "space start" : cover ? "space covered" : "space" }));
+      if (cover) parts.push(s("g", { "data-kind": "library-cover", "data-seat": p.seat, "data-tile": cover.tile, "data-row": r, "data-column": k }, s("title", {}, `Library tile ${cover.tile} (face ${cover.face}) covers this space: ${rewardWords(cover.reward)}`), text(x + 6, ry + 11, cover.tile, { class: "tiny muted" })));
+      if (k >= 1) parts.push(text(x + sw / 2, ry + 25, reward === null ? "?" : rewardShort(reward), { "text-anchor": "middle", class: "tiny", "font-weight": cover ? "700" : null }));
     }
     const pos = p.books[r];
     const bx = 50 + Math.min(pos, spaces - 1) * sw + sw / 2;
@@ -565,15 +612,301 @@ function library(board, catalog, p, y0) {
   return [out, 32 + 26 + rh * 4 + 8];
 }
 
+// Copernicus' placed library tiles (CHAR-COP-2..4): "row:column" -> the tile covering it and its reward.
+function libraryCovers(catalog, p) {
+  const out = new Map();
+  const ability = abilityOf(p);
+  const own = ability && ability.library.length ? (characterOf(catalog, p.character) || {}).ability : null;
+  if (!own) return out;
+  const tiles = Object.fromEntries(own.library_tiles.map((t) => [t.id, t]));
+  for (const [id, face, column, row] of ability.library) {
+    const tile = tiles[id];
+    if (!tile) continue;
+    tile.faces[face].forEach((reward, k) => out.set(`${row + k}:${column}`, { tile: id, face, reward }));
+  }
+  return out;
+}
+
+// -- the ability side's own components (digest §17) ----------------------------------------------------
+
+const CONDITIONS = {
+  "INC:R": "increase red dice",
+  "INC:Y": "increase yellow dice",
+  "INC:B": "increase blue dice",
+  "1D": "one die +",
+  Q: "gain a Quadrant",
+  LEC: "a Lecture",
+  PER: "persuade",
+  DIE: "gain a die",
+  WRITE: "write",
+  SPOT: "spot a comet",
+  UPG: "upgrade a tile",
+  FW: "a Farewell",
+  "OBS:constellation": "observe a constellation",
+  "OBS:major": "observe a Major Object",
+};
+const conditionWords = (code) => CONDITIONS[code] || code;
+
+function box(x, y, width, height, cls, ...children) {
+  return [s("rect", { x, y, width, height, rx: 6, class: cls }), ...children];
+}
+
+// The personal Book-of-Comets pages (CHAR-3, BOC-5): a comet may go on them instead of a shared page.
+function personalPages(board, catalog, p, own, y0) {
+  const ability = abilityOf(p);
+  const out = [text(8, y0 + 16, "Personal Book of Comets pages", { class: "label" })];
+  own.pages.forEach((page, i) => {
+    const x = 8 + i * 170;
+    const covered = ability.pages.includes(page.id);
+    out.push(
+      target(
+        `page:${page.id}`,
+        `${nameOf(board, p.seat)}'s personal page ${page.id}: ${rewardWords(page.reward)}${covered ? "; covered by a comet" : "; free"}`,
+        { "data-kind": "personal-page", "data-seat": p.seat, "data-page": page.id, "data-covered": String(covered) },
+        ...box(x, y0 + 24, 160, 54, "page personal"),
+        text(x + 6, y0 + 40, page.id, { class: "tiny", "font-weight": "700" }),
+        lines(x + 6, y0 + 57, rewardShort(page.reward), 22, 13, { class: "small" }),
+        covered ? comet(x + 144, y0 + 40, 8, seatColour(p.seat)) : null,
+      ),
+    );
+  });
+  return [out, 84];
+}
+
+function keplerAside(board, catalog, p, y0) {
+  const id = abilityOf(p).aside;
+  const tile = tilesOf(catalog)[id];
+  const up = p.upgraded.includes(id);
+  const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
+  const label = `Set aside on Kepler's character board: ${tile ? tile.name : id} (${up ? "upgraded" : "basic"}): 1 ${rewardWords(face[0])}, 2 ${rewardWords(face[1])}. His special tile swaps it with a tile of the sky (option 2), or two tiles of the sky (option 1); the special tile itself is never swapped`;
+  return [
+    [
+      target(
+        `aside:${p.seat}`,
+        label,
+        { "data-kind": "aside", "data-seat": p.seat, "data-tile": id, "data-face": up ? "upgraded" : "basic" },
+        ...box(8, y0 + 8, 250, 84, up ? "tile upgraded" : "tile"),
+        text(16, y0 + 26, `Character board: ${tile ? tile.name : id} (${id})`, { "font-weight": "700", class: "small" }),
+        text(16, y0 + 42, `${up ? "★ upgraded" : "basic side"} · set aside`, { class: "tiny" }),
+        text(16, y0 + 62, `1 ${rewardShort(face[0])}`, { class: "small" }),
+        text(16, y0 + 82, `2 ${rewardShort(face[1])}`, { class: "small" }),
+      ),
+      lines(W < NARROW ? 8 : 276, W < NARROW ? y0 + 112 : y0 + 30, "Kepler's special tile swaps two tiles of the sky (option 1) or a sky tile with this one (option 2); it is never swapped itself.", W < NARROW ? 70 : 90, 15, { class: "small muted" }),
+    ],
+    W < NARROW ? 140 : 98,
+  ];
+}
+
+function copernicusTiles(board, catalog, p, own, y0) {
+  const placed = new Map(abilityOf(p).library.map(([id, face, column, row]) => [id, { face, column, row }]));
+  const out = [text(8, y0 + 16, "Library tiles (one per turn, free; covered spaces give the tile's reward)", { class: "label" })];
+  own.library_tiles.forEach((tile, i) => {
+    const { x, y } = place(i, 230, 8, y0 + 24, 92);
+    const at = placed.get(tile.id);
+    const faces = Object.entries(tile.faces).map(([face, rows]) => `face ${face}: ${rows.map((r) => rewardShort(r)).join(" / ")}`);
+    const where = at ? `placed face ${at.face} up on column ${at.column}, ${ROWS[at.row]}` : "not placed yet";
+    out.push(
+      target(
+        `libtile:${p.seat}:${tile.id}`,
+        `Library tile ${tile.id} (${tile.rows} row${tile.rows === 1 ? "" : "s"}): ${faces.join("; ")}; ${where}`,
+        { "data-kind": "library-tile", "data-seat": p.seat, "data-tile": tile.id, "data-placed": at ? `${at.face}:${at.column}:${at.row}` : "" },
+        ...box(x, y, 230, 88, at ? "tile placed" : "tile"),
+        text(x + 8, y + 18, `${tile.id} · ${tile.rows} row${tile.rows === 1 ? "" : "s"}`, { "font-weight": "700", class: "small" }),
+        faces.map((f, k) => text(x + 8, y + 38 + k * 17, f, { class: "tiny" })),
+        text(x + 8, y + 80, where, { class: "tiny muted" }),
+      ),
+    );
+  });
+  return [out, 26 + place(0, 230, 8, 0, 92).rows(own.library_tiles.length) * 100];
+}
+
+function heveliusArea(board, catalog, p, y0) {
+  const h = p.hevelius;
+  const luna = catalog.luna_characters;
+  const tiles = Object.fromEntries(luna.hevelius_tiles.map((t) => [t.id, t]));
+  const stars = (ids) => ids.reduce((n, id) => n + (tiles[id] ? tiles[id].stars : 0), 0);
+  const open = (ids) => ids.reduce((n, id) => n + (tiles[id] ? tiles[id].connections : 0), 0) - 2 * (ids.length - 1);
+  const band = (n) => luna.bands.reduce((best, [least, reward]) => (n >= least ? reward : best), []);
+  const tileText = (id) => (tiles[id] ? `${"★".repeat(tiles[id].stars)} ${tiles[id].connections} conn. · ${conditionWords(tiles[id].condition)}` : id);
+  const now = h.turn === board.state.turn.number;  // `performed` and `claimed` belong to turn `h.turn`
+  const performed = now ? h.performed : [];
+  const revealed = h.deck.length && !h.deck.includes("?");  // the deck's order is public once the game has ended
+  const out = [
+    revealed ? s("g", { "data-kind": "hevelius-deck-order", "data-seat": p.seat }, s("title", {}, `Her deck from the top (revealed at the end): ${h.deck.join(", ")}`)) : null,
+    text(8, y0 + 16, `Constellation tiles: deck ${h.deck.length} face down${revealed ? ` (revealed: ${h.deck.slice(0, 6).join(", ")}${h.deck.length > 6 ? "…" : ""})` : ""} · discard pile ${h.discard.length} · this turn ${performed.length ? performed.map(conditionWords).join(", ") : "nothing performed yet"}${now && h.claimed ? " · a tile claimed this turn" : ""}`, { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
+    text(8, y0 + 38, "Offer (claim one whose action you performed this turn):", { class: "small" }),
+  ];
+  h.offer.forEach((id, i) => {
+    const { x, y } = place(i, 220, 8, y0 + 46, 62);
+    const t = tiles[id];
+    out.push(
+      target(
+        `hoffer:${p.seat}:${id}`,
+        `Offer tile ${id}: ${t ? `${t.stars} star${t.stars === 1 ? "" : "s"}, ${t.connections} connection${t.connections === 1 ? "" : "s"}, condition: ${conditionWords(t.condition)}` : id}${performed.includes(t && t.condition) ? " (performed this turn)" : ""}`,
+        { "data-kind": "hevelius-offer", "data-seat": p.seat, "data-tile": id },
+        ...box(x, y, 220, 58, "tile"),
+        text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
+        text(x + 8, y + 36, t ? `${"★".repeat(t.stars)} · ${t.connections} connection${t.connections === 1 ? "" : "s"}` : "", { class: "small" }),
+        text(x + 8, y + 52, t ? `if: ${conditionWords(t.condition)}` : "", { class: "tiny" }),
+      ),
+    );
+  });
+  let y = y0 + 46 + place(0, 220, 8, 0, 62).rows(Math.max(1, h.offer.length)) * 66;
+  out.push(text(8, y + 16, "Constellations in progress (a claimed tile starts a new one or extends one through an open connection):", { class: "small" }));
+  const groups = [...h.constellations.map((ids, k) => ({ ids, k: k + 1 })), { ids: [], k: 0 }];
+  groups.forEach(({ ids, k }, i) => {
+    const { x, y: gy } = place(i, 236, 8, y + 24, 76);
+    const n = stars(ids);
+    const label = k === 0 ? "A new constellation (place a claimed tile here to start one)" : `Constellation ${k}: ${ids.join(", ")}; ${n} star${n === 1 ? "" : "s"}, ${open(ids)} open connection${open(ids) === 1 ? "" : "s"}; complete now it would give ${rewardWords(band(n))}`;
+    out.push(
+      target(
+        `hgroup:${p.seat}:${k}`,
+        label,
+        { "data-kind": "hevelius-constellation", "data-seat": p.seat, "data-index": k, "data-tiles": ids.join(","), "data-stars": n, "data-open": k ? open(ids) : "" },
+        ...box(x, gy, 236, 72, k ? "constellation-tiles" : "constellation-tiles new"),
+        text(x + 8, gy + 18, k ? `Constellation ${k}: ${ids.join(" + ")}` : "+ new constellation", { "font-weight": "700", class: "small" }),
+        k ? text(x + 8, gy + 36, `${n} ★ · ${open(ids)} open`, { class: "small" }) : null,
+        k ? text(x + 8, gy + 54, `complete now: ${band(n).length ? rewardShort(band(n)) : "nothing"}`, { class: "tiny" }) : null,
+        k ? text(x + 8, gy + 68, ids.map(tileText).join(" | ").slice(0, 40), { class: "tiny muted" }) : null,
+      ),
+    );
+  });
+  y += 24 + place(0, 236, 8, 0, 76).rows(groups.length) * 80;
+  out.push(
+    s(
+      "g",
+      { "data-kind": "hevelius-discard", "data-seat": p.seat, "data-count": h.discard.length },
+      s("title", {}, `Discard pile (completed constellations and discarded offers): ${h.discard.join(", ") || "empty"}`),
+      text(8, y + 14, `Discard pile (completed constellations, discarded offers): ${h.discard.join(", ") || "empty"} · ${(p.points || {}).hevelius || 0} VP from completed constellations`, { class: "tiny muted" }),
+    ),
+  );
+  return [out, y - y0 + 22];
+}
+
+function cunitzArea(board, catalog, p, y0) {
+  const u = p.urania;
+  const luna = catalog.luna_characters;
+  const notes = Object.fromEntries(luna.notes.map((n) => [n.id, n]));
+  const out = [text(8, y0 + 16, "Urania Propitia: the round token (Focus) and the square token's track (Move)", { class: "label" })];
+  // the round token's spaces: the rotating arrow (start) and the three colours (CHAR-CUN-2)
+  ["", "R", "Y", "B"].forEach((colour, i) => {
+    const x = 8 + i * 92;
+    const on = u.round === colour;
+    const name = colour ? COLOUR_NAMES[colour] : "the rotating arrow (start)";
+    const parts = [
+      ...box(x, y0 + 24, 86, 40, "round-space"),
+      colour ? s("circle", { cx: x + 18, cy: y0 + 44, r: 11, fill: DICE[colour] }) : text(x + 18, y0 + 50, "↻", { "text-anchor": "middle", "font-size": 18 }),
+      text(x + 32, y0 + 49, colour ? COLOUR_NAMES[colour] : "arrow", { class: "small" }),
+      on ? s("circle", { cx: x + 77, cy: y0 + 44, r: 7, fill: seatColour(p.seat), stroke: "#1d2433", "data-kind": "round-token" }) : null,
+    ];
+    const attrs = { "data-kind": "round-space", "data-seat": p.seat, "data-colour": colour || "arrow", "data-token": String(on) };
+    const label = `Round token space: ${name}${on ? " (the round token is here)" : ""}`;
+    out.push(colour ? target(`round:${p.seat}:${colour}`, label, attrs, ...parts) : s("g", attrs, s("title", {}, label), ...parts));
+  });
+  let note = 0;
+  const sw = 66;
+  luna.track.forEach((reward, i) => {
+    const { x, y } = place(i, sw, 4, y0 + 74, 74);
+    const here = u.square === i;
+    let label;
+    let body;
+    let noteId = "";
+    if (reward === null) {
+      noteId = u.notes[note];
+      const n = notes[noteId];
+      note += 1;
+      if (!n) {
+        label = `Track space ${i}: a Note space, its Note face down`;
+        body = [text(x + sw / 2, y + 40, "?", { "text-anchor": "middle", "font-weight": "700", "font-size": 20 }), text(x + 4, y + 64, "face down", { class: "tiny muted" })];
+      } else {
+        label = `Track space ${i}: Note ${n.id} (${n.frame.map((c) => COLOUR_NAMES[c]).join("/")} frame): ${rewardWords(n.reward)} if the round token shows ${n.frame.map((c) => COLOUR_NAMES[c]).join(" or ")}`;
+        body = [
+          ...n.frame.map((c, k) => s("rect", { x: x + 4 + k * 12, y: y + 20, width: 10, height: 10, fill: DICE[c], stroke: "#1d2433", "stroke-width": 0.5 })),
+          text(x + 4, y + 48, rewardShort(n.reward), { class: "tiny", "font-weight": "600" }),
+          text(x + 4, y + 64, `Note ${n.id}`, { class: "tiny muted" }),
+        ];
+      }
+    } else {
+      label = `Track space ${i}: ${i === 0 ? "the start" : rewardWords(reward)}`;
+      body = [lines(x + 4, y + 36, i === 0 ? "start" : rewardShort(reward), 10, 12, { class: "tiny" })];
+    }
+    out.push(
+      s(
+        "g",
+        { "data-kind": "urania-space", "data-seat": p.seat, "data-index": i, "data-note": reward === null ? noteId : "", "data-square": String(here) },
+        s("title", {}, `${label}${here ? "; the square token is here" : ""}`),
+        ...box(x, y, sw, 70, reward === null ? "note-space" : "track-space"),
+        text(x + 4, y + 14, i, { class: "tiny muted" }),
+        body,
+        here ? s("rect", { x: x + sw - 20, y: y + 4, width: 14, height: 14, fill: seatColour(p.seat), stroke: "#1d2433", "data-kind": "square-token" }) : null,
+      ),
+    );
+  });
+  return [out, 74 + place(0, sw, 4, 0, 74).rows(luna.track.length) * 78];
+}
+
+function sophiaArea(board, catalog, p, y0) {
+  const luna = catalog.luna_characters;
+  const position = p.venus.position;
+  const covered = new Set(luna.venus[position] || []);
+  const out = [text(8, y0 + 16, `The Sun and Venus (position ${position + 1} of ${luna.venus.length}; moves on each wrap U → S1): after an Observe she gains every reward Venus does not cover`, { class: "label", "data-kind": "venus", "data-seat": p.seat, "data-position": position })];
+  luna.sun.forEach((reward, i) => {
+    const x = 8 + i * 120;
+    const hidden = covered.has(i);
+    out.push(
+      s(
+        "g",
+        { "data-kind": "sun-space", "data-seat": p.seat, "data-index": i, "data-covered": String(hidden) },
+        s("title", {}, `Sun space ${i + 1}: ${rewardWords(reward)}${hidden ? " (covered by Venus)" : " (gained after each Observe)"}`),
+        ...box(x, y0 + 24, 112, 48, hidden ? "sun covered" : "sun"),
+        text(x + 8, y0 + 44, rewardShort(reward), { "font-weight": "700", class: "small" }),
+        text(x + 8, y0 + 62, hidden ? "covered by Venus" : "visible", { class: "tiny" }),
+      ),
+    );
+  });
+  if (covered.size) {  // Venus over the spaces it covers
+    const first = Math.min(...covered);
+    const last = Math.max(...covered);
+    const cx = 8 + (first * 120 + last * 120 + 112) / 2;
+    const rx = ((last - first) * 120 + 112) / 2;
+    out.push(s("ellipse", { cx, cy: y0 + 48, rx, ry: 27, fill: "#9aa6c4", opacity: 0.28, stroke: "#3b4a75", "stroke-width": 1.5, "pointer-events": "none" }));
+  }
+  return [out, 80];
+}
+
+// The character's own components on its ability side (CHAR-1); nothing on the basic side.
+function characterArea(board, catalog, p, y0) {
+  const ability = abilityOf(p);
+  if (!ability) return [[], 0];
+  const character = characterOf(catalog, p.character);
+  const own = character && character.ability;
+  const out = [text(8, y0 + 22, `${character ? character.name : p.character}: ability side`, { class: "heading", "data-kind": "ability-side", "data-seat": p.seat, "data-character": p.character })];
+  let y = y0 + 28;
+  const add = ([items, height]) => {
+    out.push(s("g", {}, items));
+    y += height;
+  };
+  if (own && own.pages.length) add(personalPages(board, catalog, p, own, y));
+  if (ability.aside) add(keplerAside(board, catalog, p, y));
+  if (own && own.library_tiles.length) add(copernicusTiles(board, catalog, p, own, y));
+  if (p.hevelius && catalog.luna_characters) add(heveliusArea(board, catalog, p, y));
+  if (p.urania && catalog.luna_characters) add(cunitzArea(board, catalog, p, y));
+  if (p.venus && catalog.luna_characters) add(sophiaArea(board, catalog, p, y));
+  if (p.character === "galileo") add([[lines(8, y + 14, "Galileo: each Observe may be a Major Object and one constellation, or one to three constellations (CHAR-GAL-2).", 120, 15, { class: "small muted" })], 24]);
+  return [out, y - y0 + 4];
+}
+
 // The solo Tycho Brahe's board (SOLO-21..24): his line of solo Action tiles (rows top to bottom, the
 // partial ones in parentheses), his marker, and his Movement tiles (revealed ones; the stack's order is hidden).
 function tychoLine(board, catalog, p, y0) {
   const t = board.tycho;
   const n = t.line.length;
   const cw = Math.floor((W - 16) / Math.min(n, W < NARROW ? 3 : 6)) - 4;
-  const rowH = 15;
-  const tallest = Math.max(...t.line.map((tile) => tile.rows.length));
-  const h = 48 + tallest * rowH * 2 + 8;
+  const rowH = 13;
+  const chars = Math.max(16, Math.floor((cw - 20) / 5.6));  // "tiny" text: about 5.6 units a character
+  const wrapped = t.line.map((tile) => tile.rows.map((row, r) => wrap(`${r + 1}. ${row.text}`, chars)));
+  const tallest = Math.max(...wrapped.map((rows) => rows.reduce((k, ls) => k + ls.length, 0) + rows.length));
+  const h = 48 + tallest * rowH + 4;
   const level = t.difficulty ? ` · difficulty ${t.difficulty}` : "";
   const out = [
     text(8, y0 + 22, `Tycho's solo Action tiles · Movement tile: ${t.last || "none yet"} · ${t.stack_size} left in the stack${level}`, { class: "heading" }),
@@ -587,19 +920,49 @@ function tychoLine(board, catalog, p, y0) {
       text(x + 8, y + 34, tile.upgraded ? "★ upgraded side" : "basic side", { class: "tiny" }),
     ];
     let ry = y + 52;
-    tile.rows.forEach((row, r) => {
-      const words = `${r + 1}. ${row.text}`;
-      const half = Math.ceil(words.length / 2);
-      const cut = words.length > 30 ? words.lastIndexOf(" ", half + 6) : -1;
-      parts.push(text(x + 8, ry, cut > 0 ? words.slice(0, cut) : words, { class: "tiny" }));
-      if (cut > 0) parts.push(text(x + 18, ry + rowH - 2, words.slice(cut + 1), { class: "tiny" }));
-      ry += rowH * 2;
+    wrapped[i].forEach((rowLines) => {
+      rowLines.forEach((line, k) => parts.push(text(x + (k ? 18 : 8), ry + k * rowH, line, { class: "tiny" })));
+      ry += (rowLines.length + 1) * rowH;
     });
     const label = `Tycho's tile ${tile.name} (${tile.upgraded ? "upgraded" : "basic"})${here ? ", under his marker" : ""}: ${tile.rows.map((r) => r.text).join("; ")}`;
     out.push(target(`tycho:${i}`, label, { "data-kind": "tycho-tile", "data-tile": tile.id }, parts));
   });
   const rows = place(0, cw, 4, 0, h).rows(n);
   return [out, 36 + rows * (h + 4) + 6];
+}
+
+// What Tycho has gathered (SOLO-43, SOLO-47..50): his cards (face down to the person: their tiers only),
+// his Book marker, his points by source and the Movement tiles revealed so far.
+function tychoHoldings(board, catalog, p, y0) {
+  const t = board.tycho;
+  const tiers = {};
+  for (const [id] of p.library) {
+    const tier = String(id).startsWith("hidden:") ? String(id).slice(7) : String((cardOf(catalog, id) || { tier: "?" }).tier);
+    tiers[tier] = (tiers[tier] || 0) + 1;
+  }
+  const cards = Object.keys(tiers).sort().map((k) => `tier ${ROMAN[k] || k} × ${tiers[k]}`).join(", ");
+  const points = Object.entries(p.points || {}).map(([k, v]) => `${k.replace(/^tycho-/, "")} ${v}`).join(", ");
+  const marker = Math.max(...p.books);
+  const shown = t.shown.slice(-8);
+  const width = Math.min(W - 16, 980);
+  const chars = Math.floor((width - 16) / 6.6);
+  const rowsOf = [
+    [`Cards: ${p.library.length}${cards ? ` (${cards})` : ""} · Book marker: ${marker} · ${p.score} VP${points ? ` (${points})` : ""}`, "small"],
+    [`Movement tiles revealed: ${t.shown.length}${shown.length ? ` (latest: ${shown.slice().reverse().join(", ")})` : ""} · ${t.stack_size} left, order hidden`, "small"],
+    [`His marker is under tile ${t.marker + 1} of ${t.line.length}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.`, "tiny muted"],
+  ].flatMap(([words, cls]) => wrap(words, cls === "small" ? chars : Math.floor(chars * 1.1)).map((line) => [line, cls]));
+  const height = 12 + rowsOf.length * 18;
+  const out = [
+    text(8, y0 + 22, "Tycho's cards, Book marker and points", { class: "heading" }),
+    s(
+      "g",
+      { "data-kind": "tycho-summary", "data-seat": p.seat, "data-cards": p.library.length, "data-score": p.score, "data-book": marker, "data-stack": t.stack_size },
+      s("title", {}, `Tycho: ${p.library.length} cards, Book marker on ${marker}, ${p.score} VP; ${t.stack_size} Movement tiles left`),
+      ...box(8, y0 + 30, width, height, "tycho-summary"),
+      rowsOf.map(([line, cls], k) => text(16, y0 + 48 + k * 18, line, { class: cls })),
+    ),
+  ];
+  return [out, 38 + height];
 }
 
 export function playerBoard(board, catalog, p) {
@@ -612,7 +975,7 @@ export function playerBoard(board, catalog, p) {
   ];
   let y = 44;
   const opponent = board.tycho && board.tycho.seat === p.seat;
-  for (const part of opponent ? [tychoLine, resources, cellar] : [sky, resources, cellar, library]) {
+  for (const part of opponent ? [tychoLine, tychoHoldings, resources, cellar] : [sky, resources, cellar, library, characterArea]) {
     const [items, height] = part(board, catalog, p, y);
     parts.push(s("g", {}, items));
     y += height;
@@ -649,7 +1012,7 @@ export function renderBoard(container, board, catalog) {
       el(
         "details",
         { class: "player-board", open: true, "data-seat": p.seat },
-        el("summary", {}, `${nameOf(board, p.seat)} (${p.character})${p.seat === me ? " — you" : ""}: ${p.score} VP`),
+        el("summary", {}, `${nameOf(board, p.seat)} (${p.character}${abilityOf(p) ? ", ability side" : ""})${p.seat === me ? " — you" : ""}: ${p.score} VP`),
         playerBoard(board, catalog, p),
       ),
     ),

@@ -3,6 +3,7 @@
 import { clear, el, ruleLink } from "/static/common.js";
 
 export class History {
+  // `limit`: how many of the newest events are kept and listed (Infinity: all of them).
   constructor(root, { onPick = null, newestFirst = true, limit = 2000 } = {}) {
     this.root = root;
     this.onPick = onPick;
@@ -11,6 +12,7 @@ export class History {
     this.items = [];
     this.seats = [];
     this.current = null;
+    this.marks = new Map();  // version -> [kind, words]: the analysis' mistakes (replay page)
     this.select = el("select", { "aria-label": "Show the events of", onchange: () => this.render() });
     this.list = el("ol", { class: "log history" });
     clear(root, el("div", { class: "row" }, el("label", {}, "Show ", this.select)), this.list);
@@ -21,6 +23,12 @@ export class History {
     const value = this.select.value;
     clear(this.select, el("option", { value: "" }, "every seat"), seats.map((s) => el("option", { value: s.seat }, `${s.name} (seat ${s.seat})`)), el("option", { value: "game" }, "the game itself"));
     this.select.value = value;
+  }
+
+  // Mark the events at these versions (a Map version -> [kind, words]), e.g. an analysis' mistakes.
+  setMarks(marks) {
+    this.marks = marks;
+    this.render();
   }
 
   set(items) {
@@ -65,10 +73,14 @@ export class History {
       el("span", { class: seat === null || seat === undefined ? "who" : `who seat-${seat % 4}` }, who),
       " ",
       item.text || item.type,
-      rule ? el("span", { class: "rule" }, " ", ruleLink(rule)) : null,
     ];
-    if (!this.onPick) return el("li", attributes, content);
-    return el("li", { ...attributes, class: `clickable${item.version === this.current ? " current" : ""}` }, el("button", { type: "button", class: "link", onclick: () => this.onPick(item.version) }, content));
+    const mark = this.marks.get(item.version);
+    if (mark) content.push(" ", el("span", { class: `mistake-badge ${mark[0]}`, title: mark[1] }, mark[0]));
+    const link = rule ? el("span", { class: "rule" }, " ", ruleLink(rule)) : null;
+    if (!this.onPick) return el("li", attributes, content, link);
+    // The rule link beside the button, never inside it (a link in a button is invalid HTML, and a click
+    // on the line's middle could follow the link instead of going to the event).
+    return el("li", { ...attributes, class: `clickable${item.version === this.current ? " current" : ""}` }, el("button", { type: "button", class: "link", onclick: () => this.onPick(item.version) }, content), link);
   }
 
   render() {

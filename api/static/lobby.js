@@ -79,7 +79,7 @@ function showCreated(created) {
           el(
             "li",
             {},
-            `Seat ${s.seat}, ${s.name} (${s.character}): `,
+            `Seat ${s.seat}, ${s.name} (${s.character}${s.side === "ability" ? ", ability side" : ""}): `,
             el("a", { href: seatLink("play", created.game_id, s.token) }, "play"),
             " ",
             el("button", { type: "button", onclick: () => navigator.clipboard.writeText(seatLink("play", created.game_id, s.token)) }, "copy link"),
@@ -91,7 +91,7 @@ function showCreated(created) {
 }
 
 function seatsText(seats, solo) {
-  const text = seats.map((s) => `${s.name} (${s.character}${s.bot ? `, ${s.bot} bot` : ""})`).join(", ");
+  const text = seats.map((s) => `${s.name} (${s.character}${s.side === "ability" ? ", ability side" : ""}${s.bot ? `, ${s.bot} bot` : ""})`).join(", ");
   return solo ? `${text} · solo${solo.difficulty ? `, ${solo.difficulty}` : ""}` : text;
 }
 

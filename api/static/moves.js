@@ -33,7 +33,7 @@ export function targetsOf(move, board) {
     case "Persuade":
       return [`cellar:${seat}:${move.space}`];
     case "Farewell":
-      return move.accept ? [`cellar:${seat}:0`, `cellar:${seat}:1`, `cellar:${seat}:2`, `cellar:${seat}:3`] : [];
+      return move.accept ? player.cellar.map((_, i) => `cellar:${seat}:${i}`) : [];
     case "GainDie":
       return [`supply:${move.colour}`, ...(move.returned ? [`die:${seat}:${move.returned[0]}${move.returned[1]}`] : [])];
     case "Lecture":
@@ -46,8 +46,8 @@ export function targetsOf(move, board) {
     case "WriteComplete":
     case "RegainRow":
       return [`row:${seat}:${move.row}`];
-    case "Upgrade":
-      return [`sky:${seat}:${tileAt(move.tile)}`];
+    case "Upgrade":  // Kepler's set-aside tile can be upgraded too (CHAR-KEP-5)
+      return [player.ability && move.tile === player.ability.aside ? `aside:${seat}` : `sky:${seat}:${tileAt(move.tile)}`];
     case "PlaceComet":
       return [`page:${move.page}`];
     case "BonusSpace":
@@ -58,8 +58,21 @@ export function targetsOf(move, board) {
       return [`sky:${seat}:${tileAt(move.first)}`, `sky:${seat}:${tileAt(move.second)}`];
     case "BonusTile":
       return [`sky:${seat}:${tileAt(move.tile)}`];
+    // the characters' abilities (board.js draws their components)
+    case "KeplerSwap":  // CHAR-KEP-2: two sky tiles, or the set-aside tile and a sky tile
+      return [player.ability && move.first === player.ability.aside ? `aside:${seat}` : `sky:${seat}:${tileAt(move.first)}`, `sky:${seat}:${tileAt(move.second)}`];
+    case "PlaceLibraryTile":  // CHAR-COP-2
+      return [`libtile:${seat}:${move.tile}`, `row:${seat}:${move.row}`];
+    case "ShiftMirror":  // CHAR-NEW-4 (declining involves no element)
+      return move.tile ? [`sky:${seat}:${tileAt(move.tile)}`] : [];
+    case "ClaimTile":  // CHAR-HEV-2/5: the offer tile and where it goes
+      return [`hoffer:${seat}:${move.tile}`, `hgroup:${seat}:${move.target}`];
+    case "DiscardOffer":  // CHAR-HEV-8
+      return move.tiles.map((t) => `hoffer:${seat}:${t}`);
+    case "Focus":  // CHAR-CUN-2/5 (leaving the round token, or the page's Move first, involves no element)
+      return move.space === "-" || move.space === "later" ? [] : [`round:${seat}:${move.space}`];
     default:
-      return [];  // StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting, Decline, TakeInquisitor, MoonReward
+      return [];  // StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting, Decline, TakeInquisitor, MoonReward, DeclineAbility
   }
 }
 
@@ -76,11 +89,16 @@ const AREAS = {
   quadrants: "your Quadrants (free actions)",
   moon: "the Moon",
   bonus: "the Bonus board",
+  aside: "your character board",
+  libtile: "your library tiles",
+  hoffer: "your Constellation tile offer",
+  hgroup: "your constellations",
+  round: "your Urania Propitia board",
 };
 
 // Moves that take something from the game for good are marked so (all moves are final until the
 // take-back of the async play issue; these are the ones that change what others can do).
-const WEIGHTY = new Set(["Observe", "EndActions", "Upgrade", "Farewell", "PlaceComet", "BonusSpace", "SwapTiles", "MoonReward", "DeclineDie", "Decline", "StopObserving", "StopWriting"]);
+const WEIGHTY = new Set(["Observe", "EndActions", "Upgrade", "Farewell", "PlaceComet", "BonusSpace", "SwapTiles", "MoonReward", "DeclineDie", "Decline", "StopObserving", "StopWriting", "KeplerSwap", "PlaceLibraryTile", "ShiftMirror", "ClaimTile", "DiscardOffer", "DeclineAbility"]);
 
 export class MovePanel {
   // `root`: the panel's element; `board`: the container of the SVG board; `send(move)`: posts a move.

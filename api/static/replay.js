@@ -1,9 +1,11 @@
 // Replaying one game: every event (GET /games/{id}/events), the board at any version
 // (GET .../at/{v}; after the end, as any seat), a fork at any version (POST .../fork) and the score
-// timeline (GET .../timeline, drawn as SVG).
+// timeline (GET .../timeline, drawn as SVG); the analysis (POST .../analysis, analysis.js): the win
+// probability graph under the board, mistakes marked on the strip under the scrubber.
 import { api, clear, dealBadge, el, gameIdFromPath, seatLink, showProblem, takeToken } from "/static/common.js";
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
+import { Analysis } from "/static/analysis.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
@@ -12,8 +14,11 @@ let events = [];
 let finished = false;
 let current = 1;
 let loading = 0;
+let analysis = null;
 const boardNode = document.getElementById("board");
-const history = new History(document.getElementById("events"), { onPick: (v) => show(v), newestFirst: false });
+// Every event is listed (no `limit`): the list is how one goes to any event of the game, the first ones
+// of a long game too (the play page keeps only the newest, it follows a game as it goes on).
+const history = new History(document.getElementById("events"), { onPick: (v) => show(v), newestFirst: false, limit: Infinity });
 onLayoutChange(boardNode, () => show(current));
 
 document.getElementById("game").textContent = gameId.slice(0, 8);
@@ -46,6 +51,7 @@ async function show(version) {
   const who = seat === null || seat === undefined ? "Game" : (seatsOf(events[0])[seat] || {}).name || `Seat ${seat}`;
   clear(document.getElementById("event"), el("strong", {}, `Event ${item.version}: `), `${who}: ${item.text || item.type}`, item.event.rule ? el("span", { class: "muted" }, ` (${item.event.rule})`) : null);
   history.mark(current);
+  if (analysis) analysis.mark(current);
   const asSeat = document.getElementById("as-seat").value;
   const query = finished && asSeat !== "" ? `?as_seat=${asSeat}` : "";
   const ticket = ++loading;
@@ -131,6 +137,31 @@ try {
   listEvents();
   forkForm(seats);
   document.getElementById("timeline").src = `${path}/timeline`;
+  analysis = new Analysis({
+    path,
+    token,
+    head: events.length,
+    seats,
+    onPick: (v) => show(v),
+    onMarks: (marks) => history.setMarks(marks),
+    nodes: {
+      root: document.getElementById("analysis"),
+      form: document.getElementById("analyse"),
+      budget: document.getElementById("budget"),
+      cancel: document.getElementById("analysis-cancel"),
+      progress: document.getElementById("analysis-progress"),
+      status: document.getElementById("analysis-status"),
+      problem: document.getElementById("analysis-problem"),
+      graph: document.getElementById("win-graph"),
+      strip: document.getElementById("mistake-strip"),
+      list: document.getElementById("mistakes"),
+    },
+  });
+  if (!finished && !token) {
+    document.getElementById("analysis-note").textContent = "A running game is analysed only from a seat's own view: open this page from your seat's link.";
+    document.getElementById("analyse-button").disabled = true;
+  }
+  analysis.load();
   const wanted = Number(new URLSearchParams(location.search).get("v")) || events.length;
   await show(wanted);
 } catch (error) {

@@ -118,6 +118,14 @@ const SIMPLE = {
   ADVANCE: ["Advance", "advance an Inquisitor to the last space"],
   BOOKVP: ["Book VP", "VP for the Book tokens"],
   SCALEREWARDS: ["Scales", "collect Scale rewards"],
+  // the characters' abilities (digest §17)
+  "KSWAP:board": ["Swap 2 sky tiles", "swap two Action tiles of the sky (Kepler)"],
+  "KSWAP:aside": ["Swap with aside", "swap the set-aside tile with a sky tile (Kepler)"],
+  PER2D: ["Persuade 2 ×2", "persuade two different Inquisitors up to 2 spaces each"],
+  NSHIFT: ["Mirror forward", "move a special tile up to 2 positions forward"],
+  NVP: ["2 VP × mirror", "2 VP times the higher special tile's multiplier"],
+  FOCUS: ["Focus", "Focus: the round token onto the increase's colour"],
+  FOCUSANY: ["Focus any", "Focus: the round token onto any colour"],
 };
 
 export function codeLabel(code) {
@@ -128,6 +136,7 @@ export function codeLabel(code) {
   if ((m = /^PERx(\d+)$/.exec(code))) return [`Persuade ×${m[1]}`, `persuade ${m[1]} times`];
   if ((m = /^INC(2?):([RYB])$/.exec(code))) return [`all ${COLOUR_NAMES[m[2]]} +${m[1] || 1}`, `all ${COLOUR_NAMES[m[2]]} dice +${m[1] || 1}`];
   if ((m = /^1D\+(\d)$/.exec(code))) return [`a die +${m[1]}`, `one die +${m[1]}`];
+  if ((m = /^MOVE(\d)$/.exec(code))) return [`Move ${m[1]}`, `the square token ${m[1]} space${m[1] === "1" ? "" : "s"} on`];
   if ((m = /^W(\d+)$/.exec(code))) return [`Write ${m[1]}`, `write ${m[1]}`];
   if ((m = /^DIE@(\d)$/.exec(code))) return [`Die at ${m[1]}`, `a die at value ${m[1]}`];
   if ((m = /^FREEOBS:(\d+)$/.exec(code))) return [`Free obs ≤${m[1]}`, `observe a constellation of cost ${m[1]} or less for free`];

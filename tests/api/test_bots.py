@@ -43,3 +43,19 @@ def test_two_processes_driving_the_same_bots_write_each_move_once(settings: Sett
                 first = batches.setdefault(meta["command_id"], meta["batch"])
                 assert first == meta["batch"], "a bot move was written twice"
                 assert meta["command_id"] == f"bot:{meta['batch'] - 1}"
+
+
+def test_the_search_bot_takes_seats_by_level(settings: Settings) -> None:
+    """Issue 18: `"bot": "mcts"` with a level wherever bots are (domain.bots.BOT_KINDS); others refused."""
+    from typing import get_args
+
+    from api.schemas import BotKind
+    from domain.bots import BOT_KINDS
+
+    assert get_args(BotKind) == BOT_KINDS
+    with TestClient(create_app(replace(settings, bots=False))) as client:
+        for kind in ("mcts", "mcts:fast", "mcts:strong"):
+            created = client.post("/games", json={"seats": [{"bot": kind}, {"name": "me"}], "seed": kind})
+            assert created.status_code == 201, created.text
+        refused = client.post("/games", json={"seats": [{"bot": "mcts:ultra"}, {"name": "me"}]})
+        assert refused.status_code == 422

@@ -10,7 +10,8 @@ GALILEO_REQUIRE_SERVICES=1 (CI), where they fail. Screenshots go to artefacts/br
   `make soak`;
 - at several versions of a seeded Luna game, every element kind the board draws agrees with the API's
   board view (telescopes, tile faces, dice, cellar, Book tokens, University, scores, display, ...);
-- the replay page's scrubber, keyboard steps, history and view-as after the end;
+- the replay page's scrubber, keyboard steps, history and view-as after the end; its analysis (the
+  win-probability graph, mistake marks that jump to the move);
 - /docs and /redoc render with every other origin blocked;
 - 390 x 844: no horizontal overflow on any page; no console error or page error anywhere.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import time
 from collections import Counter
@@ -31,6 +33,7 @@ import pytest
 
 from tests.api.helpers import Table, play_turns
 from tests.api.servers import ServeProcess
+from tests.fixtures import release_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -436,15 +439,439 @@ def test_the_board_agrees_with_the_board_view_at_several_versions(server: str, p
     shot(page, "replay-luna-end", full=True)
 
 
+# -- the characters' abilities and the solo game on the board (issues 11, 12, 13) -----------------------
+
+
+def _open_seat(server: str, pages: Pages, body: dict[str, Any]) -> tuple[str, str, Any]:
+    """Create a game (POST /games `body`), open seat 0's page and wait until its board and moves are drawn."""
+    response = httpx.post(f"{server}/games", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    page = pages.new()
+    page.goto(f"{server}/play/{game_id}#token={token}")
+    page.wait_for_selector("#board[data-ready] .board-svg .target.live", state="attached", timeout=30_000)
+    return game_id, token, page
+
+
+def _choose(page: Any, target: str, move: str) -> str:
+    """Click the board element `target`, pick `move` (its text notation) among the element's moves when
+    there are several, check the confirmation names it, confirm, and wait for the board to be redrawn.
+    Returns the confirmation's words."""
+    version = page.get_attribute("#board", "data-ready")
+    page.locator(f'.board-svg .target.live[data-target="{target}"]').click()
+    if not page.locator(".confirm:not([hidden])").count():
+        page.locator(f'.selection .move[data-move="{move}"]').click()
+    confirm = page.locator(".confirm:not([hidden])")
+    assert confirm.locator(".mono").inner_text() == move
+    words = str(confirm.inner_text())
+    page.locator("[data-confirm]").click()
+    page.wait_for_function(
+        "(v) => document.querySelector('#board').dataset.ready !== v"
+        " || document.querySelector('#moves-problem').textContent",
+        arg=version,
+        timeout=30_000,
+    )
+    assert not page.locator("#moves-problem").inner_text(), page.locator("#moves-problem").inner_text()
+    return words
+
+
+def _data(page: Any, selector: str) -> list[dict[str, str]]:
+    """The data attributes of the board's elements matching `selector`, without those of the move panel
+    (`target`, `moves`)."""
+    found = page.eval_on_selector_all(f"#board {selector}", "(nodes) => nodes.map((n) => ({...n.dataset}))")
+    return [{k: v for k, v in d.items() if k not in ("target", "moves")} for d in found]
+
+
+def test_CHAR_COP_2_base_abilities_drawn_and_a_library_tile_placed_from_the_board(
+    server: str, pages: Pages
+) -> None:
+    """Issue 11 on the board: Kepler's set-aside tile and special tile, Bruno's 5-space cellar tile with its
+    rewards, the personal Book-of-Comets pages, Copernicus' four library tiles; Copernicus places one by
+    clicking it (CHAR-COP-2..4): the move is confirmed in words and the covered space shows the tile."""
+    seats = [
+        {"name": "Nico", "character": "copernicus", "side": "ability"},
+        {"bot": "greedy", "character": "kepler", "side": "ability", "aside": "A2"},
+        {"bot": "greedy", "character": "bruno", "side": "ability"},
+        {"bot": "greedy", "character": "galileo", "side": "ability"},
+    ]
+    body = {"seats": seats, "seed": "browser-abilities", "first_seat": 0}
+    game_id, _, page = _open_seat(server, pages, body)
+    assert [d["character"] for d in _data(page, '[data-kind="ability-side"]')] == [
+        "copernicus",
+        "kepler",
+        "bruno",
+        "galileo",
+    ]
+    assert _data(page, '[data-kind="aside"]') == [
+        {"kind": "aside", "seat": "1", "tile": "A2", "face": "basic"}
+    ]
+    kepler = [d for d in _data(page, '[data-kind="tile"][data-seat="1"]') if d["tile"] == "K1"]
+    assert [(d["space"], d.get("special")) for d in kepler] == [("5", "true")]  # CHAR-KEP-1: on S4
+    bruno = _data(page, '[data-kind="cellar"][data-seat="2"]')
+    assert [d["reward"] for d in bruno] == ["", "Q", "DIE", "3VP", "4VP Q"]  # CHAR-BRU-2 (DATA-18)
+    personal = {(d["seat"], d["page"], d["covered"]) for d in _data(page, '[data-kind="personal-page"]')}
+    assert personal == {
+        ("0", "COP-P1", "false"),
+        ("2", "BRU-P1", "false"),
+        ("2", "BRU-P2", "false"),
+        ("3", "GAL-P1", "false"),
+    }
+    assert [(d["tile"], d["placed"]) for d in _data(page, '[data-kind="library-tile"]')] == [
+        ("CP1", ""),
+        ("CP2", ""),
+        ("CP3", ""),
+        ("CP4", ""),
+    ]
+    _choose(page, "sky:0:2", "@0 move 1")
+    words = _choose(page, "libtile:0:CP1", "@0 libtile CP1 A 1 R1")
+    assert "R1 gives 3 VP" in words  # the describer says what the covered space gives from now on
+    page.wait_for_selector('#board [data-kind="library-tile"][data-tile="CP1"][data-placed="A:1:0"]')
+    cover = _data(page, '[data-kind="library-cover"]')
+    assert cover == [{"kind": "library-cover", "seat": "0", "tile": "CP1", "row": "0", "column": "1"}]
+    view = httpx.get(f"{server}/games/{game_id}").json()
+    assert view["state"]["players"][0]["ability"]["library"] == [["CP1", "A", 1, 0]]
+    # once per turn (CHAR-COP-2): the other library tiles are no longer offered this turn
+    assert not page.locator('.board-svg .target.live[data-target^="libtile:"]').count()
+    shot(page, "abilities-base")
+
+
+def test_CHAR_CUN_2_luna_characters_drawn_without_hidden_information_and_a_focus_from_the_board(
+    server: str, pages: Pages
+) -> None:
+    """Issue 12 on the board: Newton's mirrors on X1/X2 with their multipliers, Hevelius' offer of three and
+    her deck as a count only, Cunitz' Urania Propitia board with only the first Note face up, Sophia's Sun
+    with Venus covering; Cunitz uses a tile's Focus from the board (CHAR-CUN-2): the round token moves."""
+    seats = [
+        {"name": "Maria", "character": "cunitz", "side": "ability"},
+        {"bot": "greedy", "character": "newton", "side": "ability"},
+        {"bot": "greedy", "character": "hevelius", "side": "ability"},
+        {"bot": "greedy", "character": "sophia", "side": "ability"},
+    ]
+    body = {"seats": seats, "seed": "browser-luna-chars-2", "first_seat": 0}
+    game_id, token, page = _open_seat(server, pages, body)
+    view = httpx.get(f"{server}/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()
+    players = view["state"]["players"]
+    # Newton (CHAR-NEW-1/2, AMB-34): the two special tiles on X1 and X2, each giving its bonus x 0 there
+    mirrors = _data(page, '[data-kind="mirror-times"]')
+    assert [d["times"] for d in mirrors] == ["0", "0"]
+    newton = {d["space"]: d["tile"] for d in _data(page, '[data-kind="tile"][data-seat="1"]')}
+    assert (newton["0"], newton["1"]) == ("N1", "N2")
+    # Hevelius (CHAR-HEV-1): three face up, the deck's order hidden: only its size is drawn
+    heavens = players[2]["hevelius"]
+    assert heavens["deck"] == ["?"] * 13
+    offer = [d["tile"] for d in _data(page, '[data-kind="hevelius-offer"]')]
+    assert offer == heavens["offer"] and len(offer) == 3
+    assert _data(page, '[data-kind="hevelius-deck"]')[0]["deck"] == "13"
+    shown_ids = set(re.findall(r"\bH\d\d\b", page.locator("#board").inner_html()))
+    assert shown_ids == set(offer)  # no tile of her deck appears anywhere on the page
+    # Cunitz (CHAR-CUN-1): 14 track spaces; only the first Note space's Note is face up
+    notes = [d["note"] for d in _data(page, '[data-kind="urania-space"]') if d["note"]]
+    assert notes == [players[0]["urania"]["notes"][0], "?", "?", "?", "?", "?"]
+    # Sophia (CHAR-SOP-1): Venus at its first position covers the Sun's first two spaces
+    assert [d["covered"] for d in _data(page, '[data-kind="sun-space"]')] == [
+        "true",
+        "true",
+        "false",
+        "false",
+    ]
+    # Cunitz's turn: to S1 (her C1 tile), option 1 (all red +1 and Focus), then the Focus on the board
+    assert players[0]["queue"][2] == "C1"
+    _choose(page, "sky:0:2", "@0 move 1")
+    _choose(page, "sky:0:2", "@0 tile 1")
+    assert page.locator('.board-svg .target.live[data-target="round:0:R"]').count() == 1
+    words = _choose(page, "round:0:R", "@0 focus R")
+    assert "Focus on red" in words
+    page.wait_for_selector(
+        '#board [data-kind="round-space"][data-seat="0"][data-colour="R"][data-token="true"]'
+    )
+    after = httpx.get(f"{server}/games/{game_id}").json()["state"]["players"][0]["urania"]
+    assert after["round"] == "R"
+    shot(page, "abilities-luna")
+
+
+def test_SOLO_27_a_solo_game_shows_tycho_and_is_played_from_the_board(server: str, pages: Pages) -> None:
+    """Issue 13 on the board: one person seat makes a solo game against Tycho Brahe; the page draws his
+    solo Action tiles with their rows and marker, and his holdings; the person moves from the board and,
+    once the turn is over, Tycho's revealed Movement tile and smaller stack show on the page."""
+    body = {"seats": [{"name": "Ada"}], "seed": "browser-solo"}
+    game_id, token, page = _open_seat(server, pages, body)
+    view = httpx.get(f"{server}/games/{game_id}").json()
+    tycho = view["tycho"]
+    tiles = _data(page, '[data-kind="tycho-tile"]')
+    assert [d["tile"] for d in tiles] == [t["id"] for t in tycho["line"]]
+    summary = _data(page, '[data-kind="tycho-summary"]')
+    assert [(d["seat"], d["stack"]) for d in summary] == [(str(tycho["seat"]), str(tycho["stack_size"]))]
+    assert "Tycho" in page.locator(f'details.player-board[data-seat="{tycho["seat"]}"] summary').inner_text()
+    _choose(page, "sky:0:2", "@0 move 1")  # a move from the board
+    # the rest of the person's turn over HTTP (the fewest moves that end it), then Tycho's turn follows
+    auth = {"Authorization": f"Bearer {token}"}
+    rng = random.Random(13)
+    with httpx.Client(base_url=server, timeout=10) as http:
+        for made in range(200):
+            board = http.get(f"/games/{game_id}").json()
+            if board["tycho"]["shown"]:
+                break
+            listing = http.get(f"/games/{game_id}/moves", headers=auth).json()
+            ends = [m for m in listing["moves"] if m["type"] in ("EndActions", "EndFreeActions")]
+            move = ends[0] if ends else rng.choice(listing["moves"])
+            post = {"command": move, "expected_version": listing["version"], "command_id": f"solo-{made}"}
+            assert http.post(f"/games/{game_id}/commands", headers=auth, json=post).status_code == 200
+    stack = board["tycho"]["stack_size"]
+    assert board["tycho"]["shown"] and stack == tycho["stack_size"] - len(board["tycho"]["shown"])
+    page.wait_for_selector(f'#board [data-kind="tycho-summary"][data-stack="{stack}"]', timeout=30_000)
+    shot(page, "solo")
+
+
+ABILITY_COLLECT = """() => {
+  const pick = (kind, ...keys) =>
+    Array.from(document.querySelectorAll(`#board [data-kind="${kind}"]`), (n) =>
+      keys.map((k) => n.dataset[k]).join("|")).sort();
+  return {
+    side: pick("ability-side", "seat", "character"),
+    aside: pick("aside", "seat", "tile"),
+    cover: pick("library-cover", "seat", "tile", "row", "column"),
+    personal: pick("personal-page", "seat", "page", "covered"),
+    offer: pick("hevelius-offer", "seat", "tile"),
+    deck: pick("hevelius-deck", "seat", "deck", "discard"),
+    group: pick("hevelius-constellation", "seat", "index", "tiles"),
+    square: pick("urania-space", "seat", "index", "note", "square"),
+    round: pick("round-space", "seat", "colour", "token"),
+    venus: pick("venus", "seat", "position"),
+    mirror: pick("mirror-times", "times"),
+    cellar: pick("cellar", "seat", "space", "reward"),
+  };
+}"""
+
+
+def ability_expected(view: dict[str, Any], catalog: dict[str, Any]) -> dict[str, list[str]]:
+    """What the board must draw of the ability sides, from the board view and the catalog alone."""
+    players = view["state"]["players"]
+    boards = {c["id"]: c for c in catalog["characters"]}
+    luna = catalog["luna_characters"]
+
+    def rows(items: Any) -> list[str]:
+        return sorted("|".join(str(x) for x in item) for item in items)
+
+    able = [p for p in players if (p.get("ability") or {}).get("side") == "ability"]
+    library = {t["id"]: t for t in boards["copernicus"]["ability"]["library_tiles"]}
+    covers = [
+        (p["seat"], tile, row + k, column)
+        for p in able
+        for tile, face, column, row in p["ability"]["library"]
+        for k in range(len(library[tile]["faces"][face]))
+    ]
+    tracks = []
+    for p in able:
+        if "urania" not in p:
+            continue
+        notes = iter(p["urania"]["notes"])
+        for i, space in enumerate(luna["track"]):
+            note = next(notes) if space is None else ""
+            tracks.append((p["seat"], i, note, str(p["urania"]["square"] == i).lower()))
+    newton = {t["id"]: t for t in luna["newton_tiles"]}
+    mirrors = [
+        (luna["multipliers"][i] + (newton[t]["upgrade_bonus"] if t in p["upgraded"] else 0),)
+        for p in able
+        if p["character"] == "newton"
+        for i, t in enumerate(p["queue"])
+        if t in newton and newton[t]["mirror"]
+    ]
+    bruno = boards["bruno"]["ability"]["cellar"]
+    return {
+        "side": rows((p["seat"], p["character"]) for p in able),
+        "aside": rows((p["seat"], p["ability"]["aside"]) for p in able if p["ability"]["aside"]),
+        "cover": rows(covers),
+        "personal": rows(
+            (p["seat"], page["id"], str(page["id"] in p["ability"]["pages"]).lower())
+            for p in able
+            for page in boards[p["character"]]["ability"]["pages"]
+        ),
+        "offer": rows((p["seat"], t) for p in able if "hevelius" in p for t in p["hevelius"]["offer"]),
+        "deck": rows(
+            (p["seat"], len(p["hevelius"]["deck"]), len(p["hevelius"]["discard"]))
+            for p in able
+            if "hevelius" in p
+        ),
+        "group": rows(
+            (p["seat"], k, ",".join(ids))
+            for p in able
+            if "hevelius" in p
+            for k, ids in enumerate([[], *p["hevelius"]["constellations"]])
+        ),
+        "square": rows(tracks),
+        "round": rows(
+            (p["seat"], c or "arrow", str(p["urania"]["round"] == c).lower())
+            for p in able
+            if "urania" in p
+            for c in ("", "R", "Y", "B")
+        ),
+        "venus": rows((p["seat"], p["venus"]["position"]) for p in able if "venus" in p),
+        "mirror": rows(mirrors),
+        "cellar": rows(
+            (p["seat"], i, " ".join(bruno["rewards"][i]) if p["character"] == "bruno" and p in able else "")
+            for p in players
+            for i in range(len(p["cellar"]))
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    ("characters", "luna"),
+    [
+        (("galileo", "kepler", "copernicus", "bruno"), False),
+        (("newton", "hevelius", "cunitz", "sophia"), True),
+    ],
+    ids=["base", "luna"],
+)
+def test_CHAR_1_the_ability_components_agree_with_the_board_view_at_several_versions(
+    server: str, pages: Pages, characters: tuple[str, ...], luna: bool
+) -> None:
+    """Bots play a game on the ability side to its end; at several versions (and as a seat, whose view
+    hides Hevelius' deck and Cunitz' Notes until the end) every ability component the board draws agrees
+    with the board view."""
+    seats = [{"bot": "greedy", "character": c, "side": "ability"} for c in characters]
+    body = {
+        "seats": seats,
+        "seed": f"browser-ability-{'luna' if luna else 'base'}",
+        "options": {"luna": luna},
+    }
+    response = httpx.post(f"{server}/games", json=body)
+    assert response.status_code == 201, response.text
+    game_id = response.json()["game_id"]
+    wait_for(
+        lambda: httpx.get(f"{server}/games/{game_id}").json()["status"] == "finished", 120, "the bots' game"
+    )
+    head = httpx.get(f"{server}/games/{game_id}").json()["version"]
+    catalog = httpx.get(f"{server}/catalog/base").json()
+    page = pages.new()
+    for version, seat in ((head // 4, 1), (head // 2, None), ((3 * head) // 4, 2), (head, None)):
+        query = "" if seat is None else f"&as_seat={seat}"
+        page.goto(f"{server}/replay/{game_id}?v={version}")
+        if seat is not None:
+            page.wait_for_selector("#as-seat-label:not([hidden])", timeout=30_000)
+            page.select_option("#as-seat", str(seat))
+            page.wait_for_selector(f'#board[data-viewer="seat:{seat}"][data-version="{version}"] .board-svg')
+        else:
+            page.wait_for_selector(f'#board[data-version="{version}"] .board-svg', timeout=30_000)
+        drawn = page.evaluate(ABILITY_COLLECT)
+        view = httpx.get(f"{server}/games/{game_id}/at/{version}?{query.lstrip('&')}").json()
+        expected = ability_expected(view, catalog)
+        for kind, want in expected.items():
+            assert drawn[kind] == want, f"version {version} as {seat}: {kind} differs"
+        assert drawn["side"] and (drawn["aside"] or luna) and (drawn["offer"] or not luna)
+    shot(page, f"abilities-replay-{'luna' if luna else 'base'}", full=True)
+
+
+CHECK_TARGETS = """async ([board, listing]) => {
+  const { loadCatalog, renderBoard } = await import("/static/board.js");
+  const { targetsOf } = await import("/static/moves.js");
+  const catalog = await loadCatalog(board.state.catalog.edition);
+  const box = document.createElement("div");
+  document.body.append(box);
+  renderBoard(box, board, catalog);
+  const missing = [];
+  for (const move of listing.moves) {
+    for (const key of targetsOf(move, board)) {
+      if (!box.querySelector(`[data-target="${CSS.escape(key)}"]`)) missing.push(`${move.text} -> ${key}`);
+    }
+  }
+  box.remove();
+  return missing;
+}"""
+ABILITY_MOVES = ("KeplerSwap", "PlaceLibraryTile", "ClaimTile", "DiscardOffer", "Focus", "ShiftMirror")
+
+
+@pytest.mark.parametrize(
+    ("characters", "wanted"),
+    [
+        (
+            ("kepler", "copernicus", "hevelius", "cunitz"),
+            {"KeplerSwap", "PlaceLibraryTile", "ClaimTile", "Focus", "UpgradeAside"},
+        ),
+        (("newton", "bruno", "sophia", "galileo"), {"ShiftMirror", "PlaceComet", "Persuade"}),
+    ],
+    ids=["kepler-copernicus-hevelius-cunitz", "newton-bruno-sophia-galileo"],
+)
+def test_CHAR_1_every_ability_move_points_at_an_element_the_board_draws(
+    server: str, pages: Pages, characters: tuple[str, ...], wanted: set[str]
+) -> None:
+    """Four people on the ability side play over HTTP (ability moves preferred); at each decision that
+    offers an ability move (or a comet for a personal page, or a Persuade into Bruno's fifth space), the
+    page's own code draws the board view and checks that every element each legal move involves
+    (moves.js `targetsOf`) is drawn (board.js), so each such move can be chosen on the board."""
+    seats = [{"name": c.title(), "character": c, "side": "ability"} for c in characters]
+    body = {"seats": seats, "seed": f"browser-targets-{characters[0]}", "first_seat": 0}
+    response = httpx.post(f"{server}/games", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    game_id = created["game_id"]
+    tokens = [s["token"] for s in created["seats"]]
+    page = pages.new()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector("#board .board-svg", timeout=30_000)
+    rng = random.Random(characters[0])
+    seen: set[str] = set()
+    with httpx.Client(base_url=server, timeout=10) as http:
+        for made in range(1500):
+            if wanted <= seen:
+                break
+            listing = http.get(f"/games/{game_id}/moves", headers={"Authorization": f"Bearer {tokens[0]}"})
+            to_act = listing.json()["to_act"]
+            if to_act is None:
+                break
+            auth = {"Authorization": f"Bearer {tokens[to_act]}"}
+            listing = http.get(f"/games/{game_id}/moves", headers=auth).json()
+            moves = listing["moves"]
+            special = [
+                m
+                for m in moves
+                if m["type"] in ABILITY_MOVES
+                or (m["type"] == "PlaceComet" and "-P" in m["page"])  # a personal page (CHAR-3)
+                or (
+                    m["type"] in ("Persuade", "Farewell", "Upgrade")
+                    and characters[to_act] in ("bruno", "kepler")
+                )
+            ]
+            if special:
+                board = http.get(f"/games/{game_id}", headers=auth).json()
+                missing = page.evaluate(CHECK_TARGETS, [board, listing])
+                assert not missing, f"moves whose element is not drawn: {missing}"
+                seen |= {m["type"] for m in special}
+                aside = board["state"]["players"][to_act]["ability"]["aside"]
+                upgrades = [m for m in special if m["type"] == "Upgrade" and m["tile"] == aside]
+                if upgrades:  # Kepler's set-aside tile can be upgraded (CHAR-KEP-5): on his character board
+                    seen.add("UpgradeAside")
+                    special = upgrades
+            move = rng.choice(special) if special and rng.random() < 0.8 else rng.choice(moves)
+            post = {"command": move, "expected_version": listing["version"], "command_id": f"t-{made}"}
+            answer = http.post(f"/games/{game_id}/commands", headers=auth, json=post)
+            assert answer.status_code == 200, answer.text
+    assert wanted <= seen, f"not reached: {wanted - seen}"
+
+
 # -- replay, docs, small screens ------------------------------------------------------------------------
 
 
 def test_replay_scrubber_history_and_view_as(server: str, pages: Pages) -> None:
-    game_id = finished_game(server, "browser-replay", luna=False)
+    """The replay page of a finished game of more than 2,000 events (a released fixture game, imported:
+    the same game every run): every event is listed, the first ones too, and each can be gone to.
+    (A bots' game's length depends on its random game ID; the replay list once kept only the newest 2,000
+    events, so the rare bots' game longer than that had no event 25 to click.)"""
+    imported = httpx.post(
+        f"{server}/games/import",
+        content=release_games("release-1")["luna-3p-finished"],
+        headers={"content-type": "application/x-ndjson"},
+    )
+    assert imported.status_code == 201, imported.text
+    game_id = imported.json()["game_id"]
     page = pages.new()
     page.goto(f"{server}/replay/{game_id}")
     head = httpx.get(f"{server}/games/{game_id}").json()["version"]
+    assert head > 2000
     page.wait_for_selector(f'#board[data-version="{head}"] .board-svg', timeout=30_000)
+    assert page.locator("#events li").count() == head  # every event, in order from the first
+    assert page.locator("#events li").first.get_attribute("data-version") == "1"
     page.click("#first")
     page.wait_for_selector('#board[data-version="1"] .board-svg')
     page.keyboard.press("ArrowRight")
@@ -464,6 +891,41 @@ def test_replay_scrubber_history_and_view_as(server: str, pages: Pages) -> None:
     texts = page.locator("#events li").all_inner_texts()
     assert texts and all(f" {name} " in f" {t} " for t in texts)  # only seat 2's events, in words
     shot(page, "replay")
+
+
+def test_replay_analysis_graph_and_mistake_marks(server: str, pages: Pages) -> None:
+    """The replay page asks for an analysis of a finished game (docs/analysis-api.md), shows its
+    progress, then the win-probability graph under the board and the mistakes on the strip under the
+    scrubber; a mark jumps to its move."""
+    game_id = finished_game(server, "browser-analysis", luna=False)
+    head = httpx.get(f"{server}/games/{game_id}").json()["version"]
+    page = pages.new()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector(f'#board[data-version="{head}"] .board-svg', timeout=30_000)
+    page.select_option("#budget", "fast")
+    page.click("#analyse-button")
+    running = '#analysis[data-status="running"] #analysis-progress:not([hidden])'
+    page.wait_for_selector(running, timeout=60_000)
+    assert "Analysing" in page.locator("#analysis-status").inner_text()
+    page.wait_for_selector('#analysis[data-status="finished"]', timeout=300_000)
+    assert page.locator("#analysis-progress").is_hidden()
+    assert page.locator(".win-graph svg polyline.win-line").count() == 3  # one line per seat
+    marks = page.locator("#mistake-strip .mistake-mark")
+    assert marks.count() >= 1 and page.locator(".win-graph .mistake-dot").count() == marks.count()
+    target = marks.last.get_attribute("data-version")  # the last is drawn on top of its neighbours
+    marks.last.click()
+    page.wait_for_selector(f'#board[data-version="{target}"] .board-svg', timeout=30_000)
+    assert page.locator(f'#events li.current[data-version="{target}"]').count() == 1
+    assert page.locator("#events .mistake-badge").count() == marks.count()  # the history marks them too
+    page.locator("#mistakes li button").last.click()
+    last = page.locator("#mistakes li button").last.get_attribute("data-version")
+    page.wait_for_selector(f'#board[data-version="{last}"] .board-svg', timeout=30_000)
+    shot(page, "replay-analysis", full=True)
+    page.locator("#analysis").screenshot(path=str(ARTEFACTS / "replay-analysis-graph.png"))
+    # The job is remembered: a reload shows the finished analysis without asking again.
+    page.reload()
+    page.select_option("#budget", "fast")
+    page.wait_for_selector('#analysis[data-status="finished"] .win-graph svg', timeout=30_000)
 
 
 def test_docs_and_redoc_work_offline(server: str, pages: Pages) -> None:

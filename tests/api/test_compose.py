@@ -36,6 +36,11 @@ def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
     assert clocks["command"] == ["galileo", "clocks", "run"]
     assert clocks["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")
     assert clocks["environment"]["REDIS_URL"].startswith("redis://")
+    worker = services["worker"]  # analysis jobs from the Redis queue (docs/analysis-api.md)
+    assert worker["command"] == ["galileo", "worker"]
+    assert worker["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")
+    assert worker["environment"]["REDIS_URL"].startswith("redis://")
+    assert set(worker["depends_on"]) == {"postgres", "redis"}
     for name in ("postgres", "redis"):
         assert services[name]["healthcheck"]["test"]
     assert (ROOT / "Dockerfile").exists()

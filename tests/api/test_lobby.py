@@ -63,3 +63,33 @@ def test_lobby_pages_by_cursor_give_every_game_once_newest_first(lobby_client: T
     assert client.get("/games", params={"limit": 50}).json()["next_cursor"] is None
     bad = client.get("/games", params={"cursor": "not-a-cursor"})
     assert bad.status_code == 422 and bad.json()["code"] == "invalid-cursor"
+
+
+def test_CHAR_1_each_seat_answers_its_side_at_creation_in_the_board_view_and_in_the_lobby(
+    lobby_client: TestClient,
+) -> None:
+    """`side` (CHAR-1) is part of every seat the API returns: the creation answer (SeatOut), the board
+    view's seats, the lobby's seats and a fork's answer."""
+    client = lobby_client
+    seats = [
+        {"name": "Ada", "character": "kepler", "side": "ability"},
+        {"name": "Ben", "character": "galileo"},
+        {"bot": "random", "character": "cunitz", "side": "ability"},
+    ]
+    created = client.post("/games", json={"seats": seats, "seed": "char-1-side"})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    sides = ["ability", "basic", "ability"]
+    assert [s["side"] for s in body["seats"]] == sides
+    game_id = body["game_id"]
+    board = client.get(f"/games/{game_id}").json()
+    assert [s["side"] for s in board["seats"]] == sides
+    listed = wait_until(
+        lambda: next((g for g in client.get("/games").json()["games"] if g["game_id"] == game_id), None),
+        10,
+        "the lobby to list the game",
+    )
+    assert [s["side"] for s in listed["seats"]] == sides
+    fork = client.post(f"/games/{game_id}/fork", json={"at_version": 1, "seats": [{}, {}, {"bot": "random"}]})
+    assert fork.status_code == 201, fork.text
+    assert [s["side"] for s in fork.json()["seats"]] == sides

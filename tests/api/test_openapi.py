@@ -46,6 +46,10 @@ ROUTES = {
     ("post", "/games/{game_id}/host/clock/extend"),
     ("post", "/games/{game_id}/host/cancel"),
     ("get", "/turns"),
+    ("post", "/games/{game_id}/analysis"),
+    ("get", "/games/{game_id}/analysis"),
+    ("get", "/games/{game_id}/analysis/{job_id}"),
+    ("delete", "/games/{game_id}/analysis/{job_id}"),
 }
 
 

@@ -33,6 +33,12 @@ def test_a_solo_game_over_the_api_is_played_to_the_end_and_verifies(client: Test
     shown = board["tycho"]  # SOLO-21..24: his board, tiles and rows for the board page
     assert shown["seat"] == 1 and len(shown["line"]) == 6 and shown["stack_size"] == 60 - len(shown["shown"])
     assert all(tile["rows"] and not tile["rows"][-1]["condition"] for tile in shown["line"])
+    rows = [row for tile in shown["line"] for row in tile["rows"]]  # the rows in words (SOLO-40..50)
+    assert all(code not in row["text"] for row in rows for code in row["effects"] if ":" in code)
+    assert any("VP" in row["text"] for row in rows) and any("Book marker +" in row["text"] for row in rows)
+    # the person always plays the ability side in solo; Tycho has no character side (recorded as basic)
+    assert [s["side"] for s in board["seats"]] == ["ability", "basic"]
+    assert [s["side"] for s in table.created["seats"]] == ["ability"]
     assert "stack" not in shown and "dealt" not in shown
     events = client.get(f"/games/{game}/events", headers=table.auth(0)).json()
     dealt = next(e["event"] for e in events["events"] if e["type"] == "OpponentDealt")

@@ -82,10 +82,17 @@ def test_unknown_or_malformed_items_never_fail() -> None:
     assert describe_command({"type": "Nope", "text": "@0 nope"}, ctx) == "@0 nope"
 
 
-def _play(seed: str, players: int, options: Options, decisions: int) -> tuple[list[str], list[str], set[str]]:
+def _play(
+    seed: str,
+    players: int,
+    options: Options,
+    decisions: int,
+    side: str | None = None,
+    characters: tuple[str, ...] = (),
+) -> tuple[list[str], list[str], set[str]]:
     """Play `decisions` decisions of a random-bot game; describe every event (as its seat and as a
     spectator) and every legal move offered, with the position it is offered in."""
-    state, events = start(default_setup(players, seed, options))
+    state, events = start(default_setup(players, seed, options, side=side, characters=characters))
     bots = [make_bot("random", f"{seed}:{i}") for i in range(players)]
     event_texts: list[str] = []
     move_texts: list[str] = []
@@ -116,6 +123,44 @@ def test_games_are_described_without_leaks(seed: str, players: int, luna: bool) 
     for text in event_texts + move_texts:
         assert text and not LEAKS.search(text), text
         assert text not in EVENT_TYPES and text not in COMMAND_TYPES, f"fell back to the bare type: {text}"
+
+
+@pytest.mark.parametrize(
+    ("seed", "luna", "characters"),
+    [
+        ("describe-abilities", False, ("galileo", "kepler", "copernicus", "bruno")),
+        ("describe-luna-abilities", True, ("newton", "hevelius", "cunitz", "sophia")),
+    ],
+)
+def test_CHAR_1_ability_moves_are_described_in_words(
+    seed: str, luna: bool, characters: tuple[str, ...]
+) -> None:
+    """Every move offered to ability-side seats has words (never its text notation), and the ability
+    moves say what they do: where a library tile goes and what its rows give (CHAR-COP-4), which tiles
+    Kepler swaps (CHAR-KEP-2), what is declined, a mirror's multiplier (CHAR-NEW-2)."""
+    event_texts, move_texts, seen = _play(seed, 4, Options(luna=luna), 600, "ability", characters)
+    for text in event_texts + move_texts:
+        assert text and not LEAKS.search(text), text
+        assert text not in EVENT_TYPES and text not in COMMAND_TYPES, f"fell back to the bare type: {text}"
+        assert not text.startswith("@"), f"fell back to the notation: {text}"
+    joined = "\n".join(move_texts)
+    if not luna:
+        assert {"PlaceLibraryTile", "KeplerSwap"} <= seen
+        assert re.search(r"Place library tile CP\d face [AB] up on the printed column: R\d gives ", joined)
+        assert re.search(r"Swap the \w+ tile on S\d and the \w+ tile on S\d", joined)
+        bruno = Context(
+            default_context().catalog,
+            public_state(start(default_setup(4, seed, side="ability", characters=characters))[0]),
+        )
+        persuade = {"type": "Persuade", "seat": 3, "space": 3, "grand": False}
+        assert describe_command(persuade, bruno) == "Persuade an Inquisitor from C4 to C5"  # CHAR-BRU-2
+    else:
+        assert {"ClaimTile", "Focus"} <= seen
+        assert re.search(r"Claim Constellation tile H\d\d \(\d stars?, \d connections?\) to ", joined)
+        assert re.search(
+            r"Use the (Primary|Secondary) mirror tile: .+, \d times? \(its position's multiplier\)", joined
+        )
+        assert "Focus on " in joined
 
 
 def test_a_face_down_card_is_named_only_for_its_owner() -> None:

@@ -33,7 +33,14 @@ from domain.opponents import register as register_opponent
 from domain.resolve import POINT_RULES, draw_card
 from domain.rng import SeededRandom, digest
 from domain.scoring import SUBJECTS, TOP, interrogation, persuaded_figures
-from domain.setup import OPPONENT_REDEALS, OPPONENT_SETUPS, OpponentSetup, SeatSpec, Setup
+from domain.setup import (
+    OPPONENT_REDEALS,
+    OPPONENT_SETUPS,
+    OPPONENT_STATE_REDEALS,
+    OpponentSetup,
+    SeatSpec,
+    Setup,
+)
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, Die, GameState, Part, PlayerState, Task
 from domain.takeback import add_revealing
 
@@ -178,6 +185,19 @@ def redeal_stack(prefix: list[ev.Event], seed: str, salt: str) -> None:
         rng = SeededRandom(seed, "fork-solo")
         stack = (*shown, *rng.shuffled(sorted(rest)))
         prefix[i] = replace(e, stack=stack, commitment=stack_commitment(salt, stack))
+
+
+def reshuffle_stack(s: GameState, rng: SeededRandom) -> GameState:
+    """`redeal_stack` on a state, for a search's determinisation (domain/determinise.py): the Movement
+    tiles still to reveal (SOLO-24), shuffled anew; the order drawn depends only on which tiles they are."""
+    for p in s.players:
+        part = tycho_of(p)
+        if part is not None and len(part.stack) > 1:
+            stack = tuple(rng.shuffled(sorted(part.stack)))
+            s = player_with(
+                s, p.seat, parts=tuple(replace(x, stack=stack) if x is part else x for x in p.parts)
+            )
+    return s
 
 
 @on_event(se.OpponentDealt)
@@ -789,3 +809,4 @@ class Tycho:
 
 register_opponent(Tycho())
 OPPONENT_REDEALS.append(redeal_stack)
+OPPONENT_STATE_REDEALS.append(reshuffle_stack)

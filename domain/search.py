@@ -1,0 +1,346 @@
+"""A search bot: information-set Monte Carlo tree search over determinisations (issue 18).
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one tree for the acting seat, keyed by the
+moves played from the decision; every iteration samples a determinisation — the state with what the
+acting seat has not seen re-dealt (domain/determinise.py, the re-deal a fork makes) — descends the tree
+among the moves legal in that determinisation (UCB1 with availability counts), expands one move and
+scores the position it reaches with the leaf evaluation. Nodes where another seat decides pick that
+seat's best (max^n), so the bot plays any seat: base, Luna, an ability side, the person of a solo game
+(Tycho plays himself inside the engine, domain/opponents.py).
+
+The tree covers the rest of the current turn (`Budget.horizon` turns); a leaf is valued by the greedy
+bot's `evaluate` of every seat (domain/bots.py): a seat's *margin* is its evaluation minus the best
+other seat's, in points, and its *win probability* a logistic of the margins whose spread shrinks as
+the deck runs out (`win_probability`, fitted on greedy self-play). A finished game is valued by its
+result. Selection uses the margin, in points.
+
+Pure and deterministic: no clock, no global randomness; the determinisations and tie-breaks come from
+the seed, so a seed and a budget always give the same move. A time budget belongs outside domain/.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from domain import commands as c
+from domain.bots import evaluate, prune
+from domain.determinise import determinise
+from domain.engine import legal_moves, play_through
+from domain.rng import SeededRandom, digest
+from domain.state import GameState
+
+ENGINE = "ismcts-1"  # the search's own version: part of an analysis' cache key (docs/analysis.md)
+
+# -- the budget and the named levels ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How hard the search works per decision: `iterations` (descents of the tree), drawn over
+    `determinisations` re-deals; `horizon` turns deep (1: to the end of the current turn);
+    `exploration`: the UCB constant, in points of margin."""
+
+    iterations: int = 200
+    determinisations: int = 8
+    horizon: int = 1
+    exploration: float = 1.5
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1 or self.determinisations < 1 or self.horizon < 1:
+            raise ValueError("a budget needs at least one iteration, one determinisation and a horizon of 1")
+
+    @property
+    def label(self) -> str:
+        """The budget in one word (its level's name when it is one): for cache keys and reports."""
+        for name, level in LEVELS.items():
+            if level == self:
+                return name
+        return f"i{self.iterations}-d{self.determinisations}-h{self.horizon}-c{self.exploration:g}"
+
+    def as_dict(self) -> dict[str, int | float | str]:
+        return {
+            "label": self.label,
+            "iterations": self.iterations,
+            "determinisations": self.determinisations,
+            "horizon": self.horizon,
+            "exploration": self.exploration,
+        }
+
+
+LEVELS: dict[str, Budget] = {
+    "fast": Budget(iterations=60, determinisations=4),
+    "normal": Budget(iterations=200, determinisations=8),
+    "strong": Budget(iterations=600, determinisations=16),
+}
+DEFAULT_LEVEL = "normal"
+
+
+def parse_budget(text: str) -> Budget:
+    """A level name (fast, normal, strong), or `iterations=N[,determinisations=N][,horizon=N]
+    [,exploration=X]` (`i=`, `d=`, `h=`, `c=` for short; `/` separates as well as `,`, for bot lists
+    such as `--bots greedy,mcts:i=100/d=4`), or a bare number of iterations."""
+    text = text.strip()
+    if text in LEVELS:
+        return LEVELS[text]
+    if text.isdigit():
+        return Budget(iterations=int(text))
+    names = {"i": "iterations", "d": "determinisations", "h": "horizon", "c": "exploration"}
+    values: dict[str, float] = {}
+    for part in text.replace("/", ",").split(","):
+        key, sep, value = part.partition("=")
+        key = names.get(key.strip(), key.strip())
+        if not sep or key not in names.values():
+            raise ValueError(
+                f"bad budget {text!r}: use {', '.join(LEVELS)} or iterations=N,determinisations=N,horizon=N"
+            )
+        try:
+            values[key] = float(value) if key == "exploration" else int(value)
+        except ValueError:
+            raise ValueError(f"bad budget {text!r}: {key} must be a number") from None
+    base = LEVELS[DEFAULT_LEVEL]
+    return Budget(
+        iterations=int(values.get("iterations", base.iterations)),
+        determinisations=int(values.get("determinisations", base.determinisations)),
+        horizon=int(values.get("horizon", base.horizon)),
+        exploration=float(values.get("exploration", base.exploration)),
+    )
+
+
+# -- the leaf evaluation ----------------------------------------------------------------------------
+
+# The logistic's spread, in points, is SPREAD_BASE + SPREAD_PER_CARD * cards left in the deck (the end
+# comes when the deck is empty, END-1): fitted on greedy self-play (docs/analysis.md, "Calibration").
+SPREAD_BASE = 14.0
+SPREAD_PER_CARD = 1.0
+
+
+def spread(state: GameState) -> float:
+    """How many points of margin are worth one unit of log-odds at this point of the game."""
+    return SPREAD_BASE + SPREAD_PER_CARD * len(state.deck)
+
+
+def _sigmoid(x: float) -> float:
+    if x < -40:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A position as each seat sees its chances: margin (points ahead of the best other seat) and win
+    probability, per seat."""
+
+    margins: tuple[float, ...]
+    wins: tuple[float, ...]
+
+
+def value_of(state: GameState) -> Value:
+    """The leaf evaluation: a finished game by its result (TIE-1 winners share the win), otherwise
+    `evaluate` of every seat turned into margins and win probabilities."""
+    players = state.players
+    if state.finished:
+        scores = [float(p.score) for p in players]
+        winners = state.winners
+        wins = tuple((1.0 / len(winners) if p.seat in winners else 0.0) for p in players)
+    else:
+        scores = [evaluate(p, state) for p in players]
+        wins = win_probabilities(scores, spread(state))
+    if len(scores) == 1:
+        return Value((scores[0],), wins)
+    margins = tuple(s - max(o for j, o in enumerate(scores) if j != i) for i, s in enumerate(scores))
+    return Value(margins, wins)
+
+
+def win_probabilities(values: Sequence[float], scale: float) -> tuple[float, ...]:
+    """Each seat's chance to finish first: the product of its pairwise chances to finish ahead of each
+    other seat (a logistic of the difference), normalised to sum to 1."""
+    if len(values) == 1:
+        return (1.0,)
+    raw = [
+        math.prod(_sigmoid((v - o) / scale) for j, o in enumerate(values) if j != i)
+        for i, v in enumerate(values)
+    ]
+    total = sum(raw)
+    return tuple(r / total for r in raw) if total > 0 else tuple(1.0 / len(values) for _ in values)
+
+
+# -- the tree -----------------------------------------------------------------------------------------
+
+
+class _Node:
+    """A decision point of the tree. `seen` keeps, per determinisation, the state reached there (after
+    any forced moves), its candidate moves (None at a leaf: the game's end or the horizon) and, at a
+    leaf, its value: a determinisation's states are computed once, however often the search passes."""
+
+    __slots__ = ("edges", "seen")
+
+    def __init__(self) -> None:
+        self.edges: dict[c.Command, _Edge] = {}
+        self.seen: dict[int, tuple[GameState, list[c.Command] | None, Value | None]] = {}
+
+
+class _Edge:
+    __slots__ = ("avail", "child", "margins", "seat", "visits", "wins")
+
+    def __init__(self, seat: int, seats: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.avail = 1
+        self.margins = [0.0] * seats
+        self.wins = [0.0] * seats
+        self.child = _Node()
+
+
+def _arrive(s: GameState, stop: int) -> tuple[GameState, list[c.Command] | None, Value | None]:
+    """Play the forced moves from `s` (they take no node): the next real decision with its candidate
+    moves, or a leaf (the end, or the horizon) with its value."""
+    while not s.finished and s.turn.number < stop:
+        moves = candidates(s)
+        if len(moves) > 1:
+            return s, moves, None
+        s = play_through(s, moves[0])[0]
+    return s, None, value_of(s)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStats:
+    """A root move after the search: visits, and the mean margin and win probability of every seat."""
+
+    move: c.Command
+    visits: int
+    margins: tuple[float, ...]
+    wins: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    seat: int
+    moves: tuple[MoveStats, ...]  # every root move visited, most visited first
+    iterations: int
+
+    @property
+    def best(self) -> MoveStats:
+        """The robust choice: the most visited move (then the best margin for the seat)."""
+        return self.moves[0]
+
+    def stats(self, move: c.Command) -> MoveStats | None:
+        return next((m for m in self.moves if m.move == move), None)
+
+
+def candidates(state: GameState) -> list[c.Command]:
+    """The moves the search considers: the legal moves, without payments that only waste more
+    (the greedy bot's pruning, domain/bots.py)."""
+    return prune(legal_moves(state), state)
+
+
+def search(
+    state: GameState,
+    budget: Budget,
+    seed: str,
+    *,
+    viewer: int | None = None,
+    include: c.Command | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> SearchResult:
+    """Search the decision of the seat to act in `state`, from what `viewer` (default: that seat)
+    knows. `include` is a move to value even if the pruning would leave it out (the move a player
+    played, for an analysis). `cancelled` is polled between iterations: when it says so the search
+    stops with what it has."""
+    seat = state.turn.seat
+    knows = seat if viewer is None else viewer
+    seats = len(state.players)
+    rng = SeededRandom(seed, "ismcts")
+    root = _Node()
+    for k in range(budget.determinisations):
+        det = determinise(state, knows, digest(seed, "det", str(k)))
+        options = candidates(det)
+        if include is not None and include not in options:
+            options.append(include)
+        root.seen[k] = (det, options, None)
+    stop = state.turn.number + budget.horizon
+    explore = budget.exploration
+    done = 0
+    for i in range(budget.iterations):
+        if cancelled is not None and i % 16 == 0 and cancelled():
+            break
+        done += 1
+        k = i % budget.determinisations
+        node = root
+        path: list[_Edge] = []
+        s, moves, value = root.seen[k]
+        while moves is not None:
+            edges = node.edges
+            untried: list[c.Command] = []
+            for m in moves:
+                edge = edges.get(m)
+                if edge is None:
+                    untried.append(m)
+                else:
+                    edge.avail += 1
+            if untried:
+                m = (
+                    include
+                    if include is not None and include in untried
+                    else untried[rng.below(len(untried))]
+                )
+                edge = _Edge(s.turn.seat, seats)
+                edges[m] = edge
+            else:
+                actor = s.turn.seat
+                best_score = -math.inf
+                m = moves[0]
+                for move in moves:
+                    e = edges[move]
+                    score = e.margins[actor] / e.visits + explore * math.sqrt(math.log(e.avail) / e.visits)
+                    if score > best_score:
+                        m, best_score = move, score
+                edge = edges[m]
+            path.append(edge)
+            node = edge.child
+            seen = node.seen.get(k)
+            if seen is None:
+                seen = _arrive(play_through(s, m)[0], stop)
+                node.seen[k] = seen
+            s, moves, value = seen
+            if untried:
+                break
+        if value is None:
+            value = value_of(s)
+            node.seen[k] = (s, moves, value)
+        for edge in path:
+            edge.visits += 1
+            for j in range(seats):
+                edge.margins[j] += value.margins[j]
+                edge.wins[j] += value.wins[j]
+    stats = [
+        MoveStats(
+            m,
+            e.visits,
+            tuple(x / e.visits for x in e.margins),
+            tuple(x / e.visits for x in e.wins),
+        )
+        for m, e in root.edges.items()
+        if e.visits
+    ]
+    stats.sort(key=lambda st: (-st.visits, -st.margins[seat]))
+    return SearchResult(seat, tuple(stats), done)
+
+
+class SearchBot:
+    """The ISMCTS bot (`make_bot("mcts")`, `"mcts:strong"`): deterministic for its seed and budget."""
+
+    def __init__(self, seed: str, budget: Budget, level: str = DEFAULT_LEVEL) -> None:
+        self.name = f"mcts:{level}"
+        self._seed = seed
+        self._budget = budget
+        self._calls = 0
+
+    def choose(self, state: GameState, moves: Sequence[c.Command]) -> c.Command:
+        if len(moves) == 1:
+            return moves[0]
+        self._calls += 1
+        result = search(state, self._budget, f"{self._seed}:{self._calls}")
+        offered = set(moves)  # the search's moves come from re-deals: keep to the ones offered here
+        return next((m.move for m in result.moves if m.move in offered), moves[0])
