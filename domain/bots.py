@@ -11,7 +11,6 @@ from typing import Protocol
 from domain import commands as c
 from domain.characters import character_of, rules_for
 from domain.characters.commands import PlaceLibraryTile
-from domain.characters.hevelius import DiscardOffer
 from domain.engine import legal_moves, play_through
 from domain.events import Event
 from domain.rng import SeededRandom
@@ -81,15 +80,11 @@ def _library_tiles(p: PlayerState) -> int:
 
 def prune(moves: Sequence[c.Command], state: GameState | None = None) -> list[c.Command]:
     """Keep, per observation target, only the payments that waste the least; of Copernicus' library
-    tiles (CHAR-COP-2), only those on the next space of a Book token (where they pay soonest); Hevelius'
-    discard (it ends her Action phase, AMB-37) only once both of the turn's actions are taken."""
+    tiles (CHAR-COP-2), only those on the next space of a Book token (where they pay soonest)."""
     best: dict[str, tuple[int, c.Observe]] = {}
     out: list[c.Command] = []
     for m in moves:
-        if isinstance(m, DiscardOffer):
-            if state is None or (state.turn.fixed_done and state.turn.moving_done):
-                out.append(m)
-        elif isinstance(m, PlaceLibraryTile):
+        if isinstance(m, PlaceLibraryTile):
             if state is not None and m.column == state.players[m.seat].books[m.row] + 1:
                 out.append(m)
         elif isinstance(m, c.Observe):

@@ -544,12 +544,17 @@ class Hevelius(CharacterRules):
 
     @staticmethod
     def _may_discard(s: GameState, seat: int, part: Heavens) -> bool:
-        """CHAR-HEV-8, AMB-37: no offer condition met this turn, once, at the end of her Action phase: since
-        rules 0.3.0 whenever she may end it, as the discard ends it (under rules 0.2.0 once both of the
-        turn's actions were taken, and the phase went on)."""
+        """CHAR-HEV-8, AMB-37: no offer condition met this turn, once, at the end of her Action phase: once
+        both of the turn's actions were taken; since rules 0.3.0 also when the fixed action left is
+        impossible (no option), and the discard ends the Action phase (under rules 0.2.0 it went on)."""
+        from domain.moves import fixed_options
+
         conditions = {t.id: t.condition for t in data_of(s.catalog).hevelius_tiles}
         met = rules.claimable(part.offer, conditions, frozenset(part.performed))
-        done = _committed(s) or (s.turn.fixed_done and s.turn.moving_done)
+        t = s.turn
+        done = t.fixed_done and t.moving_done
+        if not done and _committed(s) and t.moving_done:
+            done = not fixed_options(s, seat, t.space)
         return done and not met and not part.claimed and not part.discarded and bool(part.offer)
 
     cleanup_commands = (ClaimTile,)
