@@ -829,3 +829,17 @@ def test_CHAR_HEV_5_claim_targets_exhaustively_on_small_layouts() -> None:
             )
             seen += 1
     assert seen > 100
+
+
+def test_CHAR_HEV_7_a_determinisation_knows_neither_her_deck_order_nor_her_reshuffle_key() -> None:
+    from domain.characters.hevelius import heavens_of
+    from domain.determinise import determinise
+
+    events, _ = _recorded("hev-determinise")
+    s = fold(events[: _first_reshuffle(events) + 2])  # between a reshuffle and its refill
+    real = heavens_of(s.players[0])
+    for viewer in (0, 1, None):
+        seen = heavens_of(determinise(s, viewer, "search-seed").players[0])
+        assert seen.shuffle_key not in ("", real.shuffle_key) and not seen.preset
+        assert sorted(seen.deck) == sorted(real.deck) and seen.older == real.older
+        assert set(seen.deck[: real.older]) == set(real.deck[: real.older])  # the generations kept apart
