@@ -836,7 +836,7 @@ def test_CHAR_HEV_7_a_determinisation_knows_neither_her_deck_order_nor_her_reshu
     from domain.determinise import determinise
 
     events, _ = _recorded("hev-determinise")
-    s = fold(events[: _first_reshuffle(events) + 2])  # between a reshuffle and its refill
+    s = fold(events[: _first_reshuffle(events) + 1])  # between a reshuffle and its refill
     real = heavens_of(s.players[0])
     for viewer in (0, 1, None):
         seen = heavens_of(determinise(s, viewer, "search-seed").players[0])
