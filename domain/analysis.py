@@ -110,7 +110,8 @@ class SeatSummary:
     inaccuracies: int
     mistakes: int
     blunders: int
-    mean_loss: float
+    mean_loss: float  # win probability given away per decision
+    mean_margin_loss: float  # expected margin given away per decision, in points
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +123,7 @@ class SeatSummary:
             "mistakes": self.mistakes,
             "blunders": self.blunders,
             "mean_loss": round(self.mean_loss, 4),
+            "mean_margin_loss": round(self.mean_margin_loss, 3),
         }
 
 
@@ -247,7 +249,9 @@ def _evaluate(decision: Decision, result: SearchResult) -> DecisionAnalysis:
     seat = result.seat
     played = result.stats(decision.move)
     assert played is not None, "the search values the move played (`include`)"
-    best = result.best
+    # the best alternative: the search's robust choice among the other moves (the move played has a share
+    # of the iterations of its own, domain/search.py FOCUS, so it is compared on its value, not its visits)
+    best = next((m for m in result.moves if m.move != decision.move), played)
     if played.wins[seat] >= best.wins[seat]:
         best = played
     after = Evaluation(played.wins[seat], played.margins[seat])
@@ -289,6 +293,7 @@ def _summaries(state: GameState, decisions: Sequence[DecisionAnalysis]) -> tuple
                 mistakes=sum(1 for d in mine if d.mistake == "mistake"),
                 blunders=sum(1 for d in mine if d.mistake == "blunder"),
                 mean_loss=sum(d.loss for d in mine) / len(mine) if mine else 0.0,
+                mean_margin_loss=sum(d.margin_loss for d in mine) / len(mine) if mine else 0.0,
             )
         )
     return tuple(out)

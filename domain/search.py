@@ -31,7 +31,8 @@ from domain.engine import legal_moves, play_through
 from domain.rng import SeededRandom, digest
 from domain.state import GameState
 
-ENGINE = "ismcts-1"  # the search's own version: part of an analysis' cache key (docs/analysis.md)
+# The search's own version, part of an analysis' cache key (docs/analysis.md): bump it when results change.
+ENGINE = "ismcts-2"
 
 # -- the budget and the named levels ------------------------------------------------------------------
 
@@ -166,6 +167,8 @@ def win_probabilities(values: Sequence[float], scale: float) -> tuple[float, ...
     return tuple(r / total for r in raw) if total > 0 else tuple(1.0 / len(values) for _ in values)
 
 
+FOCUS = 4  # with `include`: one iteration in FOCUS goes through the included move
+
 # -- the tree -----------------------------------------------------------------------------------------
 
 
@@ -182,10 +185,9 @@ class _Node:
 
 
 class _Edge:
-    __slots__ = ("avail", "child", "margins", "seat", "visits", "wins")
+    __slots__ = ("avail", "child", "margins", "visits", "wins")
 
-    def __init__(self, seat: int, seats: int) -> None:
-        self.seat = seat
+    def __init__(self, seats: int) -> None:
         self.visits = 0
         self.avail = 1
         self.margins = [0.0] * seats
@@ -200,6 +202,8 @@ def _arrive(s: GameState, stop: int) -> tuple[GameState, list[c.Command] | None,
         moves = candidates(s)
         if len(moves) > 1:
             return s, moves, None
+        if not moves:  # nobody to decide (never at a settled state: a safety net)
+            break
         s = play_through(s, moves[0])[0]
     return s, None, value_of(s)
 
@@ -246,8 +250,9 @@ def search(
 ) -> SearchResult:
     """Search the decision of the seat to act in `state`, from what `viewer` (default: that seat)
     knows. `include` is a move to value even if the pruning would leave it out (the move a player
-    played, for an analysis). `cancelled` is polled between iterations: when it says so the search
-    stops with what it has."""
+    played, for an analysis); every FOCUS-th iteration goes through it, so its value rests on a search
+    of its own continuations, like the best move's (a mean over few visits would be pessimistic).
+    `cancelled` is polled between iterations: when it says so the search stops with what it has."""
     seat = state.turn.seat
     knows = seat if viewer is None else viewer
     seats = len(state.players)
@@ -285,8 +290,11 @@ def search(
                     if include is not None and include in untried
                     else untried[rng.below(len(untried))]
                 )
-                edge = _Edge(s.turn.seat, seats)
+                edge = _Edge(seats)
                 edges[m] = edge
+            elif node is root and i % FOCUS == FOCUS - 1 and include is not None and include in edges:
+                m = include  # every FOCUS-th iteration searches the included move: its value is not a guess
+                edge = edges[m]
             else:
                 actor = s.turn.seat
                 best_score = -math.inf

@@ -55,8 +55,11 @@ def test_a_finished_three_player_game_has_an_evaluation_for_every_decision() -> 
     for seat, s in summary.items():
         chosen = [d for d in analysis.decisions if d.seat == seat and d.legal > 1]
         assert s["decisions"] == len(chosen) and 0 <= s["accuracy"] <= 100
-    # the random seat plays worse than the greedy ones
-    assert summary[1]["accuracy"] < min(summary[0]["accuracy"], summary[2]["accuracy"])
+    # the random seat gives away more points per decision than the greedy ones (its win probability is
+    # soon near zero whatever it plays: the margin shows what the win probability cannot)
+    assert summary[1]["mean_margin_loss"] > max(
+        summary[0]["mean_margin_loss"], summary[2]["mean_margin_loss"]
+    )
     assert analysis.turning_points and all(
         t.kind in ("blunder", "mistake", "lead-change") for t in analysis.turning_points
     )
