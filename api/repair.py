@@ -38,14 +38,13 @@ def _made_by_api(metadata: dict[str, object]) -> bool:
 def find_orphans(games: Games, seats: SeatStore) -> list[str]:
     """The games made by the API that have no seats and deal recorded (and are not yet abandoned)."""
     recorder = games.store.recorder
-    decode = games.store.mapper.transcoder.decode
     topics = [TOPIC_PREFIX + "GameStarted", TOPIC_PREFIX + "GameForked"]
     candidates: dict[str, None] = {}
     start: int | None = None
     while True:
         page = recorder.select_notifications(start, PAGE, topics=topics, inclusive_of_start=False)
         for n in page:
-            if _made_by_api(decode(n.state).get("metadata") or {}):
+            if _made_by_api(games.store.mapper.to_domain_event(n).metadata or {}):
                 candidates[str(n.originator_id)] = None
         if len(page) < PAGE:
             break

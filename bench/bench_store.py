@@ -30,7 +30,7 @@ from domain import dump_state, evolve, legal_moves
 from domain.bots import make_bot
 from domain.selfplay import default_setup
 from replays.service import Games
-from replays.store import SNAPSHOT_INTERVAL, GameStore, mutate_all, store_env
+from replays.store import SNAPSHOT_INTERVAL, GameStore, mutate_all, store_env, unpack
 
 VERSIONS = 60  # random versions rebuilt per game
 GAMES = 2  # finished random-bot games (about 1,000 events each)
@@ -124,7 +124,7 @@ def rebuild_figures(games: Games, url: str, game_ids: list[str]) -> dict[str, fl
             without.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             for row in rows[:version]:
-                orjson.loads(row.state)
+                orjson.loads(unpack(row.state))
             decode.append(time.perf_counter() - t0)
     plain.close()
     return {"snapshots": _median(with_snap), "replay": _median(without), "decode": _median(decode)}

@@ -304,72 +304,94 @@ def int_arg(text: str) -> int:
     return int(text)
 
 
-def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
-    def need(n: int) -> None:
-        need_args(args, n)
-
-    parse = _PARSERS.get(cls)
-    if parse is not None:
-        return parse(seat, args)
-    if cls in (StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting):
-        need(0)
+def _no_args(cls: type[Command]) -> Parser:
+    def parse(seat: int, args: list[str]) -> Command:
+        need_args(args, 0)
         return cls(seat=seat)
-    if cls is Move:
-        need(1)
-        return Move(seat=seat, steps=int_arg(args[0]))
-    if cls is Observe:
-        need(4)
-        dice = tuple(parse_die(d) for d in args[1].split("+")) if args[1] != "-" else ()
-        if not (args[2].startswith("c1=") and args[3].startswith("c2=")):
-            raise ValueError("expected c1=<n> c2=<n>")
-        return Observe(
-            seat=seat, target=args[0], dice=dice, comets1=int_arg(args[2][3:]), comets2=int_arg(args[3][3:])
-        )
-    if cls is TakeFixed:
-        need(1)
-        return TakeFixed(seat=seat, action=args[0])
-    if cls is UseTile:
-        need(1)
-        return UseTile(seat=seat, option=int_arg(args[0]))
-    if cls is BuyFree:
-        need(1)
-        return BuyFree(seat=seat, action=args[0])
-    if cls is Persuade:
-        need(1)
-        if len(args[0]) < 2 or args[0][0] not in "CG":
-            raise ValueError(f"bad cellar space {args[0]!r}: expected C1..C4 or G1..G4")
-        return Persuade(seat=seat, space=int_arg(args[0][1:]) - 1, grand=args[0][0] == "G")
-    if cls is GainDie:
-        if len(args) == 1:
-            return GainDie(seat=seat, colour=args[0])
-        need(3)
-        if args[1] != "swap":
-            raise ValueError("expected 'swap <die>'")
-        return GainDie(seat=seat, colour=args[0], returned=parse_die(args[2]))
-    if cls is Lecture:
-        need(1)
-        return Lecture(seat=seat, tile=int_arg(args[0]) - 1)
-    if cls is RaiseDie:
-        need(1)
-        return RaiseDie(seat=seat, die=parse_die(args[0]))
-    if cls is Recolour:
-        need(2)
-        return Recolour(seat=seat, die=parse_die(args[0]), colour=args[1])
-    if cls is Farewell:
-        need(1)
-        if args[0] not in ("yes", "no"):
-            raise ValueError("expected yes or no")
-        return Farewell(seat=seat, accept=args[0] == "yes")
-    if cls in (WriteStep, WriteComplete):
-        need(1)
-        return cls(seat=seat, row=row_arg(args[0]))
-    if cls is Upgrade:
-        need(1)
-        return Upgrade(seat=seat, tile=args[0])
-    if cls is PlaceComet:
-        need(1)
-        return PlaceComet(seat=seat, page=args[0])
-    raise ValueError(f"no parser for {cls.__name__}")  # pragma: no cover - every verb is handled
+
+    return parse
+
+
+def _one_arg(cls: type[Command], field_name: str, convert: Callable[[str], Any] = str) -> Parser:
+    def parse(seat: int, args: list[str]) -> Command:
+        need_args(args, 1)
+        return cls(seat=seat, **{field_name: convert(args[0])})
+
+    return parse
+
+
+def _observe(seat: int, args: list[str]) -> Command:
+    need_args(args, 4)
+    dice = tuple(parse_die(d) for d in args[1].split("+")) if args[1] != "-" else ()
+    if not (args[2].startswith("c1=") and args[3].startswith("c2=")):
+        raise ValueError("expected c1=<n> c2=<n>")
+    return Observe(
+        seat=seat, target=args[0], dice=dice, comets1=int_arg(args[2][3:]), comets2=int_arg(args[3][3:])
+    )
+
+
+def _persuade(seat: int, args: list[str]) -> Command:
+    need_args(args, 1)
+    if len(args[0]) < 2 or args[0][0] not in "CG":
+        raise ValueError(f"bad cellar space {args[0]!r}: expected C1..C4 or G1..G4")
+    return Persuade(seat=seat, space=int_arg(args[0][1:]) - 1, grand=args[0][0] == "G")
+
+
+def _gain_die(seat: int, args: list[str]) -> Command:
+    if len(args) == 1:
+        return GainDie(seat=seat, colour=args[0])
+    need_args(args, 3)
+    if args[1] != "swap":
+        raise ValueError("expected 'swap <die>'")
+    return GainDie(seat=seat, colour=args[0], returned=parse_die(args[2]))
+
+
+def _recolour(seat: int, args: list[str]) -> Command:
+    need_args(args, 2)
+    return Recolour(seat=seat, die=parse_die(args[0]), colour=args[1])
+
+
+def _farewell(seat: int, args: list[str]) -> Command:
+    need_args(args, 1)
+    if args[0] not in ("yes", "no"):
+        raise ValueError("expected yes or no")
+    return Farewell(seat=seat, accept=args[0] == "yes")
+
+
+def _tile_number(text: str) -> int:
+    return int_arg(text) - 1
+
+
+# The base game's commands: how the text notation's arguments are read (an expansion adds its own with
+# `register_command`).
+_NO_ARGS: tuple[type[Command], ...] = (StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting)
+_PARSERS.update({cls: _no_args(cls) for cls in _NO_ARGS})
+_PARSERS.update(
+    {
+        Move: _one_arg(Move, "steps", int_arg),
+        Observe: _observe,
+        TakeFixed: _one_arg(TakeFixed, "action"),
+        UseTile: _one_arg(UseTile, "option", int_arg),
+        BuyFree: _one_arg(BuyFree, "action"),
+        Persuade: _persuade,
+        GainDie: _gain_die,
+        Lecture: _one_arg(Lecture, "tile", _tile_number),
+        RaiseDie: _one_arg(RaiseDie, "die", parse_die),
+        Recolour: _recolour,
+        Farewell: _farewell,
+        WriteStep: _one_arg(WriteStep, "row", row_arg),
+        WriteComplete: _one_arg(WriteComplete, "row", row_arg),
+        Upgrade: _one_arg(Upgrade, "tile"),
+        PlaceComet: _one_arg(PlaceComet, "page"),
+    }
+)
+
+
+def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
+    parse = _PARSERS.get(cls)
+    if parse is None:  # pragma: no cover - every verb has a parser
+        raise ValueError(f"no parser for {cls.__name__}")
+    return parse(seat, args)
 
 
 def _plain(value: Any) -> Any:

@@ -3,7 +3,7 @@
 A search that must not use what the acting seat cannot see plays on *determinisations*: the true state
 with every card the seat has not seen re-dealt, the same re-deal a fork of a running game makes
 (domain/fork.py, `domain.setup.redeal`): the deck keeps its size and tier layering, the box and reserve
-take the rest; an expansion's own hidden order (the Luna Moon tiles), a character's (Hevelius' deck,
+take the rest; an expansion's own hidden order (its face-down tiles), a character's (Hevelius' deck,
 Cunitz' Notes) and a non-player opponent's (the solo Tycho's Movement stack) are re-dealt too. Unlike a
 fork, the seat's own face-down library cards (OBS-52) stay what they are: it has seen their fronts;
 the other seats' face-down cards are drawn again among the unseen cards of the same tier and back.

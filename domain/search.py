@@ -5,7 +5,7 @@ moves played from the decision; every iteration samples a determinisation — th
 acting seat has not seen re-dealt (domain/determinise.py, the re-deal a fork makes) — descends the tree
 among the moves legal in that determinisation (UCB1 with availability counts), expands one move and
 scores the position it reaches with the leaf evaluation. Nodes where another seat decides pick that
-seat's best (max^n), so the bot plays any seat: base, Luna, an ability side, the person of a solo game
+seat's best (max^n), so the bot plays any seat: base game or expansion, either side, the person of a solo game
 (Tycho plays himself inside the engine, domain/opponents.py).
 
 The tree covers the rest of the current turn (`Budget.horizon` turns); a leaf is valued by the greedy

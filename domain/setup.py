@@ -224,6 +224,77 @@ def _deal(
     return deck, sorted(box), reserve
 
 
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """The shared components as dealt (SET-3..SET-8)."""
+
+    deck: tuple[str, ...]
+    box: tuple[str, ...]
+    reserve: tuple[str, ...]
+    display: tuple[str, ...]
+    scale: tuple[str, ...]
+    subjects: tuple[str, ...]
+    objectives: tuple[str, ...]
+
+
+def _deal_board(catalog: Catalog, players: int, rng: SeededRandom) -> _Board:
+    """The Discovery deck and display, the Scale and Subject tiles (the setup stream's first draws)."""
+    pools: dict[int, list[str]] = {1: [], 2: [], 3: []}
+    for card in catalog.cards.values():
+        pools[card.tier].append(card.id)
+    deck, box, reserve = _deal(catalog, players, rng, pools)
+    display, deck = deck[:6], deck[6:]  # SET-5
+    # SET-7, AMB-18: four Scale tiles in random order, each on a random face.
+    tiles = rng.shuffled(list(catalog.scale_tiles))[: catalog.scale_tiles_in_play]
+    scale = tuple(t.faces[rng.below(2)].id for t in tiles)
+    # SET-7/SET-8: four Subject tiles arch side up on the Scale tiles, two niche side up as objectives.
+    subjects = rng.shuffled(list(catalog.subject_tiles))
+    arch = tuple(s.arch for s in subjects[: len(scale)])
+    objectives = tuple(catalog.printed_objectives) + tuple(s.niche for s in subjects[len(scale) :])
+    return _Board(tuple(deck), tuple(box), tuple(reserve), tuple(display), scale, arch, objectives)
+
+
+def _seat_boards(
+    setup: Setup, catalog: Catalog, rng: SeededRandom
+) -> tuple[tuple[tuple[str, ...], ...], list[dict[str, Any] | None]]:
+    """Each seat's Action tile queue (SET-23) and its character's layout on its side (CHAR-1: Kepler,
+    CHAR-KEP-1), drawn after the queues."""
+    tile_ids = [t.id for t in catalog.action_tiles]
+    if setup.tile_orders is not None:
+        queues = tuple(tuple(o) for o in setup.tile_orders)
+    else:
+        queues = tuple(tuple(rng.shuffled(tile_ids)) for _ in setup.seats)  # SET-23
+    layouts: list[dict[str, Any] | None] = []
+    laid: list[tuple[str, ...]] = []
+    for spec, queue in zip(setup.seats, queues, strict=True):
+        queue, layout = rules_of(spec.character, spec.side).layout(catalog, spec.character, queue, spec.aside)
+        laid.append(queue)
+        layouts.append(layout)
+    return tuple(laid), layouts
+
+
+def _hidden_deals(
+    setup: Setup, catalog: Catalog, engine_version: str, opponent: OpponentSetup | None
+) -> tuple[dict[str, Any], tuple[str, ...], tuple[tuple[str, ...], ...] | None]:
+    """An expansion's own deal (its event fields and hidden part), and each seat's character's own
+    hidden order (Hevelius' deck, Cunitz' Notes) from its own stream; all of it goes into the commitment."""
+    extra_fields: dict[str, Any] = {}
+    hidden: tuple[str, ...] = ()
+    for extra in EXTRA_DEALS:
+        dealt = extra.deal(setup, catalog)
+        if dealt is not None:
+            extra_fields, hidden = dict(dealt[0]), dealt[1]
+    own = tuple(
+        rules_of(spec.character, spec.side).deal(
+            catalog, SeededRandom(setup.seed, f"character:{i}"), engine_version
+        )
+        for i, spec in enumerate(setup.seats)
+    )
+    if opponent is not None:
+        own = (*own, ())  # a non-player opponent has no character
+    return extra_fields, hidden, own if any(own) else None
+
+
 def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     """Decide the setup: the first event of every game (`GameStarted`), then a non-player opponent's
     own deal, if the game has one."""
@@ -235,31 +306,8 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     _check_setup(setup, catalog, opponent)
     n = len(setup.seats)  # the person seats: a non-player opponent's is added after them
     rng = SeededRandom(setup.seed, "setup")
-    pools: dict[int, list[str]] = {1: [], 2: [], 3: []}
-    for card in catalog.cards.values():
-        pools[card.tier].append(card.id)
-    deck, box, reserve = _deal(catalog, n, rng, pools)
-    display, deck = deck[:6], deck[6:]  # SET-5
-    # SET-7, AMB-18: four Scale tiles in random order, each on a random face.
-    tiles = rng.shuffled(list(catalog.scale_tiles))[: catalog.scale_tiles_in_play]
-    scale = tuple(t.faces[rng.below(2)].id for t in tiles)
-    # SET-7/SET-8: four Subject tiles arch side up on the Scale tiles, two niche side up as objectives.
-    subjects = rng.shuffled(list(catalog.subject_tiles))
-    arch = tuple(s.arch for s in subjects[: len(scale)])
-    objectives = tuple(catalog.printed_objectives) + tuple(s.niche for s in subjects[len(scale) :])
-    tile_ids = [t.id for t in catalog.action_tiles]
-    if setup.tile_orders is not None:
-        queues = tuple(tuple(o) for o in setup.tile_orders)
-    else:
-        queues = tuple(tuple(rng.shuffled(tile_ids)) for _ in range(n))  # SET-23
-    # CHAR-1: each seat's character setup on its side (Kepler, CHAR-KEP-1); drawn after the queues
-    layouts: list[dict[str, Any] | None] = []
-    laid: list[tuple[str, ...]] = []
-    for spec, queue in zip(setup.seats, queues, strict=True):
-        queue, layout = rules_of(spec.character, spec.side).layout(catalog, spec.character, queue, spec.aside)
-        laid.append(queue)
-        layouts.append(layout)
-    queues = tuple(laid)
+    board = _deal_board(catalog, n, rng)
+    queues, layouts = _seat_boards(setup, catalog, rng)
     sides = tuple(spec.side for spec in setup.seats)
     first = setup.first_seat if setup.first_seat is not None else rng.below(n)
     seats = tuple((s.name, s.character) for s in setup.seats)
@@ -272,22 +320,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     if min(supply) < 0:
         raise IllegalMove("dice-supply", f"{per_colour} dice per colour are too few for {n} players", "AMB-2")
     salt = setup.salt or digest("salt", setup.seed)
-    extra_fields: dict[str, Any] = {}
-    hidden: tuple[str, ...] = ()
-    for extra in EXTRA_DEALS:  # an expansion's own deal
-        dealt = extra.deal(setup, catalog)
-        if dealt is not None:
-            extra_fields, hidden = dict(dealt[0]), dealt[1]
-    # each seat's character's own hidden order (Hevelius' deck, Cunitz' Notes), from its own stream
-    own = tuple(
-        rules_of(spec.character, spec.side).deal(
-            catalog, SeededRandom(setup.seed, f"character:{i}"), engine_version
-        )
-        for i, spec in enumerate(setup.seats)
-    )
-    if opponent is not None:
-        own = (*own, ())  # a non-player opponent has no character
-    character_deals = own if any(own) else None
+    extra_fields, hidden, character_deals = _hidden_deals(setup, catalog, engine_version, opponent)
     started = GameStarted(
         seat=None,
         seats=seats,
@@ -296,17 +329,17 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
         catalog_edition=catalog.edition,
         catalog_hash=catalog.content_hash,
         engine_version=engine_version,
-        display=tuple(display),
-        scale=scale,
-        subjects=arch,
-        objectives=objectives,
+        display=board.display,
+        scale=board.scale,
+        subjects=board.subjects,
+        objectives=board.objectives,
         queues=queues,
         supply=supply,
-        deck_size=len(deck),
-        commitment=commitment_of(salt, tuple(deck), tuple(box), tuple(reserve), hidden, character_deals),
-        deck=tuple(deck),
-        box=tuple(box),
-        reserve=tuple(reserve),
+        deck_size=len(board.deck),
+        commitment=commitment_of(salt, board.deck, board.box, board.reserve, hidden, character_deals),
+        deck=board.deck,
+        box=board.box,
+        reserve=board.reserve,
         seed=setup.seed,
         salt=salt,
         sides=sides if any(side != "basic" for side in sides) else None,

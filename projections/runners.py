@@ -4,7 +4,10 @@
   restarts it after an error, from the view's stored position.
 - SQLite has no subscriptions: `PollingRunner` polls the notification log in batches, woken at once
   after every save in this process (`replays.store.on_save`) and every `interval` seconds otherwise
-  (saves by other processes).
+  (saves by other processes). After each catch-up it lingers `linger` seconds (the library runner's
+  `max_delay` on PostgreSQL), so that the saves of a busy moment are written to the view in one
+  transaction: a view commits at most once per `linger`, not once per move (issue 17, "Throughput";
+  tests/projections/test_commits.py).
 
 `catch_up` is the batch loop both the polling runner and `rebuild` use.
 """
@@ -67,10 +70,18 @@ def caught_up(app: GameStore, view: Documents, topics: Sequence[str]) -> bool:
 class PollingRunner:
     """Keeps one projection of a SQLite store up to date from a background thread."""
 
-    def __init__(self, app: GameStore, projection: GameProjection[Any], interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        app: GameStore,
+        projection: GameProjection[Any],
+        interval: float = 1.0,
+        linger: float | None = None,
+    ) -> None:
         self.app = app
         self.projection = projection
         self.interval = interval
+        self.linger = projection.max_delay if linger is None else linger
+        self.catch_ups = 0  # how many times it caught up (tests count them)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -95,6 +106,7 @@ class PollingRunner:
         while not self._stop.is_set():
             self._wake.clear()
             try:
+                self.catch_ups += 1
                 catch_up(self.app, self.projection)
             except Exception:
                 logger.exception("projection %s failed; retrying in %.1f s", self.projection.name, backoff)
@@ -102,6 +114,8 @@ class PollingRunner:
                 backoff = min(backoff * 2, MAX_BACKOFF)
                 continue
             backoff = 0.5
+            # Saves woken during the linger are caught up together, in one transaction of the view.
+            self._stop.wait(self.linger)
             self._wake.wait(self.interval)
 
 

@@ -1,6 +1,19 @@
 """Tamper evidence: the canonical encoding and the hash chain of a game's events (docs/audit.md).
 
-Every stored event carries audit metadata and two hashes: `prev_hash` (the previous event's `hash`,
+Two schemes, chosen per game by its first event and kept for its whole life: scheme 2 ("compact", every
+game written since it exists) chains *batches*, scheme 1 (the first releases' games) chains events.
+
+Scheme 2: a batch's `hash` is SHA-256 (base64url, no padding) over the canonical encoding of
+
+    {"scheme": 2, "batch": b, "prev": <the previous batch's hash, "" for the first>,
+     "audit": <the batch's audit fields: kind, actor, command_id, command, received_at, engine_version,
+               seat_kind>,
+     "events": [{"event": <public fields>, "sealed": {<group>: <digest>}}, ...]}
+
+so the audit metadata of a command is hashed (and stored) once per command, not once per event, and the
+per-game constants (catalog, options) are the GameStarted event's own fields. `batch_hash` below.
+
+Scheme 1: every stored event carries audit metadata and two hashes: `prev_hash` (the previous event's `hash`,
 64 zeros for the first event) and `hash`, SHA-256 over the canonical encoding of
 
     {"version": n, "event": <public fields>, "meta": <metadata>, "sealed": {<group>: <digest>}}
@@ -14,9 +27,10 @@ digest given) still verifies, and a digest of a single card cannot be reversed b
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +39,11 @@ import orjson
 from domain import ENGINE_VERSION, EVENT_TYPES, Options, SeatSpec, Setup
 
 ZERO_HASH = "0" * 64
+CHAINED, COMPACT = 1, 2  # the audit schemes (docs/audit.md, "Schemes")
+SCHEME = COMPACT  # the scheme of new games
+SCHEMES = (CHAINED, COMPACT)
+# The audit fields of a batch in scheme 2: the same on every event of the batch, hashed once.
+AUDIT_FIELDS = ("kind", "actor", "command_id", "command", "received_at", "engine_version", "seat_kind")
 SYSTEM = "system"  # the actor of batches no seat caused (setup, fork)
 KINDS = ("setup", "command", "fork", "table")  # what caused a batch (table: docs/async.md)
 GROUPS = ("hidden", "private")  # secret field groups: Event.HIDDEN and Event.OWNER_ONLY
@@ -39,6 +58,17 @@ def canonical(value: Any) -> bytes:
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def b64(digest: bytes) -> str:
+    """A digest in base64url without padding (43 characters for SHA-256): scheme 2's hashes."""
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def scheme_of(meta: Mapping[str, Any]) -> int:
+    """The audit scheme of an event's metadata: its `scheme` (scheme 2 on), else 1."""
+    value = meta.get("scheme", CHAINED)
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
 
 
 def new_nonce() -> str:
@@ -99,17 +129,92 @@ def event_hash(
         "event": public_fields(event),
         "meta": {k: v for k, v in meta.items() if k not in ("hash", "nonces")},
     }
-    groups = secret_groups(event.get("type"))
-    if groups:
-        nonces = meta.get("nonces")
-        nonces = nonces if isinstance(nonces, Mapping) else {}
-        body["sealed"] = {
-            group: sealed[group]
-            if sealed and group in sealed
-            else group_digest(str(nonces.get(group, "")), event, fields)
-            for group, fields in groups.items()
-        }
+    digests = _sealed(event, meta, sealed)
+    if digests is not None:
+        body["sealed"] = digests
     return sha256(canonical(body))
+
+
+def _sealed(
+    event: Mapping[str, Any], meta: Mapping[str, Any], sealed: Mapping[str, str] | None
+) -> dict[str, str] | None:
+    """The digest of each secret group of an event (None for an event without secret groups)."""
+    groups = secret_groups(event.get("type"))
+    if not groups:
+        return None
+    nonces = meta.get("nonces")
+    nonces = nonces if isinstance(nonces, Mapping) else {}
+    return {
+        group: sealed[group]
+        if sealed and group in sealed
+        else group_digest(str(nonces.get(group, "")), event, f)
+        for group, f in groups.items()
+    }
+
+
+def batch_audit(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The audit fields of a batch (scheme 2) from the metadata of one of its events."""
+    return {k: meta[k] for k in AUDIT_FIELDS if k in meta}
+
+
+def batch_hash(
+    batch: int,
+    prev: str,
+    audit: Mapping[str, Any],
+    events: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], Mapping[str, str] | None]],
+) -> str:
+    """Scheme 2: the hash of a batch numbered `batch` (its first event's version) following `prev`,
+    with its audit fields and its events, each (event, metadata with its nonces, sealed digests)."""
+    items = []
+    for event, meta, sealed in events:
+        item: dict[str, Any] = {"event": public_fields(event)}
+        digests = _sealed(event, meta, sealed)
+        if digests is not None:
+            item["sealed"] = digests
+        items.append(item)
+    body = {"scheme": COMPACT, "batch": batch, "prev": prev, "audit": dict(audit), "events": items}
+    return b64(hashlib.sha256(canonical(body)).digest())
+
+
+def link_batch(
+    first: int, payloads: Sequence[Mapping[str, Any]], metas: Sequence[Mapping[str, Any]], prev: str
+) -> list[dict[str, Any]]:
+    """Scheme 2: the metadata of one batch's events (versions `first`, first + 1...) completed with the
+    batch's `hash`, following `prev` ("" for the first batch of a game)."""
+    head = metas[0]
+    digest = batch_hash(
+        first, prev, batch_audit(head), [(p, m, None) for p, m in zip(payloads, metas, strict=True)]
+    )
+    return [{**{k: v for k, v in m.items() if k not in ("prev_hash", "hash")}, "hash": digest} for m in metas]
+
+
+def chain(
+    payloads: Sequence[Mapping[str, Any]], metas: Sequence[Mapping[str, Any]], version: int, prev: str
+) -> list[dict[str, Any]]:
+    """The metadata of events `version + 1`, `version + 2`... hash-linked after `prev` in their scheme
+    (the first metadata's): event by event in scheme 1, batch by batch in scheme 2."""
+    if not metas:
+        return []
+    out: list[dict[str, Any]] = []
+    if scheme_of(metas[0]) == CHAINED:
+        for i, (payload, meta) in enumerate(zip(payloads, metas, strict=True), start=version + 1):
+            out.append(link(i, payload, meta, prev))
+            prev = out[-1]["hash"]
+        return out
+    start = 0
+    while start < len(metas):
+        batch = metas[start]["batch"]
+        end = start + 1
+        while end < len(metas) and metas[end]["batch"] == batch:
+            end += 1
+        out += link_batch(batch, payloads[start:end], metas[start:end], prev)
+        prev, start = out[-1]["hash"], end
+    return out
+
+
+def first_prev(scheme: int) -> str:
+    """What the first event (scheme 1) or batch (scheme 2) of a game links to."""
+    return ZERO_HASH if scheme == CHAINED else ""
 
 
 def redact(
@@ -145,8 +250,9 @@ class Cause:
     engine_version: str = ENGINE_VERSION
     seat_kind: str | None = None  # a seat's command: "human" or "bot" (who played it), as the caller says
 
-    def metadata(self, batch: int) -> dict[str, Any]:
-        """The metadata of an event of this batch (without `prev_hash` and `hash`)."""
+    def metadata(self, batch: int, scheme: int = SCHEME) -> dict[str, Any]:
+        """The metadata of an event of this batch (without its hashes) in audit `scheme`: scheme 1 names
+        the game's catalog and options on every event, scheme 2 leaves them to GameStarted."""
         meta: dict[str, Any] = {
             "kind": self.kind,
             "actor": self.actor,
@@ -155,9 +261,12 @@ class Cause:
             "batch": batch,
             "received_at": self.received_at,
             "engine_version": self.engine_version,
-            "catalog": {"edition": self.catalog_edition, "hash": self.catalog_hash},
-            "options_hash": options_hash(self.options),
         }
+        if scheme == CHAINED:
+            meta["catalog"] = {"edition": self.catalog_edition, "hash": self.catalog_hash}
+            meta["options_hash"] = options_hash(self.options)
+        else:
+            meta["scheme"] = scheme
         if self.seat_kind is not None:
             meta["seat_kind"] = self.seat_kind
         return meta

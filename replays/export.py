@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import ENGINE_VERSION
-from replays.audit import canonical, redact
+from replays.audit import CHAINED, COMPACT, canonical, redact, scheme_of
 from replays.records import HASH_PATTERN, Record
 from replays.verify import Finding
 
 FORMAT = "galileo-game-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # the newest; a game of audit scheme 1 is still written as version 1
+FORMAT_VERSIONS = {CHAINED: 1, COMPACT: 2}  # the file version of a game's audit scheme (docs/export.md)
 MAX_FILE_BYTES = 64 << 20
 MAX_LINE_BYTES = 1 << 20
 MAX_EVENTS = 100_000
@@ -79,7 +80,7 @@ def make_header(
     first = records[0].event
     return {
         "format": FORMAT,
-        "format_version": FORMAT_VERSION,
+        "format_version": FORMAT_VERSIONS[scheme_of(records[0].meta)],
         "game_id": game_id,
         "exported_at": exported_at,
         "engine_version": ENGINE_VERSION,
@@ -155,9 +156,11 @@ def _check_header(header: Any) -> None:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ExportFormatError(1, f"not a game log: the first line must be a header with format {FORMAT!r}")
     version = header.get("format_version")
-    if version != FORMAT_VERSION:
+    known = sorted(FORMAT_VERSIONS.values())
+    if isinstance(version, bool) or version not in known:
         raise ExportFormatError(
-            1, f"unsupported format_version {version!r} (this service reads {FORMAT_VERSION})"
+            1,
+            f"unsupported format_version {version!r} (this service reads {', '.join(map(str, known))})",
         )
     for key, types in HEADER_TYPES.items():
         if key not in header:
@@ -233,6 +236,21 @@ def header_problems(log: GameLog) -> list[Finding]:
         out.append(Finding("format", "the last event's hash is not the header's head_hash", line=last.line))
     if not records:
         return out
+    schemes = {v: k for k, v in FORMAT_VERSIONS.items()}
+    wrong = next(
+        (
+            r
+            for r in records
+            if isinstance(r.meta, Mapping) and scheme_of(r.meta) != schemes[header["format_version"]]
+        ),
+        None,
+    )
+    if wrong is not None:
+        message = (
+            f"format_version {header['format_version']} holds events of audit scheme "
+            f"{schemes[header['format_version']]}, not {scheme_of(wrong.meta)}"
+        )
+        out.append(Finding("format", message, line=wrong.line))
     first, last_type = records[0].event, records[-1].event.get("type")
     said: list[tuple[str, Any, Any]] = [
         ("finished", header.get("finished"), last_type == "GameEnded"),

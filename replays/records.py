@@ -8,9 +8,10 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from domain import EVENT_TYPES, Event
-from replays.audit import KINDS, secret_groups
+from replays.audit import CHAINED, COMPACT, KINDS, scheme_of, secret_groups
 
 HASH_PATTERN = re.compile(r"[0-9a-f]{64}")
+B64_HASH_PATTERN = re.compile(r"[A-Za-z0-9_-]{43}")  # scheme 2: SHA-256 in base64url, no padding
 NONCE_PATTERN = re.compile(r"[0-9a-f]{32}")
 MAX_TEXT = 200  # characters of a command ID or an actor label
 
@@ -83,6 +84,11 @@ _META_TYPES: Mapping[str, tuple[type, ...]] = {
     "prev_hash": (str,),
     "hash": (str,),
 }
+# Scheme 2 (docs/audit.md): no per-event catalog, options or previous hash; `hash` is the batch's.
+_META2_TYPES: Mapping[str, tuple[type, ...]] = {
+    **{k: v for k, v in _META_TYPES.items() if k not in ("catalog", "options_hash", "prev_hash")},
+    "scheme": (int,),
+}
 
 
 def _is_int(value: Any) -> bool:
@@ -99,13 +105,17 @@ def check_record(record: Record) -> str | None:
     problem = _check_event(record.event, meta.get("nonces"), record.sealed)
     if problem:
         return problem
-    missing = [k for k in _META_TYPES if k not in meta]
+    scheme = scheme_of(meta)
+    if scheme not in (CHAINED, COMPACT):
+        return f"meta.scheme must be {COMPACT} (or absent: scheme {CHAINED}), not {meta.get('scheme')!r}"
+    types_of = _META_TYPES if scheme == CHAINED else _META2_TYPES
+    missing = [k for k in types_of if k not in meta]
     if missing:
         return f"meta lacks {', '.join(missing)}"
-    extra = sorted(set(meta) - set(_META_TYPES) - OPTIONAL_META)
+    extra = sorted(set(meta) - set(types_of) - OPTIONAL_META)
     if extra:
         return f"meta has unknown key(s) {', '.join(extra)}"
-    for key, types in _META_TYPES.items():
+    for key, types in types_of.items():
         value = meta[key]
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             return f"meta.{key} has the wrong type ({type(value).__name__})"
@@ -120,9 +130,12 @@ def check_record(record: Record) -> str | None:
         return "meta.command_id is required for a command"
     if isinstance(meta["command_id"], str) and not 0 < len(meta["command_id"]) <= MAX_TEXT:
         return f"meta.command_id must have 1 to {MAX_TEXT} characters"
-    for key in ("options_hash", "prev_hash", "hash"):
-        if not HASH_PATTERN.fullmatch(meta[key]):
-            return f"meta.{key} must be 64 lowercase hexadecimal digits"
+    if scheme == CHAINED:
+        for key in ("options_hash", "prev_hash", "hash"):
+            if not HASH_PATTERN.fullmatch(meta[key]):
+                return f"meta.{key} must be 64 lowercase hexadecimal digits"
+    elif not B64_HASH_PATTERN.fullmatch(meta["hash"]):
+        return "meta.hash must be 43 base64url characters (scheme 2)"
     if record.topic is not None and record.topic != f"galileo:{record.event['type']}":
         return f"stored topic {record.topic!r} does not match the event type {record.event['type']!r}"
     return None

@@ -36,7 +36,22 @@ from domain import (
 from domain import Event as DomainEvent
 from domain.catalog import load_catalog
 from domain.events import GameEnded, GameStarted
-from replays.audit import SYSTEM, ZERO_HASH, Actor, Cause, canonical, link, nonces_for, setup_command
+from replays.audit import (
+    CHAINED,
+    SCHEME,
+    SCHEMES,
+    SYSTEM,
+    Actor,
+    Cause,
+    canonical,
+    chain,
+    first_prev,
+    nonces_for,
+    options_hash,
+    scheme_of,
+    setup_command,
+)
+from replays.compact import Expander, StoredFormError
 from replays.errors import (
     CommandIdReused,
     ForkRefused,
@@ -83,7 +98,8 @@ class Games:
     """The game service over one event store (`url`, default `database_url()`).
 
     `clock` gives the time a request is received and `secret` the secret seeds and salts of new games
-    and of re-deals (both injectable for tests).
+    and of re-deals (both injectable for tests). `scheme` is the audit scheme of the games it creates and
+    forks (docs/audit.md): the current one by default; a game keeps its own scheme for its whole life.
     """
 
     def __init__(
@@ -92,8 +108,12 @@ class Games:
         *,
         clock: Callable[[], datetime] = _utc_now,
         secret: Callable[[], str] = lambda: secrets.token_hex(16),
+        scheme: int = SCHEME,
     ) -> None:
+        if scheme not in SCHEMES:
+            raise ValueError(f"an audit scheme is one of {', '.join(map(str, SCHEMES))}, not {scheme!r}")
         self.url = url or database_url()
+        self.scheme = scheme  # of the games it writes (create, fork); an import keeps its file's
         self.store = open_store(self.url)
         self._clock = clock
         self._secret = secret
@@ -125,7 +145,7 @@ class Games:
         assert isinstance(first, GameStarted)
         cause = _cause("setup", actor, setup_command(setup), None, now, first)
         game_id = uuid4()
-        game = self._assemble(game_id, [(e, cause.metadata(1)) for e in events], now)
+        game = self._assemble(game_id, [(e, cause.metadata(1, self.scheme)) for e in events], now)
         self._save_new(game, rows)
         return str(game_id), game.version
 
@@ -176,7 +196,7 @@ class Games:
             _cause("command", actor, command_to_dict(command), command_id, now, game.state),
             seat_kind=seat_kind,
         )
-        self._append(game, [(e, cause.metadata(game.version + 1)) for e in events], now, states)
+        self._append(game, [(e, cause.metadata(game.version + 1, game.scheme)) for e in events], now, states)
         try:
             self.store.save(game)
         except IntegrityError:
@@ -220,7 +240,7 @@ class Games:
         if not events:
             return SubmitResult(game.version, ())
         cause = _cause("table", actor, request, command_id, now, game.state)
-        self._append(game, [(e, cause.metadata(game.version + 1)) for e in events], now)
+        self._append(game, [(e, cause.metadata(game.version + 1, game.scheme)) for e in events], now)
         try:
             self.store.save(game)
         except IntegrityError:
@@ -263,7 +283,12 @@ class Games:
         request = {"type": "Fork", "source_game": str(gid), "at": at_version}
         cause = _cause("fork", actor, request, None, now, first)
         entries = [
-            (e, source[i].metadata if i < at_version else cause.metadata(at_version + 1))
+            (
+                e,
+                _in_scheme(source[i].metadata, self.scheme, first)
+                if i < at_version
+                else cause.metadata(at_version + 1, self.scheme),
+            )
             for i, e in enumerate(forked)
         ]
         new_id = uuid4()
@@ -309,32 +334,27 @@ class Games:
         self.store.save(game, rows=rows(str(game.id), game.state, size))
 
     def _assemble(self, game_id: UUID, entries: Iterable[Entry], now: datetime) -> Game:
-        """A new game aggregate holding `entries` (event, metadata[, recorded form]), hash-linked."""
-        items = iter(entries)
-        event, meta, *recorded = next(items)
-        payload = dict(recorded[0]) if recorded else event_to_dict(event)
-        nonces = meta.get("nonces") or nonces_for(payload["type"])
-        first = link(1, payload, {**meta, "nonces": nonces} if nonces else meta, ZERO_HASH)
-        game = Game._create(Game.Created, id=game_id, payload=payload, metadata=first, timestamp=now)
-        self._append(game, items, now)
+        """A new game aggregate holding `entries` (event, metadata[, recorded form]), hash-linked in the
+        scheme of the first entry's metadata."""
+        items = _with_nonces(entries)
+        scheme = scheme_of(items[0][2])
+        (event, payload, meta), *rest = _chained(items, scheme, 0, first_prev(scheme))
+        game = Game._create(Game.Created, id=game_id, payload=payload, metadata=meta, timestamp=now)
+        for event, payload, meta in rest:
+            game.record(event, payload, meta, timestamp=now)
         return game
 
     @staticmethod
     def _append(
         game: Game, entries: Iterable[Entry], now: datetime, states: Sequence[GameState] | None = None
     ) -> None:
-        """Record events with their metadata, hash-linked; new secret-bearing events get nonces.
-        `states`, when given, are the states after each event as the engine computed them (not
+        """Record events with their metadata, hash-linked in the game's scheme; new secret-bearing events
+        get nonces. `states`, when given, are the states after each event as the engine computed them (not
         recomputed: each event is evolved once on the command path)."""
-        for i, (event, meta, *recorded) in enumerate(entries):
-            payload = dict(recorded[0]) if recorded else event_to_dict(event)
-            if "nonces" not in meta:
-                nonces = nonces_for(payload["type"])
-                meta = {**meta, "nonces": nonces} if nonces else meta
+        chained = _chained(_with_nonces(entries), game.scheme, game.version, game.last_hash)
+        for i, (event, payload, meta) in enumerate(chained):
             after = states[i] if states is not None else None
-            game.record(
-                event, payload, link(game.version + 1, payload, meta, game.last_hash), after, timestamp=now
-            )
+            game.record(event, payload, meta, after, timestamp=now)
 
     def _first_result(
         self, gid: UUID, game: Game, command: Command | Mapping[str, Any], command_id: str
@@ -407,15 +427,13 @@ class Games:
                 start_id, LIST_PAGE, topics=topics, inclusive_of_start=False
             )
             for n in page:
-                data = self.store.mapper.transcoder.decode(n.state)
-                game_id, payload = str(n.originator_id), data["payload"]
-                if payload["type"] == "GameEnded":
+                game_id = str(n.originator_id)
+                if n.topic != topics[0]:
+                    payload = self.store.mapper.decode_state(n.state)["payload"]
                     ended[game_id] = tuple(int(w) for w in payload["winners"])
                     continue
-                stamp = data.get("timestamp")
-                created = (
-                    stamp.isoformat() if isinstance(stamp, datetime) else data["metadata"]["received_at"]
-                )
+                started_event = self.store.mapper.to_domain_event(n)  # the timestamp of its stored form
+                payload, created = started_event.payload, started_event.timestamp.isoformat()
                 seats = tuple((str(name), str(char)) for name, char in payload["seats"])
                 started[game_id] = GameInfo(game_id, created, seats)
             if len(page) < LIST_PAGE:
@@ -469,12 +487,14 @@ class Games:
             raise GameNotFound(game_id)
         records: list[Record] = []
         problems: list[Finding] = []
+        expand = Expander()  # a scheme-2 row holds its batch's audit fields in the batch's first event
         for row in rows:
             try:
-                data = self.store.mapper.transcoder.decode(row.state)
-                records.append(
-                    Record(row.originator_version, data["payload"], data["metadata"], topic=row.topic)
-                )
+                data = self.store.mapper.decode_state(row.state)
+                meta = expand(data["metadata"], row.originator_version)
+                records.append(Record(row.originator_version, data["payload"], meta, topic=row.topic))
+            except StoredFormError as exc:
+                problems.append(Finding("format", str(exc), row.originator_version))
             except Exception as exc:
                 message = f"the stored row cannot be decoded ({type(exc).__name__}: {exc})"
                 problems.append(Finding("format", message, row.originator_version))
@@ -550,3 +570,40 @@ def _explain(finding: Finding) -> str:
     where = f"event {finding.version}: " if finding.version is not None else ""
     rule = f" [{finding.rule}]" if finding.rule else ""
     return f"{finding.check}: {where}{finding.message}{rule}"
+
+
+def _with_nonces(entries: Iterable[Entry]) -> list[tuple[DomainEvent, dict[str, Any], dict[str, Any]]]:
+    """(event, payload, metadata) of each entry: the payload as recorded (an import keeps its form) or
+    as the engine writes it, the metadata with nonces for a new secret-bearing event."""
+    out = []
+    for event, meta, *recorded in entries:
+        payload = dict(recorded[0]) if recorded else event_to_dict(event)
+        if "nonces" not in meta:
+            nonces = nonces_for(payload["type"])
+            meta = {**meta, "nonces": nonces} if nonces else meta
+        out.append((event, payload, dict(meta)))
+    return out
+
+
+def _chained(
+    items: Sequence[tuple[DomainEvent, dict[str, Any], dict[str, Any]]], scheme: int, version: int, prev: str
+) -> list[tuple[DomainEvent, dict[str, Any], dict[str, Any]]]:
+    """The items (events after `version`) with their metadata hash-linked after `prev` (docs/audit.md)."""
+    if any(scheme_of(meta) != scheme for _, _, meta in items):
+        raise ValueError(f"a game of audit scheme {scheme} takes metadata of its own scheme only")
+    metas = chain([p for _, p, _ in items], [m for _, _, m in items], version, prev)
+    return [(event, payload, meta) for (event, payload, _), meta in zip(items, metas, strict=True)]
+
+
+def _in_scheme(meta: Mapping[str, Any], scheme: int, first: GameStarted) -> dict[str, Any]:
+    """A copied event's metadata (a fork's) in the scheme of the new game, without its hashes: the audit
+    fields are kept; scheme 1's per-event catalog and options come from the game's GameStarted."""
+    out = {
+        k: v for k, v in meta.items() if k not in ("prev_hash", "hash", "catalog", "options_hash", "scheme")
+    }
+    if scheme == CHAINED:
+        out["catalog"] = {"edition": first.catalog_edition, "hash": first.catalog_hash}
+        out["options_hash"] = options_hash(first.options)
+    else:
+        out["scheme"] = scheme
+    return out

@@ -9,13 +9,19 @@ exact engine event through `event_from_dict`. Encoding is orjson (guide §4); sn
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import lzma
 import os
 import threading
+import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from copy import copy, deepcopy
 from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -25,7 +31,7 @@ from uuid import UUID
 import orjson
 from eventsourcing.application import Application, ProcessingEvent, ProjectorFunction
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, Recording, StoredEvent, Transcoding
+from eventsourcing.persistence import JSONTranscoder, Mapper, Recording, StoredEvent, Transcoding
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 from eventsourcing.utils import Environment, get_topic, register_topic
@@ -44,7 +50,8 @@ from domain import (
 from domain import events as ev
 from domain.events import Event as DomainEvent
 from domain.events import GameForked
-from replays.audit import ZERO_HASH
+from replays.audit import CHAINED, COMPACT, ZERO_HASH, scheme_of
+from replays.compact import StoredFormError, batch_of, compact, expand, head_fields, is_compact
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +63,17 @@ CACHE_SIZE = 256  # games kept in memory between commands (fast-forwarded from t
 TOPIC_PREFIX = "galileo:"
 CREATE_TABLES_LOCK = 0x47616C696C656F  # PostgreSQL advisory lock key ("Galileo") held while creating tables
 PLAIN_KEYS = frozenset({"payload", "metadata"})  # stored-event fields that never hold tagged values
+HEADS_CACHED = 4096  # batch heads kept by the mapper to expand the other events of their batches
+HEADS_READ = 32  # events read when a head is missing from the cache (its batch and the next ones)
+# Snapshots (not part of the audit trail) are raw LZMA2 after a first byte 0xFD: about 3 KB for a
+# 19 KB state dump (zlib: 5.3 KB), 2 ms to write once per SNAPSHOT_INTERVAL events, 0.15 ms to read.
+SNAPSHOT_MARK = b"\xfd"
+SNAPSHOT_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 6, "dict_size": 1 << 16},)  # frozen: rows need it
+# Scheme-2 event rows are deflated with a preset dictionary, numbered by the row's first byte. A
+# dictionary is never changed once released (the rows written with it need it): a new one gets a number.
+DICTIONARIES = Path(__file__).resolve().parent / "dictionaries"
+DICTIONARY_HASHES: Mapping[int, str] = {1: "6160b8bc593d988789c098293456e41f83b9be0af39a8746b4c678809cc13818"}
+DICTIONARY = 1  # the dictionary of new rows
 _SAVE_LISTENERS: list[Callable[[], None]] = []
 
 # Bounded waits on PostgreSQL (README, "Outages"): connecting (libpq's connect_timeout and the pool's wait
@@ -229,6 +247,8 @@ class Game(Aggregate):
     # it then neither decodes the payload nor evolves the state again. Never stored.
     _known = None
 
+    scheme = CHAINED  # the audit scheme of the game (its first event's; docs/audit.md)
+
     def __init__(self) -> None:
         self.state: GameState | None = None
         self.last_hash = ZERO_HASH
@@ -259,6 +279,8 @@ class Game(Aggregate):
             except ValueError as exc:  # a stored event this build cannot read
                 raise EventDoesNotFit(str(payload.get("type")), str(exc), version) from exc
         self.last_hash = metadata["hash"]
+        if before is None:
+            self.scheme = scheme_of(metadata)
         if isinstance(event, GameForked):
             self.commands, self.recent_commands = {}, {}
         command_id = metadata.get("command_id")
@@ -437,6 +459,158 @@ class GameStateAsDict(Transcoding):
         return load_state(data)
 
 
+@cache
+def _dictionary(number: int) -> bytes:
+    """A preset dictionary of scheme-2 event rows (replays/dictionaries/, frozen: rows need it to be read)."""
+    data = (DICTIONARIES / f"events-{number}.bin").read_bytes()
+    if hashlib.sha256(data).hexdigest() != DICTIONARY_HASHES[number]:
+        raise RuntimeError(f"replays/dictionaries/events-{number}.bin is not the released dictionary")
+    return data
+
+
+@cache
+def _packer(number: int) -> Any:
+    return zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _dictionary(number))
+
+
+def pack(state: bytes) -> bytes:
+    """A scheme-2 event row: a marker byte (the dictionary's number) and the JSON deflated with that
+    preset dictionary (about a fifth of the JSON: most of an event is words every event has)."""
+    packer = _packer(DICTIONARY).copy()  # the dictionary is primed once
+    packed: bytes = packer.compress(state) + packer.flush()
+    return bytes([DICTIONARY]) + packed
+
+
+def unpack(state: bytes) -> bytes:
+    """A row's JSON: a packed event row inflated, a snapshot decompressed, a plain JSON row as it is."""
+    first = state[:1]
+    if first == b"{":
+        return state
+    if first == SNAPSHOT_MARK:
+        plain_snapshot: bytes = lzma.decompress(state[1:], format=lzma.FORMAT_RAW, filters=SNAPSHOT_FILTERS)
+        return plain_snapshot
+    if first and first[0] in DICTIONARY_HASHES:
+        inflater = zlib.decompressobj(-15, _dictionary(first[0]))
+        plain: bytes = inflater.decompress(state[1:]) + inflater.flush()
+        return plain
+    raise ValueError(f"unknown stored row encoding (first byte {first!r})")
+
+
+class GameMapper(Mapper[UUID]):
+    """The library's mapper, storing a game's events in their scheme's stored form and snapshots
+    compressed (docs/audit.md, "Stored form").
+
+    A scheme-2 event is stored with its metadata compacted (`replays.compact`: the batch's audit fields
+    once, in its first event) and without the library's `timestamp` when that equals the batch's
+    `received_at` (it is the time the service wrote the batch, which is when it received it; an import
+    keeps its own). Reading expands it again: an event after the first of its batch takes the batch's
+    fields from the mapper's cache of heads, or reads its head from the store. Snapshots are
+    LZMA-compressed; a row written before (plain JSON) is read as it is."""
+
+    recorder: Any = None  # set by the store: where a head missing from the cache is read
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._heads: OrderedDict[tuple[Any, int], dict[str, Any]] = OrderedDict()
+        self._missed: OrderedDict[Any, int] = OrderedDict()  # per game: the batch of its last miss
+        self._heads_lock = threading.Lock()
+        self.snapshot_topic = get_topic(Game.Snapshot)
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        state = vars(domain_event)
+        meta = state.get("metadata")
+        if isinstance(meta, dict) and meta.get("scheme") == COMPACT:
+            version = state["originator_version"]
+            out = {k: v for k, v in state.items() if k not in ("originator_id", "originator_version")}
+            out["metadata"] = compact(meta, version)
+            stamp = out.get("timestamp")
+            if isinstance(stamp, datetime) and stamp.isoformat() == meta.get("received_at"):
+                del out["timestamp"]
+            return StoredEvent(
+                originator_id=state["originator_id"],
+                originator_version=version,
+                topic=get_topic(type(domain_event)),
+                state=pack(self.transcoder.encode(out)),
+            )
+        stored = super().to_stored_event(domain_event)
+        if stored.topic == self.snapshot_topic:
+            return StoredEvent(
+                stored.originator_id,
+                stored.originator_version,
+                stored.topic,
+                SNAPSHOT_MARK + lzma.compress(stored.state, format=lzma.FORMAT_RAW, filters=SNAPSHOT_FILTERS),
+            )
+        return stored
+
+    def decode_state(self, state: bytes) -> Any:
+        """A stored row's state as data: its JSON, unpacked first if need be (verification reads rows
+        this way, before trusting them)."""
+        return self.transcoder.decode(unpack(state))
+
+    def to_domain_event(self, stored_event: Any) -> Any:
+        if stored_event.state[:1] != b"{":
+            stored_event = StoredEvent(
+                stored_event.originator_id,
+                stored_event.originator_version,
+                stored_event.topic,
+                unpack(stored_event.state),
+            )
+        domain_event = super().to_domain_event(stored_event)
+        state = domain_event.__dict__
+        meta = state.get("metadata")
+        if isinstance(meta, dict) and is_compact(meta):
+            version = stored_event.originator_version
+            batch = batch_of(meta, version)
+            head = None if batch == version else self._head(stored_event.originator_id, batch)
+            expanded = expand(meta, version, head)
+            if batch == version:
+                self._remember(
+                    stored_event.originator_id,
+                    version,
+                    {k: v for k, v in expanded.items() if k not in ("batch", "nonces")},
+                )
+            state["metadata"] = expanded
+            if "timestamp" not in state:
+                state["timestamp"] = datetime.fromisoformat(expanded["received_at"])
+        return domain_event
+
+    def _remember(self, game_id: Any, batch: int, fields: dict[str, Any]) -> None:
+        with self._heads_lock:
+            self._heads[(game_id, batch)] = fields
+            self._heads.move_to_end((game_id, batch))
+            while len(self._heads) > HEADS_CACHED:
+                self._heads.popitem(last=False)
+
+    def _head(self, game_id: Any, batch: int) -> dict[str, Any]:
+        with self._heads_lock:
+            fields = self._heads.get((game_id, batch))
+        if fields is not None:
+            return fields
+        # A second miss in the same game: a reader of a few event types (the statistics) follows the game
+        # in order and misses the heads of the batches it reads; then one read serves the next ones too.
+        # A first miss (a rebuild from a snapshot inside a batch) reads the head alone.
+        with self._heads_lock:
+            again = self._missed.get(game_id, batch) < batch
+            self._missed[game_id] = batch
+            self._missed.move_to_end(game_id)
+            while len(self._missed) > HEADS_CACHED:
+                self._missed.popitem(last=False)
+        limit = HEADS_READ if again else 1
+        rows = self.recorder.select_events(game_id, gt=batch - 1, limit=limit) if self.recorder else []
+        if not rows or rows[0].originator_version != batch:
+            raise StoredFormError(f"game {game_id}: the first event of batch {batch} is not stored")
+        fields = head_fields(self.decode_state(rows[0].state).get("metadata"), batch)
+        self._remember(game_id, batch, fields)
+        for row in rows[1:]:
+            try:
+                meta = self.decode_state(row.state).get("metadata")
+                if isinstance(meta, dict) and "s" in meta:
+                    self._remember(game_id, row.originator_version, head_fields(meta, row.originator_version))
+            except (StoredFormError, ValueError):  # read when asked for (verification reports it)
+                continue
+        return fields
+
+
 class GameStore(Application[UUID]):
     """The eventsourcing application that saves and loads games (used through `replays.service.Games`)."""
 
@@ -444,8 +618,12 @@ class GameStore(Application[UUID]):
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
     snapshotting_projectors: ClassVar[dict[type[Any], ProjectorFunction[Any, Any]]] = {Game: mutate_all}
 
+    if TYPE_CHECKING:
+        mapper: GameMapper
+
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env)
+        self.mapper.recorder = self.recorder
         self._load_locks = [threading.Lock() for _ in range(LOAD_LOCK_STRIPES)]
 
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
@@ -456,6 +634,9 @@ class GameStore(Application[UUID]):
             values["IS_SNAPSHOTTING_ENABLED"] = "y"
         values.update(env or {})
         return Environment(name, values)
+
+    def construct_mapper(self) -> GameMapper:
+        return GameMapper(transcoder=self.construct_transcoder())
 
     def construct_transcoder(self) -> OrjsonTranscoder:
         transcoder = OrjsonTranscoder()

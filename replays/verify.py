@@ -47,12 +47,16 @@ from domain.setup import commitment_of
 from domain.state import GameState
 from domain.takeback import taken_back
 from replays.audit import (
+    COMPACT,
     ZERO_HASH,
+    batch_audit,
+    batch_hash,
     canonical,
     event_hash,
     is_redacted,
     options_hash,
     public_fields,
+    scheme_of,
     setup_from_command,
 )
 from replays.records import Record, StoredEvent, check_record
@@ -152,6 +156,12 @@ def verify_records(
             formats.append(Finding("format", message, _int(r.version), r.line))
     if not records and not formats:
         formats.append(Finding("format", "the log has no events"))
+    if records and not formats:
+        scheme = scheme_of(records[0].meta)
+        other = next((r for r in records if scheme_of(r.meta) != scheme), None)
+        if other is not None:
+            message = f"its audit scheme {scheme_of(other.meta)} is not the game's ({scheme}, event 1's)"
+            formats.append(Finding("format", message, _int(other.version), other.line))
     complete = not any(is_redacted(r.event) for r in records if isinstance(r.event, Mapping))
     last = records[-1].event if records else None
     finished = isinstance(last, Mapping) and last.get("type") == "GameEnded"
@@ -223,6 +233,8 @@ def _int(value: Any) -> int | None:
 
 def check_chain(records: Sequence[Record]) -> Finding | None:
     """The first event that is missing, out of place, altered or not linked to its predecessor."""
+    if records and scheme_of(records[0].meta) == COMPACT:
+        return _check_batches(records)
     present = {r.version for r in records}
     seen: dict[int, int] = {}
     by_hash: dict[str, int] = {}
@@ -260,6 +272,60 @@ def check_chain(records: Sequence[Record]) -> Finding | None:
             return Finding("chain", message, position, r.line)
         prev = meta["hash"]
         by_hash[prev] = position
+    return None
+
+
+def _misplaced(records: Sequence[Record], position: int, r: Record, seen: set[Any]) -> Finding:
+    present = {x.version for x in records}
+    if r.version in seen:
+        message = f"event {r.version} appears twice"
+    elif position in present:
+        message = f"event {r.version} is out of order: found where event {position} belongs"
+    else:
+        message = f"event {position} is missing: the log goes from event {position - 1} to {r.version}"
+    return Finding("chain", message, position, r.line)
+
+
+def _check_batches(records: Sequence[Record]) -> Finding | None:
+    """Scheme 2: events numbered 1..n; each batch's events agree on its audit fields and hash, and the
+    hash recomputed over the batch (its number, the previous batch's hash, its audit fields, its events
+    in order) is the stored one. A changed event is located to its batch: the command that caused it."""
+    seen: set[Any] = set()
+    for position, r in enumerate(records, start=1):
+        if r.version != position:
+            return _misplaced(records, position, r, seen)
+        seen.add(r.version)
+    prev = ""
+    start = 0
+    while start < len(records):
+        head = records[start]
+        batch = head.meta["batch"]
+        if batch != head.version:
+            message = f"it names batch {batch} but follows the events of another batch, or begins one"
+            return Finding("chain", message, head.version, head.line)
+        end = start + 1
+        while end < len(records) and records[end].meta["batch"] != records[end].version:
+            end += 1
+        group = records[start:end]
+        audit = batch_audit(head.meta)
+        for r in group[1:]:
+            if r.meta["batch"] != batch:
+                message = f"it names batch {r.meta['batch']} but lies in batch {batch}"
+                return Finding("chain", message, r.version, r.line)
+            if not _same(batch_audit(r.meta), audit) or r.meta["hash"] != head.meta["hash"]:
+                message = f"its audit metadata or hash differs from the rest of its batch (event {batch})"
+                return Finding("chain", message, r.version, r.line)
+        digest = batch_hash(batch, prev, audit, [(r.event, r.meta, r.sealed) for r in group])
+        if digest != head.meta["hash"]:
+            last = group[-1].version
+            span = f"events {batch}..{last}" if last > batch else f"event {batch}"
+            message = (
+                f"altered: the batch of {span} does not match its hash (one of its events, their order or "
+                "its audit metadata was changed, or the hash of the batch before it)"
+            )
+            return Finding("chain", message, batch, head.line, stored=dict(head.event))
+        prev = digest
+        start = end
     return None
 
 
@@ -319,7 +385,9 @@ class Adjudicator:
         command_ids: dict[str, int] = {}  # since the last fork: a retry must never have been written twice
         for i, (r, e) in enumerate(zip(self.records, self.events, strict=True)):
             meta = r.meta
-            if meta["catalog"] != catalog or meta["options_hash"] != options_hash(first.options):
+            if "catalog" in meta and (  # scheme 1: every event names the game's rules
+                meta["catalog"] != catalog or meta["options_hash"] != options_hash(first.options)
+            ):
                 return self._finding(i, "its metadata names other rules (catalog or options) than the game's")
             opens = not self.batches or meta["batch"] != self.records[self.batches[-1][0]].meta["batch"]
             if opens:

@@ -74,7 +74,7 @@ class Heavens(Part):
 
 
 def _dump(part: Heavens, hide: bool) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "deck": ["?"] * len(part.deck) if hide else list(part.deck),
         "offer": list(part.offer),
         "discard": list(part.discard),
@@ -85,10 +85,15 @@ def _dump(part: Heavens, hide: bool) -> dict[str, Any]:
         "claimed": part.claimed,
         "discarded": part.discarded,
         "reshuffles": part.reshuffles,
-        "shuffle_key": "" if hide else part.shuffle_key,
-        "preset": [] if hide else [list(x) for x in part.preset],
-        "older": part.older,
     }
+    # rules 0.3.0's fields only when set: a rules-0.2.0 seat dumps as it always did (a take-back's state)
+    if part.shuffle_key:
+        out["shuffle_key"] = "" if hide else part.shuffle_key
+    if part.preset:
+        out["preset"] = [] if hide else [list(x) for x in part.preset]
+    if part.older:
+        out["older"] = part.older
+    return out
 
 
 def _load(d: Any) -> Heavens:
@@ -173,7 +178,8 @@ class ClaimTile(Command):
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class DiscardOffer(Command):
-    """CHAR-HEV-8, AMB-37: with no offer condition met this turn, discard offer tiles (then refill)."""
+    """CHAR-HEV-8, AMB-37: with no offer condition met this turn, discard offer tiles at the end of the
+    Action phase (then refill); since rules 0.3.0 the discard ends the Action phase."""
 
     tiles: tuple[str, ...]
     VERB: ClassVar[str] = "discard"
@@ -244,7 +250,7 @@ ORDER = "order:"  # a committed reshuffle order in her hidden order (a fork's re
 
 def encode(deck: tuple[str, ...], preset: tuple[tuple[str, ...], ...], key: str) -> tuple[str, ...]:
     """Her hidden order as committed (rules 0.3.0): the deck, the next reshuffles' orders, the key."""
-    return (*deck, *(ORDER + ".".join(order) for order in preset), KEY + key)
+    return (*deck, *(ORDER + ".".join(order) for order in preset), *((KEY + key,) if key else ()))
 
 
 def decode(order: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], str]:
@@ -310,6 +316,8 @@ def _command_claim(run: Run, cmd: ClaimTile, task: Task | None) -> None:
 @on_command(DiscardOffer)
 def _command_discard(run: Run, cmd: DiscardOffer, task: Task | None) -> None:
     run.emit(OfferTilesDiscarded(seat=cmd.seat, tiles=cmd.tiles))
+    if _committed(run.state):  # AMB-37 (rules 0.3.0): the discard is at the end of her Action phase
+        run.emit(ev.ActionPhaseEnded(seat=cmd.seat))
 
 
 @on_event(ConstellationTileClaimed)
@@ -434,10 +442,10 @@ class Hevelius(CharacterRules):
         the last reshuffle (on top) and those of the reshuffled pile each among themselves, and a new key
         for her later reshuffles (the committed orders of the source's are unseen too)."""
         part = heavens_of(player)
-        if not part.shuffle_key:  # rules 0.2.0
-            return tuple(rng.shuffled(sorted(part.deck)))
         older, newer = part.deck[: part.older], part.deck[part.older :]
         deck = (*rng.shuffled(sorted(older)), *rng.shuffled(sorted(newer)))
+        if not part.shuffle_key:  # rules 0.2.0: the deck alone (her later reshuffles: the fork's seed)
+            return deck
         return encode(deck, (), new_key(rng))
 
     def redealt(self, catalog: Catalog, player: PlayerState, order: tuple[str, ...]) -> PlayerState:
@@ -456,20 +464,22 @@ class Hevelius(CharacterRules):
         return (*started[: len(started) - len(part.deck)], *order)
 
     def rewrite_fork(self, state: GameState, seat: int, prefix: list[Any], order: tuple[str, ...]) -> None:
-        """Rules 0.3.0: her deck and every reshuffle in the copied events become what the prefix drew
-        from them, then the fork's re-deal of what is unseen (`order`); the rewritten `GameStarted` commits
-        the reshuffles' orders explicitly and the fork's new key for the later ones; an earlier fork in
-        the prefix commits her deck at its point, the orders of the reshuffles after it, the same key.
-        Nothing of the source's unseen orders remains, and the prefix reproduces itself exactly."""
+        """Her deck and every reshuffle in the copied events become what the prefix drew from them, then
+        the fork's re-deal of what is unseen (`order`); the rewritten `GameStarted` commits the reshuffles'
+        orders explicitly and the fork's new key for the later ones (rules 0.2.0: no key, the later ones
+        from the fork's seed); an earlier fork in the prefix commits her deck at its point, the orders of
+        the reshuffles after it, the same key. Nothing of the source's unseen orders remains, and the
+        prefix reproduces itself exactly. (A rules-0.2.0 game's first fork before any reshuffle keeps the
+        generic rewrite, as released.)"""
         part = heavens_of(state.players[seat])
-        if not part.shuffle_key:  # rules 0.2.0: the generic rewrite
-            return
-        fresh, _, key = decode(order)
-        first = prefix[0]
-        assert isinstance(first, ev.GameStarted) and first.character_deals is not None
         shuffles = [
             i for i, e in enumerate(prefix) if isinstance(e, ConstellationDeckReshuffled) and e.seat == seat
         ]
+        if not (part.shuffle_key or shuffles or any(isinstance(e, ev.GameForked) for e in prefix)):
+            return  # rules 0.2.0 before any reshuffle, a first fork: the generic rewrite, as released
+        fresh, _, key = decode(order)
+        first = prefix[0]
+        assert isinstance(first, ev.GameStarted) and first.character_deals is not None
         generations = [decode(first.character_deals[seat])[0]]
         generations += [tuple(prefix[i].deck) for i in shuffles]
         # the unseen tails: of the newest generation, and of the one before while tiles of it are left
@@ -534,11 +544,17 @@ class Hevelius(CharacterRules):
 
     @staticmethod
     def _may_discard(s: GameState, seat: int, part: Heavens) -> bool:
-        """CHAR-HEV-8, AMB-37: no offer condition met this turn, once, at the end of her Action phase
-        (both of the turn's actions taken)."""
+        """CHAR-HEV-8, AMB-37: no offer condition met this turn, once, at the end of her Action phase: once
+        both of the turn's actions were taken; since rules 0.3.0 also when the fixed action left is
+        impossible (no option), and the discard ends the Action phase (under rules 0.2.0 it went on)."""
+        from domain.moves import fixed_options
+
         conditions = {t.id: t.condition for t in data_of(s.catalog).hevelius_tiles}
         met = rules.claimable(part.offer, conditions, frozenset(part.performed))
-        done = s.turn.fixed_done and s.turn.moving_done
+        t = s.turn
+        done = t.fixed_done and t.moving_done
+        if not done and _committed(s) and t.moving_done:
+            done = not fixed_options(s, seat, t.space)
         return done and not met and not part.claimed and not part.discarded and bool(part.offer)
 
     cleanup_commands = (ClaimTile,)

@@ -364,8 +364,9 @@ def test_EX_24_CHAR_HEV_3_one_die_plus_two_on_yellow_is_not_increase_yellow() ->
     assert not any(isinstance(m, ClaimTile) for m in legal_moves(s))
 
 
-def test_CHAR_HEV_8_AMB_37_discard_only_at_the_end_with_no_condition_met() -> None:
+def test_CHAR_HEV_8_AMB_37_the_discard_ends_the_action_phase_with_no_condition_met() -> None:
     from domain.characters.hevelius import DiscardOffer, OfferRefilled, OfferTilesDiscarded
+    from domain.events import ActionPhaseEnded
 
     s = _hevelius_at_blue((), ("H11", "H01", "H13"))
     assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # not before the actions
@@ -374,7 +375,37 @@ def test_CHAR_HEV_8_AMB_37_discard_only_at_the_end_with_no_condition_met() -> No
     assert len(discards) == 7  # any non-empty set of the three
     s, events = play(s, "discard H01 H11")
     assert of_type(events, OfferTilesDiscarded)[0].rule == "CHAR-HEV-8"
+    names = [type(e).__name__ for e in events]
+    assert names.index("OfferTilesDiscarded") < names.index("ActionPhaseEnded") < names.index("OfferRefilled")
+    assert of_type(events, ActionPhaseEnded) and s.turn.phase != "actions"  # AMB-37: at the end of it
     assert len(of_type(events, OfferRefilled)[0].drawn) == 2 and len(_heavens(s).offer) == 3
+    s = _hevelius_at_blue((), ("H03", "H01", "H13"))
+    s, _ = play(s, "tile 1")  # all blue +1: H03's condition met, no discard
+    s = replace(s, turn=replace(s.turn, fixed_done=True))
+    assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))
+
+
+def test_AMB_37_the_discard_when_the_fixed_action_is_impossible() -> None:
+    from domain.characters.hevelius import DiscardOffer
+
+    s = _hevelius_at_blue((), ("H11", "H01", "H13"))
+    s = player(s, 0, dice=())  # at S1 without dice: no observation is possible (OBS-20)
+    s = replace(s, turn=replace(s.turn, moving_done=True))
+    assert [str(m).split(" ", 1)[1] for m in legal_moves(s) if not isinstance(m, DiscardOffer)] == ["end"]
+    assert len([m for m in legal_moves(s) if isinstance(m, DiscardOffer)]) == 7
+
+
+def test_AMB_37_rules_0_2_0_discard_after_both_actions_and_the_phase_goes_on() -> None:
+    from domain.characters.hevelius import DiscardOffer, OfferRefilled
+
+    s = _hevelius_at_blue((), ("H11", "H01", "H13"))
+    s = replace(s, engine_version="0.2.0")
+    assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # not before the actions
+    s = replace(s, turn=replace(s.turn, fixed_done=True, moving_done=True), players=s.players)
+    s = player(s, 0, quadrants=2)  # something left to do in the Action phase
+    assert len([m for m in legal_moves(s) if isinstance(m, DiscardOffer)]) == 7
+    s, events = play(s, "discard H01 H11")
+    assert len(of_type(events, OfferRefilled)[0].drawn) == 2 and s.turn.phase == "actions"
     assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # once
 
 
@@ -509,6 +540,11 @@ def test_rules_0_2_0_keep_hevelius_claims_out_of_cleanup() -> None:
     s, _ = play(s, "end")
     assert not _claims(s)  # a game recorded under rules 0.2.0 plays on as it was recorded
     assert decode(_heavens(old).dealt)[2] == ""  # and its hidden deal holds no reshuffle key
+    from domain import dump_state
+
+    dumped = str(dump_state(old))  # its positions (and a take-back's state) keep their released shape
+    assert all(name not in dumped for name in ("shuffle_key", "preset", "older"))
+    assert "shuffle_key" in str(dump_state(ability_game(*HEVELIUS)))
 
 
 def _hev_tiles(s: GameState) -> Any:
@@ -793,3 +829,17 @@ def test_CHAR_HEV_5_claim_targets_exhaustively_on_small_layouts() -> None:
             )
             seen += 1
     assert seen > 100
+
+
+def test_CHAR_HEV_7_a_determinisation_knows_neither_her_deck_order_nor_her_reshuffle_key() -> None:
+    from domain.characters.hevelius import heavens_of
+    from domain.determinise import determinise
+
+    events, _ = _recorded("hev-determinise")
+    s = fold(events[: _first_reshuffle(events) + 1])  # between a reshuffle and its refill
+    real = heavens_of(s.players[0])
+    for viewer in (0, 1, None):
+        seen = heavens_of(determinise(s, viewer, "search-seed").players[0])
+        assert seen.shuffle_key not in ("", real.shuffle_key) and not seen.preset
+        assert sorted(seen.deck) == sorted(real.deck) and seen.older == real.older
+        assert set(seen.deck[: real.older]) == set(real.deck[: real.older])  # the generations kept apart

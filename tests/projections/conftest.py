@@ -35,7 +35,13 @@ SMALL_GAMES = 12
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
-CACHE_INPUTS = ("domain/**/*.py", "domain/catalog/**/*.json", "replays/store.py", "replays/audit.py")
+CACHE_INPUTS = (
+    "domain/**/*.py",
+    "domain/catalog/**/*.json",
+    "replays/store.py",
+    "replays/audit.py",
+    "replays/compact.py",
+)
 
 
 def _corpus_key() -> str:

@@ -22,7 +22,7 @@ from domain.engine import play_through
 from domain.events import Event, GameEnded
 from domain.selfplay import default_setup
 from domain.state import GameState
-from replays.audit import SYSTEM, ZERO_HASH, Cause, link, setup_command
+from replays.audit import SYSTEM, Cause, chain, first_prev, scheme_of, setup_command
 from replays.store import STORED_CLASSES, GameStore
 
 BASE_TIME = datetime(2025, 3, 1, tzinfo=UTC)
@@ -142,11 +142,12 @@ def stored_events(store: GameStore, games: Iterable[Played]) -> list[Any]:
     """The stored events of `games` (hash-linked, mapped), interleaved in the order they were received."""
     rows: list[tuple[str, int, Any]] = []
     for game_index, played in enumerate(games):
-        prev = ZERO_HASH
-        for version, (event, meta) in enumerate(played.entries, start=1):
-            payload = event_to_dict(event)
-            linked = link(version, payload, meta, prev)
-            prev = linked["hash"]
+        payloads = [event_to_dict(event) for event, _ in played.entries]
+        metas = [meta for _, meta in played.entries]
+        chained = chain(payloads, metas, 0, first_prev(scheme_of(metas[0])))
+        for version, ((event, meta), payload, linked) in enumerate(
+            zip(played.entries, payloads, chained, strict=True), start=1
+        ):
             kw: dict[str, Any] = {
                 "originator_id": played.game_id,
                 "originator_version": version,

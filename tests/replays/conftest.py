@@ -15,8 +15,11 @@ import pytest
 
 from domain.bots import make_bot
 from domain.selfplay import default_setup
+from replays.audit import CHAINED, ZERO_HASH, link, link_batch, scheme_of
+from replays.compact import is_compact
 from replays.playout import play_out
 from replays.service import Games
+from replays.store import pack, unpack
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -74,6 +77,14 @@ def games(store_url: str) -> Iterator[Games]:
     service.close()
 
 
+@pytest.fixture
+def games_v1(store_url: str) -> Iterator[Games]:
+    """A service that writes new games in audit scheme 1 (the first releases' scheme, docs/audit.md)."""
+    service = Games(store_url, clock=StepClock(), secret=SecretCounter(), scheme=CHAINED)
+    yield service
+    service.close()
+
+
 def new_game(games: Games, seed: str, players: int = 2) -> str:
     game_id, _ = games.create(default_setup(players, seed))
     return game_id
@@ -95,6 +106,43 @@ def finished_export(tmp_path_factory: pytest.TempPathFactory) -> bytes:
         game_id = new_game(service, "finished-1")
         play(service, game_id, "finished-1")
         return service.export(game_id)
+
+
+@pytest.fixture(scope="session")
+def finished_export_v1(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The same game written in audit scheme 1 (the scheme of the first releases' games)."""
+    folder = tmp_path_factory.mktemp("finished-v1")
+    with Games(f"sqlite:///{folder}/games.db", clock=StepClock(), scheme=CHAINED) as service:
+        game_id = new_game(service, "finished-1")
+        play(service, game_id, "finished-1")
+        return service.export(game_id)
+
+
+def rehash(lines: list[dict[str, Any]], start: int) -> None:
+    """Recompute the chain of export lines (line 0 the header, line n event n) from event `start` on, as
+    a forger would, in the file's audit scheme (scheme 2: from the batch holding event `start`), and the
+    header's head hash."""
+    if scheme_of(lines[1]["meta"]) == CHAINED:
+        prev = lines[start - 1]["meta"]["hash"] if start > 1 else ZERO_HASH
+        for line in lines[start:]:
+            line["meta"] = link(line["version"], line["event"], line["meta"], prev)
+            prev = line["meta"]["hash"]
+    else:
+        first = lines[start]["meta"]["batch"]
+        prev = lines[first - 1]["meta"]["hash"] if first > 1 else ""
+        i = first
+        while i < len(lines):
+            j = i + 1
+            while j < len(lines) and lines[j]["meta"]["batch"] == lines[i]["meta"]["batch"]:
+                j += 1
+            group = lines[i:j]
+            metas = link_batch(
+                group[0]["meta"]["batch"], [g["event"] for g in group], [g["meta"] for g in group], prev
+            )
+            for line, meta in zip(group, metas, strict=True):
+                line["meta"] = meta
+            prev, i = metas[0]["hash"], j
+    lines[0]["head_hash"] = prev
 
 
 class RawRows:
@@ -127,14 +175,14 @@ class RawRows:
             self._id(game_id),
             version,
         )
-        return topic, orjson.loads(bytes(state))
+        return topic, orjson.loads(unpack(bytes(state)))  # a scheme-2 row is packed (docs/audit.md)
 
     def write(self, game_id: str, version: int, topic: str, data: dict[str, Any]) -> None:
         self.sql(
             f"UPDATE {self.table} SET topic = ?, state = ? "
             "WHERE originator_id = ? AND originator_version = ?",
             topic,
-            orjson.dumps(data),
+            pack(orjson.dumps(data)) if is_compact(data.get("metadata") or {}) else orjson.dumps(data),
             self._id(game_id),
             version,
         )

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from replays.audit import canonical, event_hash, group_digest, link, options_hash, redact
+from replays.audit import (
+    batch_audit,
+    batch_hash,
+    canonical,
+    event_hash,
+    group_digest,
+    link,
+    link_batch,
+    options_hash,
+    redact,
+)
 
 EVENT: dict[str, Any] = {
     "type": "CardDrawnFaceDown",
@@ -66,3 +76,45 @@ def test_a_sealed_card_cannot_be_found_by_trying_every_card_without_the_nonce() 
     _, _, sealed = redact(EVENT, META, None)
     guesses = {group_digest("", {"card": f"D2-{i:02d}"}, ("card",)) for i in range(1, 40)}
     assert sealed["private"] not in guesses
+
+
+# -- scheme 2 (docs/audit.md, "Scheme 2: metadata and batch hash") -------------------------------------
+
+META_2: dict[str, Any] = {
+    **{k: v for k, v in META.items() if k not in ("catalog", "options_hash", "prev_hash")},
+    "scheme": 2,
+}
+TURN_ENDED: dict[str, Any] = {"type": "TurnEnded", "seat": 1, "rule": "TURN-9"}
+TURN_META_2 = {k: v for k, v in META_2.items() if k != "nonces"}
+PREV_2 = "A" * 43
+# The worked example of docs/audit.md for scheme 2: batch 57 of two events after PREV_2. Changing the
+# scheme changes this value (and breaks the logs written in it).
+EXAMPLE_BATCH_HASH = "1b6pYoeDofTDNfh-srbjC55qksfGmRD7LU4Ji92LJYA"
+
+
+def _batch(event: dict[str, Any] = EVENT, meta: dict[str, Any] = META_2, batch: int = 57) -> str:
+    return batch_hash(
+        batch, PREV_2, batch_audit(meta), [(event, meta, None), (TURN_ENDED, TURN_META_2, None)]
+    )
+
+
+def test_batch_hash_of_the_documented_example() -> None:
+    assert _batch() == EXAMPLE_BATCH_HASH
+    assert link_batch(57, [EVENT, TURN_ENDED], [META_2, TURN_META_2], PREV_2)[1]["hash"] == EXAMPLE_BATCH_HASH
+
+
+def test_batch_hash_covers_number_previous_hash_audit_fields_events_order_and_secrets() -> None:
+    assert _batch(batch=58) != EXAMPLE_BATCH_HASH
+    assert batch_hash(57, "B" * 43, batch_audit(META_2), [(EVENT, META_2, None)]) != EXAMPLE_BATCH_HASH
+    assert _batch(meta={**META_2, "received_at": "2025-01-01T00:00:01+00:00"}) != EXAMPLE_BATCH_HASH
+    assert _batch(meta={**META_2, "seat_kind": "bot"}) != EXAMPLE_BATCH_HASH
+    assert _batch(event={**EVENT, "card": "D2-06"}) != EXAMPLE_BATCH_HASH
+    swapped = [(TURN_ENDED, TURN_META_2, None), (EVENT, META_2, None)]
+    assert batch_hash(57, PREV_2, batch_audit(META_2), swapped) != EXAMPLE_BATCH_HASH
+
+
+def test_a_redacted_batch_keeps_its_hash() -> None:
+    event, meta, sealed = redact(EVENT, META_2, None)
+    assert "card" not in event and "nonces" not in meta
+    events = [(event, meta, sealed), (TURN_ENDED, TURN_META_2, None)]
+    assert batch_hash(57, PREV_2, batch_audit(META_2), events) == EXAMPLE_BATCH_HASH

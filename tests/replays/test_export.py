@@ -13,11 +13,10 @@ import pytest
 
 from domain import event_to_dict
 from domain.events import CardDrawnFaceDown
-from replays.audit import link
 from replays.errors import ImportRejected
-from replays.export import FORMAT, MAX_LINE_BYTES
+from replays.export import FORMAT, FORMAT_VERSION, MAX_LINE_BYTES
 from replays.service import Games, verify_file
-from tests.replays.conftest import SecretCounter, StepClock, new_game, play
+from tests.replays.conftest import SecretCounter, StepClock, new_game, play, rehash
 
 
 @pytest.fixture
@@ -99,11 +98,7 @@ def _join(lines: list[Any]) -> bytes:
 
 def _rehash(lines: list[dict[str, Any]], start: int) -> None:
     """Recompute the chain from line `start` on (as a forger would) and the header's head hash."""
-    prev = lines[start - 1]["meta"]["hash"] if start > 1 else "0" * 64
-    for line in lines[start:]:
-        line["meta"] = link(line["version"], line["event"], line["meta"], prev)
-        prev = line["meta"]["hash"]
-    lines[0]["head_hash"] = prev
+    rehash(lines, start)  # in the file's audit scheme
 
 
 def _hostile_cases(good: bytes) -> Iterator[tuple[str, bytes, int, str]]:
@@ -115,7 +110,7 @@ def _hostile_cases(good: bytes) -> Iterator[tuple[str, bytes, int, str]]:
     header = _lines(good)[0]
     yield (
         "future version",
-        _join([{**header, "format_version": 2}, *raw[1:]]),
+        _join([{**header, "format_version": FORMAT_VERSION + 1}, *raw[1:]]),  # 2 exists since scheme 2
         1,
         "unsupported format_version",
     )

@@ -8,7 +8,7 @@ import orjson
 
 from domain.characters.cunitz import urania_of
 from domain.characters.hevelius import ConstellationDeckReshuffled, heavens_of
-from domain.events import GameEnded, GameForked
+from domain.events import GameEnded, GameForked, GameStarted
 from domain.selfplay import default_setup
 from replays.service import Games, verify_file
 from tests.replays.conftest import play
@@ -108,3 +108,23 @@ def test_CHAR_HEV_7_forks_after_a_reshuffle_and_forks_of_forks_verify_and_reveal
         assert verify_file(games.export(twice)).ok
         imported = games.import_(games.export(twice))  # the store takes the file back: it verifies
         assert games.verify(imported).ok
+
+
+def test_a_rules_0_2_0_game_forks_after_a_reshuffle_and_forks_of_forks_verify(games: Games) -> None:
+    """A game recorded under rules 0.2.0 keeps drawing her reshuffles from its seed; its forks commit the
+    copied reshuffles' orders explicitly, so they re-verify (a first fork before any reshuffle is rewritten
+    as it always was)."""
+    from dataclasses import replace
+
+    setup = default_setup(2, "luna-chars-old-forks", side="ability", characters=("hevelius", "cunitz"))
+    source, _ = games.create(replace(setup, engine_version="0.2.0"))
+    shuffled = _until_a_reshuffle(games, source, "luna-chars-old-forks")
+    fork_id = games.fork(source, shuffled + 2)
+    assert games.verify(fork_id).ok
+    play(games, fork_id, "old-fork", limit=40)
+    twice = games.fork(fork_id, games.head(fork_id) - 2)
+    play(games, twice, "old-twice")
+    report = games.verify(twice)
+    assert report.ok, report.findings
+    first = games.events(twice)[0].event
+    assert isinstance(first, GameStarted) and first.engine_version == "0.2.0"

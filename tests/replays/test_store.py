@@ -67,7 +67,9 @@ def test_export_import_verify_round_trip_gives_identical_events(games: Games) ->
     assert games.export(copy_id).split(b"\n")[1:] == data.split(b"\n")[1:]  # only the header differs
 
 
-def test_every_event_carries_audit_metadata_and_links_to_the_previous_hash(games: Games) -> None:
+def test_every_event_carries_audit_metadata_and_links_to_the_previous_hash(games_v1: Games) -> None:
+    """Audit scheme 1 (docs/audit.md); scheme 2: tests/replays/test_compact.py."""
+    games = games_v1
     game_id = new_game(games, "audit-1")
     play(games, game_id, "audit-1", limit=3)
     events = games.events(game_id)

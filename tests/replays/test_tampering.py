@@ -1,5 +1,8 @@
 """Tampering with stored events (SQL on the database) and with export files is detected and located;
-re-adjudication catches an event the rules would not produce even under a recomputed hash chain."""
+re-adjudication catches an event the rules would not produce even under a recomputed hash chain.
+
+These are games of audit scheme 1 (the first releases' games, which keep verifying under their own scheme);
+tests/replays/test_compact.py tampers with games of scheme 2, the scheme of new games."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from typing import Any
 import orjson
 import pytest
 
-from replays.audit import ZERO_HASH, link
+from replays.audit import CHAINED, ZERO_HASH, link
 from replays.errors import ImportRejected
 from replays.service import Games, verify_file
 from replays.verify import VerifyReport
@@ -34,8 +37,8 @@ def _fails_at(report: VerifyReport, check: str, version: int) -> None:
 
 
 @pytest.fixture
-def stored(games: Games, finished_export: bytes) -> str:
-    return games.import_(finished_export)
+def stored(games: Games, finished_export_v1: bytes) -> str:
+    return games.import_(finished_export_v1)
 
 
 # -- in the database -----------------------------------------------------------------------------
@@ -152,15 +155,15 @@ def _rejected_at(games: Games, data: bytes, check: str, version: int) -> VerifyR
     return report
 
 
-def test_file_edited_field_is_detected_at_its_line(games: Games, finished_export: bytes) -> None:
-    lines = _lines(finished_export)
+def test_file_edited_field_is_detected_at_its_line(games: Games, finished_export_v1: bytes) -> None:
+    lines = _lines(finished_export_v1)
     version = _version(lines)
     lines[version]["event"]["points"] += 1
     _rejected_at(games, _file(lines), "chain", version)
 
 
-def test_file_dropped_line_is_detected_at_its_place(games: Games, finished_export: bytes) -> None:
-    lines = _lines(finished_export)
+def test_file_dropped_line_is_detected_at_its_place(games: Games, finished_export_v1: bytes) -> None:
+    lines = _lines(finished_export_v1)
     version = _version(lines)
     del lines[version]
     report = _rejected_at(games, _file(lines), "chain", version)
@@ -168,25 +171,25 @@ def test_file_dropped_line_is_detected_at_its_place(games: Games, finished_expor
     assert any("header announces" in f.message for f in report.findings)
 
 
-def test_file_swapped_lines_are_detected_at_the_first(games: Games, finished_export: bytes) -> None:
-    lines = _lines(finished_export)
+def test_file_swapped_lines_are_detected_at_the_first(games: Games, finished_export_v1: bytes) -> None:
+    lines = _lines(finished_export_v1)
     version = _version(lines)
     lines[version], lines[version + 1] = lines[version + 1], lines[version]
     report = _rejected_at(games, _file(lines), "chain", version)
     assert "out of order" in report.findings[0].message
 
 
-def test_file_changed_hash_is_detected_at_its_line(games: Games, finished_export: bytes) -> None:
-    lines = _lines(finished_export)
+def test_file_changed_hash_is_detected_at_its_line(games: Games, finished_export_v1: bytes) -> None:
+    lines = _lines(finished_export_v1)
     version = _version(lines)
     lines[version]["meta"]["hash"] = "0" * 64
     _rejected_at(games, _file(lines), "chain", version)
 
 
 def test_file_tampered_points_under_a_recomputed_chain_fail_readjudication(
-    games: Games, finished_export: bytes
+    games: Games, finished_export_v1: bytes
 ) -> None:
-    lines = _lines(finished_export)
+    lines = _lines(finished_export_v1)
     version = _version(lines)
     lines[version]["event"]["points"] -= 1
     prev = ZERO_HASH if version == 1 else lines[version - 1]["meta"]["hash"]
@@ -199,9 +202,9 @@ def test_file_tampered_points_under_a_recomputed_chain_fail_readjudication(
     assert report.findings[0].rule == lines[version]["event"]["rule"]
 
 
-def test_file_with_a_stacked_deck_fails_the_fairness_check(games: Games, finished_export: bytes) -> None:
+def test_file_with_a_stacked_deck_fails_the_fairness_check(games: Games, finished_export_v1: bytes) -> None:
     """A forger who swaps two cards of the revealed deal (and re-hashes) is caught by the commitment."""
-    lines = _lines(finished_export)
+    lines = _lines(finished_export_v1)
     end = lines[-1]
     assert end["event"]["type"] == "GameEnded"
     deck = end["event"]["deck"]
@@ -223,7 +226,7 @@ def test_a_solo_file_with_a_restacked_movement_stack_fails_the_fairness_check(tm
     from replays.playout import play_out
     from tests.replays.conftest import StepClock
 
-    with Games(f"sqlite:///{tmp_path}/solo.db", clock=StepClock()) as service:
+    with Games(f"sqlite:///{tmp_path}/solo.db", clock=StepClock(), scheme=CHAINED) as service:
         game_id, _ = service.create(default_setup(1, "solo-fair"))
         play_out(service, game_id, [make_bot("random", "solo-fair")])
         exported = service.export(game_id)
