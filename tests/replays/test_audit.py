@@ -84,12 +84,12 @@ META_2: dict[str, Any] = {
     **{k: v for k, v in META.items() if k not in ("catalog", "options_hash", "prev_hash")},
     "scheme": 2,
 }
-TURN_ENDED: dict[str, Any] = {"type": "TurnEnded", "seat": 1, "rule": "TURN-9"}
+TURN_ENDED: dict[str, Any] = {"type": "TurnEnded", "seat": 1, "rule": "TURN-1"}
 TURN_META_2 = {k: v for k, v in META_2.items() if k != "nonces"}
 PREV_2 = "A" * 43
 # The worked example of docs/audit.md for scheme 2: batch 57 of two events after PREV_2. Changing the
 # scheme changes this value (and breaks the logs written in it).
-EXAMPLE_BATCH_HASH = "1b6pYoeDofTDNfh-srbjC55qksfGmRD7LU4Ji92LJYA"
+EXAMPLE_BATCH_HASH = "MQxQGu-_cMSz_vez2s5AKjSw53twQANZgvDNUxPBG2c"
 
 
 def _batch(event: dict[str, Any] = EVENT, meta: dict[str, Any] = META_2, batch: int = 57) -> str:
