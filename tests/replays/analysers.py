@@ -72,8 +72,13 @@ def main() -> None:
     from replays.jobs import WorkerContext, WorkerSettings, run_worker
 
     redis_url, database_url = sys.argv[1:3]
-    analyser = ANALYSERS[sys.argv[3] if len(sys.argv) > 3 else "paced"]
-    settings = WorkerSettings(heartbeat_seconds=1, abandon_after=2, maintenance_seconds=1)
+    name = sys.argv[3] if len(sys.argv) > 3 else "paced"
+    # The paced worker's jobs are abandoned soon after a kill (the tests kill it); a live worker must miss
+    # four heartbeats in a row first, which a loaded machine does not make it do. The broken analyser's
+    # test kills nothing: its jobs are never abandoned (a re-run there would be a second start).
+    abandon_after = 4 if name == "paced" else 60
+    settings = WorkerSettings(heartbeat_seconds=1, abandon_after=abandon_after, maintenance_seconds=1)
+    analyser = ANALYSERS[name]
     run_worker(redis_url, WorkerContext(database_url, analyser), settings)
 
 
