@@ -118,12 +118,15 @@ class SeatSummary:
     seat: int
     name: str
     decisions: int  # decisions with a choice (more than one legal move)
-    accuracy: float | None  # mean accuracy over those decisions; None without any
+    accuracy: float | None  # mean accuracy of its turns with a choice (`_turns`); None without any
     inaccuracies: int
     mistakes: int
     blunders: int
     mean_loss: float  # win probability given away per decision
     mean_margin_loss: float  # expected margin given away per decision, in points
+    turns: int  # its turns (runs of its decisions in one turn) with a choice
+    decision_accuracy: float | None  # mean accuracy of its decisions with a choice
+    margin_loss_per_turn: float  # expected margin given away per turn, in points
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -136,6 +139,9 @@ class SeatSummary:
             "blunders": self.blunders,
             "mean_loss": round(self.mean_loss, 4),
             "mean_margin_loss": round(self.mean_margin_loss, 3),
+            "turns": self.turns,
+            "decision_accuracy": None if self.decision_accuracy is None else round(self.decision_accuracy, 1),
+            "margin_loss_per_turn": round(self.margin_loss_per_turn, 3),
         }
 
 
@@ -393,6 +399,22 @@ class _Analyser:
         self.values[key] = value
         return value
 
+    def reached(self, index: int, knows: int, stop: int) -> list[Value]:
+        """The values of the positions after decision `index`'s move up to the end of its seat's run of
+        decisions in that turn (the position right after it first): what the seat still reached after
+        the move. Another seat's decision ends the run (its choice may cost the seat)."""
+        seat = self.found[index].state.turn.seat
+        state, version, following = self.after(index)
+        out = [self.value(state, version, following, knows, stop)]
+        while (
+            following is not None
+            and self.found[following].state.turn.seat == seat
+            and self.found[following].state.turn.number + self.budget.horizon == stop
+        ):
+            state, version, following = self.after(following)
+            out.append(self.value(state, version, following, knows, stop))
+        return out
+
     def seed_for(self, stop: int, knows: int) -> str:
         """The seed of every evaluation from seat `knows`' information up to turn `stop`: the searches of
         one turn's positions draw the same re-deals (common random numbers), so the difference between a
@@ -420,9 +442,10 @@ class _Analyser:
         stop = decision.state.turn.number + self.budget.horizon
         played, best = self.root(index)
         before_value = self.value(decision.state, decision.version, index, knows, stop)
-        after_value = self.value(*self.after(index), knows, stop)
+        reached = self.reached(index, knows, stop)
+        after_value = reached[0]
         before = Evaluation(before_value.wins[seat], before_value.margins[seat])
-        after = Evaluation(after_value.wins[seat], after_value.margins[seat])
+        after = Evaluation(max(v.wins[seat] for v in reached), max(v.margins[seat] for v in reached))
         loss = max(0.0, before.win - after.win)
         margin_loss = max(0.0, before.margin - after.margin)
         forced = self.legal[index] == 1
@@ -448,21 +471,49 @@ class _Analyser:
         )
 
 
+def _turns(decisions: Sequence[DecisionAnalysis]) -> list[tuple[int, float, float]]:
+    """Each run of one seat's decisions in one turn that has a choice: (seat, win probability lost,
+    margin lost), from the evaluation before its first decision to the one after its last (which
+    `DecisionAnalysis.after` is for the last decision of a run), at least 0."""
+    runs: list[list[DecisionAnalysis]] = []
+    for d in decisions:
+        last = runs[-1][-1] if runs else None
+        if last is not None and (last.seat, last.turn, last.index + 1) == (d.seat, d.turn, d.index):
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    return [
+        (
+            run[0].seat,
+            max(0.0, run[0].before.win - run[-1].after.win),
+            max(0.0, run[0].before.margin - run[-1].after.margin),
+        )
+        for run in runs
+        if any(d.legal > 1 for d in run)
+    ]
+
+
 def _summaries(state: GameState, decisions: Sequence[DecisionAnalysis]) -> tuple[SeatSummary, ...]:
     out = []
+    seats = len(state.players)
+    turns = _turns(decisions)
     for p in state.players:
         mine = [d for d in decisions if d.seat == p.seat and d.legal > 1]
+        runs = [(win, margin) for seat, win, margin in turns if seat == p.seat]
         out.append(
             SeatSummary(
                 seat=p.seat,
                 name=p.name,
                 decisions=len(mine),
-                accuracy=sum(d.accuracy for d in mine) / len(mine) if mine else None,
+                accuracy=_mean([_accuracy(severity_of(w, m, seats)) for w, m in runs]) if runs else None,
                 inaccuracies=sum(1 for d in mine if d.mistake == "inaccuracy"),
                 mistakes=sum(1 for d in mine if d.mistake == "mistake"),
                 blunders=sum(1 for d in mine if d.mistake == "blunder"),
-                mean_loss=sum(d.loss for d in mine) / len(mine) if mine else 0.0,
-                mean_margin_loss=sum(d.margin_loss for d in mine) / len(mine) if mine else 0.0,
+                mean_loss=_mean([d.loss for d in mine]) if mine else 0.0,
+                mean_margin_loss=_mean([d.margin_loss for d in mine]) if mine else 0.0,
+                turns=len(runs),
+                decision_accuracy=_mean([d.accuracy for d in mine]) if mine else None,
+                margin_loss_per_turn=_mean([m for _, m in runs]) if runs else 0.0,
             )
         )
     return tuple(out)

@@ -14,12 +14,13 @@ from domain.analysis import (
     AnalysisCancelled,
     analyse_game,
     decisions_of,
+    severity_of,
 )
 from domain.bots import GreedyBot, RandomBot
 from domain.engine import legal_moves, play_through, start
 from domain.events import Event
 from domain.evolve import fold
-from domain.search import Budget
+from domain.search import LEVELS, Budget
 from domain.selfplay import default_setup, play_game
 
 TINY = Budget(iterations=8, determinisations=2)
@@ -44,7 +45,9 @@ def test_a_finished_three_player_game_has_an_evaluation_for_every_decision() -> 
         assert 0.0 <= d.after.win <= 1.0 and 0.0 <= d.before.win <= 1.0
         assert d.loss == pytest.approx(max(0.0, d.best_eval.win - d.after.win))
         assert d.before == d.best_eval and d.visits >= 1 and len(d.wins) == 3
-        assert (d.mistake is None) == (d.loss < INACCURACY or d.legal == 1)
+        assert d.margin_loss == pytest.approx(max(0.0, d.before.margin - d.after.margin))
+        assert d.severity == (0.0 if d.legal == 1 else severity_of(d.loss, d.margin_loss, 3))
+        assert (d.mistake is None) == (d.severity < INACCURACY)
     document = json.loads(json.dumps(analysis.as_dict()))  # plain JSON
     assert document["format"] == 1 and document["budget"]["iterations"] == TINY.iterations
     assert document["engine_version"] == record.state.engine_version
@@ -63,6 +66,33 @@ def test_a_finished_three_player_game_has_an_evaluation_for_every_decision() -> 
     assert analysis.turning_points and all(
         t.kind in ("blunder", "mistake", "lead-change") for t in analysis.turning_points
     )
+
+
+def test_a_random_seat_is_less_accurate_and_makes_more_mistakes_than_greedy_seats() -> None:
+    """Over three 3-player games of a random bot against two greedy bots (the random seat moved round
+    the table), the analysis finds the random seat clearly less accurate than each greedy seat and
+    marks clearly more of its decisions as inaccuracies, mistakes or blunders."""
+    marked = {"random": 0, "greedy": 0}
+    decided = {"random": 0, "greedy": 0}
+    for game, seed in enumerate(("t1", "t2", "t3")):
+        seat = game % 3
+        bots = [
+            RandomBot(f"{seed}:r") if i == seat else GreedyBot(f"{seed}:g{i}") for i in range(3)
+        ]
+        record = play_game(default_setup(3, seed), bots)
+        summary = analyse_game(record.events, viewer=None, budget=LEVELS["fast"], seed="acc").summary
+        for s in summary:
+            kind = "random" if s.seat == seat else "greedy"
+            marked[kind] += s.inaccuracies + s.mistakes + s.blunders
+            decided[kind] += s.decisions
+        accuracy = {s.seat: s.accuracy for s in summary}
+        random = accuracy[seat]
+        assert random is not None
+        for other in range(3):
+            greedy = accuracy[other]
+            assert other == seat or (greedy is not None and random < greedy - 5), (seed, accuracy)
+    per_decision = {kind: marked[kind] / decided[kind] for kind in marked}
+    assert per_decision["random"] > 2 * per_decision["greedy"], per_decision
 
 
 def test_the_same_seed_and_budget_give_the_same_analysis() -> None:
