@@ -76,9 +76,7 @@ def test_a_random_seat_is_less_accurate_and_makes_more_mistakes_than_greedy_seat
     decided = {"random": 0, "greedy": 0}
     for game, seed in enumerate(("t1", "t2", "t3")):
         seat = game % 3
-        bots = [
-            RandomBot(f"{seed}:r") if i == seat else GreedyBot(f"{seed}:g{i}") for i in range(3)
-        ]
+        bots = [RandomBot(f"{seed}:r") if i == seat else GreedyBot(f"{seed}:g{i}") for i in range(3)]
         record = play_game(default_setup(3, seed), bots)
         summary = analyse_game(record.events, viewer=None, budget=LEVELS["fast"], seed="acc").summary
         for s in summary:
