@@ -125,6 +125,7 @@ def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> 
         "mistakes",
         "blunders",
         "mean loss",
+        "points lost/turn",
     ):
         summary.add_column(column, justify="left" if column == "name" else "right")
     for s in analysis["summary"]:
@@ -138,6 +139,7 @@ def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> 
             str(s["mistakes"]),
             str(s["blunders"]),
             f"{s['mean_loss']:.1%}",
+            f"{s.get('margin_loss_per_turn', 0.0):.2f}",
         )
     turning = Table(title="Turning points")
     for column in ("decision", "version", "seat", "kind", "swing", "leader after"):
@@ -151,7 +153,9 @@ def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> 
             f"{t['swing']:.1%}",
             seats[t["leader"]],
         )
-    worst = sorted((d for d in analysis["decisions"] if d["mistake"]), key=lambda d: -d["loss"])[:moves]
+    worst = sorted(
+        (d for d in analysis["decisions"] if d["mistake"]), key=lambda d: -d.get("severity", d["loss"])
+    )[:moves]
     decisions = Table(title=f"Mistakes, largest loss first ({len(worst)} shown)")
     for column in (
         "version",
@@ -174,7 +178,7 @@ def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> 
             f"{d['after']['win']:.1%} ({d['after']['margin']:+.1f})",
             d["best"],
             f"{d['best_eval']['win']:.1%} ({d['best_eval']['margin']:+.1f})",
-            f"{d['loss']:.1%}",
+            f"{d['loss']:.1%} ({-d['margin_loss']:+.1f})",
             d["mistake"],
         )
     return [summary, turning, decisions]
