@@ -267,8 +267,9 @@ def _accuracy(severity: float) -> float:
 def point_worth(seats: int) -> float:
     """The win probability a point of margin is worth in an even position at the game's end, where
     points count most: the slope of `win_probabilities` there, (n - 1) / (2 n SPREAD_BASE) (1/56 with
-    2 seats, 1/42 with 3, 3/112 with 4; domain/search.py)."""
-    return 1.0 if seats < 2 else (seats - 1) / (2 * seats * SPREAD_BASE)
+    2 seats, 1/42 with 3, 3/112 with 4; domain/search.py); fewer seats count as 2."""
+    n = max(2, seats)
+    return (n - 1) / (2 * n * SPREAD_BASE)
 
 
 def severity_of(loss: float, margin_loss: float, seats: int) -> float:

@@ -14,12 +14,14 @@ from domain.analysis import (
     AnalysisCancelled,
     analyse_game,
     decisions_of,
+    point_worth,
     severity_of,
 )
 from domain.bots import GreedyBot, RandomBot
 from domain.engine import legal_moves, play_through, start
 from domain.events import Event
 from domain.evolve import fold
+from domain.options import Options
 from domain.search import LEVELS, Budget
 from domain.selfplay import default_setup, play_game
 
@@ -91,6 +93,29 @@ def test_a_random_seat_is_less_accurate_and_makes_more_mistakes_than_greedy_seat
             assert other == seat or (greedy is not None and random < greedy - 5), (seed, accuracy)
     per_decision = {kind: marked[kind] / decided[kind] for kind in marked}
     assert per_decision["random"] > 2 * per_decision["greedy"], per_decision
+
+
+@pytest.mark.parametrize(
+    ("players", "setup"),
+    [
+        (1, {}),  # the solo game against Tycho Brahe (SOLO-27)
+        (2, {"options": Options.from_json({"luna": True})}),  # Luna
+        (4, {"side": "ability"}),  # the ability side (CHAR-1)
+    ],
+)
+def test_every_game_form_is_analysed_with_severities_on_one_scale(
+    players: int, setup: dict[str, object]
+) -> None:
+    built = default_setup(players, f"forms-{players}", **setup)  # type: ignore[arg-type]
+    record = play_game(built, [RandomBot("r")] + [GreedyBot(f"g{i}") for i in range(1, players)])
+    analysis = analyse_game(record.events, viewer=None, budget=TINY, seed="f")
+    assert len(analysis.decisions) == record.decisions
+    for d in analysis.decisions:
+        assert d.loss >= 0.0 and d.margin_loss >= 0.0 and 0.0 <= d.accuracy <= 100.0
+        assert d.severity == (0.0 if d.legal == 1 else severity_of(d.loss, d.margin_loss, players))
+    assert point_worth(1) == point_worth(2) == pytest.approx(1 / 56)
+    for s in analysis.summary:  # Tycho Brahe, a seat of the solo game, takes no decision (SOLO-24)
+        assert (s.accuracy is None) == (s.decisions == 0) and 0.0 <= (s.accuracy or 0.0) <= 100.0
 
 
 def test_the_same_seed_and_budget_give_the_same_analysis() -> None:
