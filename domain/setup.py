@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,12 +73,19 @@ class OpponentSetup:
     `claims` says whether a setup is its game (the solo game: one person seat); `check` refuses a bad one
     (IllegalMove); `seat` gives its seat, added after the person seats, with its line of tiles (the seat's
     `queue`); `dealt` gives its events after `GameStarted` (its own deal, whose hidden part it commits
-    with the deal's salt, the third argument)."""
+    with the deal's salt, the third argument).
+
+    `redealt(fresh, recorded, salt)` gives those events as they stand in a start that a re-dealing fork
+    rewrote (`redealt_start`): `fresh` is what `dealt` deals with the fork's seed, `recorded` the events
+    the log holds after `GameStarted`. The seed that drew the recorded deal is gone, so what it drew in
+    public is taken from `recorded`; its hidden part holds what `fresh` holds, in the order the fork
+    re-dealt it (the fork's rewrite checks that order: domain/fork.py, `OPPONENT_REDEALS`)."""
 
     claims: Callable[[Setup], bool]
     check: Callable[[Setup, Catalog], None]
     seat: Callable[[Setup, Catalog], tuple[SeatSpec, tuple[str, ...]]]
     dealt: Callable[[Setup, Catalog, str], list[Event]]
+    redealt: Callable[[list[Event], Sequence[Event], str], list[Event]]
     # The setup as its game plays it (e.g. SOLO-26: the person on the character's ability side).
     prepare: Callable[[Setup, Catalog], Setup] = lambda setup, catalog: setup
 
@@ -348,6 +355,19 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
         **extra_fields,
     )
     return [started, *(opponent.dealt(setup, catalog, salt) if opponent is not None else ())]
+
+
+def redealt_start(setup: Setup, recorded: Sequence[Event]) -> list[Event]:
+    """The events after `GameStarted` in a start that a re-dealing fork rewrote (replays/verify.py), whose
+    `setup` carries the fork's seed and salt: a non-player opponent's own deal as its setup deals it, with
+    the fork's re-deal of its hidden part (`OpponentSetup.redealt`); [] in a game without one.
+    `recorded` is what the log holds after `GameStarted`. Raises IllegalMove for a setup the rules refuse."""
+    started, *dealt = start_game(setup)
+    assert isinstance(started, GameStarted)
+    opponent = opponent_setup(setup)
+    if opponent is None or not dealt:
+        return dealt
+    return opponent.redealt(dealt, recorded, started.salt)
 
 
 def redeal(

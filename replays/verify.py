@@ -43,7 +43,7 @@ from domain.events import (
 from domain.expansions.solo.events import MovementStackRevealed, MovementTileRevealed, OpponentDealt
 from domain.expansions.solo.rules import stack_commitment
 from domain.fork import kept_deal_fork
-from domain.setup import commitment_of
+from domain.setup import commitment_of, redealt_start
 from domain.state import GameState
 from domain.takeback import taken_back
 from replays.audit import (
@@ -448,7 +448,8 @@ class Adjudicator:
     def _start_origin(self) -> tuple[bool, int | None]:
         """Whether GameStarted is the deal of its own seed (the game was never re-dealt); if not, the
         index of the re-dealing fork that rewrote it: the last fork whose rewrite of the copied events
-        reproduces them."""
+        reproduces them, else the last whose rewrite reproduces GameStarted (its fork batch then reports
+        the first copied event it does not reproduce, e.g. a forged re-deal of an opponent's stack)."""
         first = self.events[0]
         assert isinstance(first, GameStarted)
         try:
@@ -457,6 +458,7 @@ class Adjudicator:
                 return True, None
         except Exception:
             pass  # the setup batch's own check reports why
+        started: int | None = None
         for k in range(len(self.events) - 1, 0, -1):
             e = self.events[k]
             if isinstance(e, GameForked) and (e.seed, e.salt) == (first.seed, first.salt):
@@ -466,7 +468,9 @@ class Adjudicator:
                     continue
                 if all(_same(event_to_dict(whole[j]), self.records[j].event) for j in range(k + 1)):
                     return False, k
-        return False, None
+                if started is None and _same(event_to_dict(whole[0]), self.records[0].event):
+                    started = k
+        return False, started
 
     def _replay(self) -> Finding | None:
         self.original, self.anchor = self._start_origin()
@@ -508,8 +512,11 @@ class Adjudicator:
             first = self.events[0]
             assert isinstance(first, GameStarted)
             if not self.original and self.anchor is not None:
-                # A re-dealing fork rewrote this start's deal; its fork batch checks that rewrite.
-                return [first, *settle(evolve(None, first))[1]]
+                # A re-dealing fork rewrote this start's deal; its fork batch checks that rewrite. What
+                # follows GameStarted (a non-player opponent's own deal, SOLO-24) is what the setup
+                # deals, as that fork re-dealt it.
+                dealt = redealt_start(self._setup(meta["command"]), self.events[1 : self.batches[0][1]])
+                return [first, *dealt, *settle(fold([first, *dealt]))[1]]
             return start(self._setup(meta["command"]))[1]
         assert state is not None
         if kind == "command":
@@ -542,6 +549,7 @@ class Adjudicator:
                     self._finding(
                         k,
                         f"the fork at event {i + 1} does not rewrite the copied deal this way",
+                        rule=event_to_dict(whole[k]).get("rule"),
                         expected=event_to_dict(whole[k]),
                         stored=self.records[k].event,
                     )
@@ -756,6 +764,16 @@ def _rebase_deal(event: DomainEvent, known: set[str]) -> DomainEvent:
     return event
 
 
+def _opponent_deal(adj: Adjudicator, stored: Sequence[DomainEvent]) -> list[DomainEvent]:
+    """The recorded events of a non-player opponent's own deal, after GameStarted in the setup batch
+    (as many as its setup deals; none in a game without one)."""
+    try:
+        count = len(start_game(adj._setup(adj.records[0].meta["command"]))) - 1
+    except Exception:  # a setup the rules refuse: the batch's comparison says where it diverges
+        count = 0
+    return list(stored[1 : 1 + count])
+
+
 def _diverge(adj: Adjudicator, rebased: GameStarted) -> Finding | None:
     records, events = adj.records, adj.events
     state: GameState | None = None
@@ -767,7 +785,8 @@ def _diverge(adj: Adjudicator, rebased: GameStarted) -> Finding | None:
             stored[0] = rebased  # the same deal, under the other edition
         try:
             if meta["kind"] == "setup":
-                expected = [rebased, *settle(evolve(None, rebased))[1]]
+                dealt = _opponent_deal(adj, stored)  # the same deal of a non-player opponent (SOLO-24)
+                expected = [rebased, *dealt, *settle(fold([rebased, *dealt]))[1]]
             elif meta["kind"] == "command":
                 assert state is not None
                 expected = decide(state, command_from_dict(meta["command"]))

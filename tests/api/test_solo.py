@@ -101,3 +101,47 @@ def test_the_lobby_and_the_statistics_know_solo_games_and_their_difficulty(lobby
     assert only_easy["games"] == 1 and only_easy["solo"]["by_difficulty"][0]["difficulty"] == "easy"
     assert client.get("/stats", params={"solo": "false"}).json()["games"] == 0
     assert client.get("/stats", params={"difficulty": "impossible"}).status_code == 422
+
+
+def test_SOLO_24_a_fork_of_a_running_solo_game_shows_his_re_dealt_stack_to_nobody_and_verifies(
+    client: TestClient,
+) -> None:
+    """A fork of a running solo game re-deals the Movement tiles he has not revealed; before the fork's end
+    no view, event page, export, position or timeline shows their order, nor the source's; it verifies."""
+    from domain.expansions.solo.events import MovementTileRevealed, OpponentDealt
+    from tests.api.helpers import runtime_of
+
+    table = _solo(client, "api-solo-fork", options={"luna": True}, difficulty="flaming")
+    game = table.game_id
+    play_turns(client, table, random.Random(3), max_decisions=30)
+    runtime = runtime_of(client)
+    source = [s.event for s in runtime.store.events(game, 0, None)]
+    revealed = [i for i, e in enumerate(source) if isinstance(e, MovementTileRevealed)]
+    assert len(revealed) >= 2
+    at = revealed[len(revealed) // 2] + 1
+    response = client.post(f"/games/{game}/fork", json={"at_version": at})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    fork = body["game_id"]
+    dealt, original = runtime.store.events(fork, 0, None)[1].event, source[1]
+    assert isinstance(dealt, OpponentDealt) and isinstance(original, OpponentDealt)
+    shown = sum(isinstance(e, MovementTileRevealed) for e in source[:at])
+    runs = [order[shown : shown + 10] for order in (dealt.stack, original.stack)]  # the next ten tiles
+    assert runs[0] != runs[1]
+    secrets = [sep.join(f'"{tile}"' for tile in run) for run in runs for sep in (",", ", ")]
+    fork_table = Table(fork, [s["token"] for s in body["seats"]], body)
+    head = client.get(f"/games/{fork}").json()["version"]
+    bodies: list[tuple[str, str]] = [("answer of fork", response.text)]
+    for name, headers in {"seat0": fork_table.auth(0), "spectator": {}}.items():
+        for path in ("", "/moves", "/export", "/timeline", f"/at/{at}", f"/at/{head}", "/verify"):
+            bodies.append((f"{path} {name}", client.get(f"/games/{fork}{path}", headers=headers).text))
+        events = client.get(f"/games/{fork}/events", headers=headers, params={"limit": 5000})
+        bodies.append((f"events {name}", events.text))
+    for what, text in bodies:
+        for secret in secrets:
+            assert secret not in text, what
+    assert client.get(f"/games/{fork}/verify").json()["ok"]
+    play_turns(client, fork_table, random.Random(4), timeout=240)
+    assert client.get(f"/games/{fork}").json()["status"] == "finished"
+    report = client.get(f"/games/{fork}/verify").json()
+    assert report["ok"], json.dumps(report)[:2000]

@@ -75,3 +75,28 @@ def test_fork_redraws_face_down_cards_among_cards_with_the_same_tier_and_back() 
         c for c in cards if (cards[c].tier, cards[c].back) == (cards[old.card].tier, cards[old.card].back)
     ]
     assert differs or len(alike) == 1  # re-drawn, unless the back alone identifies the card
+
+
+def test_LUNA_23_a_fork_after_a_revealed_moon_tile_was_observed_keeps_its_dealt_scoring_tile() -> None:
+    """LUNA-23.5 takes an observed Moon tile's Scoring tile off the Moon; the fork's rewritten deal keeps
+    the tile dealt there (the copied MoonPhaseAdvanced revealed it), so a fork of that fork re-adjudicates
+    the copied reveal as recorded."""
+    from domain.expansions.luna.events import MoonObserved, MoonPhaseAdvanced
+    from domain.expansions.luna.plugin import POSITIONS
+
+    events = list(selfplay(2, "fork-moon-0", "random", Options(luna=True)).events)
+    first = events[0]
+    assert isinstance(first, GameStarted)
+    phase = next(i for i, e in enumerate(events) if isinstance(e, MoonPhaseAdvanced))
+    observed = next(
+        i
+        for i, e in enumerate(events)
+        if i > phase and isinstance(e, MoonObserved) and POSITIONS.index(e.tile) >= 3
+    )
+    at = observed + 3
+    forked = fork_events(events[: at + 40], at, "source", "seed-m", "salt-m")
+    again = fork_events(forked, len(forked), "fork", "seed-n", "salt-n")  # a fork of the fork
+    for deal in (forked[0], forked[at], again[0]):
+        assert isinstance(deal, GameStarted | GameForked)
+        assert deal.moon_hidden[:3] == first.moon_hidden[:3]  # column IV..VI, revealed, one observed since
+        assert "" not in deal.moon_hidden

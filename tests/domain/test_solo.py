@@ -582,3 +582,29 @@ def test_SOLO_26_the_person_plays_the_ability_side() -> None:
     old = Setup(seats=(SeatSpec("Ada", "newton"),), seed="side", catalog_edition="base-3")
     _, events = start(old)  # edition base-3 has no ability side for Newton: the basic side
     assert isinstance(events[0], ev.GameStarted) and events[0].sides is None
+
+
+@pytest.mark.parametrize("difficulty", [None, "hard"])
+def test_SOLO_24_a_re_dealt_start_expects_his_deal_as_the_fork_re_dealt_it(difficulty: str | None) -> None:
+    """What verification expects after a re-dealt GameStarted (domain/setup.py `redealt_start`): his
+    deal as recorded by the fork, and not a stack holding other tiles than his setup deals."""
+    from domain.bots import make_bot
+    from domain.fork import fork_events
+    from domain.selfplay import play_game
+    from domain.setup import redealt_start
+
+    setup = solo_setup("redealt", luna=difficulty is not None, difficulty=difficulty)
+    record = play_game(setup, [make_bot("random", "r"), make_bot("random", "unused")])
+    events = list(record.events)
+    at = next(i for i, e in enumerate(events) if isinstance(e, se.MovementTileRevealed)) + 30
+    forked = fork_events(events, at, "source", "seed-r", "salt-r")
+    dealt = forked[1]
+    assert isinstance(dealt, se.OpponentDealt) and dealt != events[1]
+    fork_setup = replace(setup, seed="seed-r", salt="salt-r")
+    assert redealt_start(fork_setup, forked[1:]) == [dealt]
+    other = list(dealt.stack)
+    other[-1] = next(t for t in sorted(set(other)) if t != other[-1])  # a tile too many of one kind
+    forged = replace(dealt, stack=tuple(other), commitment=stack_commitment("salt-r", tuple(other)))
+    (expected,) = redealt_start(fork_setup, [forged, *forked[2:]])
+    assert isinstance(expected, se.OpponentDealt) and expected.stack != forged.stack
+    assert sorted(expected.stack) == sorted(dealt.stack) and expected.dice == dealt.dice

@@ -36,6 +36,12 @@ def redeal(state: GameState, rng: SeededRandom) -> tuple[str, ...]:
     if part is None:
         return ()
     hidden = list(part.scoring[3:])
+    # A revealed column keeps the tiles dealt there, also one observed since (LUNA-23.5: its Scoring tile
+    # left the Moon, "" in the state), as the copied MoonPhaseAdvanced revealed it; the last committed deal
+    # (`GameState.dealt`) holds them.
+    committed = state.dealt[3] if len(state.dealt) > 3 and len(state.dealt[3]) == len(hidden) else ()
+    if committed:
+        hidden = [committed[i] if part.visible(i + 3) else tile for i, tile in enumerate(hidden)]
     unrevealed = [i for i in range(len(hidden)) if not part.visible(i + 3)]
     # sorted first, so re-running a fork on its own (rewritten) prefix re-deals the same way
     for i, tile in zip(unrevealed, rng.shuffled(sorted(hidden[i] for i in unrevealed)), strict=True):

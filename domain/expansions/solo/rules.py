@@ -13,7 +13,7 @@ His turn (SOLO-27, SOLO-28), each step one event with its rule ID:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from domain import commands as c
 from domain import events as ev
@@ -171,7 +171,31 @@ def _ability_side(setup: Setup, catalog: Catalog) -> Setup:
     return replace(setup, seats=seats)
 
 
-OPPONENT_SETUPS.append(OpponentSetup(_claims, _check, _line, _dealt, _ability_side))
+def _redealt(fresh: list[ev.Event], recorded: Sequence[ev.Event], salt: str) -> list[ev.Event]:
+    """His deal in a start that a re-dealing fork rewrote (`OpponentSetup.redealt`): the solo data and
+    difficulty his setup deals; the colours of his three dice as recorded (SOLO-22: public since the
+    start, drawn with the seed the fork replaced); his stack the Movement tiles his setup deals (SOLO-24,
+    AMB-54), in the order the fork re-dealt them (`redeal_stack`, checked by the fork's rewrite),
+    committed with the deal's salt. A recorded deal that holds other tiles or dice is not his deal."""
+    out: list[ev.Event] = []
+    for k, dealt in enumerate(fresh):
+        got = recorded[k] if k < len(recorded) else None
+        if not isinstance(dealt, se.OpponentDealt) or not isinstance(got, se.OpponentDealt):
+            out.append(dealt)
+            continue
+        dice = tuple(got.dice)
+        if len(dice) != len(dealt.dice) or any(colour not in COLOURS for colour in dice):
+            dice = dealt.dice
+        stack = tuple(got.stack) if sorted(got.stack) == sorted(dealt.stack) else dealt.stack
+        out.append(replace(dealt, dice=dice, stack=stack, commitment=stack_commitment(salt, stack)))
+    return out
+
+
+OPPONENT_SETUPS.append(
+    OpponentSetup(
+        claims=_claims, check=_check, seat=_line, dealt=_dealt, redealt=_redealt, prepare=_ability_side
+    )
+)
 
 
 def redeal_stack(prefix: list[ev.Event], seed: str, salt: str) -> None:
