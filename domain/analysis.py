@@ -375,8 +375,8 @@ class _Analyser:
             return known
         if state.finished:
             value = value_of(state)  # the result: nothing is hidden any more
-        elif state.turn.number >= stop:
-            value = self.leaf(state, knows, stop)
+        elif state.turn.number >= stop or (index is None and not legal_moves(state)):
+            value = self.leaf(state, knows, stop)  # the horizon (or nobody to decide)
         elif index is not None and self.legal[index] == 1:
             value = self.value(*self.after(index), knows, stop)  # a forced move changes nothing
         elif (
