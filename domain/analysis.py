@@ -296,14 +296,12 @@ class _Analyser:
     def __init__(
         self,
         found: Sequence[Decision],
-        events: Sequence[Event],
         viewer: int | None,
         budget: Budget,
         seed: str,
         cancelled: Callable[[], bool] | None,
     ) -> None:
         self.found = found
-        self.events = events
         self.viewer = viewer
         self.budget = budget
         self.seed = seed
@@ -567,7 +565,7 @@ def analyse_game(
         found = [d for d in every if between[0] <= d.version + 1 <= between[1]]
     if viewer is not None and not 0 <= viewer < len(final.players):
         raise ValueError(f"a viewer is a seat 0..{len(final.players) - 1} or None (a finished game)")
-    analyser = _Analyser(every, events, viewer, budget, seed, cancelled)
+    analyser = _Analyser(every, viewer, budget, seed, cancelled)
     out: list[DecisionAnalysis] = []
     for done, decision in enumerate(found):
         if cancelled is not None and cancelled():
