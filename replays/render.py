@@ -125,7 +125,6 @@ def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> 
         "mistakes",
         "blunders",
         "mean loss",
-        "points lost/turn",
     ):
         summary.add_column(column, justify="left" if column == "name" else "right")
     for s in analysis["summary"]:
@@ -139,7 +138,6 @@ def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> 
             str(s["mistakes"]),
             str(s["blunders"]),
             f"{s['mean_loss']:.1%}",
-            f"{s.get('margin_loss_per_turn', 0.0):.2f}",
         )
     turning = Table(title="Turning points")
     for column in ("decision", "version", "seat", "kind", "swing", "leader after"):
