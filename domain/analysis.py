@@ -19,12 +19,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import commands as c
+from domain.determinise import determinise
 from domain.editions import ENGINE_VERSION
-from domain.engine import legal_moves, play
+from domain.engine import legal_moves, play, play_through
 from domain.events import Event, GameEnded
 from domain.evolve import evolve
 from domain.rng import digest
-from domain.search import ENGINE, Budget, SearchResult, search
+from domain.search import (
+    ENGINE,
+    SPREAD_BASE,
+    Budget,
+    MoveStats,
+    SearchResult,
+    Value,
+    search,
+    value_of,
+)
 from domain.state import GameState
 
 ANALYSIS_FORMAT = 1  # the JSON document's format (docs/analysis.md)
@@ -69,6 +79,7 @@ class DecisionAnalysis:
     best_eval: Evaluation
     loss: float  # win probability given away (>= 0)
     margin_loss: float  # expected margin given away, in points (>= 0)
+    severity: float  # max(loss, point_worth * margin_loss): what the mistake class and accuracy measure
     mistake: str | None  # "inaccuracy", "mistake", "blunder" or None
     accuracy: float  # 0..100 (the lichess formula on the win probability lost)
     wins: tuple[
@@ -94,6 +105,7 @@ class DecisionAnalysis:
             "best_eval": self.best_eval.as_dict(),
             "loss": round(self.loss, 4),
             "margin_loss": round(self.margin_loss, 2),
+            "severity": round(self.severity, 4),
             "mistake": self.mistake,
             "accuracy": round(self.accuracy, 1),
             "wins": [round(w, 4) for w in self.wins],
@@ -106,12 +118,15 @@ class SeatSummary:
     seat: int
     name: str
     decisions: int  # decisions with a choice (more than one legal move)
-    accuracy: float | None  # mean accuracy over those decisions; None without any
+    accuracy: float | None  # mean accuracy of its turns with a choice (`_turns`); None without any
     inaccuracies: int
     mistakes: int
     blunders: int
     mean_loss: float  # win probability given away per decision
     mean_margin_loss: float  # expected margin given away per decision, in points
+    turns: int  # its turns (runs of its decisions in one turn) with a choice
+    decision_accuracy: float | None  # mean accuracy of its decisions with a choice
+    margin_loss_per_turn: float  # expected margin given away per turn, in points
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -124,6 +139,9 @@ class SeatSummary:
             "blunders": self.blunders,
             "mean_loss": round(self.mean_loss, 4),
             "mean_margin_loss": round(self.mean_margin_loss, 3),
+            "turns": self.turns,
+            "decision_accuracy": None if self.decision_accuracy is None else round(self.decision_accuracy, 1),
+            "margin_loss_per_turn": round(self.margin_loss_per_turn, 3),
         }
 
 
@@ -186,8 +204,13 @@ class GameAnalysis:
     to_json = as_dict
 
 
+# The measure's own version (bump it when results change): with the search's and the rules' versions, the
+# `analyser` part of a result's cache key.
+MEASURE = "eval-3"
+
+
 def analyser_version() -> str:
-    return f"{ENGINE}/{ENGINE_VERSION}"
+    return f"{ENGINE}+{MEASURE}/{ENGINE_VERSION}"
 
 
 # -- finding the decisions --------------------------------------------------------------------------
@@ -236,64 +259,260 @@ def _at_decision(state: GameState) -> bool:
 # -- the analysis ---------------------------------------------------------------------------------
 
 
-def _accuracy(loss: float) -> float:
-    """lichess' move accuracy from the win percentage lost (0..100)."""
-    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100 * loss) - 3.1669))
+def _accuracy(severity: float) -> float:
+    """lichess' move accuracy from the win percentage lost (0..100), here the decision's severity."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100 * severity) - 3.1669))
 
 
-def _classify(loss: float) -> str | None:
-    return next((name for name, at in CLASSES if loss >= at), None)
+def point_worth(seats: int) -> float:
+    """The win probability a point of margin is worth in an even position at the game's end, where
+    points count most: the slope of `win_probabilities` there, (n - 1) / (2 n SPREAD_BASE) (1/56 with
+    2 seats, 1/42 with 3, 3/112 with 4; domain/search.py); fewer seats count as 2."""
+    n = max(2, seats)
+    return (n - 1) / (2 * n * SPREAD_BASE)
 
 
-def _evaluate(decision: Decision, result: SearchResult) -> DecisionAnalysis:
-    seat = result.seat
-    played = result.stats(decision.move)
-    assert played is not None, "the search values the move played (`include`)"
-    # the best alternative: the search's robust choice among the other moves (the move played has a share
-    # of the iterations of its own, domain/search.py FOCUS, so it is compared on its value, not its visits)
-    best = next((m for m in result.moves if m.move != decision.move), played)
-    if played.wins[seat] >= best.wins[seat]:
-        best = played
-    after = Evaluation(played.wins[seat], played.margins[seat])
-    best_eval = Evaluation(best.wins[seat], best.margins[seat])
-    loss = max(0.0, best_eval.win - after.win)
-    margin_loss = max(0.0, best_eval.margin - after.margin)
-    legal = len(legal_moves(decision.state))
-    return DecisionAnalysis(
-        index=decision.index,
-        version=decision.version,
-        turn=decision.state.turn.number,
-        seat=seat,
-        move=str(decision.move),
-        legal=legal,
-        before=best_eval,
-        after=after,
-        best=str(best.move),
-        best_eval=best_eval,
-        loss=loss,
-        margin_loss=margin_loss,
-        mistake=None if legal == 1 else _classify(loss),
-        accuracy=100.0 if legal == 1 else _accuracy(loss),
-        wins=played.wins,
-        visits=played.visits,
-    )
+def severity_of(loss: float, margin_loss: float, seats: int) -> float:
+    """What a decision gave away, on the win probability's scale: the win probability lost, or the
+    margin lost at `point_worth` per point when that is more (a seat far behind, whose win probability
+    is near 0 whatever it plays, still gives points away)."""
+    return max(loss, point_worth(seats) * margin_loss)
+
+
+def _classify(severity: float) -> str | None:
+    return next((name for name, at in CLASSES if severity >= at), None)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+class _Analyser:
+    """The evaluations of a game's positions, each searched once: a decision's own search (from its
+    acting seat's information, or the viewer's) gives the value of its position; the position after
+    a move is valued to the same horizon from the mover's information (the next decision's search when
+    that is the same, a search of its own otherwise, the leaf evaluation when the horizon is reached)."""
+
+    def __init__(
+        self,
+        found: Sequence[Decision],
+        viewer: int | None,
+        budget: Budget,
+        seed: str,
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        self.found = found
+        self.viewer = viewer
+        self.budget = budget
+        self.seed = seed
+        self.cancelled = cancelled
+        self.searches: dict[int, SearchResult] = {}
+        self.values: dict[tuple[int, int, int], Value] = {}
+        self.legal = [len(legal_moves(d.state)) for d in found]
+
+    def knows(self, index: int) -> int:
+        return self.found[index].state.turn.seat if self.viewer is None else self.viewer
+
+    def search_of(self, index: int) -> SearchResult:
+        """Decision `index`'s own search, with the move played included (domain/search.py FOCUS)."""
+        known = self.searches.get(index)
+        if known is None:
+            decision = self.found[index]
+            budget = self.budget
+            if self.legal[index] == 1:
+                budget = Budget(
+                    iterations=max(8, budget.iterations // FORCED_SHARE),
+                    determinisations=budget.determinisations,
+                    horizon=budget.horizon,
+                    exploration=budget.exploration,
+                )
+            known = search(
+                decision.state,
+                budget,
+                self.seed_for(decision.state.turn.number + self.budget.horizon, self.knows(index)),
+                viewer=self.knows(index),
+                include=decision.move,
+                cancelled=self.cancelled,
+            )
+            self.searches[index] = known
+        return known
+
+    def root(self, index: int) -> tuple[MoveStats, MoveStats]:
+        """Decision `index`'s move played and the best move its search found: the search's robust
+        choice among the other moves (the most visited; the move played has a share of the iterations
+        of its own, domain/search.py FOCUS, so it is compared on its value), or the move played when
+        that one is not better for the acting seat."""
+        result = self.search_of(index)
+        move = self.found[index].move
+        played = result.stats(move)
+        assert played is not None, "the search values the move played (`include`)"
+        best = next((m for m in result.moves if m.move != move), played)
+        seat, seats = result.seat, len(played.wins)
+        win, margin = played.wins[seat] - best.wins[seat], played.margins[seat] - best.margins[seat]
+        if severity_of(-win, -margin, seats) <= severity_of(win, margin, seats):
+            best = played  # the move played is as good
+        return played, best
+
+    def after(self, index: int) -> tuple[GameState, int, int | None]:
+        """The position after decision `index`'s move: its state, its version and the decision taken
+        there (None: the game's end, or events that are no decision, such as a take-back, follow)."""
+        decision = self.found[index]
+        state, caused = play_through(decision.state, decision.move)
+        version = decision.version + len(caused)
+        following = index + 1
+        if following < len(self.found) and self.found[following].version == version:
+            return self.found[following].state, version, following
+        return state, version, None
+
+    def value(self, state: GameState, version: int, index: int | None, knows: int, stop: int) -> Value:
+        """Every seat's value of the position `state` (the game after `version` events; `index` the
+        decision taken there, if any), from seat `knows`' information, searched up to turn `stop`."""
+        key = (version, knows, stop)
+        known = self.values.get(key)
+        if known is not None:
+            return known
+        if state.finished:
+            value = value_of(state)  # the result: nothing is hidden any more
+        elif state.turn.number >= stop or (index is None and not legal_moves(state)):
+            value = self.leaf(state, knows, stop)  # the horizon (or nobody to decide)
+        elif index is not None and self.legal[index] == 1:
+            value = self.value(*self.after(index), knows, stop)  # a forced move changes nothing
+        elif (
+            index is not None
+            and self.knows(index) == knows
+            and state.turn.number + self.budget.horizon == stop
+        ):
+            best = self.root(index)[1]
+            value = Value(best.margins, best.wins)
+        else:
+            result = search(
+                state,
+                self.budget,
+                self.seed_for(stop, knows),
+                viewer=knows,
+                cancelled=self.cancelled,
+                stop=stop,
+            )
+            best = result.best  # the robust choice, as the bot plays
+            value = Value(best.margins, best.wins) if result.moves else self.leaf(state, knows, stop)
+        self.values[key] = value
+        return value
+
+    def reached(self, index: int, knows: int, stop: int) -> list[Value]:
+        """The values of the positions after decision `index`'s move up to the end of its seat's run of
+        decisions in that turn (the position right after it first): what the seat still reached after
+        the move. Another seat's decision ends the run (its choice may cost the seat)."""
+        seat = self.found[index].state.turn.seat
+        state, version, following = self.after(index)
+        out = [self.value(state, version, following, knows, stop)]
+        while (
+            following is not None
+            and self.found[following].state.turn.seat == seat
+            and self.found[following].state.turn.number + self.budget.horizon == stop
+        ):
+            state, version, following = self.after(following)
+            out.append(self.value(state, version, following, knows, stop))
+        return out
+
+    def seed_for(self, stop: int, knows: int) -> str:
+        """The seed of every evaluation from seat `knows`' information up to turn `stop`: the searches of
+        one turn's positions draw the same re-deals (common random numbers), so the difference between a
+        position and the next measures the move, not the luck of two draws."""
+        return digest(self.seed, "horizon", str(stop), str(knows))
+
+    def leaf(self, state: GameState, knows: int, stop: int) -> Value:
+        """The leaf evaluation of `state` (domain/search.py `value_of`) averaged over the re-deals of
+        what seat `knows` has not seen: the position at the horizon."""
+        values = [
+            value_of(determinise(state, knows, digest(self.seed_for(stop, knows), "det", str(k))))
+            for k in range(self.budget.determinisations)
+        ]
+        seats = range(len(state.players))
+        return Value(
+            tuple(_mean([v.margins[j] for v in values]) for j in seats),
+            tuple(_mean([v.wins[j] for v in values]) for j in seats),
+        )
+
+    def decision(self, index: int) -> DecisionAnalysis:
+        decision = self.found[index]
+        result = self.search_of(index)
+        seat = result.seat
+        knows = self.knows(index)
+        stop = decision.state.turn.number + self.budget.horizon
+        played, best = self.root(index)
+        before_value = self.value(decision.state, decision.version, index, knows, stop)
+        reached = self.reached(index, knows, stop)
+        after_value = reached[0]
+        before = Evaluation(before_value.wins[seat], before_value.margins[seat])
+        after = Evaluation(max(v.wins[seat] for v in reached), max(v.margins[seat] for v in reached))
+        loss = max(0.0, before.win - after.win)
+        margin_loss = max(0.0, before.margin - after.margin)
+        forced = self.legal[index] == 1
+        severity = 0.0 if forced else severity_of(loss, margin_loss, len(decision.state.players))
+        return DecisionAnalysis(
+            index=decision.index,
+            version=decision.version,
+            turn=decision.state.turn.number,
+            seat=seat,
+            move=str(decision.move),
+            legal=self.legal[index],
+            before=before,
+            after=after,
+            best=str(best.move),
+            best_eval=before,
+            loss=loss,
+            margin_loss=margin_loss,
+            severity=severity,
+            mistake=None if forced else _classify(severity),
+            accuracy=100.0 if forced else _accuracy(severity),
+            wins=after_value.wins,
+            visits=played.visits,
+        )
+
+
+def _turns(decisions: Sequence[DecisionAnalysis]) -> list[tuple[int, float, float]]:
+    """Each run of one seat's decisions in one turn that has a choice: (seat, win probability lost,
+    margin lost), from the evaluation before its first decision to the one after its last (which
+    `DecisionAnalysis.after` is for the last decision of a run), at least 0."""
+    runs: list[list[DecisionAnalysis]] = []
+    for d in decisions:
+        last = runs[-1][-1] if runs else None
+        if last is not None and (last.seat, last.turn, last.index + 1) == (d.seat, d.turn, d.index):
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    return [
+        (
+            run[0].seat,
+            max(0.0, run[0].before.win - run[-1].after.win),
+            max(0.0, run[0].before.margin - run[-1].after.margin),
+        )
+        for run in runs
+        if any(d.legal > 1 for d in run)
+    ]
 
 
 def _summaries(state: GameState, decisions: Sequence[DecisionAnalysis]) -> tuple[SeatSummary, ...]:
     out = []
+    seats = len(state.players)
+    turns = _turns(decisions)
     for p in state.players:
         mine = [d for d in decisions if d.seat == p.seat and d.legal > 1]
+        runs = [(win, margin) for seat, win, margin in turns if seat == p.seat]
         out.append(
             SeatSummary(
                 seat=p.seat,
                 name=p.name,
                 decisions=len(mine),
-                accuracy=sum(d.accuracy for d in mine) / len(mine) if mine else None,
+                accuracy=_mean([_accuracy(severity_of(w, m, seats)) for w, m in runs]) if runs else None,
                 inaccuracies=sum(1 for d in mine if d.mistake == "inaccuracy"),
                 mistakes=sum(1 for d in mine if d.mistake == "mistake"),
                 blunders=sum(1 for d in mine if d.mistake == "blunder"),
-                mean_loss=sum(d.loss for d in mine) / len(mine) if mine else 0.0,
-                mean_margin_loss=sum(d.margin_loss for d in mine) / len(mine) if mine else 0.0,
+                mean_loss=_mean([d.loss for d in mine]) if mine else 0.0,
+                mean_margin_loss=_mean([d.margin_loss for d in mine]) if mine else 0.0,
+                turns=len(runs),
+                decision_accuracy=_mean([d.accuracy for d in mine]) if mine else None,
+                margin_loss_per_turn=_mean([m for _, m in runs]) if runs else 0.0,
             )
         )
     return tuple(out)
@@ -340,41 +559,23 @@ def analyse_game(
         raise ValueError(
             "a running game is analysed only for one seat's view (its hidden cards are nobody's)"
         )
-    found, final = decisions_of(events)
+    every, final = decisions_of(events)
+    found = every
     if between is not None:
-        found = [d for d in found if between[0] <= d.version + 1 <= between[1]]
+        found = [d for d in every if between[0] <= d.version + 1 <= between[1]]
     if viewer is not None and not 0 <= viewer < len(final.players):
         raise ValueError(f"a viewer is a seat 0..{len(final.players) - 1} or None (a finished game)")
+    analyser = _Analyser(every, viewer, budget, seed, cancelled)
     out: list[DecisionAnalysis] = []
-    for index, decision in enumerate(found):
+    for done, decision in enumerate(found):
         if cancelled is not None and cancelled():
-            raise AnalysisCancelled(f"cancelled after {index} of {len(found)} decisions")
-        seat = decision.state.turn.seat
-        knows = seat if viewer is None else viewer
-        forced = len(legal_moves(decision.state)) == 1
-        used = (
-            Budget(
-                iterations=max(8, budget.iterations // FORCED_SHARE),
-                determinisations=budget.determinisations,
-                horizon=budget.horizon,
-                exploration=budget.exploration,
-            )
-            if forced
-            else budget
-        )
-        result = search(
-            decision.state,
-            used,
-            digest(seed, "decision", str(decision.version)),
-            viewer=knows,
-            include=decision.move,
-            cancelled=cancelled,
-        )
+            raise AnalysisCancelled(f"cancelled after {done} of {len(found)} decisions")
+        evaluated = analyser.decision(decision.index)
         if cancelled is not None and cancelled():
-            raise AnalysisCancelled(f"cancelled after {index} of {len(found)} decisions")
-        out.append(_evaluate(decision, result))
+            raise AnalysisCancelled(f"cancelled after {done} of {len(found)} decisions")
+        out.append(evaluated)
         if progress is not None:
-            progress(index + 1, len(found))
+            progress(done + 1, len(found))
     decisions = tuple(out)
     return GameAnalysis(
         version=len(events),

@@ -247,12 +247,15 @@ def search(
     viewer: int | None = None,
     include: c.Command | None = None,
     cancelled: Callable[[], bool] | None = None,
+    stop: int | None = None,
 ) -> SearchResult:
     """Search the decision of the seat to act in `state`, from what `viewer` (default: that seat)
     knows. `include` is a move to value even if the pruning would leave it out (the move a player
     played, for an analysis); every FOCUS-th iteration goes through it, so its value rests on a search
     of its own continuations, like the best move's (a mean over few visits would be pessimistic).
-    `cancelled` is polled between iterations: when it says so the search stops with what it has."""
+    `cancelled` is polled between iterations: when it says so the search stops with what it has.
+    `stop`: the turn at which the tree ends (default: the state's turn plus `budget.horizon`), so an
+    analysis can value a later position to the same horizon as the decision before it."""
     seat = state.turn.seat
     knows = seat if viewer is None else viewer
     seats = len(state.players)
@@ -264,7 +267,8 @@ def search(
         if include is not None and include not in options:
             options.append(include)
         root.seen[k] = (det, options, None)
-    stop = state.turn.number + budget.horizon
+    if stop is None:
+        stop = state.turn.number + budget.horizon
     explore = budget.exploration
     done = 0
     for i in range(budget.iterations):

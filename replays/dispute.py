@@ -157,7 +157,8 @@ def evaluation_line(d: Mapping[str, Any]) -> str:
     line = f"evaluation: win {after['win']:.1%}, margin {after['margin']:+.1f} after this move"
     if d["best"] != d["move"]:
         line += f"; best found {d['best']}: win {best['win']:.1%}, margin {best['margin']:+.1f}"
-        line += f" (loss {d['loss']:.1%}{', ' + d['mistake'] if d['mistake'] else ''})"
+        line += f" (loss {d['loss']:.1%}, {d['margin_loss']:.1f} points"
+        line += f"{', ' + d['mistake'] if d['mistake'] else ''})"
     else:
         line += " (the best move found)"
     return line

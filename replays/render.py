@@ -151,7 +151,9 @@ def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> 
             f"{t['swing']:.1%}",
             seats[t["leader"]],
         )
-    worst = sorted((d for d in analysis["decisions"] if d["mistake"]), key=lambda d: -d["loss"])[:moves]
+    worst = sorted(
+        (d for d in analysis["decisions"] if d["mistake"]), key=lambda d: -d.get("severity", d["loss"])
+    )[:moves]
     decisions = Table(title=f"Mistakes, largest loss first ({len(worst)} shown)")
     for column in (
         "version",
@@ -174,7 +176,7 @@ def analysis_tables(analysis: Mapping[str, Any], game: str, moves: int = 40) -> 
             f"{d['after']['win']:.1%} ({d['after']['margin']:+.1f})",
             d["best"],
             f"{d['best_eval']['win']:.1%} ({d['best_eval']['margin']:+.1f})",
-            f"{d['loss']:.1%}",
+            f"{d['loss']:.1%} ({-d['margin_loss']:+.1f})",
             d["mistake"],
         )
     return [summary, turning, decisions]

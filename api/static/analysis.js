@@ -187,7 +187,7 @@ export class Analysis {
 
   list(result, mistakes) {
     const accuracy = result.summary.map((seat) => el("li", {}, el("span", { class: `who seat-${seat.seat % 4}` }, seat.name), `: accuracy ${seat.accuracy === null ? "–" : `${seat.accuracy}%`}, ${count(seat.inaccuracies, "inaccuracy", "inaccuracies")}, ${count(seat.mistakes, "mistake", "mistakes")}, ${count(seat.blunders, "blunder", "blunders")}`));
-    const worst = [...mistakes].sort((a, b) => b.loss - a.loss).slice(0, 12).sort((a, b) => a.version - b.version);
+    const worst = [...mistakes].sort((a, b) => (b.severity ?? b.loss) - (a.severity ?? a.loss)).slice(0, 12).sort((a, b) => a.version - b.version);
     clear(
       this.nodes.list,
       el("ul", { class: "accuracy" }, accuracy),
@@ -199,7 +199,8 @@ export class Analysis {
   describe(d) {
     const who = this.seats[d.seat] ? this.seats[d.seat].name : `Seat ${d.seat}`;
     const lost = Math.round(d.loss * 100);
-    return `${LABELS[d.mistake] || ""} ${d.mistake} by ${who}, turn ${d.turn + 1}: ${d.move} (−${lost}% win); best ${d.best}`;
+    const points = d.margin_loss.toFixed(1);
+    return `${LABELS[d.mistake] || ""} ${d.mistake} by ${who}, turn ${d.turn + 1}: ${d.move} (−${lost}% win, −${points} points); best ${d.best}`;
   }
 
   // The scrubber moved: draw where the board is on the graph.

@@ -14,12 +14,15 @@ from domain.analysis import (
     AnalysisCancelled,
     analyse_game,
     decisions_of,
+    point_worth,
+    severity_of,
 )
 from domain.bots import GreedyBot, RandomBot
 from domain.engine import legal_moves, play_through, start
 from domain.events import Event
 from domain.evolve import fold
-from domain.search import Budget
+from domain.options import Options
+from domain.search import LEVELS, Budget
 from domain.selfplay import default_setup, play_game
 
 TINY = Budget(iterations=8, determinisations=2)
@@ -44,7 +47,9 @@ def test_a_finished_three_player_game_has_an_evaluation_for_every_decision() -> 
         assert 0.0 <= d.after.win <= 1.0 and 0.0 <= d.before.win <= 1.0
         assert d.loss == pytest.approx(max(0.0, d.best_eval.win - d.after.win))
         assert d.before == d.best_eval and d.visits >= 1 and len(d.wins) == 3
-        assert (d.mistake is None) == (d.loss < INACCURACY or d.legal == 1)
+        assert d.margin_loss == pytest.approx(max(0.0, d.before.margin - d.after.margin))
+        assert d.severity == (0.0 if d.legal == 1 else severity_of(d.loss, d.margin_loss, 3))
+        assert (d.mistake is None) == (d.severity < INACCURACY)
     document = json.loads(json.dumps(analysis.as_dict()))  # plain JSON
     assert document["format"] == 1 and document["budget"]["iterations"] == TINY.iterations
     assert document["engine_version"] == record.state.engine_version
@@ -63,6 +68,54 @@ def test_a_finished_three_player_game_has_an_evaluation_for_every_decision() -> 
     assert analysis.turning_points and all(
         t.kind in ("blunder", "mistake", "lead-change") for t in analysis.turning_points
     )
+
+
+def test_a_random_seat_is_less_accurate_and_makes_more_mistakes_than_greedy_seats() -> None:
+    """Over three 3-player games of a random bot against two greedy bots (the random seat moved round
+    the table), the analysis finds the random seat clearly less accurate than each greedy seat and
+    marks clearly more of its decisions as inaccuracies, mistakes or blunders."""
+    marked = {"random": 0, "greedy": 0}
+    decided = {"random": 0, "greedy": 0}
+    for game, seed in enumerate(("t1", "t2", "t3")):
+        seat = game % 3
+        bots = [RandomBot(f"{seed}:r") if i == seat else GreedyBot(f"{seed}:g{i}") for i in range(3)]
+        record = play_game(default_setup(3, seed), bots)
+        summary = analyse_game(record.events, viewer=None, budget=LEVELS["fast"], seed="acc").summary
+        for s in summary:
+            kind = "random" if s.seat == seat else "greedy"
+            marked[kind] += s.inaccuracies + s.mistakes + s.blunders
+            decided[kind] += s.decisions
+        accuracy = {s.seat: s.accuracy for s in summary}
+        random = accuracy[seat]
+        assert random is not None
+        for other in range(3):
+            greedy = accuracy[other]
+            assert other == seat or (greedy is not None and random < greedy - 5), (seed, accuracy)
+    per_decision = {kind: marked[kind] / decided[kind] for kind in marked}
+    assert per_decision["random"] > 2 * per_decision["greedy"], per_decision
+
+
+@pytest.mark.parametrize(
+    ("players", "setup"),
+    [
+        (1, {}),  # the solo game against Tycho Brahe (SOLO-27)
+        (2, {"options": Options.from_json({"luna": True})}),  # Luna
+        (4, {"side": "ability"}),  # the ability side (CHAR-1)
+    ],
+)
+def test_every_game_form_is_analysed_with_severities_on_one_scale(
+    players: int, setup: dict[str, object]
+) -> None:
+    built = default_setup(players, f"forms-{players}", **setup)  # type: ignore[arg-type]
+    record = play_game(built, [RandomBot("r")] + [GreedyBot(f"g{i}") for i in range(1, players)])
+    analysis = analyse_game(record.events, viewer=None, budget=TINY, seed="f")
+    assert len(analysis.decisions) == record.decisions
+    for d in analysis.decisions:
+        assert d.loss >= 0.0 and d.margin_loss >= 0.0 and 0.0 <= d.accuracy <= 100.0
+        assert d.severity == (0.0 if d.legal == 1 else severity_of(d.loss, d.margin_loss, players))
+    assert point_worth(1) == point_worth(2) == pytest.approx(1 / 56)
+    for s in analysis.summary:  # Tycho Brahe, a seat of the solo game, takes no decision (SOLO-24)
+        assert (s.accuracy is None) == (s.decisions == 0) and 0.0 <= (s.accuracy or 0.0) <= 100.0
 
 
 def test_the_same_seed_and_budget_give_the_same_analysis() -> None:
