@@ -95,7 +95,8 @@ def lent(state: GameState) -> str:
 @dataclass(frozen=True, slots=True)
 class Interrupt:
     """An automatic step an expansion takes between any two steps of the game when it is due (such as a
-    phase change of its board). The turn loop asks these first; while one is due nobody decides."""
+    phase change of its board). The turn loop asks these first; while one is due nobody decides. It is
+    asked only in a game that has a part (`GameState.parts`), where an expansion keeps its state."""
 
     due: Callable[[GameState], bool]
     step: Callable[[Emitter], None]
@@ -107,6 +108,11 @@ INTERRUPTS: list[Interrupt] = []
 
 
 def interrupt_due(state: GameState) -> Interrupt | None:
+    """The first registered interrupt due now. Interrupts are an expansion's, and an expansion keeps its state
+    as a part of the game (`GameState.parts`): a game without parts has none due (asked on every `options`
+    call, so a base game skips the registry)."""
+    if not state.parts:
+        return None
     for interrupt in INTERRUPTS:
         if interrupt.due(state):
             return interrupt
