@@ -115,6 +115,24 @@ def summary(values: list[float]) -> tuple[float, float]:
 # -- 1. move round trip ---------------------------------------------------------------------------------
 
 
+def random_move(
+    http: httpx.Client, game: str, tokens: list[str], rng: random.Random, command_id: str
+) -> tuple[dict[str, str], dict[str, Any]] | None:
+    """The seat to act's headers and a random legal command's body (None once the game is over): the
+    two reads a client makes before each POST, kept outside the timed request."""
+    view = http.get(f"/games/{game}", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+    if view["to_act"] is None:
+        return None
+    headers = {"Authorization": f"Bearer {tokens[view['to_act']]}"}
+    listing = http.get(f"/games/{game}/moves", headers=headers).json()
+    body = {
+        "command": rng.choice(listing["moves"]),
+        "expected_version": listing["version"],
+        "command_id": command_id,
+    }
+    return headers, body
+
+
 def move_round_trips(database_url: str, count: int) -> list[float]:
     # No per-client rate limits: one client sends every request (the bare route has no limiter either).
     settings = Settings(database_url=database_url, bots=False, rates=dict(NO_RATES))
@@ -127,16 +145,10 @@ def move_round_trips(database_url: str, count: int) -> list[float]:
             game = created["game_id"]
             tokens = [s["token"] for s in created["seats"]]
             while len(timings) < count:
-                seat = http.get(f"/games/{game}", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
-                if seat["to_act"] is None:
+                move = random_move(http, game, tokens, rng, f"m{len(timings)}")
+                if move is None:
                     break
-                headers = {"Authorization": f"Bearer {tokens[seat['to_act']]}"}
-                listing = http.get(f"/games/{game}/moves", headers=headers).json()
-                body = {
-                    "command": rng.choice(listing["moves"]),
-                    "expected_version": listing["version"],
-                    "command_id": f"m{len(timings)}",
-                }
+                headers, body = move
                 t0 = time.perf_counter()
                 response = http.post(f"/games/{game}/commands", headers=headers, json=body)
                 timings.append(time.perf_counter() - t0)
@@ -260,16 +272,10 @@ def sse_deliveries(database_url: str, count: int, workdir: Path) -> list[float]:
         with StreamArrivals(f"{b.url}/games/{game}/stream") as arrivals:
             arrivals.wait(1)
             while len(timings) < count:
-                view = http.get(f"/games/{game}").json()
-                if view["to_act"] is None:
+                move = random_move(http, game, tokens, rng, f"s{len(timings)}")
+                if move is None:
                     break
-                headers = {"Authorization": f"Bearer {tokens[view['to_act']]}"}
-                listing = http.get(f"/games/{game}/moves", headers=headers).json()
-                body = {
-                    "command": rng.choice(listing["moves"]),
-                    "expected_version": listing["version"],
-                    "command_id": f"s{len(timings)}",
-                }
+                headers, body = move
                 t0 = time.perf_counter()
                 version = http.post(f"/games/{game}/commands", headers=headers, json=body).json()["version"]
                 timings.append(arrivals.wait(version) - t0)

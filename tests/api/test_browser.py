@@ -184,6 +184,19 @@ def _decision_kind(server: str, game_id: str) -> str:
     return "effect" if state["agenda"] else str(state["turn"]["phase"])
 
 
+def confirm_and_wait(page: Any, version: str | None) -> None:
+    """Confirm the chosen move and wait until the board is redrawn past `version` (or the move panel shows a
+    problem, which fails the test)."""
+    page.locator("[data-confirm]").click()
+    page.wait_for_function(
+        "(v) => document.querySelector('#board').dataset.ready !== v"
+        " || document.querySelector('#moves-problem').textContent",
+        arg=version,
+        timeout=30_000,
+    )
+    assert not page.locator("#moves-problem").inner_text(), page.locator("#moves-problem").inner_text()
+
+
 def _play_by_clicking(
     page: Any, server: str, game_id: str, rng: random.Random, enough: Callable[[Counter[str]], bool]
 ) -> Counter[str]:
@@ -228,14 +241,7 @@ def _play_by_clicking(
             continue
         decision = _decision_kind(server, game_id)  # the person is to act: no bot moves meanwhile
         assert page.locator(".confirm:not([hidden])").inner_text().strip()  # says what it will do
-        page.locator("[data-confirm]").click()
-        page.wait_for_function(
-            "(v) => document.querySelector('#board').dataset.ready !== v"
-            " || document.querySelector('#moves-problem').textContent",
-            arg=version,
-            timeout=30_000,
-        )
-        assert not page.locator("#moves-problem").inner_text(), page.locator("#moves-problem").inner_text()
+        confirm_and_wait(page, version)
         counts[kind] += 1
         counts[decision] += 1
         if (
@@ -465,14 +471,7 @@ def _choose(page: Any, target: str, move: str) -> str:
     confirm = page.locator(".confirm:not([hidden])")
     assert confirm.locator(".mono").inner_text() == move
     words = str(confirm.inner_text())
-    page.locator("[data-confirm]").click()
-    page.wait_for_function(
-        "(v) => document.querySelector('#board').dataset.ready !== v"
-        " || document.querySelector('#moves-problem').textContent",
-        arg=version,
-        timeout=30_000,
-    )
-    assert not page.locator("#moves-problem").inner_text(), page.locator("#moves-problem").inner_text()
+    confirm_and_wait(page, version)
     return words
 
 
