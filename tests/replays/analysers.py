@@ -1,5 +1,5 @@
-"""Analysers injected into the job queue by its tests (the production one is replays.analysis): each
-"decision" is one event of the game, worked through at a pace set by the budget, reporting progress and
+"""Analysers injected into the job queue by its tests (the production one: replays.jobs.engine_analyser):
+each "decision" is one event of the game, worked through at a pace set by the budget, reporting progress and
 honouring cancellation like the real engine. `main()` runs a `galileo worker`-like process with one of
 them (tests/replays/test_jobs.py kills it mid-job)."""
 

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from domain.analysis import analyse_game
 from domain.bots import GreedyBot
 from domain.search import Budget
 from domain.selfplay import default_setup
-from replays.analysis import analyse_stored
 from replays.cli import app
+from replays.jobs import store_loader
 from replays.playout import play_out
 from replays.service import Games
 
@@ -48,9 +49,11 @@ def test_analyse_json_gives_an_evaluation_for_every_decision_of_a_finished_game(
     assert len(doc["decisions"]) == decisions
     assert all("win" in d["after"] and "margin" in d["before"] for d in doc["decisions"])
     assert doc["budget"]["iterations"] == 4 and doc["budget"]["determinisations"] == 1
-    with Games(store) as games:  # the CLI and the store wrapper (the job worker's entry) agree
-        direct = analyse_stored(games, game_id, viewer=None, budget=Budget(4, 1), seed="analysis")
-    assert direct.as_dict() == doc
+    with Games(store) as games:
+        head = games.head(game_id)
+    events = store_loader(store)(game_id, head)  # the job worker's events of the game at its head
+    direct = analyse_game(events, viewer=None, budget=Budget(4, 1), seed="analysis")
+    assert direct.as_dict() == doc  # the CLI and the job worker's path agree
 
 
 def test_analyse_tables_and_bad_arguments(store: str) -> None:
