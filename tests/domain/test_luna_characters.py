@@ -525,7 +525,7 @@ def test_CHAR_HEV_8_a_discard_is_instead_of_a_claim() -> None:
     assert refusal is not None and (refusal.code, refusal.rule_id) == ("discarded-instead", "CHAR-HEV-8")
 
 
-def test_rules_0_2_0_keep_hevelius_claims_out_of_cleanup() -> None:
+def test_CHAR_HEV_4_rules_0_2_0_keep_hevelius_claims_out_of_cleanup() -> None:
     setup = Setup(
         seats=(SeatSpec("A", "hevelius", side="ability"), SeatSpec("B", "kepler")),
         seed="luna-chars",
@@ -639,7 +639,7 @@ def test_CHAR_HEV_7_a_re_dealing_fork_after_a_reshuffle_is_exact_and_reveals_not
         assert sorted(heavens_of(later.players[0]).deck) == sorted(source.deck)
 
 
-def test_forks_of_forks_are_exact_for_hevelius_and_cunitz() -> None:
+def test_CHAR_HEV_7_CHAR_CUN_1_forks_of_forks_are_exact_for_hevelius_and_cunitz() -> None:
     from domain.bots import make_bot
     from domain.engine import play_through
 
