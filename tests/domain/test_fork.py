@@ -100,3 +100,29 @@ def test_LUNA_23_a_fork_after_a_revealed_moon_tile_was_observed_keeps_its_dealt_
         assert isinstance(deal, GameStarted | GameForked)
         assert deal.moon_hidden[:3] == first.moon_hidden[:3]  # column IV..VI, revealed, one observed since
         assert "" not in deal.moon_hidden
+
+
+def test_LUNA_23_a_fork_of_a_rules_0_2_0_game_keeps_its_released_re_deal() -> None:
+    """A game of rules 0.2.0 keeps the re-deal it was released with ("" for a revealed Moon tile's Scoring
+    tile observed since, LUNA-23.5), so the forks it has stored re-adjudicate as they were written."""
+    import dataclasses
+
+    from domain.bots import make_bot
+    from domain.expansions.luna.events import MoonObserved, MoonPhaseAdvanced
+    from domain.expansions.luna.plugin import POSITIONS
+    from domain.selfplay import default_setup, play_game
+
+    setup = dataclasses.replace(default_setup(2, "fork-moon-0", Options(luna=True)), engine_version="0.2.0")
+    events = list(play_game(setup, [make_bot("random", f"fork-moon-0:{i}") for i in range(2)]).events)
+    first = events[0]
+    assert isinstance(first, GameStarted) and first.engine_version == "0.2.0"
+    phase = next(i for i, e in enumerate(events) if isinstance(e, MoonPhaseAdvanced))
+    observed = next(
+        i
+        for i, e in enumerate(events)
+        if i > phase and isinstance(e, MoonObserved) and POSITIONS.index(e.tile) >= 3
+    )
+    forked = fork_events(events[: observed + 43], observed + 3, "source", "seed-m", "salt-m")
+    deal = forked[observed + 3]
+    assert isinstance(deal, GameForked)
+    assert "" in deal.moon_hidden[:3]  # the released behaviour, unchanged

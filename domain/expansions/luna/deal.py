@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.catalog import Catalog
+from domain.editions import RULES_0_3_0, at_least
 from domain.expansions.luna.state import luna_of
 from domain.rng import SeededRandom
 from domain.setup import ExtraDeal, Setup, register_deal
@@ -38,9 +39,10 @@ def redeal(state: GameState, rng: SeededRandom) -> tuple[str, ...]:
     hidden = list(part.scoring[3:])
     # A revealed column keeps the tiles dealt there, also one observed since (LUNA-23.5: its Scoring tile
     # left the Moon, "" in the state), as the copied MoonPhaseAdvanced revealed it; the last committed deal
-    # (`GameState.dealt`) holds them.
+    # (`GameState.dealt`) holds them. Rules 0.3.0 on: a game of an older rules version keeps its released
+    # re-deal ("" for such a tile), so the forks it has stored re-adjudicate as written.
     committed = state.dealt[3] if len(state.dealt) > 3 and len(state.dealt[3]) == len(hidden) else ()
-    if committed:
+    if committed and at_least(state.engine_version, RULES_0_3_0):
         hidden = [committed[i] if part.visible(i + 3) else tile for i, tile in enumerate(hidden)]
     unrevealed = [i for i in range(len(hidden)) if not part.visible(i + 3)]
     # sorted first, so re-running a fork on its own (rewritten) prefix re-deals the same way
