@@ -21,8 +21,8 @@ ENGINE_VERSION = "0.3.0"  # the rules version new games are played under
 RULES_VERSIONS = ("0.1.0", "0.2.0", "0.3.0")
 # 0.3.0: the characters' own hidden orders wholly committed at setup (Hevelius' reshuffles drawn from a
 # committed key, forks re-deal them exactly); Hevelius' claims open in Cleanup (CHAR-HEV-4), her discard
-# ending her Action phase (AMB-37); the parts of Cunitz' personal pages in any order (CHAR-CUN-5); a Luna
-# fork keeps the Scoring tile dealt on a revealed Moon tile observed since (LUNA-23.5) instead of "".
+# ending her Action phase (AMB-37); the parts of Cunitz' personal pages in any order (CHAR-CUN-5); an
+# expansion's fork keeps what it dealt on a revealed space emptied since (docs/editions.md).
 RULES_0_3_0 = (0, 3, 0)
 
 
