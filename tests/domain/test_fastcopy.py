@@ -65,3 +65,21 @@ def test_a_copy_is_of_the_frozen_class_itself_and_stays_frozen() -> None:
     with pytest.raises(FrozenInstanceError):
         turn.seat = 3  # type: ignore[misc]
     assert state.turn.phase == "movement" and copy.turn.phase == "actions"
+
+
+def test_every_set_of_changes_copies_the_other_fields_and_refuses_unknown_names_each_time() -> None:
+    """The copier kept for one set of changed fields, and the general one, agree with
+    `dataclasses.replace`; a set with an unknown name is refused on every call, not only the first."""
+    import dataclasses
+    from itertools import combinations
+
+    turn = TurnState(seat=2, number=7, phase="actions", fixed_done=True, used_tile="T1")
+    changes = {"seat": 0, "phase": "cleanup", "rotated": True, "space": 4}
+    for k in range(len(changes) + 1):
+        for names in combinations(changes, k):
+            given = {name: changes[name] for name in names}
+            for _ in range(2):
+                assert replace(turn, **given) == dataclasses.replace(turn, **given)
+    for _ in range(2):
+        with pytest.raises(TypeError, match="TurnState has no field"):
+            replace(turn, seat=1, seet=1)
