@@ -13,6 +13,7 @@ import hashlib
 import logging
 import lzma
 import os
+import sqlite3
 import threading
 import zlib
 from collections import OrderedDict
@@ -31,9 +32,22 @@ from uuid import UUID
 import orjson
 from eventsourcing.application import Application, ProcessingEvent, ProjectorFunction
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, Mapper, Recording, StoredEvent, Transcoding
+from eventsourcing.persistence import (
+    EventStore,
+    JSONTranscoder,
+    Mapper,
+    Notification,
+    Recording,
+    StoredEvent,
+    Transcoding,
+)
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+from eventsourcing.sqlite import (
+    SQLiteAggregateRecorder,
+    SQLiteApplicationRecorder,
+    SQLiteCursor,
+    SQLiteDatastore,
+)
 from eventsourcing.utils import Environment, get_topic, register_topic
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -103,16 +117,313 @@ class Rows:
         return f"INSERT INTO {name} ({', '.join(self.columns)}) VALUES ({marks})"
 
 
+# SQLite storage layouts (docs/storage.md). A file keeps the layout it was created with: each table is read
+# and written in the layout its declared schema shows, and new files are created in SQLITE_LAYOUT.
+#   1: the library's own tables: a game's UUID as 32 hex characters and the topic as text on every row.
+#   2: a game's UUID as a 16-byte BLOB (in the table and in its primary-key index), the topic as a small
+#      integer code of the file's `stored_topics` table, snapshots in a rowid table (no half-empty
+#      overflow pages). Everything above the recorders sees UUIDs and topics as in layout 1.
+SQLITE_LAYOUT = 2
+TOPICS_TABLE = "stored_topics"
+
+
+def sqlite_layout(c: SQLiteCursor | sqlite3.Cursor, table: str) -> int | None:
+    """The storage layout of a SQLite table, from its declared schema (None: no such table)."""
+    c.execute(f"PRAGMA table_info({table})")
+    types = {row[1]: str(row[2]).upper() for row in c.fetchall()}
+    if not types:
+        return None
+    return 2 if types.get("originator_id") == "BLOB" else 1
+
+
+def _id_bytes(originator_id: UUID | str) -> bytes:
+    return (originator_id if isinstance(originator_id, UUID) else UUID(originator_id)).bytes
+
+
+class TopicCodes:
+    """The topic codes of one SQLite file (layout 2): `stored_topics (code, topic)`, a code per topic,
+    given on first use and never changed or deleted, so a code once read stays valid (cached here)."""
+
+    def __init__(self, datastore: SQLiteDatastore) -> None:
+        self.datastore = datastore
+        self.code_of: dict[str, int] = {}
+        self.topic_of: dict[int, str] = {}
+        self._lock = threading.Lock()
+
+    def register(self, topics: Iterable[str]) -> None:
+        """Give the new ones of `topics` their codes, committed before the events that use them (a code is
+        cached only once committed: a code of a rolled-back transaction may go to another topic)."""
+        missing = {t for t in topics if t not in self.code_of}
+        if missing:
+            with self.datastore.transaction(commit=True) as c:
+                self._add(c, missing)
+            with self.datastore.transaction(commit=False) as c:
+                self._load(c)
+
+    def codes(self, c: SQLiteCursor, topics: Sequence[str]) -> list[int]:
+        """The codes of `topics`, in transaction `c` (a topic not yet registered is added in it)."""
+        code_of = self.code_of
+        try:
+            return [code_of[t] for t in topics]
+        except KeyError:
+            pass
+        self._add(c, {t for t in topics if t not in code_of})
+        c.execute(f"SELECT code, topic FROM {TOPICS_TABLE}")
+        found = {str(topic): int(code) for code, topic in c.fetchall()}  # not cached: may roll back
+        return [found[t] for t in topics]
+
+    def known_codes(self, topics: Sequence[str]) -> list[int]:
+        """The codes of those of `topics` that this file has (a topic it never stored has no rows)."""
+        if any(t not in self.code_of for t in topics):
+            with self.datastore.transaction(commit=False) as c:
+                self._load(c)
+        return [self.code_of[t] for t in topics if t in self.code_of]
+
+    def topic(self, code: int) -> str:
+        """The topic of a code read from a row (a code given by another process is read once)."""
+        topic = self.topic_of.get(code)
+        if topic is None:
+            with self.datastore.transaction(commit=False) as c:
+                self._load(c)
+            topic = self.topic_of.get(code)
+            if topic is None:
+                raise ValueError(f"unknown topic code {code} in {TOPICS_TABLE}")
+        return topic
+
+    def _add(self, c: SQLiteCursor, topics: Iterable[str]) -> None:
+        for topic in sorted(topics):
+            c.execute(
+                f"INSERT INTO {TOPICS_TABLE} (topic) VALUES (?) ON CONFLICT (topic) DO NOTHING", (topic,)
+            )
+
+    def _load(self, c: SQLiteCursor) -> None:
+        c.execute(f"SELECT code, topic FROM {TOPICS_TABLE}")
+        rows = [(int(code), str(topic)) for code, topic in c.fetchall()]
+        with self._lock:
+            for code, topic in rows:
+                self.code_of[topic] = code
+                self.topic_of[code] = topic
+
+
+def _create_statements(table: str, layout: int, *, rowid: bool) -> list[str]:
+    """The CREATE statements of an event or snapshot table in a layout (1: the library's own)."""
+    if layout == 1:
+        tail = "" if rowid else " WITHOUT ROWID"
+        return [
+            f"CREATE TABLE IF NOT EXISTS {table} (originator_id TEXT, originator_version INTEGER, "
+            f"topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version)){tail}"
+        ]
+    return [
+        f"CREATE TABLE IF NOT EXISTS {TOPICS_TABLE} (code INTEGER PRIMARY KEY, topic TEXT NOT NULL UNIQUE)",
+        f"CREATE TABLE IF NOT EXISTS {table} (originator_id BLOB, originator_version INTEGER, "
+        "topic INTEGER, state BLOB, PRIMARY KEY (originator_id, originator_version))",
+    ]
+
+
+def _file_layout(datastore: SQLiteDatastore, table: str, default: int | None = None) -> int:
+    """The layout of `table` in the file, or of new tables (`default`, else SQLITE_LAYOUT; layout 2 keeps
+    UUIDs, so a store of text originator IDs stays in layout 1)."""
+    with datastore.transaction(commit=False) as c:
+        found = sqlite_layout(c, table)
+    if found is not None:
+        return found
+    if datastore.originator_id_type != "uuid":
+        return 1
+    return default or SQLITE_LAYOUT
+
+
+def _select_events(
+    recorder: Any,
+    originator_id: UUID | str,
+    gt: int | None,
+    lte: int | None,
+    desc: bool,
+    limit: int | None,
+) -> list[StoredEvent]:
+    """`select_events` of a layout-2 table: the library's query, the ID bound as its 16 bytes, each row
+    given back with the UUID and its topic."""
+    uid = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+    statement = recorder.select_events_statement
+    params: list[Any] = [uid.bytes]
+    if gt is not None:
+        statement += "AND originator_version>? "
+        params.append(gt)
+    if lte is not None:
+        statement += "AND originator_version<=? "
+        params.append(lte)
+    statement += "ORDER BY originator_version DESC " if desc else "ORDER BY originator_version ASC "
+    if limit is not None:
+        statement += "LIMIT ? "
+        params.append(limit)
+    with recorder.datastore.transaction(commit=False) as c:
+        c.execute(statement, params)
+        rows = c.fetchall()
+    topics: TopicCodes = recorder.topic_codes
+    topic_of = topics.topic_of
+    return [StoredEvent(uid, row[1], topic_of.get(row[2]) or topics.topic(row[2]), row[3]) for row in rows]
+
+
 class SQLiteRecorder(SQLiteApplicationRecorder):
-    """The library's SQLite recorder, writing a save's `rows` inside the transaction of its events."""
+    """The library's SQLite recorder, writing a save's `rows` inside the transaction of its events, in
+    the file's storage layout (`SQLITE_LAYOUT`; docs/storage.md). It takes and gives UUIDs and topics
+    in either layout: only the rows differ."""
+
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
+        self.layout = _file_layout(datastore, events_table_name)
+        self.topic_codes = TopicCodes(datastore)
+        super().__init__(datastore, events_table_name)
+
+    def construct_create_table_statements(self) -> list[str]:
+        if self.layout == 1:
+            return super().construct_create_table_statements()
+        return _create_statements(self.events_table_name, self.layout, rowid=True)
+
+    def create_table(self) -> None:
+        super().create_table()
+        self.layout = _file_layout(self.datastore, self.events_table_name)  # as stored
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if self.layout == 2:
+            self.topic_codes.register(s.topic for s in stored_events)
+        return super().insert_events(stored_events, **kwargs)
 
     def _insert_events(
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        ids = super()._insert_events(c, stored_events, **kwargs)
+        if self.layout == 1:
+            ids = super()._insert_events(c, stored_events, **kwargs)
+        else:
+            codes = self.topic_codes.codes(c, [s.topic for s in stored_events])
+            ids = []
+            for s, code in zip(stored_events, codes, strict=True):
+                c.execute(
+                    self.insert_events_statement,
+                    (_id_bytes(s.originator_id), s.originator_version, code, s.state),
+                )
+                ids.append(c.lastrowid)
         for rows in kwargs.get("rows") or ():
             c.executemany(rows.statement("?"), list(rows.values))
         return ids
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        if self.layout == 1:
+            return super().select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+        return _select_events(self, originator_id, gt, lte, desc, limit)
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        if self.layout == 1:
+            return super().select_notifications(
+                start, limit, stop, topics, inclusive_of_start=inclusive_of_start
+            )
+        # The library's query, the topics bound as their codes.
+        conditions: list[str] = []
+        params: list[Any] = []
+        if start is not None:
+            conditions.append("rowid>=?" if inclusive_of_start else "rowid>?")
+            params.append(start)
+        if stop is not None:
+            conditions.append("rowid<=?")
+            params.append(stop)
+        if topics:
+            codes = self.topic_codes.known_codes(topics)
+            if not codes:
+                return []  # none of them was ever stored in this file
+            conditions.append(f"topic IN ({','.join('?' * len(codes))})")
+            params += codes
+        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
+        statement = f"SELECT rowid, * FROM {self.events_table_name} {where}ORDER BY rowid LIMIT ?"
+        params.append(limit)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            rows = c.fetchall()
+        topic_of, topic = self.topic_codes.topic_of, self.topic_codes.topic
+        return [
+            Notification(
+                id=row[0],
+                originator_id=UUID(bytes=row[1]),
+                originator_version=row[2],
+                topic=topic_of.get(row[3]) or topic(row[3]),
+                state=row[4],
+            )
+            for row in rows
+        ]
+
+
+class SQLiteSnapshotRecorder(SQLiteAggregateRecorder):
+    """The snapshots' recorder of a SQLite store, in the layout of the file's events (or of its existing
+    snapshot table): layout 2 binds and gives back UUIDs and topics as layout 1 does."""
+
+    def __init__(
+        self,
+        datastore: SQLiteDatastore,
+        events_table_name: str = "stored_snapshots",
+        *,
+        layout: int | None = None,
+        topic_codes: TopicCodes | None = None,
+    ) -> None:
+        self.layout = _file_layout(datastore, events_table_name, layout)
+        self.topic_codes = topic_codes or TopicCodes(datastore)
+        super().__init__(datastore, events_table_name)
+
+    def construct_create_table_statements(self) -> list[str]:
+        if self.layout == 1:
+            return super().construct_create_table_statements()
+        # A rowid table: a snapshot (about 3 KB) fits in a table page, where the index pages of a table
+        # WITHOUT ROWID keep at most about 1 KB of a row and spill the rest into a page of its own.
+        return _create_statements(self.events_table_name, self.layout, rowid=True)
+
+    def create_table(self) -> None:
+        super().create_table()
+        self.layout = _file_layout(self.datastore, self.events_table_name)  # as stored
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if self.layout == 2:
+            self.topic_codes.register(s.topic for s in stored_events)
+        return super().insert_events(stored_events, **kwargs)
+
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        if self.layout == 1:
+            return super()._insert_events(c, stored_events, **kwargs)
+        codes = self.topic_codes.codes(c, [s.topic for s in stored_events])
+        c.executemany(
+            self.insert_events_statement,
+            [
+                (_id_bytes(s.originator_id), s.originator_version, code, s.state)
+                for s, code in zip(stored_events, codes, strict=True)
+            ],
+        )
+        return None
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        if self.layout == 1:
+            return super().select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+        return _select_events(self, originator_id, gt, lte, desc, limit)
 
 
 def _single_attempt(name: str) -> Callable[..., Any]:
@@ -634,6 +945,18 @@ class GameStore(Application[UUID]):
             values["IS_SNAPSHOTTING_ENABLED"] = "y"
         values.update(env or {})
         return Environment(name, values)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        # On SQLite, the snapshots' recorder of the file's layout (docs/storage.md).
+        recorder = self.recorder
+        if not isinstance(recorder, SQLiteRecorder):
+            return super().construct_snapshot_store()
+        snapshots = SQLiteSnapshotRecorder(
+            recorder.datastore, layout=recorder.layout, topic_codes=recorder.topic_codes
+        )
+        if self.factory.env_create_table():  # type: ignore[attr-defined]
+            snapshots.create_table()
+        return self.factory.event_store(mapper=self.mapper, recorder=snapshots)
 
     def construct_mapper(self) -> GameMapper:
         return GameMapper(transcoder=self.construct_transcoder())
