@@ -142,7 +142,9 @@ def _id_bytes(originator_id: UUID | str) -> bytes:
 
 class TopicCodes:
     """The topic codes of one SQLite file (layout 2): `stored_topics (code, topic)`, a code per topic,
-    given on first use and never changed or deleted, so a code once read stays valid (cached here)."""
+    given in the transaction of the first event of the topic and never changed or deleted, so a code
+    once committed stays valid (cached here: a code is cached only once its transaction committed,
+    since a rolled-back one may give it to another topic)."""
 
     def __init__(self, datastore: SQLiteDatastore) -> None:
         self.datastore = datastore
@@ -150,69 +152,54 @@ class TopicCodes:
         self.topic_of: dict[int, str] = {}
         self._lock = threading.Lock()
 
-    def register(self, topics: Iterable[str]) -> None:
-        """Give the new ones of `topics` their codes, committed before the events that use them (a code is
-        cached only once committed: a code of a rolled-back transaction may go to another topic)."""
-        missing = {t for t in topics if t not in self.code_of}
-        if missing:
-            with self.datastore.transaction(commit=True) as c:
-                self._add(c, missing)
-            with self.datastore.transaction(commit=False) as c:
-                self._load(c)
-
-    def codes(self, c: SQLiteCursor, topics: Sequence[str]) -> list[int]:
-        """The codes of `topics`, in transaction `c` (a topic not yet registered is added in it)."""
+    def codes(self, c: SQLiteCursor, topics: Sequence[str], fresh: dict[str, int]) -> list[int]:
+        """The codes of `topics` in transaction `c`: a topic the file does not have yet is given its code
+        in `c`. The codes not cached yet are put in `fresh`, to `remember` once `c` committed."""
         code_of = self.code_of
         try:
             return [code_of[t] for t in topics]
         except KeyError:
             pass
-        self._add(c, {t for t in topics if t not in code_of})
         c.execute(f"SELECT code, topic FROM {TOPICS_TABLE}")
-        found = {str(topic): int(code) for code, topic in c.fetchall()}  # not cached: may roll back
+        found = {str(topic): int(code) for code, topic in c.fetchall()}
+        for topic in sorted({t for t in topics if t not in found}):
+            c.execute(f"INSERT INTO {TOPICS_TABLE} (topic) VALUES (?) RETURNING code", (topic,))
+            found[topic] = int(c.fetchone()[0])
+        fresh.update((t, found[t]) for t in topics if t not in code_of)
         return [found[t] for t in topics]
+
+    def remember(self, fresh: Mapping[str, int]) -> None:
+        """Cache the codes of a committed transaction."""
+        if fresh:
+            with self._lock:
+                for topic, code in fresh.items():
+                    self.code_of[topic] = code
+                    self.topic_of[code] = topic
 
     def known_codes(self, topics: Sequence[str]) -> list[int]:
         """The codes of those of `topics` that this file has (a topic it never stored has no rows)."""
         if any(t not in self.code_of for t in topics):
-            with self.datastore.transaction(commit=False) as c:
-                self._load(c)
+            self._load()
         return [self.code_of[t] for t in topics if t in self.code_of]
 
     def topic(self, code: int) -> str:
         """The topic of a code read from a row (a code given by another process is read once)."""
         topic = self.topic_of.get(code)
         if topic is None:
-            with self.datastore.transaction(commit=False) as c:
-                self._load(c)
+            self._load()
             topic = self.topic_of.get(code)
             if topic is None:
                 raise ValueError(f"unknown topic code {code} in {TOPICS_TABLE}")
         return topic
 
-    def _add(self, c: SQLiteCursor, topics: Iterable[str]) -> None:
-        for topic in sorted(topics):
-            c.execute(
-                f"INSERT INTO {TOPICS_TABLE} (topic) VALUES (?) ON CONFLICT (topic) DO NOTHING", (topic,)
-            )
-
-    def _load(self, c: SQLiteCursor) -> None:
-        c.execute(f"SELECT code, topic FROM {TOPICS_TABLE}")
-        rows = [(int(code), str(topic)) for code, topic in c.fetchall()]
-        with self._lock:
-            for code, topic in rows:
-                self.code_of[topic] = code
-                self.topic_of[code] = topic
+    def _load(self) -> None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT code, topic FROM {TOPICS_TABLE}")
+            self.remember({str(topic): int(code) for code, topic in c.fetchall()})
 
 
-def _create_statements(table: str, layout: int, *, rowid: bool) -> list[str]:
-    """The CREATE statements of an event or snapshot table in a layout (1: the library's own)."""
-    if layout == 1:
-        tail = "" if rowid else " WITHOUT ROWID"
-        return [
-            f"CREATE TABLE IF NOT EXISTS {table} (originator_id TEXT, originator_version INTEGER, "
-            f"topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version)){tail}"
-        ]
+def _create_statements(table: str) -> list[str]:
+    """The CREATE statements of a layout-2 event or snapshot table (layout 1: the library's own)."""
     return [
         f"CREATE TABLE IF NOT EXISTS {TOPICS_TABLE} (code INTEGER PRIMARY KEY, topic TEXT NOT NULL UNIQUE)",
         f"CREATE TABLE IF NOT EXISTS {table} (originator_id BLOB, originator_version INTEGER, "
@@ -276,16 +263,20 @@ class SQLiteRecorder(SQLiteApplicationRecorder):
     def construct_create_table_statements(self) -> list[str]:
         if self.layout == 1:
             return super().construct_create_table_statements()
-        return _create_statements(self.events_table_name, self.layout, rowid=True)
+        return _create_statements(self.events_table_name)
 
     def create_table(self) -> None:
         super().create_table()
         self.layout = _file_layout(self.datastore, self.events_table_name)  # as stored
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        if self.layout == 2:
-            self.topic_codes.register(s.topic for s in stored_events)
-        return super().insert_events(stored_events, **kwargs)
+        if self.layout == 1:
+            return super().insert_events(stored_events, **kwargs)
+        fresh: dict[str, int] = {}  # the topic codes this transaction gives or reads first
+        with self.datastore.transaction(commit=True) as c:
+            ids = self._insert_events(c, stored_events, fresh_codes=fresh, **kwargs)
+        self.topic_codes.remember(fresh)  # committed
+        return ids
 
     def _insert_events(
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -293,7 +284,7 @@ class SQLiteRecorder(SQLiteApplicationRecorder):
         if self.layout == 1:
             ids = super()._insert_events(c, stored_events, **kwargs)
         else:
-            codes = self.topic_codes.codes(c, [s.topic for s in stored_events])
+            codes = self.topic_codes.codes(c, [s.topic for s in stored_events], kwargs.get("fresh_codes", {}))
             ids = []
             for s, code in zip(stored_events, codes, strict=True):
                 c.execute(
@@ -386,23 +377,27 @@ class SQLiteSnapshotRecorder(SQLiteAggregateRecorder):
             return super().construct_create_table_statements()
         # A rowid table: a snapshot (about 3 KB) fits in a table page, where the index pages of a table
         # WITHOUT ROWID keep at most about 1 KB of a row and spill the rest into a page of its own.
-        return _create_statements(self.events_table_name, self.layout, rowid=True)
+        return _create_statements(self.events_table_name)
 
     def create_table(self) -> None:
         super().create_table()
         self.layout = _file_layout(self.datastore, self.events_table_name)  # as stored
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        if self.layout == 2:
-            self.topic_codes.register(s.topic for s in stored_events)
-        return super().insert_events(stored_events, **kwargs)
+        if self.layout == 1:
+            return super().insert_events(stored_events, **kwargs)
+        fresh: dict[str, int] = {}  # the topic codes this transaction gives or reads first
+        with self.datastore.transaction(commit=True) as c:
+            ids = self._insert_events(c, stored_events, fresh_codes=fresh, **kwargs)
+        self.topic_codes.remember(fresh)  # committed
+        return ids
 
     def _insert_events(
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
         if self.layout == 1:
             return super()._insert_events(c, stored_events, **kwargs)
-        codes = self.topic_codes.codes(c, [s.topic for s in stored_events])
+        codes = self.topic_codes.codes(c, [s.topic for s in stored_events], kwargs.get("fresh_codes", {}))
         c.executemany(
             self.insert_events_statement,
             [
