@@ -160,11 +160,14 @@ class TopicCodes:
             return [code_of[t] for t in topics]
         except KeyError:
             pass
+        # Writing first: the transaction takes the file's write lock before it reads (a read first could
+        # not be upgraded to a write once another process committed meanwhile).
+        for topic in sorted({t for t in topics if t not in code_of}):
+            c.execute(
+                f"INSERT INTO {TOPICS_TABLE} (topic) VALUES (?) ON CONFLICT (topic) DO NOTHING", (topic,)
+            )
         c.execute(f"SELECT code, topic FROM {TOPICS_TABLE}")
         found = {str(topic): int(code) for code, topic in c.fetchall()}
-        for topic in sorted({t for t in topics if t not in found}):
-            c.execute(f"INSERT INTO {TOPICS_TABLE} (topic) VALUES (?) RETURNING code", (topic,))
-            found[topic] = int(c.fetchone()[0])
         fresh.update((t, found[t]) for t in topics if t not in code_of)
         return [found[t] for t in topics]
 
