@@ -222,45 +222,21 @@ def _file_layout(datastore: SQLiteDatastore, table: str, default: int | None = N
     return default or SQLITE_LAYOUT
 
 
-def _select_events(
-    recorder: Any,
-    originator_id: UUID | str,
-    gt: int | None,
-    lte: int | None,
-    desc: bool,
-    limit: int | None,
-) -> list[StoredEvent]:
-    """`select_events` of a layout-2 table: the library's query, the ID bound as its 16 bytes, each row
-    given back with the UUID and its topic."""
-    uid = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
-    statement = recorder.select_events_statement
-    params: list[Any] = [uid.bytes]
-    if gt is not None:
-        statement += "AND originator_version>? "
-        params.append(gt)
-    if lte is not None:
-        statement += "AND originator_version<=? "
-        params.append(lte)
-    statement += "ORDER BY originator_version DESC " if desc else "ORDER BY originator_version ASC "
-    if limit is not None:
-        statement += "LIMIT ? "
-        params.append(limit)
-    with recorder.datastore.transaction(commit=False) as c:
-        c.execute(statement, params)
-        rows = c.fetchall()
-    topics: TopicCodes = recorder.topic_codes
-    topic_of = topics.topic_of
-    return [StoredEvent(uid, row[1], topic_of.get(row[2]) or topics.topic(row[2]), row[3]) for row in rows]
+class LayoutRecorder(SQLiteAggregateRecorder):
+    """A SQLite table of stored events in the file's storage layout (docs/storage.md): layout 1 is the
+    library's own code; layout 2 binds a game's UUID as its 16 bytes and a topic as its code, and gives
+    back UUIDs and topics as layout 1 does, so nothing above the recorder sees the difference."""
 
-
-class SQLiteRecorder(SQLiteApplicationRecorder):
-    """The library's SQLite recorder, writing a save's `rows` inside the transaction of its events, in
-    the file's storage layout (`SQLITE_LAYOUT`; docs/storage.md). It takes and gives UUIDs and topics
-    in either layout: only the rows differ."""
-
-    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
-        self.layout = _file_layout(datastore, events_table_name)
-        self.topic_codes = TopicCodes(datastore)
+    def __init__(
+        self,
+        datastore: SQLiteDatastore,
+        events_table_name: str = "stored_events",
+        *,
+        layout: int | None = None,
+        topic_codes: TopicCodes | None = None,
+    ) -> None:
+        self.layout = _file_layout(datastore, events_table_name, layout)
+        self.topic_codes = topic_codes or TopicCodes(datastore)
         super().__init__(datastore, events_table_name)
 
     def construct_create_table_statements(self) -> list[str]:
@@ -285,19 +261,16 @@ class SQLiteRecorder(SQLiteApplicationRecorder):
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
         if self.layout == 1:
-            ids = super()._insert_events(c, stored_events, **kwargs)
-        else:
-            codes = self.topic_codes.codes(c, [s.topic for s in stored_events], kwargs.get("fresh_codes", {}))
-            ids = []
-            for s, code in zip(stored_events, codes, strict=True):
-                c.execute(
-                    self.insert_events_statement,
-                    (_id_bytes(s.originator_id), s.originator_version, code, s.state),
-                )
-                ids.append(c.lastrowid)
-        for rows in kwargs.get("rows") or ():
-            c.executemany(rows.statement("?"), list(rows.values))
-        return ids
+            return super()._insert_events(c, stored_events, **kwargs)
+        codes = self.topic_codes.codes(c, [s.topic for s in stored_events], kwargs.get("fresh_codes", {}))
+        ids = []
+        for s, code in zip(stored_events, codes, strict=True):
+            c.execute(
+                self.insert_events_statement,
+                (_id_bytes(s.originator_id), s.originator_version, code, s.state),
+            )
+            ids.append(c.lastrowid)
+        return ids  # the rowids: the notification IDs of an events table
 
     def select_events(
         self,
@@ -310,7 +283,38 @@ class SQLiteRecorder(SQLiteApplicationRecorder):
     ) -> Sequence[StoredEvent]:
         if self.layout == 1:
             return super().select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
-        return _select_events(self, originator_id, gt, lte, desc, limit)
+        # The library's query, the ID bound as its 16 bytes.
+        uid = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+        statement = self.select_events_statement
+        params: list[Any] = [uid.bytes]
+        if gt is not None:
+            statement += "AND originator_version>? "
+            params.append(gt)
+        if lte is not None:
+            statement += "AND originator_version<=? "
+            params.append(lte)
+        statement += "ORDER BY originator_version DESC " if desc else "ORDER BY originator_version ASC "
+        if limit is not None:
+            statement += "LIMIT ? "
+            params.append(limit)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            rows = c.fetchall()
+        topic_of, topic = self.topic_codes.topic_of, self.topic_codes.topic
+        return [StoredEvent(uid, row[1], topic_of.get(row[2]) or topic(row[2]), row[3]) for row in rows]
+
+
+class SQLiteRecorder(LayoutRecorder, SQLiteApplicationRecorder):
+    """The library's SQLite recorder in the file's storage layout (`LayoutRecorder`), writing a save's
+    `rows` inside the transaction of its events."""
+
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        for rows in kwargs.get("rows") or ():
+            c.executemany(rows.statement("?"), list(rows.values))
+        return ids
 
     def select_notifications(
         self,
@@ -359,9 +363,11 @@ class SQLiteRecorder(SQLiteApplicationRecorder):
         ]
 
 
-class SQLiteSnapshotRecorder(SQLiteAggregateRecorder):
-    """The snapshots' recorder of a SQLite store, in the layout of the file's events (or of its existing
-    snapshot table): layout 2 binds and gives back UUIDs and topics as layout 1 does."""
+class SQLiteSnapshotRecorder(LayoutRecorder):
+    """The snapshots' recorder of a SQLite store, in the layout of its table, or of the file's events
+    when the table is new. In layout 2 it is a rowid table: a snapshot (about 3 KB) fits in a table page,
+    where the index pages of a table WITHOUT ROWID (layout 1) keep at most about 1 KB of a row and spill
+    the rest into a page of its own."""
 
     def __init__(
         self,
@@ -371,57 +377,7 @@ class SQLiteSnapshotRecorder(SQLiteAggregateRecorder):
         layout: int | None = None,
         topic_codes: TopicCodes | None = None,
     ) -> None:
-        self.layout = _file_layout(datastore, events_table_name, layout)
-        self.topic_codes = topic_codes or TopicCodes(datastore)
-        super().__init__(datastore, events_table_name)
-
-    def construct_create_table_statements(self) -> list[str]:
-        if self.layout == 1:
-            return super().construct_create_table_statements()
-        # A rowid table: a snapshot (about 3 KB) fits in a table page, where the index pages of a table
-        # WITHOUT ROWID keep at most about 1 KB of a row and spill the rest into a page of its own.
-        return _create_statements(self.events_table_name)
-
-    def create_table(self) -> None:
-        super().create_table()
-        self.layout = _file_layout(self.datastore, self.events_table_name)  # as stored
-
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        if self.layout == 1:
-            return super().insert_events(stored_events, **kwargs)
-        fresh: dict[str, int] = {}  # the topic codes this transaction gives or reads first
-        with self.datastore.transaction(commit=True) as c:
-            ids = self._insert_events(c, stored_events, fresh_codes=fresh, **kwargs)
-        self.topic_codes.remember(fresh)  # committed
-        return ids
-
-    def _insert_events(
-        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
-    ) -> Sequence[int] | None:
-        if self.layout == 1:
-            return super()._insert_events(c, stored_events, **kwargs)
-        codes = self.topic_codes.codes(c, [s.topic for s in stored_events], kwargs.get("fresh_codes", {}))
-        c.executemany(
-            self.insert_events_statement,
-            [
-                (_id_bytes(s.originator_id), s.originator_version, code, s.state)
-                for s, code in zip(stored_events, codes, strict=True)
-            ],
-        )
-        return None
-
-    def select_events(
-        self,
-        originator_id: UUID | str,
-        *,
-        gt: int | None = None,
-        lte: int | None = None,
-        desc: bool = False,
-        limit: int | None = None,
-    ) -> Sequence[StoredEvent]:
-        if self.layout == 1:
-            return super().select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
-        return _select_events(self, originator_id, gt, lte, desc, limit)
+        super().__init__(datastore, events_table_name, layout=layout, topic_codes=topic_codes)
 
 
 def _single_attempt(name: str) -> Callable[..., Any]:
