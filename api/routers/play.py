@@ -81,7 +81,7 @@ async def submit(
         )
     check = await guard(runtime, game_id, seat.seat, body.expected_version, received, now=False)
     try:
-        result = await play.submit(
+        result, batch = await play.submit_command(
             runtime,
             game_id,
             seat.seat,
@@ -95,23 +95,20 @@ async def submit(
     except TableRefused as refused:
         await expired(runtime, game_id, received, refused)
         raise
-    finished = play.ends_game(result.events)
-    if result.replayed and not finished:
-        state, _ = await run_in_threadpool(runtime.store.current, game_id)
-        finished = state.finished
-    first = result.version - len(result.events) + 1
+    if batch is not None:  # what was just published: the seat sees the same unless a field is its own
+        items = play.seat_items(batch, result.events, seat.seat)
+    else:  # a replayed command ID: the events as the seat may see them now
+        finished = play.ends_game(result.events)
+        if not finished:
+            state, _ = await run_in_threadpool(runtime.store.current, game_id)
+            finished = state.finished
+        first = result.version - len(result.events) + 1
+        items = [play.event_item(first + i, e, finished, seat.seat) for i, e in enumerate(result.events)]
     return CommandResult(
         game_id=game_id,
         version=result.version,
         replayed=result.replayed,
-        events=[
-            EventItem(
-                **play.event_item(first + i, e, finished, seat.seat),
-                actor=result.actor,
-                received_at=result.received_at,
-            )
-            for i, e in enumerate(result.events)
-        ],
+        events=[EventItem(**item, actor=result.actor, received_at=result.received_at) for item in items],
     )
 
 
