@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from api import limits, play
 from api.clocks import may_act
 from api.contract import errors
-from api.deps import GameId, RequiredSeat, RuntimeDep
+from api.deps import CommandSeat, GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
 from api.runtime import Runtime
 from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
@@ -66,9 +66,12 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     },
 )
 async def submit(
-    game_id: GameId, body: SubmitCommand, request: Request, runtime: RuntimeDep, seat: RequiredSeat
+    game_id: GameId, body: SubmitCommand, request: Request, caller: CommandSeat
 ) -> CommandResult:
     """Submit a command at the version the caller saw; a retry with the same command ID is safe."""
+    assert caller is not None  # None only for a game ID the route refuses, and then it does not run
+    runtime: Runtime = request.app.state.runtime
+    seat = caller
     received = runtime.clock()  # ASYNC-1: a command is judged by the time it was received
     limits.rate(runtime, request, "command")
     try:
