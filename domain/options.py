@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 # JSON name (digest §23.1) -> attribute name. The JSON names are the ones documented to users.
@@ -97,6 +98,17 @@ class Options:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Options:
+        """The options of their JSON form (raises ValueError naming a bad one). The same JSON gives the
+        same (immutable) options: each snapshot and GameStarted read names the game's options again."""
+        if cls is Options:
+            try:
+                return _options_of(tuple((name, type(value), value) for name, value in data.items()))
+            except TypeError:  # an unhashable value: read as it is (and refused)
+                pass
+        return cls._read_json(data)
+
+    @classmethod
+    def _read_json(cls, data: Mapping[str, Any]) -> Options:
         unknown = set(data) - set(OPTION_NAMES)
         if unknown:
             raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
@@ -121,6 +133,12 @@ class Options:
                 raise ValueError(f"rule option {name} must be a positive integer or null")
             kwargs[attr] = value
         return cls(**kwargs)
+
+
+@lru_cache(maxsize=256)
+def _options_of(key: tuple[tuple[str, type, Any], ...]) -> Options:
+    """`Options._read_json` memoised by the JSON's names, value types and values (1 and True differ)."""
+    return Options._read_json({name: value for name, _, value in key})
 
 
 _BASE_ATTRS = frozenset(_BASE_NAMES.values()) | {"extra"}
