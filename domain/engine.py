@@ -10,7 +10,7 @@ from domain import (
 from domain.characters import abilities  # noqa: F401  (registers every ability side: domain/characters/)
 from domain.events import Event
 from domain.evolve import evolve, fold
-from domain.moves import check, options
+from domain.moves import check, known_options, options
 from domain.opponents import opponent_at
 from domain.resolve import Run, advance, apply_command
 from domain.setup import Setup, start_game
@@ -51,7 +51,11 @@ def settle(state: GameState) -> tuple[GameState, list[Event]]:
 
 def legal_moves(state: GameState) -> list[c.Command]:
     """Every command open at the current decision point (for the seat to act); [] when none.
-    The generator; `decide` validates with the predicate `check` beside it (domain/moves.py)."""
+    The generator; `decide` validates with the predicate `check` beside it (domain/moves.py). The
+    list the turn loop built when it stopped at `state` is not built again (`known_options`)."""
+    known = known_options(state)
+    if known is not None:
+        return known
     return options(state) or []
 
 

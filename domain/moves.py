@@ -22,7 +22,7 @@ from domain.catalog import MIXES
 from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
-from domain.opponents import OPPONENTS, opponent_at, refusal
+from domain.opponents import OPPONENTS, refusal
 from domain.scoring import CELLAR_FIGURES, persuaded_figures
 from domain.state import (
     COLOURS,
@@ -708,9 +708,29 @@ def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
     next step itself (scoring, an interrupt, an automatic effect or Cleanup step, and every step of a
     non-player opponent's turn: domain/opponents.py). With `complete=False` a list of two or more
     commands may come back as the marker `CHOICE`."""
-    if OPPONENTS and s.turn.phase != "over" and opponent_at(s) is not None:
+    # `opponent_at` inlined (asked at every step of the turn loop): the seat's character plays itself
+    if OPPONENTS and s.turn.phase != "over" and s.players[s.turn.seat].character in OPPONENTS:
         return None
     return decision_options(s, complete=complete)
+
+
+# The options of the state where the turn loop last stopped (`remember_options`): `legal_moves` of that
+# very state object (a state is an immutable value) answers from them instead of building the list a
+# second time. One entry, replaced as a whole (a reader sees a state with its own options, or a miss).
+_REMEMBERED: list[tuple[GameState, list[c.Command]] | None] = [None]
+
+
+def remember_options(s: GameState, opts: list[c.Command]) -> None:
+    """Remember `options(s)` (the complete list, never `CHOICE`) for `known_options`."""
+    _REMEMBERED[0] = (s, opts)
+
+
+def known_options(s: GameState) -> list[c.Command] | None:
+    """A copy of the remembered `options(s)` when `s` is the state they were remembered for, else None."""
+    entry = _REMEMBERED[0]
+    if entry is not None and entry[0] is s:
+        return list(entry[1])
+    return None
 
 
 def decision_options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
@@ -750,7 +770,7 @@ def check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         return IllegalMove("not-your-turn", f"it is seat {t.seat}'s turn, not seat {cmd.seat}'s", "TURN-1")
     if t.phase == "scoring":
         return IllegalMove("no-decision", "the final scoring is automatic: nothing to decide", "SCO-1")
-    opponent = opponent_at(s) if OPPONENTS else None
+    opponent = OPPONENTS.get(s.players[t.seat].character) if OPPONENTS else None  # `opponent_at`, inlined
     if opponent is not None:
         return refusal(opponent)
     interrupt = interrupt_due(s)

@@ -13,6 +13,7 @@ from domain.fastcopy import replace
 from domain.forfeit import is_frozen
 from domain.grants import as_grants, granted, records_grants, with_grants
 from domain.moves import (
+    CHOICE,
     FREE_COSTS,
     cleanup_step,
     decision_options,
@@ -20,9 +21,10 @@ from domain.moves import (
     library_end,
     next_objective,
     options,
+    remember_options,
     tile_to_rotate,
 )
-from domain.opponents import OPPONENTS, Opponent, opponent_at, opponents_in
+from domain.opponents import OPPONENTS, Opponent, opponents_in
 from domain.scoring import (
     cellar_points,
     claimable_objective_of,
@@ -83,6 +85,8 @@ def advance(run: Run) -> None:
         elif len(opts) == 1:
             apply_command(run, opts[0])
         else:
+            if opts is not CHOICE:  # the complete list: `legal_moves` of this state need not build it
+                remember_options(run.state, opts)
             return
 
 
@@ -162,7 +166,7 @@ def auto_step(run: Run) -> None:
     if s.turn.phase == "scoring":
         final_scoring(run)
         return
-    opponent = opponent_at(s) if OPPONENTS else None
+    opponent = OPPONENTS.get(s.players[s.turn.seat].character) if OPPONENTS else None  # `opponent_at`
     if opponent is not None and opponent_step(run, opponent):
         return
     if s.agenda:

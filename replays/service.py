@@ -63,6 +63,7 @@ from replays.errors import (
     VersionOutOfRange,
 )
 from replays.export import ExportFormatError, encode, export_line, header_problems, make_header, parse
+from replays.rebuild import state_at
 from replays.records import MAX_TEXT, SEAT_KINDS, GameInfo, Record, StoredEvent, SubmitResult
 from replays.store import DEFAULT_DATABASE_URL, TOPIC_PREFIX, Game, Rows, open_store
 from replays.verify import Finding, VerifyReport, verify_records
@@ -389,6 +390,12 @@ class Games:
         if version == 0:
             self._load(gid)
             return None
+        if version > 0:
+            # Read-only: the snapshot and the rows after it straight to the engine state; the aggregate
+            # is rebuilt only when they are not a plain run of the game's events (replays/rebuild.py).
+            state = state_at(self.store, gid, version)
+            if state is not None:
+                return state
         game = self._load(gid, version) if version > 0 else None
         if game is None or game.version != version:
             raise VersionOutOfRange(version, self.head(gid))

@@ -87,7 +87,13 @@ def load_catalog(edition: str = "current") -> Catalog:
     """The validated catalog of an edition, named by its edition id ("base-provisional-1", as recorded by
     a game), its folder, or "current"/"base" (the edition new games get). Cached: each edition is read and
     checked once. Raises EditionUnknown for an edition this build does not ship."""
-    return _load(_folder(edition).name)
+    return _load(_folder_name(edition) if isinstance(edition, str) else _folder(edition).name)
+
+
+@cache
+def _folder_name(edition: str) -> str:
+    """The folder of an edition named as `load_catalog` takes it (every loaded snapshot names its own)."""
+    return _folder(edition).name
 
 
 @cache

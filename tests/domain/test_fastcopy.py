@@ -43,3 +43,25 @@ def test_replace_copies_classes_without_slots_and_inherited_fields() -> None:
     assert replace(Child(1, 2), a=5) == Child(5, 2)
     with pytest.raises(TypeError, match="Child has no field"):
         replace(Child(1), c=3)
+
+
+def test_a_copy_is_of_the_frozen_class_itself_and_stays_frozen() -> None:
+    """The copier fills an assignable draft and turns it into the class: callers never see the draft."""
+    from dataclasses import FrozenInstanceError
+
+    from domain.engine import start
+    from domain.selfplay import default_setup
+
+    state, _ = start(default_setup(4, "fastcopy-frozen"))
+    turn = replace(state.turn, phase="actions")
+    copy = replace(state, turn=turn)
+    for value, original in ((turn, state.turn), (copy, state)):
+        assert type(value) is type(original)
+        assert value.__class__ is type(original)
+    assert copy == replace(state, turn=turn) and copy != state
+    assert hash(turn) == hash(replace(state.turn, phase="actions"))
+    with pytest.raises(FrozenInstanceError):
+        copy.turn = state.turn  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        turn.seat = 3  # type: ignore[misc]
+    assert state.turn.phase == "movement" and copy.turn.phase == "actions"

@@ -12,6 +12,7 @@ rule ID of the rulebook.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -482,3 +483,24 @@ def test_CHAR_1_generator_and_predicate_agree_on_the_abilities() -> None:
             loaded = with_task(actions_at(s, S2, seat=seat), task)
             refused += agree(loaded, play_every_move=True, types=effect_kind(task.kind).commands)
     assert refused > 5_000
+
+
+def test_legal_moves_at_the_turn_loops_stop_are_the_generators_list_and_a_callers_own() -> None:
+    """The list the turn loop built where it stopped is not built again by `legal_moves` (issue 17): it
+    is exactly `options(state)`, and each caller gets its own list (changing one changes no other)."""
+    from domain.moves import known_options, options
+
+    state, _ = start(default_setup(4, "legal-moves-remembered"))
+    rng = random.Random(17)
+    remembered = 0
+    while not state.finished:
+        known = known_options(state)
+        remembered += known is not None
+        moves = legal_moves(state)
+        assert moves == options(state)
+        moves.clear()
+        again = legal_moves(state)
+        assert again and again == options(state)
+        state, _ = play_through(state, rng.choice(again))
+    assert remembered > 0
+    assert known_options(dataclasses.replace(state)) is None  # an equal state, another object: a miss
