@@ -46,6 +46,22 @@ YOUR_TURN, TAKE_BACK, TIME_EXPIRED, GAME_ENDED, GAME_CANCELLED = (
     "game-ended",
     "game-cancelled",
 )
+# Events after which the seat to act is told it must act (the turn passed, or the game began).
+PASSING: tuple[type[Event], ...] = (
+    ev.GameStarted,
+    ev.GameForked,
+    ev.TurnEnded,
+    ev.TakenBack,
+    ev.SeatHandedOver,
+)
+# A batch without any of these calls for no notification (`plan`), so queueing it reads nothing.
+CALLING: tuple[type[Event], ...] = (
+    ev.GameEnded,
+    ev.GameCancelled,
+    *PASSING,
+    ev.TakeBackRequested,
+    ev.TimeExpired,
+)
 MAX_BACKOFF = timedelta(hours=1)
 LEASE = timedelta(minutes=2)  # a claimed delivery is retried by any worker after this
 
@@ -113,8 +129,7 @@ def plan(
         kind = GAME_ENDED if ended else GAME_CANCELLED
         wanted += [(seat, kind, mark) for seat in hooks]
     else:
-        passing = (ev.GameStarted, ev.GameForked, ev.TurnEnded, ev.TakenBack, ev.SeatHandedOver)
-        turn_passed = resync or any(isinstance(e, passing) for e in events)
+        turn_passed = resync or any(isinstance(e, PASSING) for e in events)
         if turn_passed and to_act is not None and to_act in people:
             wanted.append((to_act, YOUR_TURN, mark))
         for e in events:
@@ -145,9 +160,16 @@ def plan(
     return rows
 
 
+def calls_for_notification(events: Sequence[Event]) -> bool:
+    """Whether `plan` may call for a notification after a stored batch of `events` (it calls for none
+    without one of the `CALLING` events, whatever the webhooks and the game)."""
+    return any(isinstance(e, CALLING) for e in events)
+
+
 async def queue(runtime: Runtime, game_id: str, version: int, events: Sequence[Event]) -> None:
-    """Queue the notifications of a batch just stored (nothing when no seat has a webhook)."""
-    if not events:
+    """Queue the notifications of a batch just stored (nothing when no seat has a webhook). Most moves
+    stay inside the turn and call for none: those read nothing (`CALLING`)."""
+    if not calls_for_notification(events):
         return
     hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
     if not hooks:

@@ -72,9 +72,23 @@ def batch_of(game_id: str, last_version: int, events: Sequence[Event]) -> Batch:
     return Batch(game_id, items, finished)
 
 
-async def publish(runtime: Runtime, game_id: str, last_version: int, events: Sequence[Event]) -> None:
+def seat_items(batch: Batch, events: Sequence[Event], viewer: int | None) -> list[dict[str, Any]]:
+    """The items of `batch` (the spectator form of `events`) as `viewer` may see them: the spectator's
+    item where `redact_event` gives the viewer the same (the game ended, the event is not the viewer's,
+    or it has no field private to its seat), else the viewer's own (`event_item`)."""
+    out: list[dict[str, Any]] = []
+    for item, event in zip(batch.items, events, strict=True):
+        same = batch.finished or viewer is None or event.seat != viewer or not type(event).OWNER_ONLY
+        out.append(dict(item) if same else event_item(int(item["version"]), event, batch.finished, viewer))
+    return out
+
+
+async def publish(
+    runtime: Runtime, game_id: str, last_version: int, events: Sequence[Event], batch: Batch | None = None
+) -> None:
+    """Fan out a stored batch (`batch`: its spectator form, when the caller has it already)."""
     if events:
-        await runtime.fanout.publish(batch_of(game_id, last_version, events))
+        await runtime.fanout.publish(batch or batch_of(game_id, last_version, events))
 
 
 async def submit(
@@ -90,6 +104,25 @@ async def submit(
 ) -> SubmitResult:
     """Store a command (`seat_kind`: "human" or "bot", recorded in its metadata), fan its events out and
     let the bots play if the turn passed to one. `received_at` and `check`: see `Games.submit`."""
+    result, _ = await submit_command(
+        runtime, game_id, actor, command, expected_version, command_id, seat_kind, received_at, check
+    )
+    return result
+
+
+async def submit_command(
+    runtime: Runtime,
+    game_id: str,
+    actor: int | str,
+    command: Command,
+    expected_version: int,
+    command_id: str,
+    seat_kind: str,
+    received_at: datetime | None = None,
+    check: Callable[[Game, datetime], None] | None = None,
+) -> tuple[SubmitResult, Batch | None]:
+    """`submit`, also giving the batch it published (None for a replayed command ID, which publishes
+    nothing): its spectator items serve the response too (`seat_items`)."""
     result = await run_in_threadpool(
         runtime.store.submit,
         game_id,
@@ -101,16 +134,21 @@ async def submit(
         received_at,
         check,
     )
+    batch = None
     if not result.replayed:
-        await after_write(runtime, game_id, result.version, result.events)
+        batch = batch_of(game_id, result.version, result.events)
+        await after_write(runtime, game_id, result.version, result.events, batch)
     runtime.bots.kick(game_id)
-    return result
+    return result, batch
 
 
-async def after_write(runtime: Runtime, game_id: str, last_version: int, events: Sequence[Event]) -> None:
+async def after_write(
+    runtime: Runtime, game_id: str, last_version: int, events: Sequence[Event], batch: Batch | None = None
+) -> None:
     """Everything that follows a stored batch: fan it out, queue its notifications, refresh the game's
-    clock deadline, and let the bots play if the turn passed to one (docs/async.md)."""
-    await publish(runtime, game_id, last_version, events)
+    clock deadline, and let the bots play if the turn passed to one (docs/async.md). `batch`: the
+    spectator form of `events`, when the caller has it already."""
+    await publish(runtime, game_id, last_version, events, batch)
     if any(isinstance(e, SeatHandedOver) for e in events):
         runtime.bots.forget(game_id)
     try:

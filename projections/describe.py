@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from domain.catalog import load_catalog
@@ -287,11 +288,18 @@ def default_context(state: Mapping[str, Any] | None = None) -> Context:
     edition = "base"
     if state is not None:
         edition = str((state.get("catalog") or {}).get("edition") or "base")
+    return Context(_catalog(edition), state)
+
+
+@lru_cache(maxsize=64)
+def _catalog(edition: str) -> Catalog:
+    # Memoised by name (bounded: an edition name comes from stored data): every described event asks
+    # for one, and `load_catalog` resolves the name against the shipped edition folders on each call.
+    # The editions a build ships never change while it runs.
     try:
-        catalog = load_catalog(edition)
+        return load_catalog(edition)
     except (KeyError, ValueError, OSError):
-        catalog = load_catalog()
-    return Context(catalog, state)
+        return load_catalog()
 
 
 # -- events ----------------------------------------------------------------------------------------

@@ -180,7 +180,7 @@ class Games:
         if isinstance(actor, int) and actor != command.seat:
             raise SeatMismatch(actor, command.seat)
         gid = _uuid(game_id)
-        game = self._load(gid)
+        game = self._load_to_write(gid, expected_version)
         first = self._first_result(gid, game, command, command_id)
         if first is not None:
             return first
@@ -518,6 +518,19 @@ class Games:
         if now.tzinfo is None:
             raise ValueError("the service clock must give timezone-aware times")
         return now
+
+    def _load_to_write(self, gid: UUID, expected_version: int) -> Game:
+        """The game a command sent at `expected_version` is decided on: this process's cached copy when
+        it is at that version, without reading the store; else the game read from the store. The cached
+        copy can be behind the store only if another process wrote since, and then its save fails on the
+        store's unique (game, version) key: the caller reloads and answers from the store as it is (the
+        first result of a retried command ID, a version conflict or the check's refusal), exactly as
+        when two writers race. The common case, a command at the version the caller just read, so costs
+        no read of the store."""
+        game = self.store.cached(gid)
+        if game is None or game.version != expected_version:
+            game = self._load(gid)
+        return game
 
     def _load(self, gid: UUID, version: int | None = None) -> Game:
         try:

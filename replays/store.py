@@ -25,7 +25,7 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
@@ -986,6 +986,21 @@ class GameStore(Application[UUID]):
                 listener()
             except Exception:
                 logger.exception("a save listener failed (the events are stored)")
+
+    def cached(self, game_id: UUID) -> Game | None:
+        """A copy of the game as this process last loaded or saved it, without reading the store (None
+        when it is not cached). It may be behind the store when another process wrote since: a save of
+        new events from it then fails on the store's unique (game, version) key with IntegrityError, so
+        a writer that decides on it learns of the other write before anything is stored."""
+        cache = self.repository.cache
+        if cache is None:
+            return None
+        with self._load_locks[game_id.int % LOAD_LOCK_STRIPES]:
+            try:
+                game = cache.get(game_id)
+            except KeyError:
+                return None
+            return cast(Game, deepcopy(game))
 
     def load(self, game_id: UUID, version: int | None = None) -> Game:
         """The game now (from the cache, fast-forwarded from the store) or at `version` (rebuilt)."""

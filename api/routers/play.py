@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from api import limits, play
 from api.clocks import may_act
 from api.contract import errors
-from api.deps import GameId, RequiredSeat, RuntimeDep
+from api.deps import CommandSeat, GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
 from api.runtime import Runtime
 from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
@@ -66,9 +66,12 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     },
 )
 async def submit(
-    game_id: GameId, body: SubmitCommand, request: Request, runtime: RuntimeDep, seat: RequiredSeat
+    game_id: GameId, body: SubmitCommand, request: Request, caller: CommandSeat
 ) -> CommandResult:
     """Submit a command at the version the caller saw; a retry with the same command ID is safe."""
+    assert caller is not None  # None only for a game ID the route refuses, and then it does not run
+    runtime: Runtime = request.app.state.runtime
+    seat = caller
     received = runtime.clock()  # ASYNC-1: a command is judged by the time it was received
     limits.rate(runtime, request, "command")
     try:
@@ -81,7 +84,7 @@ async def submit(
         )
     check = await guard(runtime, game_id, seat.seat, body.expected_version, received, now=False)
     try:
-        result = await play.submit(
+        result, batch = await play.submit_command(
             runtime,
             game_id,
             seat.seat,
@@ -95,23 +98,20 @@ async def submit(
     except TableRefused as refused:
         await expired(runtime, game_id, received, refused)
         raise
-    finished = play.ends_game(result.events)
-    if result.replayed and not finished:
-        state, _ = await run_in_threadpool(runtime.store.current, game_id)
-        finished = state.finished
-    first = result.version - len(result.events) + 1
+    if batch is not None:  # what was just published: the seat sees the same unless a field is its own
+        items = play.seat_items(batch, result.events, seat.seat)
+    else:  # a replayed command ID: the events as the seat may see them now
+        finished = play.ends_game(result.events)
+        if not finished:
+            state, _ = await run_in_threadpool(runtime.store.current, game_id)
+            finished = state.finished
+        first = result.version - len(result.events) + 1
+        items = [play.event_item(first + i, e, finished, seat.seat) for i, e in enumerate(result.events)]
     return CommandResult(
         game_id=game_id,
         version=result.version,
         replayed=result.replayed,
-        events=[
-            EventItem(
-                **play.event_item(first + i, e, finished, seat.seat),
-                actor=result.actor,
-                received_at=result.received_at,
-            )
-            for i, e in enumerate(result.events)
-        ],
+        events=[EventItem(**item, actor=result.actor, received_at=result.received_at) for item in items],
     )
 
 

@@ -14,7 +14,7 @@ import pytest
 from domain import decide, decide_traced, fold, legal_moves
 from domain.bots import make_bot
 from replays import store as store_module
-from replays.errors import CommandIdReused
+from replays.errors import CommandIdReused, VersionConflict
 from replays.service import Games
 from replays.store import RECENT_COMMANDS, SNAPSHOT_INTERVAL, Game, GameStore
 from tests.replays.conftest import SecretCounter, StepClock, new_game, play
@@ -161,3 +161,66 @@ def test_a_snapshot_written_before_the_split_index_still_loads_its_command_ids(g
     assert loaded.command_span("index-2-a") == game.command_span("index-2-a")
     loaded._index("index-2-b", game.version + 1)  # a new command on top of an old snapshot
     assert loaded.command_span("index-2-b") == [game.version + 1, game.version + 1]
+
+
+def _count_reads(games: Games, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the event reads of `games`'s recorder (a fast-forward or a rebuild reads rows)."""
+    reads = [0]
+    real = games.store.recorder.select_events
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(games.store.recorder, "select_events", counted)
+    return reads
+
+
+def test_a_command_at_the_cached_version_reads_nothing_from_the_store(
+    games: Games, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = new_game(games, "noread-1")
+    play(games, game_id, "noread-1", limit=3)
+    for i in range(10):
+        move, version = _move(games, game_id, f"noread-1:{i}")
+        reads = _count_reads(games, monkeypatch)
+        games.submit(game_id, move, version, f"noread-1-{i}", move.seat)
+        assert reads[0] == 0
+        monkeypatch.undo()
+    with Games(games.url) as fresh:  # what was written from the cached game is the game rebuilt
+        assert fresh.state(game_id) == games.state(game_id)
+        assert fresh.verify(game_id).ok
+
+
+def test_a_cached_game_behind_another_writer_is_a_conflict_and_writes_nothing(store_url: str) -> None:
+    with (
+        Games(store_url, clock=StepClock(), secret=SecretCounter()) as a,
+        Games(store_url, clock=StepClock(), secret=SecretCounter()) as b,
+    ):
+        game_id = new_game(a, "behind-1")
+        play(a, game_id, "behind-1", limit=2)
+        move, version = _move(a, game_id, "behind-1:a")  # a caches the game at `version`
+        rival, _ = _move(b, game_id, "behind-1:b")
+        b.submit(game_id, rival, version, "rival", rival.seat)  # a does not know of it
+        with pytest.raises(VersionConflict) as caught:
+            a.submit(game_id, move, version, "mine", move.seat)
+        assert caught.value.current_version == b.head(game_id) == a.head(game_id)
+        assert [s.metadata["command_id"] for s in a.events(game_id, after=version)] == ["rival"] * (
+            a.head(game_id) - version
+        )
+        assert a.verify(game_id).ok
+
+
+def test_a_retry_of_another_writers_command_from_a_cached_game_gets_its_first_result(
+    store_url: str,
+) -> None:
+    with (
+        Games(store_url, clock=StepClock(), secret=SecretCounter()) as a,
+        Games(store_url, clock=StepClock(), secret=SecretCounter()) as b,
+    ):
+        game_id = new_game(a, "behind-2")
+        move, version = _move(a, game_id, "behind-2")  # a caches the game at `version`
+        first = b.submit(game_id, move, version, "twice", move.seat)
+        again = a.submit(game_id, move, version, "twice", move.seat)  # the same command, sent to a
+        assert again.replayed and again.version == first.version and again.events == first.events
+        assert a.head(game_id) == first.version
