@@ -11,6 +11,15 @@ enters Redis. A stream whose seat owns a private field of a batch reads that bat
   most once, so streams also detect gaps and read the store (see api/stream.py). When Redis is down,
   publishing fails fast and quietly, `live` turns false, streams poll the store, and the listener keeps
   reconnecting; on reconnection every stream is woken to catch up from the store.
+  A publish does not wait for Redis: the batch is queued to the process's one publisher task, which
+  sends the batches to Redis one after the other in the order this process published them (the
+  batches of one game written by two processes may reach a third out of order: its streams see a gap
+  and read the store). The queue is bounded: past `PUBLISH_BACKLOG` batches (Redis far behind) a batch
+  is not sent; a send that fails at once (a refused connection, an error reply) costs nothing and the
+  next batch is tried, while after a send that timed out (a silent Redis would hold every batch for the
+  timeout) the batches queued meanwhile are dropped. A batch not sent, or still queued when the process
+  dies, is found in the store by the streams elsewhere (at a gap or their heartbeat read), as after any
+  lost message. Stopping sends what is queued, within the Redis timeout.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import orjson
 logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "galileo:game:"
+PUBLISH_BACKLOG = 10_000  # batches queued for Redis before new ones are dropped (read from the store)
 RESYNC = None  # queued to a listener: "read the store, something may have been missed"
 
 
@@ -157,6 +167,9 @@ class RedisFanout:
         self._sub_client = aioredis.Redis.from_url(url, socket_connect_timeout=timeout)
         self._subscribed = False
         self._task: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[Batch] | None = None  # batches for Redis, in publish order
+        self._publisher: asyncio.Task[None] | None = None
+        self._timed_out = False  # the last send failed for want of an answer in time
         self._last_warning = 0.0
 
     @property
@@ -164,25 +177,60 @@ class RedisFanout:
         return self._subscribed
 
     async def start(self) -> None:
+        self._outbox = asyncio.Queue(maxsize=PUBLISH_BACKLOG)
+        self._publisher = asyncio.create_task(self._send_queued(), name="redis-fanout-publisher")
         self._task = asyncio.create_task(self._listen(), name="redis-fanout-listener")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        if self._outbox is not None:  # send what is queued, within the Redis timeout
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._outbox.join(), self._timeout)
+        for task in (self._publisher, self._task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         for client in (self._client, self._sub_client):
             with contextlib.suppress(Exception):
                 await client.aclose()
 
     async def publish(self, batch: Batch) -> None:
+        """Deliver to this process's streams at once and queue the batch for Redis (not waited for)."""
         self.hub.deliver(batch)  # this process's streams never wait for Redis
+        if self._outbox is None:  # not started: nothing sends the queue, send it now
+            await self._send(batch)
+            return
+        try:
+            self._outbox.put_nowait(batch)
+        except asyncio.QueueFull as error:  # Redis far behind: the other processes read the store
+            self._warn("publish", error)
+
+    async def _send_queued(self) -> None:
+        outbox = self._outbox
+        assert outbox is not None
+        while True:
+            batch = await outbox.get()
+            try:
+                timed_out = not await self._send(batch) and self._timed_out
+            finally:
+                outbox.task_done()
+            if timed_out:  # a silent Redis: what queued meanwhile is read from the store elsewhere
+                while not outbox.empty():
+                    outbox.get_nowait()
+                    outbox.task_done()
+
+    async def _send(self, batch: Batch) -> bool:
+        """Publish one batch; False when it was not sent (`_timed_out`: for want of an answer in time)."""
+        self._timed_out = False
         try:
             await asyncio.wait_for(
                 self._client.publish(CHANNEL_PREFIX + batch.game_id, batch.encode()), self._timeout
             )
         except Exception as error:  # an outage must not fail the command that was already stored
+            self._timed_out = isinstance(error, TimeoutError)
             self._warn("publish", error)
+            return False
+        return True
 
     async def ping(self) -> str | None:
         try:

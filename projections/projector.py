@@ -20,12 +20,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventsourcing.persistence import InfrastructureFactory
-from eventsourcing.utils import Environment
+from eventsourcing.utils import Environment, get_topic
 
 from projections.documents import Documents
 from projections.lobby import LobbyProjection, LobbyView, PostgresLobbyTable, SQLiteLobbyTable
 from projections.projection import GameProjection
-from projections.runners import ListeningRunner, PollingRunner, Progress, catch_up, caught_up
+from projections.runners import (
+    ListeningRunner,
+    PollingRunner,
+    Progress,
+    ProjectionSourceRecorder,
+    catch_up,
+    caught_up,
+)
 from projections.source import is_sqlite, open_store, view_env
 from projections.stats import PostgresStatsTable, SQLiteStatsTable, StatsProjection, StatsView
 from replays.service import database_url
@@ -161,6 +168,7 @@ def runner_env(url: str) -> dict[str, str]:
     env = view_env(url, "runner")
     env.pop("SQLITE_DBNAME", None)
     env["CREATE_TABLE"] = "no"  # `Projector.start` created every table first, under the schema lock
+    env["APPLICATION_RECORDER_TOPIC"] = get_topic(ProjectionSourceRecorder)  # reads settle
     return env
 
 

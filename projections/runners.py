@@ -1,7 +1,11 @@
 """Runners that keep a projection up to date (eventsourcing guide §6).
 
 - PostgreSQL: `ListeningRunner` runs the library's `ProjectionRunner` (LISTEN/NOTIFY subscription) and
-  restarts it after an error, from the view's stored position.
+  restarts it after an error, from the view's stored position. The subscription reads the store
+  `SETTLE_SECONDS` after a notification, not at once (`SettlingSubscription`): the events of a busy
+  moment are read together, and the reading does not compete with the request that just wrote them
+  for this process's CPU (issue 17, HTTP move: in the API process, the views' reads and decoding of a
+  move otherwise ran while its POST was still being answered).
 - SQLite has no subscriptions: `PollingRunner` polls the notification log in batches, woken at once
   after every save in this process (`replays.store.on_save`) and every `interval` seconds otherwise
   (saves by other processes). After each catch-up it lingers `linger` seconds (the library runner's
@@ -16,22 +20,27 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import Subscription, Tracking
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresSubscription
 from eventsourcing.projection import ProjectionRunner
 from eventsourcing.utils import Environment, EnvType
 
 from projections.documents import Documents, Moved
 from projections.projection import GameProjection
 from projections.source import APP
-from replays.store import GameStore
+from replays.store import GameStore, PostgresRecorder
 
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[int], None]  # called with the position reached
 MAX_BACKOFF = 30.0
+# How long a PostgreSQL subscription waits after a notification before it reads the store: the
+# projections' own batching delay (`GameProjection.max_delay`); a view is at most this much later.
+SETTLE_SECONDS = 0.05
 
 
 def catch_up(
@@ -117,6 +126,31 @@ class PollingRunner:
             # Saves woken during the linger are caught up together, in one transaction of the view.
             self._stop.wait(self.linger)
             self._wake.wait(self.interval)
+
+
+class SettlingSubscription(PostgresSubscription):
+    """The library's LISTEN/NOTIFY subscription, reading the store `SETTLE_SECONDS` after each
+    notification (the first read, of what was stored before, at once). Notifications that arrive
+    meanwhile are served by the same read."""
+
+    def __init__(
+        self, recorder: PostgresApplicationRecorder, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> None:
+        self._settle = False  # set before the library starts the pulling thread
+        super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+    def _pull(self) -> None:
+        if self._settle:
+            time.sleep(SETTLE_SECONDS)
+        self._settle = True
+        super()._pull()
+
+
+class ProjectionSourceRecorder(PostgresRecorder):
+    """The store's recorder as a projection runner reads it: subscriptions settle (above)."""
+
+    def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Subscription[Any]:
+        return SettlingSubscription(recorder=self, gt=gt, topics=topics)
 
 
 class StoreProjectionRunner(ProjectionRunner[Any, Any]):
