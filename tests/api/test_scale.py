@@ -109,7 +109,9 @@ def test_play_goes_on_while_redis_is_down_and_streams_catch_up(redis_url: str, t
     )
     try:
         with LiveServer(settings) as server, httpx.Client(base_url=server.url, timeout=10) as http:
-            assert http.get("/readyz").json()["checks"]["redis"] == "ok"
+            # The server answers before its Redis subscription is up (a busy machine may take longer
+            # than the 0.3 s connect timeout and retry): ready once it is.
+            wait_until(lambda: http.get("/readyz").json()["checks"]["redis"] == "ok", 10, "Redis subscribed")
             table = _create(http, "redis-down")
             reader = StreamReader(f"{server.url}/games/{table.game_id}/stream").start()
             received: list[int] = []
