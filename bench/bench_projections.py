@@ -13,7 +13,6 @@ SQLite always; the rebuild rates on PostgreSQL too when GALILEO_TEST_POSTGRES_UR
 from __future__ import annotations
 
 import os
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -131,15 +130,18 @@ def copy_to_postgres(sqlite_path: Path, base: str) -> str | None:
         return None
     url = f"{base}?schema={schema}"
     open_store(url).close()
-    source = sqlite3.connect(sqlite_path)
-    rows = source.execute(
-        "SELECT originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"
-    )
+    source = open_store(f"sqlite:///{sqlite_path}")
     with psycopg.connect(base, autocommit=True) as conn, conn.cursor() as cursor:
         columns = "originator_id, originator_version, topic, state"
         with cursor.copy(f'COPY "{schema}".games_events ({columns}) FROM STDIN') as copy:
-            for originator_id, version, topic, state in rows:
-                copy.write_row((uuid.UUID(str(originator_id)), version, topic, state))
+            start = None
+            while True:  # through the store's recorder: either SQLite layout (docs/storage.md)
+                page = source.recorder.select_notifications(start, 5000, inclusive_of_start=False)
+                for n in page:
+                    copy.write_row((n.originator_id, n.originator_version, n.topic, n.state))
+                if len(page) < 5000:
+                    break
+                start = page[-1].id
     source.close()
     return url
 

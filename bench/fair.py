@@ -386,6 +386,7 @@ def fig_bytes(quick: bool) -> Figure:
         moves = 0
         payload = 0
         with Games(url) as games:
+            layout = getattr(games.store.recorder, "layout", 1)
             for g in range(count):
                 game_id, times = play_stored(games, f"bench-bytes-{g}", 60 if quick else None, 2 + g % 3)
                 moves += len(times)
@@ -397,7 +398,25 @@ def fig_bytes(quick: bool) -> Figure:
             (snapshots,) = conn.execute(
                 "SELECT COALESCE(SUM(LENGTH(state)), 0) FROM stored_snapshots"
             ).fetchone()
+            try:  # pages per table and index (SQLite's dbstat, where it is compiled in)
+                pages = {
+                    str(k): int(v)
+                    for k, v in conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name")
+                }
+            except sqlite3.OperationalError:
+                pages = {}
         size = Path(path).stat().st_size
+    split = ""
+    if pages:
+        index = pages.get("sqlite_autoindex_stored_events_1", 0)
+        snapshot_pages = pages.get("stored_snapshots", 0) + pages.get(
+            "sqlite_autoindex_stored_snapshots_1", 0
+        )
+        table = pages.get("stored_events", 0)
+        split = (
+            f"; pages: the events' table {table / moves:.0f} B, its primary-key index {index / moves:.0f} B, "
+            f"the snapshots {snapshot_pages / moves:.0f} B per move"
+        )
     return Figure(
         size / moves,
         payload / moves,
@@ -407,7 +426,7 @@ def fig_bytes(quick: bool) -> Figure:
         note=(
             f"{count} games, {moves} moves; the whole SQLite file after VACUUM; of it the events' "
             f"stored state (payload + audit metadata) {rows / moves:.0f} B and the snapshots' "
-            f"{snapshots / moves:.0f} B per move"
+            f"{snapshots / moves:.0f} B per move{split}; SQLite storage layout {layout} (docs/storage.md)"
         ),
         goal_of="value",
     )

@@ -17,7 +17,7 @@ from domain.editions import check_rules_version
 from domain.effect_kinds import lent
 from domain.effects import push
 from domain.errors import EditionUnknown, EventDoesNotFit
-from domain.fastcopy import replace
+from domain.fastcopy import changer, replace
 from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
@@ -136,7 +136,7 @@ def with_granted(before: GameState, after: GameState, tasks: list[Task]) -> Game
         return after
     agenda = push(after.agenda, tasks)
     if after is before:
-        return replace(after, agenda=agenda)
+        return _set_agenda(after, agenda)
     object.__setattr__(after, "agenda", agenda)
     return after
 
@@ -151,6 +151,34 @@ def fold(events: Sequence[ev.Event], state: GameState | None = None) -> GameStat
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+# The copies of the commonest events, built without keywords (`fastcopy.changer`): each is
+# `replace(obj, <fields>=...)` with the new values in the order named.
+_set_players = changer(GameState, "players")
+_set_turn = changer(GameState, "turn")
+_set_agenda = changer(GameState, "agenda")
+_set_players_agenda = changer(GameState, "players", "agenda")
+_set_players_turn = changer(GameState, "players", "turn")
+_turn_phase = changer(TurnState, "phase")
+_turn_phase_space = changer(TurnState, "phase", "space")
+_turn_objectives_due = changer(TurnState, "objectives_due")
+_turn_fixed_done = changer(TurnState, "fixed_done")
+_turn_moving_done = changer(TurnState, "moving_done")
+_turn_moving_done_tile = changer(TurnState, "moving_done", "used_tile")
+_turn_rotated = changer(TurnState, "rotated")
+_seat_telescope = changer(PlayerState, "telescope")
+_seat_quadrants = changer(PlayerState, "quadrants")
+_seat_score_points = changer(PlayerState, "score", "points")
+_seat_dice = changer(PlayerState, "dice")
+_seat_queue = changer(PlayerState, "queue")
+_seat_books = changer(PlayerState, "books")
+
+
+def seated(s: GameState, seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
+    """The seats of `s` with `player` at `seat`."""
+    players = list(s.players)
+    players[seat] = player
+    return tuple(players)
 
 
 def players_with(s: GameState, seat: int, **changes: Any) -> tuple[PlayerState, ...]:
@@ -317,32 +345,33 @@ def _moved(s: GameState, e: ev.TelescopeMoved) -> GameState:
     if at != e.start or s.turn.phase != "movement" or e.seat != s.turn.seat:
         expected = f"seat {s.turn.seat} to move in its Movement phase from sky space {at}"
         raise EventDoesNotFit("TelescopeMoved", f"expected {expected} (MOV-1)")
-    players = players_with(s, e.seat, telescope=e.end)
-    return replace(s, players=players, turn=turn_with(s, phase="actions", space=e.end))  # MOV-5: grants
+    players = seated(s, e.seat, _seat_telescope(s.players[e.seat], e.end))
+    return _set_players_turn(s, players, _turn_phase_space(s.turn, "actions", e.end))  # MOV-5: grants
 
 
 @_on(ev.FixedActionTaken)
 def _fixed(s: GameState, e: ev.FixedActionTaken) -> GameState:
     if lent(s) == "fixed-action":  # an effect lent it: not the turn's own fixed action
-        return replace(s, agenda=s.agenda[:-1])
-    return replace(s, turn=turn_with(s, fixed_done=True))
+        return _set_agenda(s, s.agenda[:-1])
+    return _set_turn(s, _turn_fixed_done(s.turn, True))
 
 
 @_on(ev.MovingActionTaken)
 def _moving(s: GameState, e: ev.MovingActionTaken) -> GameState:
     if not e.tile:  # UPG-2: the Upgrade space gives a Quadrant instead of a moving action
-        return replace(s, turn=turn_with(s, moving_done=True))
-    return replace(s, turn=turn_with(s, moving_done=True, used_tile=e.tile))
+        return _set_turn(s, _turn_moving_done(s.turn, True))
+    return _set_turn(s, _turn_moving_done_tile(s.turn, True, e.tile))
 
 
 @_on(ev.FreeActionBought)
 def _free(s: GameState, e: ev.FreeActionBought) -> GameState:
-    return player_with(s, e.seat, quadrants=s.players[e.seat].quadrants - e.cost)  # FREE-1
+    p = s.players[e.seat]
+    return _set_players(s, seated(s, e.seat, _seat_quadrants(p, p.quadrants - e.cost)))  # FREE-1
 
 
 @_on(ev.ActionPhaseEnded)
 def _actions_ended(s: GameState, e: ev.ActionPhaseEnded) -> GameState:
-    return replace(s, turn=turn_with(s, phase="cleanup"))
+    return _set_turn(s, _turn_phase(s.turn, "cleanup"))
 
 
 @_on(ev.FreeActionsClosed)
@@ -353,7 +382,7 @@ def _free_closed(s: GameState, e: ev.FreeActionsClosed) -> GameState:
 
 @_on(ev.ObjectivesChecked)
 def _objectives_checked(s: GameState, e: ev.ObjectivesChecked) -> GameState:
-    return replace(s, turn=turn_with(s, objectives_due=tuple(e.met)))
+    return _set_turn(s, _turn_objectives_due(s.turn, tuple(e.met)))
 
 
 @_on(ev.EndOfGameTriggered)
@@ -366,9 +395,9 @@ def _turn_ended(s: GameState, e: ev.TurnEnded) -> GameState:
     # TURN-1 through the game's turn order (a non-player opponent registers its own), past frozen seats
     following = next_turn(s)  # (ASYNC-3, domain/forfeit.py); None: every seat is frozen
     if following is None or (s.last_turn is not None and following[1] > s.last_turn):
-        return replace(s, turn=turn_with(s, phase="scoring"))  # END-2: the final round is over
+        return _set_turn(s, _turn_phase(s.turn, "scoring"))  # END-2: the final round is over
     seat, number = following
-    return replace(s, turn=TurnState(seat=seat, number=number, phase="movement"))
+    return _set_turn(s, TurnState(seat=seat, number=number, phase="movement"))
 
 
 @_on(ev.GameEnded)
@@ -481,16 +510,18 @@ def _points(s: GameState, e: ev.VictoryPointsScored) -> GameState:
     p = s.players[e.seat]
     by_source = dict(p.points)
     by_source[e.source] = by_source.get(e.source, 0) + e.points
-    players = players_with(s, e.seat, score=p.score + e.points, points=tuple(sorted(by_source.items())))
+    players = seated(s, e.seat, _seat_score_points(p, p.score + e.points, tuple(sorted(by_source.items()))))
     if s.turn.phase == "scoring":  # SCO-1: final scoring resolves no effect
-        return replace(s, players=players)
-    return replace(s, players=players, agenda=resolved(s, e))
+        return _set_players(s, players)
+    return _set_players_agenda(s, players, resolved(s, e))
 
 
 @_on(ev.QuadrantsGained, "Q")
 def _quadrants(s: GameState, e: ev.QuadrantsGained) -> GameState:
-    players = players_with(s, e.seat, quadrants=s.players[e.seat].quadrants + e.amount)
-    return replace(s, players=players, agenda=resolved(s, e))
+    p = s.players[e.seat]
+    return _set_players_agenda(
+        s, seated(s, e.seat, _seat_quadrants(p, p.quadrants + e.amount)), resolved(s, e)
+    )
 
 
 @_on(ev.DieGained, "DIE")
@@ -522,9 +553,10 @@ def _dice_raised(s: GameState, e: ev.DiceRaised) -> GameState:
 
 @_on(ev.DieRaised, "RAISE")
 def _die_raised(s: GameState, e: ev.DieRaised) -> GameState:
-    dice = _remove_die(s.players[e.seat].dice, e.die)
+    p = s.players[e.seat]
+    dice = _remove_die(p.dice, e.die)
     dice.append((e.die[0], min(s.die_max, e.die[1] + e.amount)))  # DIE-10: excess lost
-    return replace(s, players=players_with(s, e.seat, dice=tuple(sorted(dice))), agenda=resolved(s, e))
+    return _set_players_agenda(s, seated(s, e.seat, _seat_dice(p, tuple(sorted(dice)))), resolved(s, e))
 
 
 @_on(ev.DieRecoloured, "RECOLOUR")
@@ -600,7 +632,6 @@ def _book_moved(s: GameState, e: ev.BookTokenMoved) -> GameState:
     p = s.players[e.seat]
     books = list(p.books)
     books[e.row] = e.end
-    s = player_with(s, e.seat, books=tuple(books))
     agenda = s.agenda
     top = agenda[-1] if agenda else None
     if top is not None and top.kind == "WRITE":
@@ -609,7 +640,8 @@ def _book_moved(s: GameState, e: ev.BookTokenMoved) -> GameState:
         agenda = agenda[:-1] if e.end >= top.n else agenda
     else:
         raise _Misfit(f"expected a pending WRITE or COMPLETE effect, found {top.kind if top else 'nothing'}")
-    return replace(s, agenda=agenda)  # WRT-4: the space's reward is a grant
+    players = seated(s, e.seat, _seat_books(p, tuple(books)))
+    return _set_players_agenda(s, players, agenda)  # WRT-4: the space's reward is a grant
 
 
 @_on(ev.CompleteWritingStarted, "WC")
@@ -628,7 +660,7 @@ def _lost(s: GameState, e: ev.EffectLost) -> GameState:
     if not s.agenda or s.agenda[-1].kind != kind:
         top = s.agenda[-1].kind if s.agenda else "nothing"
         raise _Misfit(f"expected the lost {kind} effect on top of the agenda, found {top} (RES-4)")
-    return replace(s, agenda=s.agenda[:-1])
+    return _set_agenda(s, s.agenda[:-1])
 
 
 # -- cleanup ---------------------------------------------------------------------------------------
@@ -636,11 +668,11 @@ def _lost(s: GameState, e: ev.EffectLost) -> GameState:
 
 @_on(ev.ActionTilesRotated)
 def _rotated(s: GameState, e: ev.ActionTilesRotated) -> GameState:
-    players = players_with(s, e.seat, queue=tuple(e.queue))
+    players = seated(s, e.seat, _seat_queue(s.players[e.seat], tuple(e.queue)))
     if s.agenda and s.agenda[-1].kind in _RESOLVES.get(ev.ActionTilesRotated, ()):
         # an effect rotates at once: its expansion remembers the tile (ROT-6, `extend_event`)
-        return replace(s, players=players, agenda=s.agenda[:-1])
-    return replace(s, players=players, turn=turn_with(s, rotated=True))
+        return _set_players_agenda(s, players, s.agenda[:-1])
+    return _set_players_turn(s, players, _turn_rotated(s.turn, True))
 
 
 @_on(ev.CometPlacedInBook, "BOOK")

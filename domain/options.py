@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 # JSON name (digest §23.1) -> attribute name. The JSON names are the ones documented to users.
 _BASE_NAMES: dict[str, str] = {
@@ -42,11 +42,21 @@ _EXTRA: dict[str, OptionSpec] = {}  # attribute -> an expansion's option
 
 
 def register_options(*specs: OptionSpec) -> None:
+    """Register an expansion's options; each becomes a read-only property of `Options` (a class-level
+    `__getattr__` would make every option read take Python's slow attribute path)."""
     for spec in specs:
-        if spec.name in OPTION_NAMES or spec.attr in _BASE_ATTRS:
+        if spec.name in OPTION_NAMES or spec.attr in _BASE_ATTRS or hasattr(Options, spec.attr):
             raise ValueError(f"rule option {spec.name} is defined twice")
         OPTION_NAMES[spec.name] = spec.attr
         _EXTRA[spec.attr] = spec
+        setattr(Options, spec.attr, _option(spec.attr))
+
+
+def _option(attr: str) -> property:
+    def read(self: Options) -> Any:
+        return self.get(attr)
+
+    return property(read, doc=f"the rule option {attr} (an expansion's: `register_options`)")
 
 
 def flag(value: Any) -> str | None:
@@ -80,12 +90,7 @@ class Options:
                 return value
         return spec.default
 
-    if not TYPE_CHECKING:  # an expansion's options as attributes (`register_options`)
-
-        def __getattr__(self, name: str) -> Any:
-            if name not in _EXTRA:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            return self.get(name)
+    # An expansion's options are attributes too: properties `register_options` adds to the class.
 
     def to_json(self) -> dict[str, Any]:
         return {name: self.get(attr) for name, attr in OPTION_NAMES.items()}

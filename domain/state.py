@@ -11,8 +11,8 @@ Positions and codes used throughout (digest §0.4):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
 
 from domain.catalog import Catalog
 from domain.fastcopy import replace
@@ -86,11 +86,28 @@ _EXPOSED: dict[str, type[Part]] = {}  # a seat's part field shown as the seat's 
 
 
 def expose_fields(cls: type[Part]) -> None:
-    """Show the part's `FIELDS` as fields of the seat that holds it (see `Part`)."""
+    """Show the part's `FIELDS` as fields of the seat that holds it (see `Part`): each becomes a read-only
+    property of `PlayerState` (a class-level `__getattr__` would do the same, but it makes every attribute
+    read of a seat take Python's slow path, and the engine reads seats everywhere)."""
+    own = {f.name for f in fields(PlayerState)}
     for name in cls.FIELDS:
         if _EXPOSED.get(name, cls) is not cls:
             raise ValueError(f"two parts show a seat field {name!r}")
+        if name in own or (name not in _EXPOSED and hasattr(PlayerState, name)):
+            raise ValueError(f"a part cannot show {name!r}: seats have that attribute already")
         _EXPOSED[name] = cls
+        setattr(PlayerState, name, _shown(cls, name))
+
+
+def _shown(cls: type[Part], name: str) -> property:
+    """The property of a seat that reads `name` from its part of class `cls` (from `cls.empty(seat)`
+    while the seat has none)."""
+
+    def read(self: PlayerState) -> Any:
+        part = find_part(self.parts, cls)
+        return getattr(part if part is not None else cls.empty(self), name)
+
+    return property(read, doc=f"{cls.__name__}.{name}, shown as the seat's own (`expose_fields`)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,14 +153,7 @@ class PlayerState:
     def part(self, cls: type[P]) -> P | None:
         return find_part(self.parts, cls)
 
-    if not TYPE_CHECKING:  # the fields a seat's part shows as the seat's own (`Part`, `expose_fields`)
-
-        def __getattr__(self, name: str) -> Any:
-            cls = _EXPOSED.get(name)
-            if cls is None:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            part = find_part(self.parts, cls)
-            return getattr(part if part is not None else cls.empty(self), name)
+    # The fields a seat's part shows as the seat's own are properties `expose_fields` adds to the class.
 
     @property
     def major_objects(self) -> int:

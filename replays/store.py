@@ -13,6 +13,7 @@ import hashlib
 import logging
 import lzma
 import os
+import sqlite3
 import threading
 import zlib
 from collections import OrderedDict
@@ -31,9 +32,22 @@ from uuid import UUID
 import orjson
 from eventsourcing.application import Application, ProcessingEvent, ProjectorFunction
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, Mapper, Recording, StoredEvent, Transcoding
+from eventsourcing.persistence import (
+    EventStore,
+    JSONTranscoder,
+    Mapper,
+    Notification,
+    Recording,
+    StoredEvent,
+    Transcoding,
+)
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+from eventsourcing.sqlite import (
+    SQLiteAggregateRecorder,
+    SQLiteApplicationRecorder,
+    SQLiteCursor,
+    SQLiteDatastore,
+)
 from eventsourcing.utils import Environment, get_topic, register_topic
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -103,8 +117,196 @@ class Rows:
         return f"INSERT INTO {name} ({', '.join(self.columns)}) VALUES ({marks})"
 
 
-class SQLiteRecorder(SQLiteApplicationRecorder):
-    """The library's SQLite recorder, writing a save's `rows` inside the transaction of its events."""
+# SQLite storage layouts (docs/storage.md). A file keeps the layout it was created with: each table is read
+# and written in the layout its declared schema shows, and new files are created in SQLITE_LAYOUT.
+#   1: the library's own tables: a game's UUID as 32 hex characters and the topic as text on every row.
+#   2: a game's UUID as a 16-byte BLOB (in the table and in its primary-key index), the topic as a small
+#      integer code of the file's `stored_topics` table, snapshots in a rowid table (no half-empty
+#      overflow pages). Everything above the recorders sees UUIDs and topics as in layout 1.
+SQLITE_LAYOUT = 2
+TOPICS_TABLE = "stored_topics"
+
+
+def sqlite_layout(c: SQLiteCursor | sqlite3.Cursor, table: str) -> int | None:
+    """The storage layout of a SQLite table, from its declared schema (None: no such table)."""
+    c.execute(f"PRAGMA table_info({table})")
+    types = {row[1]: str(row[2]).upper() for row in c.fetchall()}
+    if not types:
+        return None
+    return 2 if types.get("originator_id") == "BLOB" else 1
+
+
+def _id_bytes(originator_id: UUID | str) -> bytes:
+    return (originator_id if isinstance(originator_id, UUID) else UUID(originator_id)).bytes
+
+
+class TopicCodes:
+    """The topic codes of one SQLite file (layout 2): `stored_topics (code, topic)`, a code per topic,
+    given in the transaction of the first event of the topic and never changed or deleted, so a code
+    once committed stays valid (cached here: a code is cached only once its transaction committed,
+    since a rolled-back one may give it to another topic)."""
+
+    def __init__(self, datastore: SQLiteDatastore) -> None:
+        self.datastore = datastore
+        self.code_of: dict[str, int] = {}
+        self.topic_of: dict[int, str] = {}
+        self._lock = threading.Lock()
+
+    def codes(self, c: SQLiteCursor, topics: Sequence[str], fresh: dict[str, int]) -> list[int]:
+        """The codes of `topics` in transaction `c`: a topic the file does not have yet is given its code
+        in `c`. The codes not cached yet are put in `fresh`, to `remember` once `c` committed."""
+        code_of = self.code_of
+        try:
+            return [code_of[t] for t in topics]
+        except KeyError:
+            pass
+        # Writing first: the transaction takes the file's write lock before it reads (a read first could
+        # not be upgraded to a write once another process committed meanwhile).
+        for topic in sorted({t for t in topics if t not in code_of}):
+            c.execute(
+                f"INSERT INTO {TOPICS_TABLE} (topic) VALUES (?) ON CONFLICT (topic) DO NOTHING", (topic,)
+            )
+        c.execute(f"SELECT code, topic FROM {TOPICS_TABLE}")
+        found = {str(topic): int(code) for code, topic in c.fetchall()}
+        fresh.update((t, found[t]) for t in topics if t not in code_of)
+        return [found[t] for t in topics]
+
+    def remember(self, fresh: Mapping[str, int]) -> None:
+        """Cache the codes of a committed transaction."""
+        if fresh:
+            with self._lock:
+                for topic, code in fresh.items():
+                    self.code_of[topic] = code
+                    self.topic_of[code] = topic
+
+    def known_codes(self, topics: Sequence[str]) -> list[int]:
+        """The codes of those of `topics` that this file has (a topic it never stored has no rows)."""
+        if any(t not in self.code_of for t in topics):
+            self._load()
+        return [self.code_of[t] for t in topics if t in self.code_of]
+
+    def topic(self, code: int) -> str:
+        """The topic of a code read from a row (a code given by another process is read once)."""
+        topic = self.topic_of.get(code)
+        if topic is None:
+            self._load()
+            topic = self.topic_of.get(code)
+            if topic is None:
+                raise ValueError(f"unknown topic code {code} in {TOPICS_TABLE}")
+        return topic
+
+    def _load(self) -> None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT code, topic FROM {TOPICS_TABLE}")
+            self.remember({str(topic): int(code) for code, topic in c.fetchall()})
+
+
+def _create_statements(table: str) -> list[str]:
+    """The CREATE statements of a layout-2 event or snapshot table (layout 1: the library's own)."""
+    return [
+        f"CREATE TABLE IF NOT EXISTS {TOPICS_TABLE} (code INTEGER PRIMARY KEY, topic TEXT NOT NULL UNIQUE)",
+        f"CREATE TABLE IF NOT EXISTS {table} (originator_id BLOB, originator_version INTEGER, "
+        "topic INTEGER, state BLOB, PRIMARY KEY (originator_id, originator_version))",
+    ]
+
+
+def _file_layout(datastore: SQLiteDatastore, table: str, default: int | None = None) -> int:
+    """The layout of `table` in the file, or of new tables (`default`, else SQLITE_LAYOUT; layout 2 keeps
+    UUIDs, so a store of text originator IDs stays in layout 1)."""
+    with datastore.transaction(commit=False) as c:
+        found = sqlite_layout(c, table)
+    if found is not None:
+        return found
+    if datastore.originator_id_type != "uuid":
+        return 1
+    return default or SQLITE_LAYOUT
+
+
+class LayoutRecorder(SQLiteAggregateRecorder):
+    """A SQLite table of stored events in the file's storage layout (docs/storage.md): layout 1 is the
+    library's own code; layout 2 binds a game's UUID as its 16 bytes and a topic as its code, and gives
+    back UUIDs and topics as layout 1 does, so nothing above the recorder sees the difference."""
+
+    def __init__(
+        self,
+        datastore: SQLiteDatastore,
+        events_table_name: str = "stored_events",
+        *,
+        layout: int | None = None,
+        topic_codes: TopicCodes | None = None,
+    ) -> None:
+        self.layout = _file_layout(datastore, events_table_name, layout)
+        self.topic_codes = topic_codes or TopicCodes(datastore)
+        super().__init__(datastore, events_table_name)
+
+    def construct_create_table_statements(self) -> list[str]:
+        if self.layout == 1:
+            return super().construct_create_table_statements()
+        return _create_statements(self.events_table_name)
+
+    def create_table(self) -> None:
+        super().create_table()
+        self.layout = _file_layout(self.datastore, self.events_table_name)  # as stored
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if self.layout == 1:
+            return super().insert_events(stored_events, **kwargs)
+        fresh: dict[str, int] = {}  # the topic codes this transaction gives or reads first
+        with self.datastore.transaction(commit=True) as c:
+            ids = self._insert_events(c, stored_events, fresh_codes=fresh, **kwargs)
+        self.topic_codes.remember(fresh)  # committed
+        return ids
+
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        if self.layout == 1:
+            return super()._insert_events(c, stored_events, **kwargs)
+        codes = self.topic_codes.codes(c, [s.topic for s in stored_events], kwargs.get("fresh_codes", {}))
+        ids = []
+        for s, code in zip(stored_events, codes, strict=True):
+            c.execute(
+                self.insert_events_statement,
+                (_id_bytes(s.originator_id), s.originator_version, code, s.state),
+            )
+            ids.append(c.lastrowid)
+        return ids  # the rowids: the notification IDs of an events table
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        if self.layout == 1:
+            return super().select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+        # The library's query, the ID bound as its 16 bytes.
+        uid = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+        statement = self.select_events_statement
+        params: list[Any] = [uid.bytes]
+        if gt is not None:
+            statement += "AND originator_version>? "
+            params.append(gt)
+        if lte is not None:
+            statement += "AND originator_version<=? "
+            params.append(lte)
+        statement += "ORDER BY originator_version DESC " if desc else "ORDER BY originator_version ASC "
+        if limit is not None:
+            statement += "LIMIT ? "
+            params.append(limit)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            rows = c.fetchall()
+        topic_of, topic = self.topic_codes.topic_of, self.topic_codes.topic
+        return [StoredEvent(uid, row[1], topic_of.get(row[2]) or topic(row[2]), row[3]) for row in rows]
+
+
+class SQLiteRecorder(LayoutRecorder, SQLiteApplicationRecorder):
+    """The library's SQLite recorder in the file's storage layout (`LayoutRecorder`), writing a save's
+    `rows` inside the transaction of its events."""
 
     def _insert_events(
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -113,6 +315,69 @@ class SQLiteRecorder(SQLiteApplicationRecorder):
         for rows in kwargs.get("rows") or ():
             c.executemany(rows.statement("?"), list(rows.values))
         return ids
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        if self.layout == 1:
+            return super().select_notifications(
+                start, limit, stop, topics, inclusive_of_start=inclusive_of_start
+            )
+        # The library's query, the topics bound as their codes.
+        conditions: list[str] = []
+        params: list[Any] = []
+        if start is not None:
+            conditions.append("rowid>=?" if inclusive_of_start else "rowid>?")
+            params.append(start)
+        if stop is not None:
+            conditions.append("rowid<=?")
+            params.append(stop)
+        if topics:
+            codes = self.topic_codes.known_codes(topics)
+            if not codes:
+                return []  # none of them was ever stored in this file
+            conditions.append(f"topic IN ({','.join('?' * len(codes))})")
+            params += codes
+        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
+        statement = f"SELECT rowid, * FROM {self.events_table_name} {where}ORDER BY rowid LIMIT ?"
+        params.append(limit)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            rows = c.fetchall()
+        topic_of, topic = self.topic_codes.topic_of, self.topic_codes.topic
+        return [
+            Notification(
+                id=row[0],
+                originator_id=UUID(bytes=row[1]),
+                originator_version=row[2],
+                topic=topic_of.get(row[3]) or topic(row[3]),
+                state=row[4],
+            )
+            for row in rows
+        ]
+
+
+class SQLiteSnapshotRecorder(LayoutRecorder):
+    """The snapshots' recorder of a SQLite store, in the layout of its table, or of the file's events
+    when the table is new. In layout 2 it is a rowid table: a snapshot (about 3 KB) fits in a table page,
+    where the index pages of a table WITHOUT ROWID (layout 1) keep at most about 1 KB of a row and spill
+    the rest into a page of its own."""
+
+    def __init__(
+        self,
+        datastore: SQLiteDatastore,
+        events_table_name: str = "stored_snapshots",
+        *,
+        layout: int | None = None,
+        topic_codes: TopicCodes | None = None,
+    ) -> None:
+        super().__init__(datastore, events_table_name, layout=layout, topic_codes=topic_codes)
 
 
 def _single_attempt(name: str) -> Callable[..., Any]:
@@ -634,6 +899,18 @@ class GameStore(Application[UUID]):
             values["IS_SNAPSHOTTING_ENABLED"] = "y"
         values.update(env or {})
         return Environment(name, values)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        # On SQLite, the snapshots' recorder of the file's layout (docs/storage.md).
+        recorder = self.recorder
+        if not isinstance(recorder, SQLiteRecorder):
+            return super().construct_snapshot_store()
+        snapshots = SQLiteSnapshotRecorder(
+            recorder.datastore, layout=recorder.layout, topic_codes=recorder.topic_codes
+        )
+        if self.factory.env_create_table():  # type: ignore[attr-defined]
+            snapshots.create_table()
+        return self.factory.event_store(mapper=self.mapper, recorder=snapshots)
 
     def construct_mapper(self) -> GameMapper:
         return GameMapper(transcoder=self.construct_transcoder())

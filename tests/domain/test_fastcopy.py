@@ -65,3 +65,48 @@ def test_a_copy_is_of_the_frozen_class_itself_and_stays_frozen() -> None:
     with pytest.raises(FrozenInstanceError):
         turn.seat = 3  # type: ignore[misc]
     assert state.turn.phase == "movement" and copy.turn.phase == "actions"
+
+
+def test_every_set_of_changes_copies_the_other_fields_and_refuses_unknown_names_each_time() -> None:
+    """The copier kept for one set of changed fields, and the general one, agree with
+    `dataclasses.replace`; a set with an unknown name is refused on every call, not only the first."""
+    import dataclasses
+    from itertools import combinations
+
+    turn = TurnState(seat=2, number=7, phase="actions", fixed_done=True, used_tile="T1")
+    changes = {"seat": 0, "phase": "cleanup", "rotated": True, "space": 4}
+    for k in range(len(changes) + 1):
+        for names in combinations(changes, k):
+            given = {name: changes[name] for name in names}
+            for _ in range(2):
+                assert replace(turn, **given) == dataclasses.replace(turn, **given)
+    for _ in range(2):
+        with pytest.raises(TypeError, match="TurnState has no field"):
+            replace(turn, seat=1, seet=1)
+
+
+def test_a_changer_is_replace_with_its_fields_given_in_order() -> None:
+    """`changer(cls, *names)` copies like `replace` with those fields, and refuses what `replace`
+    refuses (an unknown field), a field named twice, and a class without slots."""
+    import dataclasses
+
+    from domain.fastcopy import changer
+
+    turn = TurnState(seat=2, number=7, phase="actions", fixed_done=True, used_tile="T1")
+    phase_space = changer(TurnState, "phase", "space")
+    copy = phase_space(turn, "cleanup", 4)
+    assert copy == replace(turn, phase="cleanup", space=4) and type(copy) is TurnState
+    assert turn.phase == "actions" and turn.space == 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        copy.phase = "movement"  # type: ignore[misc]
+    with pytest.raises(TypeError, match="TurnState has no field"):
+        changer(TurnState, "phase", "seet")
+    with pytest.raises(TypeError, match="distinct fields"):
+        changer(TurnState, "phase", "phase")
+
+    @dataclasses.dataclass(frozen=True)
+    class Plain:
+        a: int
+
+    with pytest.raises(TypeError, match="slotted"):
+        changer(Plain, "a")

@@ -16,11 +16,11 @@ from __future__ import annotations
 import hashlib
 import pickle
 import shutil
-import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 from filelock import FileLock
@@ -175,18 +175,28 @@ def copy_rows(sqlite_path: Path, url: str) -> None:
 
     open_store(url).close()  # creates the tables
     base, _, schema = url.partition("?schema=")
-    source = sqlite3.connect(sqlite_path)
-    rows = source.execute(
-        "SELECT originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"
-    )
     with psycopg.connect(base, autocommit=True) as conn, conn.cursor() as cursor:
         statement = (
             f'COPY "{schema}".games_events (originator_id, originator_version, topic, state) FROM STDIN'
         )
         with cursor.copy(statement) as copy:
-            for originator_id, version, topic, state in rows:
-                copy.write_row((uuid.UUID(str(originator_id)), version, topic, state))
-    source.close()
+            for n in all_notifications(sqlite_path):
+                copy.write_row((n.originator_id, n.originator_version, n.topic, n.state))
+
+
+def all_notifications(sqlite_path: Path) -> Iterator[Any]:
+    """Every stored event of a SQLite store in order, as its recorder gives them (in either layout)."""
+    source = open_store(f"sqlite:///{sqlite_path}")
+    try:
+        start = None
+        while True:
+            page = source.recorder.select_notifications(start, 5000, inclusive_of_start=False)
+            yield from page
+            if len(page) < 5000:
+                return
+            start = page[-1].id
+    finally:
+        source.close()
 
 
 def _store_url(request: pytest.FixtureRequest, folder: Path, source: Path | None) -> Iterator[str]:

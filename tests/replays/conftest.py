@@ -19,7 +19,7 @@ from replays.audit import CHAINED, ZERO_HASH, link, link_batch, scheme_of
 from replays.compact import is_compact
 from replays.playout import play_out
 from replays.service import Games
-from replays.store import pack, unpack
+from replays.store import TOPICS_TABLE, pack, sqlite_layout, unpack
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -146,15 +146,19 @@ def rehash(lines: list[dict[str, Any]], start: int) -> None:
 
 
 class RawRows:
-    """SQL access to the stored events of a game, to tamper with them behind the service's back."""
+    """SQL access to the stored events of a game, to tamper with them behind the service's back (on SQLite
+    in the file's storage layout, docs/storage.md: layout 2 keys a game by its UUID's 16 bytes and codes
+    its topics in `stored_topics`)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self.layout = 1
         if url.startswith("sqlite:///"):
             import sqlite3
 
             self.conn: Any = sqlite3.connect(url[len("sqlite:///") :], isolation_level=None)
             self.table, self.mark = "stored_events", "?"
+            self.layout = sqlite_layout(self.conn.cursor(), self.table) or 1
         else:
             import psycopg
 
@@ -163,15 +167,29 @@ class RawRows:
             self.table, self.mark = f'"{query}".games_events', "%s"
 
     def _id(self, game_id: str) -> Any:
-        return game_id if self.mark == "%s" else uuid.UUID(game_id).hex
+        if self.mark == "%s":
+            return game_id
+        return uuid.UUID(game_id).bytes if self.layout == 2 else uuid.UUID(game_id).hex
+
+    def _topic(self, topic: str) -> Any:
+        """The stored form of a topic (layout 2: its code, given one if it is new)."""
+        if self.layout != 2:
+            return topic
+        self.sql(f"INSERT INTO {TOPICS_TABLE} (topic) VALUES (?) ON CONFLICT (topic) DO NOTHING", topic)
+        ((code,),) = self.sql(f"SELECT code FROM {TOPICS_TABLE} WHERE topic = ?", topic)
+        return code
 
     def sql(self, statement: str, *args: Any) -> list[Any]:
         cursor = self.conn.execute(statement.replace("?", self.mark), args)
         return list(cursor.fetchall()) if cursor.description else []
 
     def row(self, game_id: str, version: int) -> tuple[str, dict[str, Any]]:
+        topic_column = (
+            f"(SELECT topic FROM {TOPICS_TABLE} WHERE code = e.topic)" if self.layout == 2 else "e.topic"
+        )
         (topic, state), *_ = self.sql(
-            f"SELECT topic, state FROM {self.table} WHERE originator_id = ? AND originator_version = ?",
+            f"SELECT {topic_column}, e.state FROM {self.table} AS e "
+            "WHERE e.originator_id = ? AND e.originator_version = ?",
             self._id(game_id),
             version,
         )
@@ -181,7 +199,7 @@ class RawRows:
         self.sql(
             f"UPDATE {self.table} SET topic = ?, state = ? "
             "WHERE originator_id = ? AND originator_version = ?",
-            topic,
+            self._topic(topic),
             pack(orjson.dumps(data)) if is_compact(data.get("metadata") or {}) else orjson.dumps(data),
             self._id(game_id),
             version,
