@@ -12,11 +12,14 @@ enters Redis. A stream whose seat owns a private field of a batch reads that bat
   publishing fails fast and quietly, `live` turns false, streams poll the store, and the listener keeps
   reconnecting; on reconnection every stream is woken to catch up from the store.
   A publish does not wait for Redis: the batch is queued to the process's one publisher task, which
-  sends the batches to Redis one after the other in the order they were published (so each game's
-  batches reach the other processes in version order, as before). The queue is bounded: past
-  `PUBLISH_BACKLOG` batches (Redis far behind) a batch is not sent, and after a failed send the batches
-  queued meanwhile are dropped; the streams elsewhere find them in the store, as after any lost
-  message. Stopping sends what is queued, within the Redis timeout.
+  sends the batches to Redis one after the other in the order this process published them (the
+  batches of one game written by two processes may reach a third out of order: its streams see a gap
+  and read the store). The queue is bounded: past `PUBLISH_BACKLOG` batches (Redis far behind) a batch
+  is not sent; a send that fails at once (a refused connection, an error reply) costs nothing and the
+  next batch is tried, while after a send that timed out (a silent Redis would hold every batch for the
+  timeout) the batches queued meanwhile are dropped. A batch not sent, or still queued when the process
+  dies, is found in the store by the streams elsewhere (at a gap or their heartbeat read), as after any
+  lost message. Stopping sends what is queued, within the Redis timeout.
 """
 
 from __future__ import annotations
@@ -166,6 +169,7 @@ class RedisFanout:
         self._task: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[Batch] | None = None  # batches for Redis, in publish order
         self._publisher: asyncio.Task[None] | None = None
+        self._timed_out = False  # the last send failed for want of an answer in time
         self._last_warning = 0.0
 
     @property
@@ -207,20 +211,23 @@ class RedisFanout:
         while True:
             batch = await outbox.get()
             try:
-                sent = await self._send(batch)
+                timed_out = not await self._send(batch) and self._timed_out
             finally:
                 outbox.task_done()
-            if not sent:  # Redis is failing: what queued meanwhile is read from the store elsewhere
+            if timed_out:  # a silent Redis: what queued meanwhile is read from the store elsewhere
                 while not outbox.empty():
                     outbox.get_nowait()
                     outbox.task_done()
 
     async def _send(self, batch: Batch) -> bool:
+        """Publish one batch; False when it was not sent (`_timed_out`: for want of an answer in time)."""
+        self._timed_out = False
         try:
             await asyncio.wait_for(
                 self._client.publish(CHANNEL_PREFIX + batch.game_id, batch.encode()), self._timeout
             )
         except Exception as error:  # an outage must not fail the command that was already stored
+            self._timed_out = isinstance(error, TimeoutError)
             self._warn("publish", error)
             return False
         return True

@@ -16,7 +16,7 @@ with the resolved effect taken off, nothing pushed yet), and the event.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from domain import events as ev
@@ -109,7 +109,17 @@ def with_grants(event: E, grants: tuple[ev.Grant, ...]) -> E:
 
 
 def as_tasks(grants: tuple[ev.Grant, ...]) -> list[Task]:
-    return [Task(kind, n, arg, source) for kind, n, arg, source in grants]
+    """The recorded grants as tasks. A task is an immutable value, so equal grants share one (replay
+    pushes a few dozen distinct ones over and over); a grant that is not hashable is built afresh."""
+    try:
+        return [_task(*grant) for grant in grants]
+    except TypeError:
+        return [Task(kind, n, arg, source) for kind, n, arg, source in grants]
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: a grant's 1 and True stay different tasks
+def _task(kind: str, n: int, arg: str, source: str) -> Task:
+    return Task(kind, n, arg, source)
 
 
 def library_reward(s: GameState, p: PlayerState, row: int, position: int) -> tuple[str, ...]:

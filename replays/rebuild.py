@@ -62,20 +62,21 @@ def state_at(store: GameStore, game_id: UUID, version: int) -> GameState | None:
     try:
         if snapshot_rows:
             state = _snapshot_state(orjson.loads(unpack(snapshot.state)))
-        heads = _Heads(store, game_id)
+        written_by = _Heads(store, game_id).written_by
+        loads = orjson.loads
         expected = after
         for row in rows:
             expected += 1
             if row.originator_version != expected:
                 return None
-            data = orjson.loads(unpack(row.state))
+            data = loads(unpack(row.state))
             payload = data["payload"]
             name = payload["type"]
             # The aggregate is created by the stored GameStarted (the first event) and absorbs every
             # other event by its payload under the topic of its type.
             if row.topic != TOPIC_PREFIX + name or (expected == 1) != (name == "GameStarted"):
                 return None
-            state = evolve(state, engine_event(payload, heads.written_by(data["metadata"], expected)))
+            state = evolve(state, engine_event(payload, written_by(data["metadata"], expected)))
     except Exception:  # any row the fast path cannot read is the aggregate's to judge
         return None
     return state

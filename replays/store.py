@@ -179,12 +179,6 @@ class TopicCodes:
                     self.code_of[topic] = code
                     self.topic_of[code] = topic
 
-    def known_codes(self, topics: Sequence[str]) -> list[int]:
-        """The codes of those of `topics` that this file has (a topic it never stored has no rows)."""
-        if any(t not in self.code_of for t in topics):
-            self._load()
-        return [self.code_of[t] for t in topics if t in self.code_of]
-
     def topic(self, code: int) -> str:
         """The topic of a code read from a row (a code given by another process is read once)."""
         topic = self.topic_of.get(code)
@@ -206,7 +200,11 @@ def _create_statements(table: str) -> list[str]:
     return [
         f"CREATE TABLE IF NOT EXISTS {TOPICS_TABLE} (code INTEGER PRIMARY KEY, topic TEXT NOT NULL UNIQUE)",
         f"CREATE TABLE IF NOT EXISTS {table} (originator_id BLOB, originator_version INTEGER, "
-        "topic INTEGER, state BLOB, PRIMARY KEY (originator_id, originator_version))",
+        "topic INTEGER, state BLOB, PRIMARY KEY (originator_id, originator_version), "
+        # A release that knows only layout 1 finds the table and would write hex IDs and topic texts
+        # into it: the file refuses them (no mixed rows; there is no downgrade, docs/storage.md).
+        "CHECK (typeof(originator_id) = 'blob' AND length(originator_id) = 16 "
+        "AND typeof(topic) = 'integer'))",
     ]
 
 
@@ -339,11 +337,12 @@ class SQLiteRecorder(LayoutRecorder, SQLiteApplicationRecorder):
             conditions.append("rowid<=?")
             params.append(stop)
         if topics:
-            codes = self.topic_codes.known_codes(topics)
-            if not codes:
-                return []  # none of them was ever stored in this file
-            conditions.append(f"topic IN ({','.join('?' * len(codes))})")
-            params += codes
+            # The codes are looked up in the same statement as the rows (one snapshot of the file): a
+            # code read in an earlier transaction could miss the first row of a topic committed between
+            # the two reads while a later row is read, and the reader's position would pass it for good.
+            marks = ",".join("?" * len(topics))
+            conditions.append(f"topic IN (SELECT code FROM {TOPICS_TABLE} WHERE topic IN ({marks}))")
+            params += list(topics)
         where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
         statement = f"SELECT rowid, * FROM {self.events_table_name} {where}ORDER BY rowid LIMIT ?"
         params.append(limit)

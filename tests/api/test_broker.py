@@ -100,3 +100,55 @@ def test_a_publish_does_not_wait_for_a_redis_that_does_not_answer() -> None:
             assert time.monotonic() - started < 2.0
 
     asyncio.run(scenario())
+
+
+class _FlakyClient:
+    """A Redis client whose first publish fails at once (`fail`) or never answers (`hang`); later ones
+    succeed. Records the versions it sent."""
+
+    def __init__(self, first: str) -> None:
+        self.first = first
+        self.calls = 0
+        self.sent: list[int] = []
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        self.calls += 1
+        if self.calls == 1:
+            if self.first == "fail":
+                raise ConnectionError("connection reset by peer")
+            await asyncio.sleep(3600)
+        self.sent.append(Batch.decode(data).last)
+        return 1
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _publish_through(first: str) -> list[int]:
+    """Versions 1-10 published while the first send fails (or hangs): the versions Redis received."""
+
+    async def scenario() -> list[int]:
+        fanout = RedisFanout("redis://127.0.0.1:1/0", 0.3, 0.2)
+        client = _FlakyClient(first)
+        fanout._client = client  # type: ignore[assignment]
+        await fanout.start()
+        try:
+            for version in range(1, 11):
+                await fanout.publish(Batch("g", [{"version": version}]))
+            async with asyncio.timeout(5):
+                assert fanout._outbox is not None
+                await fanout._outbox.join()
+        finally:
+            await fanout.stop()
+        return client.sent
+
+    return asyncio.run(scenario())
+
+
+def test_a_send_that_fails_at_once_does_not_drop_the_batches_queued_behind_it() -> None:
+    assert _publish_through("fail") == list(range(2, 11))
+
+
+def test_a_send_that_times_out_drops_the_batches_queued_meanwhile() -> None:
+    """A silent Redis would hold each batch for the timeout: the streams elsewhere read the store."""
+    assert _publish_through("hang") == []

@@ -110,3 +110,16 @@ def test_no_base_turn_handler_names_the_luna_expansion() -> None:
         if luna_words.search(released.sub("", line))
     ]
     assert found == [], "base modules name Luna:\n" + "\n".join(found)
+
+
+def test_recorded_grants_become_equal_tasks_shared_by_equal_grants() -> None:
+    """`as_tasks` shares one task per distinct grant (tasks are immutable values) and still tells a
+    grant's 1 from True and builds an unhashable grant afresh."""
+    first = as_tasks((("VP", 2, "", "lecture"), ("DIE", 1, "", "")))
+    again = as_tasks((("VP", 2, "", "lecture"),))
+    assert first == [Task("VP", 2, "", "lecture"), Task("DIE", 1, "", "")]
+    assert again[0] is first[0]
+    flagged = as_tasks((("DIE", True, "", ""),))[0]  # type: ignore[arg-type]
+    assert flagged.n is True and as_tasks((("DIE", 1, "", ""),))[0].n is not True
+    odd = as_tasks((("WRITE", 1, ["x"], ""),))  # type: ignore[arg-type]
+    assert odd == [Task("WRITE", 1, ["x"], "")]  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ import pytest
 from domain import decide, decide_traced, fold, legal_moves
 from domain.bots import make_bot
 from replays import store as store_module
-from replays.errors import CommandIdReused, VersionConflict
+from replays.errors import CommandIdReused, TableRefused, VersionConflict
 from replays.service import Games
 from replays.store import RECENT_COMMANDS, SNAPSHOT_INTERVAL, Game, GameStore
 from tests.replays.conftest import SecretCounter, StepClock, new_game, play
@@ -224,3 +224,33 @@ def test_a_retry_of_another_writers_command_from_a_cached_game_gets_its_first_re
         again = a.submit(game_id, move, version, "twice", move.seat)  # the same command, sent to a
         assert again.replayed and again.version == first.version and again.events == first.events
         assert a.head(game_id) == first.version
+
+
+def test_a_refusal_judged_on_a_cached_game_behind_another_writer_is_judged_again_on_the_store(
+    store_url: str,
+) -> None:
+    """ASYNC-1: a command is judged against the game as it is when written. A refusal that holds only on
+    this process's cached copy (another process stored a move, e.g. a clock pause or a hand-over,
+    since) is not given: the game is read from the store and judged again, here a version conflict."""
+    with (
+        Games(store_url, clock=StepClock(), secret=SecretCounter()) as a,
+        Games(store_url, clock=StepClock(), secret=SecretCounter()) as b,
+    ):
+        game_id = new_game(a, "behind-3")
+        move, version = _move(a, game_id, "behind-3:a")  # a caches the game at `version`
+        rival, _ = _move(b, game_id, "behind-3:b")
+        b.submit(game_id, rival, version, "rival", rival.seat)
+        judged: list[int] = []
+
+        def check(game: Game, now: Any) -> None:
+            judged.append(game.version)
+            if game.version == version:  # a judgement that holds only on the game before b's move
+                raise TableRefused("seat-handed-over", "judged on the older game", "ASYNC-3", 403)
+
+        with pytest.raises(VersionConflict) as caught:
+            a.submit(game_id, move, version, "mine", move.seat, check=check)
+        assert judged == [version, b.head(game_id)]
+        assert caught.value.current_version == b.head(game_id) == a.head(game_id)
+        assert [s.metadata["command_id"] for s in a.events(game_id, after=version)] == ["rival"] * (
+            a.head(game_id) - version
+        )

@@ -12,13 +12,15 @@ from uuid import UUID
 
 import orjson
 import pytest
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+from eventsourcing.utils import get_topic
 
 from domain import EVENT_TYPES, EventDoesNotFit, Options, event_from_dict, event_to_dict
 from domain.selfplay import default_setup
 from replays.errors import GameNotFound, VersionOutOfRange
 from replays.rebuild import engine_event, state_at
 from replays.service import Games
-from replays.store import SNAPSHOT_INTERVAL
+from replays.store import SNAPSHOT_INTERVAL, GameStore, store_env
 from tests.fixtures import release_games
 from tests.replays.conftest import RawRows, SecretCounter, StepClock, new_game, play
 
@@ -103,6 +105,24 @@ def test_a_game_stored_by_the_first_release_is_the_same_as_the_aggregate(name: s
         written = {s.metadata.get("engine_version") for s in games.events(game_id)}
     assert written == {"0.1.0"}
     same_as_the_aggregate(url, game_id, stride=29)
+
+
+def test_a_sqlite_file_of_layout_1_is_the_same_as_the_aggregate(tmp_path: Path) -> None:
+    """A file written by the library's own recorders (docs/storage.md): the fast path reads it through the
+    recorders as well."""
+    url = f"sqlite:///{tmp_path}/old.db"
+    legacy = GameStore(
+        env={**store_env(url), "APPLICATION_RECORDER_TOPIC": get_topic(SQLiteApplicationRecorder)}
+    )
+    games = Games(url, clock=StepClock(), secret=SecretCounter())
+    games.store.close()
+    games.store = legacy  # the library's tables and rows, as a release before layout 2 left them
+    game_id = new_game(games, "rebuild-layout-1")
+    play(games, game_id, "rebuild-layout-1", limit=120)
+    games.close()
+    with Games(url) as reopened:
+        assert getattr(reopened.store.recorder, "layout", None) == 1
+    assert same_as_the_aggregate(url, game_id, stride=3) > 2 * SNAPSHOT_INTERVAL
 
 
 def test_a_version_past_the_head_or_an_unknown_game_is_left_to_the_aggregate(games: Games) -> None:

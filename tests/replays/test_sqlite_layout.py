@@ -71,7 +71,7 @@ def _without(meta: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {k: v for k, v in meta.items() if k not in keys}
 
 
-def _round_trip(games: Games, tmp_path: Path) -> dict[str, Any]:
+def _round_trip(games: Games) -> dict[str, Any]:
     """Create, play, fork, export, import and verify on `games`, rebuild at versions, list the games and
     catch the lobby up; what it saw (game IDs left out: they are random)."""
     game_id = new_game(games, "round-trip", players=3)
@@ -158,8 +158,8 @@ def test_both_layouts_store_the_same_games(tmp_path: Path) -> None:
     new = Games(f"sqlite:///{tmp_path}/b/games.db", clock=StepClock(), secret=SecretCounter())
     assert new.store.recorder.layout == 2
     try:
-        seen_1 = _round_trip(legacy, tmp_path / "a")
-        seen_2 = _round_trip(new, tmp_path / "b")
+        seen_1 = _round_trip(legacy)
+        seen_2 = _round_trip(new)
     finally:
         legacy.close()
         new.close()
@@ -259,3 +259,78 @@ def test_a_rolled_back_save_leaves_no_topic_code_behind(tmp_path: Path) -> None:
     finally:
         other.close()
         store.close()
+
+
+def test_layout_2_a_topic_filter_never_passes_the_first_row_of_a_new_topic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader filtering by topics (the statistics view reads GameEnded, GameForked, OpponentDealt) while
+    another writer commits the first row of a topic new to the file, then a row of a known topic: the
+    reader gets both or neither, never the later row alone (its position would pass the first for good).
+    The codes are looked up in the same statement as the rows; any read of `stored_topics` between
+    two statements is made the moment another writer commits the batch."""
+    url = f"sqlite:///{tmp_path}/race.db"
+    reader, writer = open_store(url), open_store(url)
+    try:
+        game = uuid.uuid4()
+        known, new = TOPIC_PREFIX + "TurnEnded", TOPIC_PREFIX + "GameEnded"
+        writer.recorder.insert_events([StoredEvent(game, 1, known, b"{}")])
+        first = reader.recorder.select_notifications(None, 10, topics=[known, new])
+        assert [n.topic for n in first] == [known]
+
+        codes = reader.recorder.topic_codes
+        load = type(codes)._load
+        raced: list[bool] = []
+
+        def racing_load(self: Any) -> None:
+            load(self)
+            if self is codes and not raced:  # another process commits between two reads of the reader
+                raced.append(True)
+                writer.recorder.insert_events(
+                    [StoredEvent(game, 2, new, b"{}"), StoredEvent(game, 3, known, b"{}")]
+                )
+
+        monkeypatch.setattr(type(codes), "_load", racing_load)
+        position = first[-1].id
+        seen: list[str] = []
+
+        def poll() -> None:  # as a view does, from its position
+            nonlocal position
+            got = reader.recorder.select_notifications(
+                position, 10, topics=[known, new], inclusive_of_start=False
+            )
+            if got:
+                position = got[-1].id
+                seen.extend(n.topic for n in got)
+
+        poll()
+        if not raced:  # the reader made no read the writer could commit between: it commits now
+            raced.append(True)
+            writer.recorder.insert_events(
+                [StoredEvent(game, 2, new, b"{}"), StoredEvent(game, 3, known, b"{}")]
+            )
+        poll()
+        poll()
+        assert seen == [new, known]
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_layout_2_a_release_knowing_only_layout_1_cannot_write_into_the_file(tmp_path: Path) -> None:
+    """No downgrade (docs/storage.md): the library's own recorder finds layout 2's `stored_events` and
+    would write a hex ID and a topic text into it; the table refuses the row, nothing is mixed."""
+    url = f"sqlite:///{tmp_path}/new.db"
+    new = open_store(url)
+    try:
+        new.recorder.insert_events([StoredEvent(uuid.uuid4(), 1, TOPIC_PREFIX + "TurnEnded", b"{}")])
+        old = _legacy_store(url)
+        try:
+            with pytest.raises(IntegrityError):
+                row = StoredEvent(uuid.uuid4(), 1, TOPIC_PREFIX + "GameStarted", b"{}")
+                old.recorder.insert_events([row])
+        finally:
+            old.close()
+        assert [n.topic for n in new.recorder.select_notifications(None, 10)] == [TOPIC_PREFIX + "TurnEnded"]
+    finally:
+        new.close()
