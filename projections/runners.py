@@ -6,10 +6,11 @@
   moment are read together, and the reading does not compete with the request that just wrote them
   for this process's CPU (issue 17, HTTP move: in the API process, the views' reads and decoding of a
   move otherwise ran while its POST was still being answered).
-- SQLite has no subscriptions: `PollingRunner` polls the notification log in batches, woken at once
-  after every save in this process (`replays.store.on_save`) and every `interval` seconds otherwise
-  (saves by other processes). After each catch-up it lingers `linger` seconds (the library runner's
-  `max_delay` on PostgreSQL), so that the saves of a busy moment are written to the view in one
+- SQLite has no subscriptions: `PollingRunner` polls the notification log in batches, woken after
+  every save in this process (`replays.store.on_save`; it settles `SETTLE_SECONDS` first, as the
+  PostgreSQL subscription does) and every `interval` seconds otherwise (saves by other processes).
+  After each catch-up it lingers `linger` seconds (the library runner's `max_delay` on PostgreSQL), so
+  that the saves of a busy moment are written to the view in one
   transaction: a view commits at most once per `linger`, not once per move (issue 17, "Throughput";
   tests/projections/test_commits.py).
 
@@ -85,11 +86,13 @@ class PollingRunner:
         projection: GameProjection[Any],
         interval: float = 1.0,
         linger: float | None = None,
+        settle: float = SETTLE_SECONDS,
     ) -> None:
         self.app = app
         self.projection = projection
         self.interval = interval
         self.linger = projection.max_delay if linger is None else linger
+        self.settle = settle  # after a wake-up, before catching up: not while the save's request ends
         self.catch_ups = 0  # how many times it caught up (tests count them)
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -125,7 +128,8 @@ class PollingRunner:
             backoff = 0.5
             # Saves woken during the linger are caught up together, in one transaction of the view.
             self._stop.wait(self.linger)
-            self._wake.wait(self.interval)
+            if self._wake.wait(self.interval):
+                self._stop.wait(self.settle)
 
 
 class SettlingSubscription(PostgresSubscription):

@@ -1,12 +1,13 @@
-"""On PostgreSQL a projection runner's subscription reads the store `SETTLE_SECONDS` after a
-notification, not at once (projections/runners.py): the moves of a busy moment are read together, and
-every stored event still reaches the view, in order. Counted, not timed (beyond the settle itself)."""
+"""A projection runner reads the store `SETTLE_SECONDS` after a notification (PostgreSQL) or a save's
+wake-up (SQLite), not at once (projections/runners.py): the moves of a busy moment are read together,
+and every stored event still reaches the view, in order. Counted, not timed (beyond the settle itself)."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,9 @@ from domain import legal_moves
 from domain.bots import make_bot
 from domain.selfplay import default_setup
 from projections import runners
-from projections.projector import Projector, runner_env
+from projections.projector import Projector, open_table, runner_env, spec
+from projections.runners import PollingRunner
+from projections.source import open_store
 from replays.service import Games
 from replays.store import GameStore
 from tests.projections.conftest import PostgresSchemas
@@ -106,3 +109,29 @@ def test_the_in_process_projector_keeps_its_views_with_settling_reads(fresh_sche
             state = games.state(game_id)
             assert state is not None
         projector.wait(10)  # the lobby and the statistics caught up with every event
+
+
+def test_a_polling_runner_woken_by_a_save_settles_before_it_catches_up(tmp_path: Path) -> None:
+    """SQLite: woken by a save, the runner waits `settle` before it reads (the saves meanwhile are read
+    together), then catches up with everything."""
+    url = f"sqlite:///{tmp_path}/games.db"
+    with Games(url) as games:
+        game_id, _ = games.create(default_setup(2, "settle-3"))
+        projection = spec("lobby").projection(view=open_table(url, "lobby"))
+        runner = PollingRunner(open_store(url), projection, interval=600, linger=0, settle=0.5)
+        runner.start()
+        try:
+            _wait(lambda: runner.projection.view.head() > 0)  # the first catch-up: at once
+            first = runner.projection.view.head()
+            state = games.state(game_id)
+            assert state is not None
+            move = make_bot("random", "settle-3").choose(state, legal_moves(state))
+            woken = time.monotonic()
+            games.submit(game_id, move, games.head(game_id), "settle-3", move.seat, "bot")
+            runner.wake()
+            _wait(lambda: runner.projection.view.head() > first)
+            assert time.monotonic() - woken >= 0.5
+        finally:
+            runner.stop()
+            runner.projection.view.datastore.close()
+            runner.app.close()
