@@ -216,6 +216,16 @@ def _store_url(request: pytest.FixtureRequest, folder: Path, source: Path | None
         schemas.drop()
 
 
+@pytest.fixture
+def fresh_schema(postgres_url: str) -> Iterator[str]:
+    """A new, empty PostgreSQL schema of the test's own (dropped after it)."""
+    schemas = PostgresSchemas(postgres_url)
+    try:
+        yield schemas.new()
+    finally:
+        schemas.drop()
+
+
 @pytest.fixture(params=BACKENDS)
 def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A new, empty store."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,18 +20,8 @@ from projections.runners import PollingRunner
 from projections.source import open_store
 from replays.service import Games
 from replays.store import GameStore
-from tests.projections.conftest import PostgresSchemas
 
 MOVES = 12
-
-
-@pytest.fixture
-def fresh_schema(postgres_url: str) -> Iterator[str]:
-    schemas = PostgresSchemas(postgres_url)
-    try:
-        yield schemas.new()
-    finally:
-        schemas.drop()
 
 
 @pytest.mark.postgres

@@ -6,24 +6,13 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
 
 import pytest
 
 from projections.projector import open_table
 from projections.source import open_store
-from tests.projections.conftest import PostgresSchemas
 
 STARTERS = 6
-
-
-@pytest.fixture
-def fresh_schema(postgres_url: str) -> Iterator[str]:
-    schemas = PostgresSchemas(postgres_url)
-    try:
-        yield schemas.new()
-    finally:
-        schemas.drop()
 
 
 @pytest.mark.postgres
