@@ -8,8 +8,8 @@ outcome, the rule ID from rules-digest.md. Points change only through `VictoryPo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
-from functools import cache
+from dataclasses import MISSING, dataclass, fields
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 from domain.state import Die
@@ -601,10 +601,17 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})  # values kept as they are
+
+
 def _frozen(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, Mapping):
+    """A JSON value as an event field holds it: lists (and tuples) as tuples, all the way down."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list or kind is tuple or isinstance(value, list | tuple):
+        return tuple([_frozen(v) for v in value])
+    if kind is dict or isinstance(value, Mapping):
         return {k: _frozen(v) for k, v in value.items()}
     return value
 
@@ -680,7 +687,62 @@ def upcast(data: Mapping[str, Any], written_by: str | None) -> Mapping[str, Any]
 
 def event_from_dict(data: Mapping[str, Any], written_by: str | None = None) -> Event:
     """Inverse of `event_to_dict`; raises ValueError on an unknown type or bad fields. `written_by` is
-    the engine version that wrote `data` (its audit metadata): an older shape is upcast first."""
+    the engine version that wrote `data` (its audit metadata): an older shape is upcast first.
+
+    Every stored event is read through here (a rebuild reads about fifty per request), so an event in
+    this build's shape is built field by field into its `__dict__`, as its dataclass `__init__` would
+    (`_FIELDS`); an older shape, a bad field, or a class whose `__init__` does more, goes the checked
+    way (`_event_by_init`)."""
+    name = data.get("type")
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    if cls is not None and (written_by is None or len(cls.SCHEMAS) == 1 or not _older(name, written_by)):
+        plan = _FIELDS.get(cls)
+        if plan is None:
+            plan = _FIELDS[cls] = _field_plan(cls)
+        if plan:
+            values: dict[str, Any] = {}
+            given = 1  # "type"
+            for field_name, default in plan:
+                value = data.get(field_name, MISSING)
+                if value is MISSING:
+                    if default is MISSING:
+                        break  # a missing field: refused the checked way
+                    value = default
+                else:
+                    given += 1
+                    if type(value) not in _ATOMS:
+                        value = _frozen(value)
+                values[field_name] = value
+            else:
+                if given == len(data):  # else an unknown field: refused the checked way
+                    event = object.__new__(cls)
+                    object.__setattr__(event, "__dict__", values)
+                    return event
+    return _event_by_init(data, written_by)
+
+
+# Per event class, its fields and defaults in order when `event_from_dict` may fill its `__dict__`
+# directly; () when its `__init__` does more (slots, `__post_init__`, a default factory, a field left
+# out of `__init__`: no event class has one today, tests/domain/test_event_codec.py).
+_FIELDS: dict[type[Event], tuple[tuple[str, Any], ...]] = {}
+
+
+def _field_plan(cls: type[Event]) -> tuple[tuple[str, Any], ...]:
+    plain = "__slots__" not in vars(cls) and not hasattr(cls, "__post_init__")
+    if not plain or any(not f.init or f.default_factory is not MISSING for f in fields(cls)):
+        return ()
+    return tuple((f.name, f.default) for f in fields(cls))
+
+
+@lru_cache(maxsize=1024)
+def _older(name: str, written_by: str) -> bool:
+    """Whether event type `name` as engine `written_by` wrote it has an older shape than this build's."""
+    cls = EVENT_TYPES[name]
+    return schema_version(cls, written_by) < len(cls.SCHEMAS)
+
+
+def _event_by_init(data: Mapping[str, Any], written_by: str | None) -> Event:
+    """`event_from_dict` through `upcast` and the class's `__init__`, with its checks and messages."""
     data = upcast(data, written_by)
     name = data.get("type")
     cls = EVENT_TYPES.get(name) if isinstance(name, str) else None

@@ -11,23 +11,19 @@ It gives exactly the state the aggregate would hold (tests/replays/test_rebuild.
 every version of games of both audit schemes, forks, Luna and solo games, and games stored by older
 releases). What it does not decide itself it leaves to the aggregate: `state_at` returns None when the
 rows are not `version` consecutive events of one game (a version past the head, a game that does not
-exist), when a row is not in a form it knows, or when an event needs an upcaster or is refused; the
-caller then rebuilds the aggregate, which raises the error it always raised.
+exist), when a row is not in a form it knows, or when an event is refused (`event_from_dict`, which
+upcasts an older shape as the aggregate does); the caller then rebuilds the aggregate, which raises the
+error it always raised.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import MISSING, fields
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import orjson
 
-from domain import EVENT_TYPES, GameState, event_from_dict, evolve, load_state
-from domain.events import Event as DomainEvent
-from domain.events import schema_version
+from domain import GameState, event_from_dict, evolve, load_state
 from replays.compact import HEAD_KEYS, REQUIRED
 from replays.store import TOPIC_PREFIX, unpack
 
@@ -76,7 +72,7 @@ def state_at(store: GameStore, game_id: UUID, version: int) -> GameState | None:
             # other event by its payload under the topic of its type.
             if row.topic != TOPIC_PREFIX + name or (expected == 1) != (name == "GameStarted"):
                 return None
-            state = evolve(state, engine_event(payload, written_by(data["metadata"], expected)))
+            state = evolve(state, event_from_dict(payload, written_by(data["metadata"], expected)))
     except Exception:  # any row the fast path cannot read is the aggregate's to judge
         return None
     return state
@@ -128,59 +124,3 @@ class _Heads:
         if "hash" not in meta:  # scheme 1 keeps every field in every event
             raise NotHere("scheme-1 metadata without its hash")
         return meta.get("engine_version")
-
-
-def engine_event(payload: Mapping[str, Any], written_by: str | None) -> DomainEvent:
-    """`event_from_dict(payload, written_by)` for a payload as orjson decodes it (dicts, lists and
-    scalars): the same event, built field by field when no upcaster applies (`event_from_dict` itself
-    upcasts, and raises for an unknown type or field or a missing one)."""
-    cls = EVENT_TYPES.get(payload["type"])
-    if cls is None:
-        return event_from_dict(payload, written_by)
-    schemas = cls.SCHEMAS
-    if written_by is not None and len(schemas) > 1 and _older(cls.__name__, schemas, written_by):
-        return event_from_dict(payload, written_by)
-    plan = _PLANS.get(cls)
-    if plan is None:
-        plan = _PLANS[cls] = tuple((f.name, f.default) for f in fields(cls))
-    values: dict[str, Any] = {}
-    given = 1  # "type"
-    for name, default in plan:
-        value = payload.get(name, MISSING)
-        if value is MISSING:
-            if default is MISSING:
-                return event_from_dict(payload, written_by)  # raises: a missing field
-            value = default
-        else:
-            given += 1
-            kind = type(value)
-            if kind is list or kind is dict:
-                value = _frozen(value)
-        values[name] = value
-    if given != len(payload):
-        return event_from_dict(payload, written_by)  # raises: an unknown field
-    # The fields as the dataclass's __init__ sets them (an event class has no __post_init__, no
-    # default factory and no slots: tests/replays/test_rebuild.py checks every registered class).
-    event: DomainEvent = object.__new__(cls)
-    object.__setattr__(event, "__dict__", values)
-    return event
-
-
-_PLANS: dict[type[DomainEvent], tuple[tuple[str, Any], ...]] = {}  # class -> (field, default) in order
-
-
-@lru_cache(maxsize=1024)
-def _older(name: str, schemas: tuple[str, ...], written_by: str) -> bool:
-    """Whether an event of type `name` (whose class's `SCHEMAS` are `schemas`) written by engine
-    `written_by` has an older shape than this build's."""
-    return schema_version(EVENT_TYPES[name], written_by) < len(schemas)
-
-
-def _frozen(value: Any) -> Any:
-    """`domain.events._frozen` for orjson's output: lists as tuples, all the way down."""
-    kind = type(value)
-    if kind is list:
-        return tuple([_frozen(v) if type(v) is list or type(v) is dict else v for v in value])
-    if kind is dict:
-        return {k: _frozen(v) if type(v) is list or type(v) is dict else v for k, v in value.items()}
-    return value

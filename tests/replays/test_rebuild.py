@@ -10,15 +10,14 @@ import dataclasses
 from pathlib import Path
 from uuid import UUID
 
-import orjson
 import pytest
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import get_topic
 
-from domain import EVENT_TYPES, EventDoesNotFit, Options, event_from_dict, event_to_dict
+from domain import EventDoesNotFit, Options
 from domain.selfplay import default_setup
 from replays.errors import GameNotFound, VersionOutOfRange
-from replays.rebuild import engine_event, state_at
+from replays.rebuild import state_at
 from replays.service import Games
 from replays.store import SNAPSHOT_INTERVAL, GameStore, store_env
 from tests.fixtures import release_games
@@ -161,42 +160,3 @@ def test_a_second_game_started_is_left_to_the_aggregate(games: Games, raw: RawRo
     assert state_at(games.store, UUID(game_id), 3) is None
     with pytest.raises(EventDoesNotFit, match=r"event 2 \(GameStarted\) does not fit the game"):
         games.state(game_id, 3)
-
-
-def test_engine_event_is_event_from_dict_for_every_stored_event(tmp_path: Path) -> None:
-    with Games(f"sqlite:///{tmp_path}/games.db", clock=StepClock(), secret=SecretCounter()) as games:
-        game_id = new_game(games, "rebuild-events", players=4)
-        play(games, game_id, "rebuild-events")
-        payloads = [orjson.loads(orjson.dumps(event_to_dict(s.event))) for s in games.events(game_id)]
-    types = {p["type"] for p in payloads}
-    assert len(types) > 20
-    for written_by in (None, "0.1.0", "0.2.0", "0.3.0"):
-        for payload in payloads:
-            fast = engine_event(payload, written_by)
-            assert fast == event_from_dict(payload, written_by)
-            assert type(fast) is type(event_from_dict(payload, written_by))
-            assert vars(fast) == vars(event_from_dict(payload, written_by))
-
-
-def test_engine_event_refuses_what_event_from_dict_refuses() -> None:
-    good = {"type": "TurnEnded", "seat": 0, "turn": 3, "rule": "TURN-1"}
-    assert engine_event(good, "0.3.0") == event_from_dict(good, "0.3.0")
-    for bad in (
-        {**good, "extra": 1},
-        {k: v for k, v in good.items() if k != "turn"},
-        {**good, "type": "NoSuchEvent"},
-    ):
-        with pytest.raises(ValueError) as fast:
-            engine_event(bad, "0.3.0")
-        with pytest.raises(ValueError) as slow:
-            event_from_dict(bad, "0.3.0")
-        assert str(fast.value) == str(slow.value)
-
-
-def test_every_event_class_is_built_as_its_dataclass_init_builds_it() -> None:
-    """The premise of `engine_event`: an event's fields are its `__dict__` (no slots, no __post_init__,
-    no default factory, no field left out of __init__)."""
-    for name, cls in EVENT_TYPES.items():
-        assert not hasattr(cls, "__slots__") and not hasattr(cls, "__post_init__"), name
-        for field in dataclasses.fields(cls):
-            assert field.init and field.default_factory is dataclasses.MISSING, (name, field.name)
