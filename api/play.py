@@ -101,28 +101,11 @@ async def submit(
     seat_kind: str,
     received_at: datetime | None = None,
     check: Callable[[Game, datetime], None] | None = None,
-) -> SubmitResult:
-    """Store a command (`seat_kind`: "human" or "bot", recorded in its metadata), fan its events out and
-    let the bots play if the turn passed to one. `received_at` and `check`: see `Games.submit`."""
-    result, _ = await submit_command(
-        runtime, game_id, actor, command, expected_version, command_id, seat_kind, received_at, check
-    )
-    return result
-
-
-async def submit_command(
-    runtime: Runtime,
-    game_id: str,
-    actor: int | str,
-    command: Command,
-    expected_version: int,
-    command_id: str,
-    seat_kind: str,
-    received_at: datetime | None = None,
-    check: Callable[[Game, datetime], None] | None = None,
 ) -> tuple[SubmitResult, Batch | None]:
-    """`submit`, also giving the batch it published (None for a replayed command ID, which publishes
-    nothing): its spectator items serve the response too (`seat_items`)."""
+    """Store a command (`seat_kind`: "human" or "bot", recorded in its metadata), fan its events out and
+    let the bots play if the turn passed to one. `received_at` and `check`: see `Games.submit`. Gives
+    the result and the batch it published (None for a replayed command ID, which publishes nothing): its
+    spectator items serve the response too (`seat_items`)."""
     result = await run_in_threadpool(
         runtime.store.submit,
         game_id,

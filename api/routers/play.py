@@ -84,7 +84,7 @@ async def submit(
         )
     check = await guard(runtime, game_id, seat.seat, body.expected_version, received, now=False)
     try:
-        result, batch = await play.submit_command(
+        result, batch = await play.submit(
             runtime,
             game_id,
             seat.seat,
