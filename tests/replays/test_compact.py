@@ -216,19 +216,24 @@ def test_database_dropped_event_is_detected_at_its_place(games: Games, raw: RawR
     assert "missing" in report.findings[0].message
 
 
-def test_readjudication_catches_a_tampered_event_under_a_recomputed_chain(
-    games: Games, raw: RawRows, stored: str, finished_export: bytes
-) -> None:
-    """A forger who re-hashes every batch from the changed one on keeps the chain intact; the rules
-    catch the event."""
-    lines = _lines(finished_export)
-    version = next(
+def _scoring_version(lines: list[dict[str, Any]]) -> int:
+    """The version of a VictoryPointsScored worth points, past the opening (the event a forger edits)."""
+    return next(
         line["version"]
         for line in lines[1:]
         if line["event"]["type"] == "VictoryPointsScored"
         and line["event"]["points"] > 0
         and line["version"] > 50
     )
+
+
+def test_readjudication_catches_a_tampered_event_under_a_recomputed_chain(
+    games: Games, raw: RawRows, stored: str, finished_export: bytes
+) -> None:
+    """A forger who re-hashes every batch from the changed one on keeps the chain intact; the rules
+    catch the event."""
+    lines = _lines(finished_export)
+    version = _scoring_version(lines)
     lines[version]["event"]["points"] += 5
     rehash(lines, version)
     for line in lines[lines[version]["meta"]["batch"] :]:
@@ -266,13 +271,7 @@ def test_file_edited_audit_field_of_an_event_inside_a_batch_is_detected(
 
 def test_file_edited_event_and_recomputed_chain_fail_readjudication(finished_export: bytes) -> None:
     lines = _lines(finished_export)
-    version = next(
-        line["version"]
-        for line in lines[1:]
-        if line["event"]["type"] == "VictoryPointsScored"
-        and line["event"]["points"] > 0
-        and line["version"] > 50
-    )
+    version = _scoring_version(lines)
     lines[version]["event"]["points"] -= 1
     report = verify_file(_file(lines))
     _fails_at(report, "chain", lines[version]["meta"]["batch"])
