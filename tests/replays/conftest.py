@@ -118,6 +118,27 @@ def finished_export_v1(tmp_path_factory: pytest.TempPathFactory) -> bytes:
         return service.export(game_id)
 
 
+def export_lines(data: bytes) -> list[dict[str, Any]]:
+    """An export file's lines, decoded (line 0 the header, line n the event of version n)."""
+    return [orjson.loads(line) for line in data.splitlines()]
+
+
+def export_file(lines: list[dict[str, Any]]) -> bytes:
+    """An export file of `lines` (as `export_lines` gives them, edited or not)."""
+    return b"\n".join(orjson.dumps(line) for line in lines) + b"\n"
+
+
+def scoring_version(lines: list[dict[str, Any]]) -> int:
+    """The version of a VictoryPointsScored worth points, past the opening (the event a forger edits)."""
+    return next(
+        line["version"]
+        for line in lines[1:]
+        if line["event"]["type"] == "VictoryPointsScored"
+        and line["event"]["points"] > 0
+        and line["version"] > 50
+    )
+
+
 def rehash(lines: list[dict[str, Any]], start: int) -> None:
     """Recompute the chain of export lines (line 0 the header, line n event n) from event `start` on, as
     a forger would, in the file's audit scheme (scheme 2: from the batch holding event `start`), and the

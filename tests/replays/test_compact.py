@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-import orjson
 import pytest
 
 from domain import event_to_dict
@@ -21,15 +20,17 @@ from replays.service import Games, verify_file
 from replays.store import pack, unpack
 from replays.verify import VerifyReport
 from tests.fixtures import RELEASES, release_games
-from tests.replays.conftest import RawRows, SecretCounter, StepClock, new_game, play, rehash
-
-
-def _lines(data: bytes) -> list[dict[str, Any]]:
-    return [orjson.loads(line) for line in data.splitlines()]
-
-
-def _file(lines: list[dict[str, Any]]) -> bytes:
-    return b"\n".join(orjson.dumps(line) for line in lines) + b"\n"
+from tests.replays.conftest import (
+    RawRows,
+    SecretCounter,
+    StepClock,
+    export_file,
+    export_lines,
+    new_game,
+    play,
+    rehash,
+    scoring_version,
+)
 
 
 def _fails_at(report: VerifyReport, check: str, version: int) -> None:
@@ -41,7 +42,7 @@ def _fails_at(report: VerifyReport, check: str, version: int) -> None:
 
 @pytest.fixture
 def stored(games: Games, finished_export: bytes) -> str:
-    assert _lines(finished_export)[0]["format_version"] == FORMAT_VERSIONS[COMPACT]
+    assert export_lines(finished_export)[0]["format_version"] == FORMAT_VERSIONS[COMPACT]
     return games.import_(finished_export)
 
 
@@ -216,24 +217,13 @@ def test_database_dropped_event_is_detected_at_its_place(games: Games, raw: RawR
     assert "missing" in report.findings[0].message
 
 
-def _scoring_version(lines: list[dict[str, Any]]) -> int:
-    """The version of a VictoryPointsScored worth points, past the opening (the event a forger edits)."""
-    return next(
-        line["version"]
-        for line in lines[1:]
-        if line["event"]["type"] == "VictoryPointsScored"
-        and line["event"]["points"] > 0
-        and line["version"] > 50
-    )
-
-
 def test_readjudication_catches_a_tampered_event_under_a_recomputed_chain(
     games: Games, raw: RawRows, stored: str, finished_export: bytes
 ) -> None:
     """A forger who re-hashes every batch from the changed one on keeps the chain intact; the rules
     catch the event."""
-    lines = _lines(finished_export)
-    version = _scoring_version(lines)
+    lines = export_lines(finished_export)
+    version = scoring_version(lines)
     lines[version]["event"]["points"] += 5
     rehash(lines, version)
     for line in lines[lines[version]["meta"]["batch"] :]:
@@ -253,7 +243,7 @@ def test_readjudication_catches_a_tampered_event_under_a_recomputed_chain(
 def test_file_edited_audit_field_of_an_event_inside_a_batch_is_detected(
     games: Games, finished_export: bytes
 ) -> None:
-    lines = _lines(finished_export)
+    lines = export_lines(finished_export)
     batch = next(
         line["meta"]["batch"]
         for line in lines[1:]
@@ -263,28 +253,28 @@ def test_file_edited_audit_field_of_an_event_inside_a_batch_is_detected(
     )
     inner = batch + 1
     lines[inner]["meta"]["received_at"] = "2030-01-01T00:00:00+00:00"  # the hash covers the batch's first
-    report = verify_file(_file(lines))
+    report = verify_file(export_file(lines))
     _fails_at(report, "chain", inner)
     with pytest.raises(ImportRejected):
-        games.import_(_file(lines))
+        games.import_(export_file(lines))
 
 
 def test_file_edited_event_and_recomputed_chain_fail_readjudication(finished_export: bytes) -> None:
-    lines = _lines(finished_export)
-    version = _scoring_version(lines)
+    lines = export_lines(finished_export)
+    version = scoring_version(lines)
     lines[version]["event"]["points"] -= 1
-    report = verify_file(_file(lines))
+    report = verify_file(export_file(lines))
     _fails_at(report, "chain", lines[version]["meta"]["batch"])
     rehash(lines, version)
-    report = verify_file(_file(lines))
+    report = verify_file(export_file(lines))
     assert report.checks[1].status == "ok"
     _fails_at(report, "adjudication", version)
 
 
 def test_file_mixing_schemes_is_refused(finished_export: bytes, finished_export_v1: bytes) -> None:
-    lines, old = _lines(finished_export), _lines(finished_export_v1)
+    lines, old = export_lines(finished_export), export_lines(finished_export_v1)
     lines[5] = old[5]
-    report = verify_file(_file(lines))
+    report = verify_file(export_file(lines))
     assert not report.ok and report.first is not None and report.first.check == "format"
     assert "scheme" in report.first.message
 
@@ -296,7 +286,7 @@ def test_export_import_round_trip_keeps_every_line_and_hash(games: Games) -> Non
     game_id = new_game(games, "compact-3")
     play(games, game_id, "compact-3")
     data = games.export(game_id)
-    header = _lines(data)[0]
+    header = export_lines(data)[0]
     assert header["format_version"] == 2 and header["head_hash"] == games.events(game_id)[-1].metadata["hash"]
     copy_id = games.import_(data)
     assert games.export(copy_id).split(b"\n")[1:] == data.split(b"\n")[1:]
@@ -338,13 +328,13 @@ def test_a_fork_of_a_scheme_1_game_is_written_in_scheme_2(games: Games, finished
 def test_released_games_verify_and_are_written_on_in_their_own_scheme(release: str, tmp_path: Any) -> None:
     with Games(f"sqlite:///{tmp_path}/games.db", clock=StepClock(), secret=SecretCounter()) as games:
         for name, data in release_games(release).items():
-            assert _lines(data)[0]["format_version"] == 1
+            assert export_lines(data)[0]["format_version"] == 1
             game_id = games.import_(data)
             if name.endswith("-backup"):
                 play(games, game_id, name, limit=10)
             assert {scheme_of(s.metadata) for s in games.events(game_id)} == {CHAINED}, name
             assert games.verify(game_id).ok, name
-            assert _lines(games.export(game_id))[0]["format_version"] == 1
+            assert export_lines(games.export(game_id))[0]["format_version"] == 1
 
 
 # -- packed rows ------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from domain.events import CardDrawnFaceDown
 from replays.errors import ImportRejected
 from replays.export import FORMAT, FORMAT_VERSION, MAX_LINE_BYTES
 from replays.service import Games, verify_file
-from tests.replays.conftest import SecretCounter, StepClock, new_game, play, rehash
+from tests.replays.conftest import SecretCounter, StepClock, export_lines, new_game, play, rehash
 
 
 @pytest.fixture
@@ -88,10 +88,6 @@ def test_finished_export_is_complete_and_verifies(local: Games, finished_export:
 # -- hostile input ----------------------------------------------------------------------------------
 
 
-def _lines(data: bytes) -> list[dict[str, Any]]:
-    return [orjson.loads(line) for line in data.splitlines()]
-
-
 def _join(lines: list[Any]) -> bytes:
     return b"\n".join(line if isinstance(line, bytes) else orjson.dumps(line) for line in lines) + b"\n"
 
@@ -107,7 +103,7 @@ def _hostile_cases(good: bytes) -> Iterator[tuple[str, bytes, int, str]]:
     yield "empty", b"", 0, "empty"
     yield "not json", b"{nope\n" + b"\n".join(raw[1:]), 1, "not valid JSON"
     yield "not a log", _join([{"format": "other"}, *raw[1:]]), 1, "not a game log"
-    header = _lines(good)[0]
+    header = export_lines(good)[0]
     yield (
         "future version",
         _join([{**header, "format_version": FORMAT_VERSION + 1}, *raw[1:]]),  # 2 exists since scheme 2
@@ -133,20 +129,20 @@ def _hostile_cases(good: bytes) -> Iterator[tuple[str, bytes, int, str]]:
         4,
         "range",
     )
-    lines = _lines(good)
+    lines = export_lines(good)
     lines[3]["meta"]["batch"] = "3"
     yield "meta type", _join(lines), 4, "meta.batch has the wrong type"
-    lines = _lines(good)
+    lines = export_lines(good)
     lines[3]["event"]["type"] = "CheatedHard"
     yield "unknown event", _join(lines), 4, "unknown event type"
-    lines = _lines(good)
+    lines = export_lines(good)
     lines[3]["event"]["points"] = 3
     yield "unknown field", _join(lines), 4, "unknown field"
-    lines = _lines(good)
+    lines = export_lines(good)
     lines.insert(4, lines[3])
     lines[0]["events"] += 1
     yield "duplicated event", _join(lines), 5, "appears twice"
-    lines = _lines(good)
+    lines = export_lines(good)
     commands = [line for line in lines[1:] if line["meta"]["kind"] == "command"]
     second = commands[1]["meta"]["batch"]
     for line in lines[1:]:
@@ -192,7 +188,7 @@ def test_random_byte_damage_never_crashes_import(local: Games, finished_export: 
 def test_event_dicts_in_files_are_the_engine_form(finished_export: bytes) -> None:
     from domain import event_from_dict
 
-    for line in _lines(finished_export)[1:]:
+    for line in export_lines(finished_export)[1:]:
         assert event_to_dict(event_from_dict(line["event"])) == line["event"]
 
 

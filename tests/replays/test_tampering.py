@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import orjson
 import pytest
 
 from replays.audit import CHAINED, ZERO_HASH, link
 from replays.errors import ImportRejected
 from replays.service import Games, verify_file
 from replays.verify import VerifyReport
-from tests.replays.conftest import RawRows
+from tests.replays.conftest import RawRows, export_file, export_lines, scoring_version
 
 
 def _points_event(games: Games, game_id: str) -> int:
@@ -124,24 +123,6 @@ def test_readjudication_catches_a_tampered_points_amount_under_a_recomputed_chai
 # -- in a file -----------------------------------------------------------------------------------
 
 
-def _lines(data: bytes) -> list[dict[str, Any]]:
-    return [orjson.loads(line) for line in data.splitlines()]
-
-
-def _file(lines: list[dict[str, Any]]) -> bytes:
-    return b"\n".join(orjson.dumps(line) for line in lines) + b"\n"
-
-
-def _version(lines: list[dict[str, Any]]) -> int:
-    return next(
-        line["version"]
-        for line in lines[1:]
-        if line["event"]["type"] == "VictoryPointsScored"
-        and line["event"]["points"] > 0
-        and line["version"] > 50
-    )
-
-
 def _rejected_at(games: Games, data: bytes, check: str, version: int) -> VerifyReport:
     """The file fails verification at `version` (line version + 1) and import writes nothing."""
     before = games.list_games()
@@ -156,62 +137,62 @@ def _rejected_at(games: Games, data: bytes, check: str, version: int) -> VerifyR
 
 
 def test_file_edited_field_is_detected_at_its_line(games: Games, finished_export_v1: bytes) -> None:
-    lines = _lines(finished_export_v1)
-    version = _version(lines)
+    lines = export_lines(finished_export_v1)
+    version = scoring_version(lines)
     lines[version]["event"]["points"] += 1
-    _rejected_at(games, _file(lines), "chain", version)
+    _rejected_at(games, export_file(lines), "chain", version)
 
 
 def test_file_dropped_line_is_detected_at_its_place(games: Games, finished_export_v1: bytes) -> None:
-    lines = _lines(finished_export_v1)
-    version = _version(lines)
+    lines = export_lines(finished_export_v1)
+    version = scoring_version(lines)
     del lines[version]
-    report = _rejected_at(games, _file(lines), "chain", version)
+    report = _rejected_at(games, export_file(lines), "chain", version)
     assert "missing" in report.findings[0].message
     assert any("header announces" in f.message for f in report.findings)
 
 
 def test_file_swapped_lines_are_detected_at_the_first(games: Games, finished_export_v1: bytes) -> None:
-    lines = _lines(finished_export_v1)
-    version = _version(lines)
+    lines = export_lines(finished_export_v1)
+    version = scoring_version(lines)
     lines[version], lines[version + 1] = lines[version + 1], lines[version]
-    report = _rejected_at(games, _file(lines), "chain", version)
+    report = _rejected_at(games, export_file(lines), "chain", version)
     assert "out of order" in report.findings[0].message
 
 
 def test_file_changed_hash_is_detected_at_its_line(games: Games, finished_export_v1: bytes) -> None:
-    lines = _lines(finished_export_v1)
-    version = _version(lines)
+    lines = export_lines(finished_export_v1)
+    version = scoring_version(lines)
     lines[version]["meta"]["hash"] = "0" * 64
-    _rejected_at(games, _file(lines), "chain", version)
+    _rejected_at(games, export_file(lines), "chain", version)
 
 
 def test_file_tampered_points_under_a_recomputed_chain_fail_readjudication(
     games: Games, finished_export_v1: bytes
 ) -> None:
-    lines = _lines(finished_export_v1)
-    version = _version(lines)
+    lines = export_lines(finished_export_v1)
+    version = scoring_version(lines)
     lines[version]["event"]["points"] -= 1
     prev = ZERO_HASH if version == 1 else lines[version - 1]["meta"]["hash"]
     for line in lines[version:]:
         line["meta"] = link(line["version"], line["event"], line["meta"], prev)
         prev = line["meta"]["hash"]
     lines[0]["head_hash"] = prev
-    report = _rejected_at(games, _file(lines), "adjudication", version)
+    report = _rejected_at(games, export_file(lines), "adjudication", version)
     assert report.checks[1].status == "ok"
     assert report.findings[0].rule == lines[version]["event"]["rule"]
 
 
 def test_file_with_a_stacked_deck_fails_the_fairness_check(games: Games, finished_export_v1: bytes) -> None:
     """A forger who swaps two cards of the revealed deal (and re-hashes) is caught by the commitment."""
-    lines = _lines(finished_export_v1)
+    lines = export_lines(finished_export_v1)
     end = lines[-1]
     assert end["event"]["type"] == "GameEnded"
     deck = end["event"]["deck"]
     deck[-1], deck[-2] = deck[-2], deck[-1]
     end["meta"] = link(end["version"], end["event"], end["meta"], lines[-2]["meta"]["hash"])
     lines[0]["head_hash"] = end["meta"]["hash"]
-    report = verify_file(_file(lines))
+    report = verify_file(export_file(lines))
     assert not report.ok
     assert {f.check for f in report.findings} >= {"fairness"}
     fairness = next(f for f in report.findings if f.check == "fairness")
@@ -231,7 +212,7 @@ def test_a_solo_file_with_a_restacked_movement_stack_fails_the_fairness_check(tm
         play_out(service, game_id, [make_bot("random", "solo-fair")])
         exported = service.export(game_id)
     assert verify_file(exported).ok
-    lines = _lines(exported)
+    lines = export_lines(exported)
     index = next(
         i for i, line in enumerate(lines) if line.get("event", {}).get("type") == "MovementStackRevealed"
     )
@@ -244,7 +225,7 @@ def test_a_solo_file_with_a_restacked_movement_stack_fails_the_fairness_check(tm
             lines[k]["version"], lines[k]["event"], lines[k]["meta"], lines[k - 1]["meta"]["hash"]
         )
     lines[0]["head_hash"] = lines[-1]["meta"]["hash"]
-    report = verify_file(_file(lines))
+    report = verify_file(export_file(lines))
     assert not report.ok
     fairness = next(f for f in report.findings if f.check == "fairness")
     assert "Movement stack" in fairness.message
