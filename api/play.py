@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from api import clocks, notify
 from api.broker import Batch
 from domain import EVENT_TYPES, Command, Event, event_to_dict, redact_event
-from domain.events import GameEnded, SeatHandedOver
+from domain.events import GameEnded, SeatHandedOver, owns_private_fields
 from projections.describe import default_context, describe_event
 from replays.clock import ClockConfig
 
@@ -74,11 +74,11 @@ def batch_of(game_id: str, last_version: int, events: Sequence[Event]) -> Batch:
 
 def seat_items(batch: Batch, events: Sequence[Event], viewer: int | None) -> list[dict[str, Any]]:
     """The items of `batch` (the spectator form of `events`) as `viewer` may see them: the spectator's
-    item where `redact_event` gives the viewer the same (the game ended, the event is not the viewer's,
-    or it has no field private to its seat), else the viewer's own (`event_item`)."""
+    item where `redact_event` gives the viewer the same (the game ended, or the viewer owns no private
+    field of the event: `owns_private_fields`), else the viewer's own (`event_item`)."""
     out: list[dict[str, Any]] = []
     for item, event in zip(batch.items, events, strict=True):
-        same = batch.finished or viewer is None or event.seat != viewer or not type(event).OWNER_ONLY
+        same = batch.finished or not owns_private_fields(event, viewer)
         out.append(dict(item) if same else event_item(int(item["version"]), event, batch.finished, viewer))
     return out
 

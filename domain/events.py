@@ -759,12 +759,18 @@ def _event_by_init(data: Mapping[str, Any], written_by: str | None) -> Event:
         raise ValueError(f"{name}: {exc}") from None
 
 
+def owns_private_fields(event: Event, viewer: int | None) -> bool:
+    """Whether `viewer` sees fields of `event` that a spectator does not (before the game ends): the
+    fields private to the event's seat (`OWNER_ONLY`), when the viewer is that seat."""
+    return viewer is not None and viewer == event.seat and bool(event.OWNER_ONLY)
+
+
 def redact_event(event: Event, viewer: int | None = None) -> dict[str, Any]:
     """The event as `viewer` (a seat, or None for a spectator) may see it before the game ends:
     hidden fields removed, and fields private to the event's seat removed for everyone else."""
     out = event_to_dict(event)
     removed = list(event.HIDDEN)
-    if viewer is None or viewer != event.seat:
+    if not owns_private_fields(event, viewer):
         removed += event.OWNER_ONLY
     for name in removed:
         out.pop(name, None)
