@@ -138,10 +138,7 @@ def changer(cls: type[T], *names: str) -> Callable[..., T]:
     lines = [f"def copy(__obj, {', '.join(values.values())}):", "    __copy = _new(_draft)"]
     lines += [f"    __copy.{name} = {values.get(name, f'__obj.{name}')}" for name in field_names]
     lines += ["    __copy.__class__ = cls", "    return __copy"]
-    scope: dict[str, Any] = {"_new": object.__new__, "cls": cls, "_draft": _draft(cls)}
-    exec("\n".join(lines), scope)  # generated from the class's own field names only
-    fn: Callable[..., T] = scope["copy"]
-    return fn
+    return cast(Callable[..., T], _compile(cls, lines, _draft=_draft(cls)))
 
 
 def _unknown(cls: type, changes: dict[str, Any]) -> None:
