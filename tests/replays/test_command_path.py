@@ -226,7 +226,7 @@ def test_a_retry_of_another_writers_command_from_a_cached_game_gets_its_first_re
         assert a.head(game_id) == first.version
 
 
-def test_a_refusal_judged_on_a_cached_game_behind_another_writer_is_judged_again_on_the_store(
+def test_ASYNC_1_a_refusal_judged_on_a_cached_game_behind_another_writer_is_judged_again_on_the_store(
     store_url: str,
 ) -> None:
     """ASYNC-1: a command is judged against the game as it is when written. A refusal that holds only on
