@@ -23,12 +23,20 @@ fields of an event enter the hash only through the digest of their group: "hidde
 everyone until the game ends) and "private" (seen only by the event's seat). A group's digest covers
 its fields and a random nonce kept in the metadata, so a redacted copy (fields and nonce left out,
 digest given) still verifies, and a digest of a single card cannot be reversed by trying every card.
+
+Scheme 3 ("keyed", every game created or forked since issue 26) is scheme 2 with keyed group digests:
+every game has its own secret key (128 bits, `key` in the metadata of each of its events with secret
+groups), and a group's digest is HMAC-SHA256 under that key instead of a bare SHA-256, so that a nonce
+that leaks reveals nothing without the key. Before the end of the game no viewer gets a nonce or the key:
+every group is sealed, and a seat sees its own private fields beside their seal (`redact`). A new game
+and every fork draw a new key and fresh nonces for every secret group (`Games`, replays/service.py).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,9 +47,10 @@ import orjson
 from domain import ENGINE_VERSION, EVENT_TYPES, Options, SeatSpec, Setup
 
 ZERO_HASH = "0" * 64
-CHAINED, COMPACT = 1, 2  # the audit schemes (docs/audit.md, "Schemes")
-SCHEME = COMPACT  # the scheme of new games
-SCHEMES = (CHAINED, COMPACT)
+CHAINED, COMPACT, KEYED = 1, 2, 3  # the audit schemes (docs/audit.md, "Schemes")
+SCHEME = KEYED  # the scheme of new games and forks
+SCHEMES = (CHAINED, COMPACT, KEYED)
+BATCHED = (COMPACT, KEYED)  # the schemes that chain batches and store them compactly
 # The audit fields of a batch in scheme 2: the same on every event of the batch, hashed once.
 AUDIT_FIELDS = ("kind", "actor", "command_id", "command", "received_at", "engine_version", "seat_kind")
 SYSTEM = "system"  # the actor of batches no seat caused (setup, fork)
@@ -72,6 +81,11 @@ def scheme_of(meta: Mapping[str, Any]) -> int:
 
 
 def new_nonce() -> str:
+    return secrets.token_hex(16)
+
+
+def new_key() -> str:
+    """A game's secret key for its group digests (scheme 3): 128 random bits in hex, like a nonce."""
     return secrets.token_hex(16)
 
 
@@ -109,10 +123,18 @@ def _optional(event: Mapping[str, Any]) -> set[str]:
     return set(cls.OMITTED_WHEN_NONE) if cls is not None else set()
 
 
-def group_digest(nonce: str, event: Mapping[str, Any], fields: tuple[str, ...]) -> str:
+def group_digest(
+    nonce: str, event: Mapping[str, Any], fields: tuple[str, ...], key: str | None = None
+) -> str:
+    """The digest of a secret group: SHA-256 (schemes 1 and 2) or, given the game's `key` (scheme 3),
+    HMAC-SHA256 under the key's 16 bytes, of {"nonce", "fields"} canonically encoded. Raises ValueError
+    for a key that is not hexadecimal (verification checks the key's form first)."""
     optional = _optional(event)
     present = {f: event.get(f) for f in fields if f in event or f not in optional}
-    return sha256(canonical({"nonce": nonce, "fields": present}))
+    body = canonical({"nonce": nonce, "fields": present})
+    if key is None:
+        return sha256(body)
+    return hmac.new(bytes.fromhex(key), body, hashlib.sha256).hexdigest()
 
 
 def nonces_for(event_type: str, make: Callable[[], str] = new_nonce) -> dict[str, str]:
@@ -144,12 +166,18 @@ def _sealed(
         return None
     nonces = meta.get("nonces")
     nonces = nonces if isinstance(nonces, Mapping) else {}
+    key = _key(meta)
     return {
         group: sealed[group]
         if sealed and group in sealed
-        else group_digest(str(nonces.get(group, "")), event, f)
+        else group_digest(str(nonces.get(group, "")), event, f, key)
         for group, f in groups.items()
     }
+
+
+def _key(meta: Mapping[str, Any]) -> str | None:
+    """The key of an event's group digests: its game's (scheme 3, "" where it is left out), else None."""
+    return str(meta.get("key", "")) if scheme_of(meta) == KEYED else None
 
 
 def batch_audit(meta: Mapping[str, Any]) -> dict[str, Any]:
@@ -162,9 +190,10 @@ def batch_hash(
     prev: str,
     audit: Mapping[str, Any],
     events: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], Mapping[str, str] | None]],
+    scheme: int = COMPACT,
 ) -> str:
-    """Scheme 2: the hash of a batch numbered `batch` (its first event's version) following `prev`,
-    with its audit fields and its events, each (event, metadata with its nonces, sealed digests)."""
+    """Schemes 2 and 3: the hash of a batch numbered `batch` (its first event's version) following
+    `prev`, with its audit fields and its events, each (event, metadata with its nonces, sealed digests)."""
     items = []
     for event, meta, sealed in events:
         item: dict[str, Any] = {"event": public_fields(event)}
@@ -172,19 +201,18 @@ def batch_hash(
         if digests is not None:
             item["sealed"] = digests
         items.append(item)
-    body = {"scheme": COMPACT, "batch": batch, "prev": prev, "audit": dict(audit), "events": items}
+    body = {"scheme": scheme, "batch": batch, "prev": prev, "audit": dict(audit), "events": items}
     return b64(hashlib.sha256(canonical(body)).digest())
 
 
 def link_batch(
     first: int, payloads: Sequence[Mapping[str, Any]], metas: Sequence[Mapping[str, Any]], prev: str
 ) -> list[dict[str, Any]]:
-    """Scheme 2: the metadata of one batch's events (versions `first`, first + 1...) completed with the
-    batch's `hash`, following `prev` ("" for the first batch of a game)."""
+    """Schemes 2 and 3: the metadata of one batch's events (versions `first`, first + 1...) completed
+    with the batch's `hash`, following `prev` ("" for the first batch of a game)."""
     head = metas[0]
-    digest = batch_hash(
-        first, prev, batch_audit(head), [(p, m, None) for p, m in zip(payloads, metas, strict=True)]
-    )
+    events = [(p, m, None) for p, m in zip(payloads, metas, strict=True)]
+    digest = batch_hash(first, prev, batch_audit(head), events, scheme_of(head))
     return [{**{k: v for k, v in m.items() if k not in ("prev_hash", "hash")}, "hash": digest} for m in metas]
 
 
@@ -221,17 +249,25 @@ def redact(
     event: Mapping[str, Any], meta: Mapping[str, Any], viewer: int | None
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
     """What `viewer` (a seat, None for a spectator) may see of a complete event before the game ends:
-    the event and metadata without the groups it may not see, and those groups' digests."""
+    the event and metadata without the groups it may not see, and those groups' digests.
+
+    In scheme 3 no viewer gets a nonce or the key before the end: every group is sealed, and the
+    event's seat sees its private fields beside their seal (it cannot recompute the keyed digest)."""
     groups = secret_groups(event.get("type"))
     removed = [g for g in groups if g == "hidden" or viewer is None or viewer != event.get("seat")]
-    if not removed:
+    keyed = scheme_of(meta) == KEYED
+    if not removed and not keyed:
         return dict(event), dict(meta), {}
     nonces = dict(meta.get("nonces") or {})
-    sealed = {g: group_digest(str(nonces.pop(g, "")), event, groups[g]) for g in removed}
+    key = _key(meta)
+    sealed = {
+        g: group_digest(str(nonces.get(g, "")), event, groups[g], key) for g in (groups if keyed else removed)
+    }
     hidden = {f for g in removed for f in groups[g]}
-    out_meta = {k: v for k, v in meta.items() if k != "nonces"}
-    if nonces:
-        out_meta["nonces"] = nonces
+    kept = {} if keyed else {g: n for g, n in nonces.items() if g not in removed}
+    out_meta = {k: v for k, v in meta.items() if k not in ("nonces", "key")}
+    if kept:
+        out_meta["nonces"] = kept
     return {k: v for k, v in event.items() if k not in hidden}, out_meta, sealed
 
 

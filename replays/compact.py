@@ -1,4 +1,4 @@
-"""How a scheme-2 event's audit metadata is stored (docs/audit.md, "Scheme 2: stored form").
+"""How a scheme-2 or scheme-3 event's audit metadata is stored (docs/audit.md, "Scheme 2: stored form").
 
 The service and every reader see the metadata of an event *expanded*: the audit fields of its batch,
 its `batch`, the batch's `hash`, its `nonces`, `scheme: 2`. The store keeps the batch's audit fields and
@@ -7,8 +7,12 @@ keeps only the number of its batch (`b`) and its own nonces. The hash covers the
 stored form is an encoding only: `compact` and `expand` are exact inverses (tests/replays/test_compact.py).
 
     head:     {"s": 2, "k": kind, "a": actor, "i": command_id, "c": command, "t": received_at,
-               "e": engine_version, "h": hash, ["sk": seat_kind], ["n": nonces]}    ("i" left out when null)
-    the rest: {"b": batch, ["n": nonces]}
+               "e": engine_version, "h": hash, ["sk": seat_kind], ["n": nonces], ["y": key]}
+                                                                            ("i" left out when null)
+    the rest: {"b": batch, ["n": nonces], ["y": key]}
+
+`s` is the scheme (2 or 3); `y`, the game's key (scheme 3), is stored beside the nonces of an event with
+secret groups, like them an event's own, not its batch's.
 
 Scheme-1 metadata is stored as it is (it has no `scheme`).
 """
@@ -18,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replays.audit import COMPACT, scheme_of
+from replays.audit import BATCHED, scheme_of
 
 HEAD_KEYS = {
     "scheme": "s",
@@ -33,6 +37,8 @@ HEAD_KEYS = {
 }
 LONG_KEYS = {short: long for long, short in HEAD_KEYS.items()}
 REQUIRED = ("s", "k", "a", "c", "t", "e", "h")
+OWN_KEYS = {"nonces": "n", "key": "y"}  # an event's own fields, not its batch's
+OWN_STORED = frozenset(OWN_KEYS.values())
 
 
 class StoredFormError(ValueError):
@@ -45,9 +51,9 @@ def is_compact(stored: Mapping[str, Any]) -> bool:
 
 
 def compact(meta: Mapping[str, Any], version: int) -> dict[str, Any]:
-    """The stored form of the expanded metadata of event `version` (scheme 2 only)."""
-    if scheme_of(meta) != COMPACT:
-        raise StoredFormError(f"only scheme-2 metadata has a stored form, not scheme {meta.get('scheme')!r}")
+    """The stored form of the expanded metadata of event `version` (schemes 2 and 3 only)."""
+    if scheme_of(meta) not in BATCHED:
+        raise StoredFormError(f"only scheme-2 or -3 metadata has a stored form, not {meta.get('scheme')!r}")
     batch = meta["batch"]
     if batch == version:
         out = {
@@ -60,6 +66,8 @@ def compact(meta: Mapping[str, Any], version: int) -> dict[str, Any]:
     nonces = meta.get("nonces")
     if nonces:
         out["n"] = nonces
+    if "key" in meta:
+        out["y"] = meta["key"]
     return out
 
 
@@ -70,10 +78,10 @@ def head_fields(stored: Mapping[str, Any], version: int) -> dict[str, Any]:
     missing = [LONG_KEYS[k] for k in REQUIRED if k not in stored]
     if missing:
         raise StoredFormError(f"event {version}'s stored metadata lacks {', '.join(missing)}")
-    unknown = sorted(set(stored) - set(LONG_KEYS) - {"n"})
+    unknown = sorted(set(stored) - set(LONG_KEYS) - OWN_STORED)
     if unknown:
         raise StoredFormError(f"event {version}'s stored metadata has unknown key(s) {', '.join(unknown)}")
-    fields = {LONG_KEYS[k]: v for k, v in stored.items() if k != "n"}
+    fields = {LONG_KEYS[k]: v for k, v in stored.items() if k not in OWN_STORED}
     fields.setdefault("command_id", None)
     return fields
 
@@ -85,7 +93,7 @@ def batch_of(stored: Mapping[str, Any], version: int) -> int:
     batch = stored["b"]
     if not isinstance(batch, int) or isinstance(batch, bool) or not 1 <= batch < version:
         raise StoredFormError(f"event {version}'s batch must be an earlier event, not {batch!r}")
-    unknown = sorted(set(stored) - {"b", "n"})
+    unknown = sorted(set(stored) - {"b"} - OWN_STORED)
     if unknown:
         raise StoredFormError(f"event {version}'s stored metadata has unknown key(s) {', '.join(unknown)}")
     return batch
@@ -100,8 +108,9 @@ def expand(stored: Mapping[str, Any], version: int, head: Mapping[str, Any] | No
     elif head is None:
         raise StoredFormError(f"event {version} needs the first event of its batch {batch}")
     meta = {**head, "batch": batch}
-    if "n" in stored:
-        meta["nonces"] = stored["n"]
+    for long, short in OWN_KEYS.items():
+        if short in stored:
+            meta[long] = stored[short]
     return meta
 
 

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import ENGINE_VERSION
-from replays.audit import CHAINED, COMPACT, canonical, redact, scheme_of
+from replays.audit import CHAINED, COMPACT, KEYED, canonical, redact, scheme_of
 from replays.records import HASH_PATTERN, Record
 from replays.verify import Finding
 
 FORMAT = "galileo-game-log"
-FORMAT_VERSION = 2  # the newest; a game of audit scheme 1 is still written as version 1
-FORMAT_VERSIONS = {CHAINED: 1, COMPACT: 2}  # the file version of a game's audit scheme (docs/export.md)
+FORMAT_VERSION = 3  # the newest; a game of audit scheme 1 or 2 is still written as version 1 or 2
+# the file version of a game's audit scheme (docs/export.md)
+FORMAT_VERSIONS = {CHAINED: 1, COMPACT: 2, KEYED: 3}
 MAX_FILE_BYTES = 64 << 20
 MAX_LINE_BYTES = 1 << 20
 MAX_EVENTS = 100_000

@@ -24,7 +24,7 @@ from uuid import UUID
 import orjson
 
 from domain import GameState, event_from_dict, evolve, load_state
-from replays.compact import HEAD_KEYS, REQUIRED
+from replays.compact import HEAD_KEYS, OWN_STORED, REQUIRED
 from replays.store import TOPIC_PREFIX, unpack
 
 if TYPE_CHECKING:
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 STATE_TAG = "galileo_state"  # the snapshot's state transcoding (replays.store.GameStateAsDict.name)
 GAME_TOPIC = "galileo:Game"  # the snapshot's aggregate topic (replays.store.Game.TOPIC)
 HEAD_REQUIRED = frozenset(REQUIRED)  # a scheme-2 head's stored keys (replays.compact)
-HEAD_STORED = frozenset(HEAD_KEYS.values()) | {"n"}
-LATER_STORED = frozenset({"b", "n"})  # a later event of a batch
+HEAD_STORED = frozenset(HEAD_KEYS.values()) | OWN_STORED
+LATER_STORED = frozenset({"b"}) | OWN_STORED  # a later event of a batch
 
 
 class NotHere(Exception):

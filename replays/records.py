@@ -8,11 +8,11 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from domain import EVENT_TYPES, Event
-from replays.audit import CHAINED, COMPACT, KINDS, scheme_of, secret_groups
+from replays.audit import CHAINED, KEYED, KINDS, SCHEMES, scheme_of, secret_groups
 
 HASH_PATTERN = re.compile(r"[0-9a-f]{64}")
 B64_HASH_PATTERN = re.compile(r"[A-Za-z0-9_-]{43}")  # scheme 2: SHA-256 in base64url, no padding
-NONCE_PATTERN = re.compile(r"[0-9a-f]{32}")
+NONCE_PATTERN = re.compile(r"[0-9a-f]{32}")  # a nonce, and a game's key (scheme 3)
 MAX_TEXT = 200  # characters of a command ID or an actor label
 
 
@@ -70,7 +70,7 @@ class Record:
 
 
 SEAT_KINDS = ("human", "bot")  # meta.seat_kind: who played a seat's command (docs/audit.md)
-OPTIONAL_META = frozenset({"nonces", "seat_kind"})
+OPTIONAL_META = frozenset({"nonces", "seat_kind", "key"})
 _META_TYPES: Mapping[str, tuple[type, ...]] = {
     "kind": (str,),
     "actor": (int, str),
@@ -84,7 +84,7 @@ _META_TYPES: Mapping[str, tuple[type, ...]] = {
     "prev_hash": (str,),
     "hash": (str,),
 }
-# Scheme 2 (docs/audit.md): no per-event catalog, options or previous hash; `hash` is the batch's.
+# Schemes 2 and 3 (docs/audit.md): no per-event catalog, options or previous hash; `hash` is the batch's.
 _META2_TYPES: Mapping[str, tuple[type, ...]] = {
     **{k: v for k, v in _META_TYPES.items() if k not in ("catalog", "options_hash", "prev_hash")},
     "scheme": (int,),
@@ -102,12 +102,18 @@ def check_record(record: Record) -> str | None:
     meta = record.meta
     if not isinstance(meta, Mapping):
         return "meta must be an object"
-    problem = _check_event(record.event, meta.get("nonces"), record.sealed)
+    scheme = scheme_of(meta)
+    if scheme not in SCHEMES:
+        named = ", ".join(str(s) for s in SCHEMES if s != CHAINED)
+        return f"meta.scheme must be one of {named} (or absent: scheme {CHAINED}), not {meta.get('scheme')!r}"
+    if scheme == KEYED:
+        problem = _check_keyed(record.event, meta, record.sealed)
+    elif "key" in meta:
+        return f"meta.key belongs to audit scheme {KEYED} only, not {scheme}"
+    else:
+        problem = _check_event(record.event, meta.get("nonces"), record.sealed)
     if problem:
         return problem
-    scheme = scheme_of(meta)
-    if scheme not in (CHAINED, COMPACT):
-        return f"meta.scheme must be {COMPACT} (or absent: scheme {CHAINED}), not {meta.get('scheme')!r}"
     types_of = _META_TYPES if scheme == CHAINED else _META2_TYPES
     missing = [k for k in types_of if k not in meta]
     if missing:
@@ -135,13 +141,14 @@ def check_record(record: Record) -> str | None:
             if not HASH_PATTERN.fullmatch(meta[key]):
                 return f"meta.{key} must be 64 lowercase hexadecimal digits"
     elif not B64_HASH_PATTERN.fullmatch(meta["hash"]):
-        return "meta.hash must be 43 base64url characters (scheme 2)"
+        return f"meta.hash must be 43 base64url characters (scheme {scheme})"
     if record.topic is not None and record.topic != f"galileo:{record.event['type']}":
         return f"stored topic {record.topic!r} does not match the event type {record.event['type']!r}"
     return None
 
 
-def _check_event(event: Any, nonces: Any, sealed: Any) -> str | None:
+def _check_fields(event: Any, nonces: Any, sealed: Any) -> str | None:
+    """What is wrong with an event's type and fields, and the shape of its nonces and seals, or None."""
     if not isinstance(event, Mapping):
         return "event must be an object"
     name = event.get("type")
@@ -157,8 +164,6 @@ def _check_event(event: Any, nonces: Any, sealed: Any) -> str | None:
     public_missing = sorted(names - secret - set(event) - set(cls.OMITTED_WHEN_NONE))  # grants: rules 0.1.0
     if public_missing:
         return f"{name} lacks field(s) {', '.join(public_missing)}"
-    nonces = {} if nonces is None else nonces
-    sealed = {} if sealed is None else sealed
     if not isinstance(nonces, Mapping) or not isinstance(sealed, Mapping):
         return "nonces and sealed must be objects"
     if set(nonces) - set(groups) or set(sealed) - set(groups):
@@ -168,6 +173,47 @@ def _check_event(event: Any, nonces: Any, sealed: Any) -> str | None:
         required = [f for f in group_fields if f not in cls.OMITTED_WHEN_NONE]  # e.g. character_deals
         if present and not set(required) <= set(present):
             return f"{name} shows only part of its {group} fields ({', '.join(present)})"
+    return None
+
+
+def _shown(event: Mapping[str, Any], group: str) -> bool:
+    return any(f in event for f in secret_groups(event["type"])[group])
+
+
+def _check_keyed(event: Any, meta: Mapping[str, Any], sealed: Any) -> str | None:
+    """Scheme 3: each secret group is complete (its fields and nonce, and the game's key beside the
+    nonces), or sealed (its digest, no nonce): left out, or for the private group perhaps shown (its
+    seat's own view before the end, which cannot recompute the keyed digest)."""
+    nonces = {} if meta.get("nonces") is None else meta["nonces"]
+    sealed = {} if sealed is None else sealed
+    problem = _check_fields(event, nonces, sealed)
+    if problem:
+        return problem
+    name = event["type"]
+    for group in secret_groups(name):
+        if group in sealed:
+            if group in nonces or not HASH_PATTERN.fullmatch(str(sealed[group])):
+                return f"{name} seals its {group} fields: it needs their digest and no nonce"
+            if group != "private" and _shown(event, group):
+                return f"{name} seals its {group} fields: only a seat's private fields are shown with a seal"
+        elif not (_shown(event, group) and NONCE_PATTERN.fullmatch(str(nonces.get(group, "")))):
+            return f"{name} shows its {group} fields: it needs them and their nonce (32 hex digits) or a seal"
+    if nonces and not NONCE_PATTERN.fullmatch(str(meta.get("key", ""))):
+        return f"{name} shows nonces: its metadata needs the game's key (32 hex digits, scheme {KEYED})"
+    if not nonces and "key" in meta:
+        return f"{name} has the game's key without any nonce: the key is shown only with the nonces"
+    return None
+
+
+def _check_event(event: Any, nonces: Any, sealed: Any) -> str | None:
+    nonces = {} if nonces is None else nonces
+    sealed = {} if sealed is None else sealed
+    problem = _check_fields(event, nonces, sealed)
+    if problem:
+        return problem
+    name = event["type"]
+    for group, group_fields in secret_groups(name).items():
+        present = [f for f in group_fields if f in event]
         if present and (group in sealed or not NONCE_PATTERN.fullmatch(str(nonces.get(group, "")))):
             return (
                 f"{name} shows its {group} fields: it needs their nonce (32 hex digits) and no sealed digest"

@@ -38,6 +38,7 @@ from domain.catalog import load_catalog
 from domain.events import GameEnded, GameStarted
 from replays.audit import (
     CHAINED,
+    KEYED,
     SCHEME,
     SCHEMES,
     SYSTEM,
@@ -46,6 +47,7 @@ from replays.audit import (
     canonical,
     chain,
     first_prev,
+    new_key,
     nonces_for,
     options_hash,
     scheme_of,
@@ -101,6 +103,8 @@ class Games:
     `clock` gives the time a request is received and `secret` the secret seeds and salts of new games
     and of re-deals (both injectable for tests). `scheme` is the audit scheme of the games it creates and
     forks (docs/audit.md): the current one by default; a game keeps its own scheme for its whole life.
+    The nonces of secret groups and a game's key (scheme 3) always come from the system's CSPRNG
+    (`secrets`): a new game and every fork draw their own, and no one of them is ever copied.
     """
 
     def __init__(
@@ -294,6 +298,9 @@ class Games:
         assert isinstance(first, GameStarted)
         request = {"type": "Fork", "source_game": str(gid), "at": at_version}
         cause = _cause("fork", actor, request, None, now, first)
+        # The copied events keep their audit fields, not their nonces: the fork is a new game with a key
+        # and fresh nonces of its own (`_assemble`), so nothing of the source's randomness is reused and
+        # no view of the fork can open a digest of the source (issue 26).
         entries = [
             (
                 e,
@@ -347,8 +354,9 @@ class Games:
 
     def _assemble(self, game_id: UUID, entries: Iterable[Entry], now: datetime) -> Game:
         """A new game aggregate holding `entries` (event, metadata[, recorded form]), hash-linked in the
-        scheme of the first entry's metadata."""
-        items = _with_nonces(entries)
+        scheme of the first entry's metadata; an entry without nonces gets fresh ones and, in scheme 3,
+        the new game's own new key (an import keeps the file's)."""
+        items = _with_nonces(entries, new_key())
         scheme = scheme_of(items[0][2])
         (event, payload, meta), *rest = _chained(items, scheme, 0, first_prev(scheme))
         game = Game._create(Game.Created, id=game_id, payload=payload, metadata=meta, timestamp=now)
@@ -363,7 +371,9 @@ class Games:
         """Record events with their metadata, hash-linked in the game's scheme; new secret-bearing events
         get nonces. `states`, when given, are the states after each event as the engine computed them (not
         recomputed: each event is evolved once on the command path)."""
-        chained = _chained(_with_nonces(entries), game.scheme, game.version, game.last_hash)
+        if game.scheme == KEYED and game.key is None:
+            raise ValueError(f"game {game.id} of audit scheme {KEYED} has no key in its first event")
+        chained = _chained(_with_nonces(entries, game.key), game.scheme, game.version, game.last_hash)
         for i, (event, payload, meta) in enumerate(chained):
             after = states[i] if states is not None else None
             game.record(event, payload, meta, after, timestamp=now)
@@ -604,15 +614,22 @@ def _explain(finding: Finding) -> str:
     return f"{finding.check}: {where}{finding.message}{rule}"
 
 
-def _with_nonces(entries: Iterable[Entry]) -> list[tuple[DomainEvent, dict[str, Any], dict[str, Any]]]:
+def _with_nonces(
+    entries: Iterable[Entry], key: str | None
+) -> list[tuple[DomainEvent, dict[str, Any], dict[str, Any]]]:
     """(event, payload, metadata) of each entry: the payload as recorded (an import keeps its form) or
-    as the engine writes it, the metadata with nonces for a new secret-bearing event."""
+    as the engine writes it, the metadata of a new secret-bearing event with fresh nonces and, in scheme
+    3, the game's `key`."""
     out = []
     for event, meta, *recorded in entries:
         payload = dict(recorded[0]) if recorded else event_to_dict(event)
         if "nonces" not in meta:
             nonces = nonces_for(payload["type"])
-            meta = {**meta, "nonces": nonces} if nonces else meta
+            if nonces:
+                meta = {**meta, "nonces": nonces}
+                if scheme_of(meta) == KEYED:
+                    assert key is not None
+                    meta["key"] = key
         out.append((event, payload, dict(meta)))
     return out
 
@@ -628,11 +645,11 @@ def _chained(
 
 
 def _in_scheme(meta: Mapping[str, Any], scheme: int, first: GameStarted) -> dict[str, Any]:
-    """A copied event's metadata (a fork's) in the scheme of the new game, without its hashes: the audit
-    fields are kept; scheme 1's per-event catalog and options come from the game's GameStarted."""
-    out = {
-        k: v for k, v in meta.items() if k not in ("prev_hash", "hash", "catalog", "options_hash", "scheme")
-    }
+    """A copied event's metadata (a fork's) in the scheme of the new game, without its hashes, nonces and
+    key (the fork draws its own): the audit fields are kept; scheme 1's per-event catalog and options
+    come from the game's GameStarted."""
+    dropped = ("prev_hash", "hash", "catalog", "options_hash", "scheme", "nonces", "key")
+    out = {k: v for k, v in meta.items() if k not in dropped}
     if scheme == CHAINED:
         out["catalog"] = {"edition": first.catalog_edition, "hash": first.catalog_hash}
         out["options_hash"] = options_hash(first.options)

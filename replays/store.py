@@ -64,7 +64,7 @@ from domain import (
 from domain import events as ev
 from domain.events import Event as DomainEvent
 from domain.events import GameForked
-from replays.audit import CHAINED, COMPACT, ZERO_HASH, scheme_of
+from replays.audit import BATCHED, CHAINED, ZERO_HASH, scheme_of
 from replays.compact import StoredFormError, batch_of, compact, expand, head_fields, is_compact
 
 logger = logging.getLogger(__name__)
@@ -512,6 +512,7 @@ class Game(Aggregate):
     _known = None
 
     scheme = CHAINED  # the audit scheme of the game (its first event's; docs/audit.md)
+    key: str | None = None  # the game's key of its group digests (scheme 3; its first event's)
 
     def __init__(self) -> None:
         self.state: GameState | None = None
@@ -545,6 +546,7 @@ class Game(Aggregate):
         self.last_hash = metadata["hash"]
         if before is None:
             self.scheme = scheme_of(metadata)
+            self.key = metadata.get("key")
         if isinstance(event, GameForked):
             self.commands, self.recent_commands = {}, {}
         command_id = metadata.get("command_id")
@@ -783,7 +785,7 @@ class GameMapper(Mapper[UUID]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         state = vars(domain_event)
         meta = state.get("metadata")
-        if isinstance(meta, dict) and meta.get("scheme") == COMPACT:
+        if isinstance(meta, dict) and meta.get("scheme") in BATCHED:
             version = state["originator_version"]
             out = {k: v for k, v in state.items() if k not in ("originator_id", "originator_version")}
             out["metadata"] = compact(meta, version)
@@ -831,7 +833,7 @@ class GameMapper(Mapper[UUID]):
                 self._remember(
                     stored_event.originator_id,
                     version,
-                    {k: v for k, v in expanded.items() if k not in ("batch", "nonces")},
+                    {k: v for k, v in expanded.items() if k not in ("batch", "nonces", "key")},
                 )
             state["metadata"] = expanded
             if "timestamp" not in state:

@@ -47,7 +47,8 @@ from domain.setup import commitment_of, redealt_start
 from domain.state import GameState
 from domain.takeback import taken_back
 from replays.audit import (
-    COMPACT,
+    BATCHED,
+    KEYED,
     ZERO_HASH,
     batch_audit,
     batch_hash,
@@ -162,7 +163,11 @@ def verify_records(
         if other is not None:
             message = f"its audit scheme {scheme_of(other.meta)} is not the game's ({scheme}, event 1's)"
             formats.append(Finding("format", message, _int(other.version), other.line))
-    complete = not any(is_redacted(r.event) for r in records if isinstance(r.event, Mapping))
+        elif scheme == KEYED:
+            formats += _key_problems(records)
+    # Complete: every secret field there, and none taken on trust from a seal (scheme 3 seals the fields
+    # a seat sees of its own; schemes 1 and 2 never seal a field they show).
+    complete = not any(is_redacted(r.event) or r.sealed for r in records if isinstance(r.event, Mapping))
     last = records[-1].event if records else None
     finished = isinstance(last, Mapping) and last.get("type") == "GameEnded"
     if formats:
@@ -207,6 +212,21 @@ def verify_records(
     )
 
 
+def _key_problems(records: Sequence[Record]) -> list[Finding]:
+    """Scheme 3: a game has one key: every event that shows it shows the same (event 1's, if it does)."""
+    first: Any = None
+    for r in records:
+        key = r.meta.get("key")
+        if key is None:
+            continue
+        if first is None:
+            first = key
+        elif key != first:
+            message = "its key is not the game's: a game's group digests are all under one key"
+            return [Finding("format", message, _int(r.version), r.line)]
+    return []
+
+
 def _result(name: str, finding: Finding | None, ok_detail: str) -> CheckResult:
     return CheckResult(name, "failed", str(finding)) if finding else CheckResult(name, "ok", ok_detail)
 
@@ -233,7 +253,7 @@ def _int(value: Any) -> int | None:
 
 def check_chain(records: Sequence[Record]) -> Finding | None:
     """The first event that is missing, out of place, altered or not linked to its predecessor."""
-    if records and scheme_of(records[0].meta) == COMPACT:
+    if records and scheme_of(records[0].meta) in BATCHED:
         return _check_batches(records)
     present = {r.version for r in records}
     seen: dict[int, int] = {}
@@ -287,7 +307,7 @@ def _misplaced(records: Sequence[Record], position: int, r: Record, seen: set[An
 
 
 def _check_batches(records: Sequence[Record]) -> Finding | None:
-    """Scheme 2: events numbered 1..n; each batch's events agree on its audit fields and hash, and the
+    """Schemes 2 and 3: events numbered 1..n; each batch's events agree on its audit fields and hash, and the
     hash recomputed over the batch (its number, the previous batch's hash, its audit fields, its events
     in order) is the stored one. A changed event is located to its batch: the command that caused it."""
     seen: set[Any] = set()
@@ -297,6 +317,7 @@ def _check_batches(records: Sequence[Record]) -> Finding | None:
         seen.add(r.version)
     prev = ""
     start = 0
+    scheme = scheme_of(records[0].meta)
     while start < len(records):
         head = records[start]
         batch = head.meta["batch"]
@@ -315,7 +336,7 @@ def _check_batches(records: Sequence[Record]) -> Finding | None:
             if not _same(batch_audit(r.meta), audit) or r.meta["hash"] != head.meta["hash"]:
                 message = f"its audit metadata or hash differs from the rest of its batch (event {batch})"
                 return Finding("chain", message, r.version, r.line)
-        digest = batch_hash(batch, prev, audit, [(r.event, r.meta, r.sealed) for r in group])
+        digest = batch_hash(batch, prev, audit, [(r.event, r.meta, r.sealed) for r in group], scheme)
         if digest != head.meta["hash"]:
             last = group[-1].version
             span = f"events {batch}..{last}" if last > batch else f"event {batch}"

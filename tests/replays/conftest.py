@@ -15,7 +15,7 @@ import pytest
 
 from domain.bots import make_bot
 from domain.selfplay import default_setup
-from replays.audit import CHAINED, ZERO_HASH, link, link_batch, scheme_of
+from replays.audit import CHAINED, COMPACT, ZERO_HASH, link, link_batch, scheme_of
 from replays.compact import is_compact
 from replays.playout import play_out
 from replays.service import Games
@@ -73,6 +73,15 @@ class SecretCounter:
 @pytest.fixture
 def games(store_url: str) -> Iterator[Games]:
     service = Games(store_url, clock=StepClock(), secret=SecretCounter())
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def games_v2(store_url: str) -> Iterator[Games]:
+    """A service that writes new games in audit scheme 2 (bare-hash digests: the games stored before
+    issue 26, which keep their scheme for their whole life; docs/audit.md)."""
+    service = Games(store_url, clock=StepClock(), secret=SecretCounter(), scheme=COMPACT)
     yield service
     service.close()
 

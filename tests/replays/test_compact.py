@@ -1,7 +1,7 @@
-"""Audit scheme 2 (docs/audit.md): new games are stored compactly (a batch's audit fields once, a hash chain
-over batches) and verify; tampering with any class of field (an event's payload, the order of events, a
-command's audit fields, the game's constants, the hashes) is detected and located to its batch; games of
-scheme 1 (the released fixtures) keep verifying under their own scheme and are written on in it."""
+"""Audit schemes 2 and 3 (docs/audit.md): new games are stored compactly (a batch's audit fields once, a
+hash chain over batches) and verify; tampering with any class of field (an event's payload, the order of
+events, a command's audit fields, the game's constants, the hashes) is detected and located to its batch;
+games of scheme 1 (the released fixtures) keep verifying under their own scheme and are written on in it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from uuid import UUID
 import pytest
 
 from domain import event_to_dict
-from replays.audit import CHAINED, COMPACT, batch_audit, batch_hash, scheme_of
+from replays.audit import CHAINED, SCHEME, batch_audit, batch_hash, scheme_of
 from replays.compact import Expander, StoredFormError, compact, expand, head_fields
 from replays.errors import ImportRejected
 from replays.export import FORMAT_VERSIONS
@@ -42,7 +42,7 @@ def _fails_at(report: VerifyReport, check: str, version: int) -> None:
 
 @pytest.fixture
 def stored(games: Games, finished_export: bytes) -> str:
-    assert export_lines(finished_export)[0]["format_version"] == FORMAT_VERSIONS[COMPACT]
+    assert export_lines(finished_export)[0]["format_version"] == FORMAT_VERSIONS[SCHEME]
     return games.import_(finished_export)
 
 
@@ -71,7 +71,7 @@ def test_the_stored_form_expands_to_the_metadata_it_was_made_from(games: Games) 
         head = None if s.version == batch else head_fields(compact(events[batch - 1].metadata, batch), batch)
         assert expand(stored, s.version, head) == s.metadata
         if s.version != s.metadata["batch"]:
-            assert set(stored) <= {"b", "n"}  # the rest of a batch keeps only its batch and nonces
+            assert set(stored) <= {"b", "n", "y"}  # the rest of a batch: its batch, nonces and key
 
 
 def test_an_event_that_names_another_batch_than_the_one_it_follows_is_refused() -> None:
@@ -83,14 +83,16 @@ def test_an_event_that_names_another_batch_than_the_one_it_follows_is_refused() 
         expander({"b": 4}, 7)
 
 
-def test_new_games_are_stored_in_scheme_2_with_every_audit_field(games: Games, raw: RawRows) -> None:
+def test_new_games_are_stored_in_the_current_scheme_with_every_audit_field(
+    games: Games, raw: RawRows
+) -> None:
     game_id = new_game(games, "compact-2")
     play(games, game_id, "compact-2", limit=8)
     events = games.events(game_id)
     prev = ""
     for s in events:
         meta = s.metadata
-        assert scheme_of(meta) == COMPACT
+        assert scheme_of(meta) == SCHEME
         assert {
             "kind",
             "actor",
@@ -114,18 +116,19 @@ def test_new_games_are_stored_in_scheme_2_with_every_audit_field(games: Games, r
                 prev,
                 batch_audit(meta),
                 [(event_to_dict(x.event), x.metadata, None) for x in group],
+                SCHEME,
             )
             assert meta["hash"] == recomputed and len(meta["hash"]) == 43
             prev = meta["hash"]
         else:
-            assert set(row["metadata"]) <= {"b", "n"}
+            assert set(row["metadata"]) <= {"b", "n", "y"}
     moves = [s.metadata for s in events if s.metadata["kind"] == "command"]
     assert moves and all(m["actor"] == m["command"]["seat"] and m["command_id"] for m in moves)
     report = games.verify(game_id)
     assert report.ok, report.findings
 
 
-def test_a_scheme_2_game_is_stored_in_less_than_a_third_of_the_bytes_of_scheme_1(
+def test_a_game_of_the_current_scheme_is_stored_in_less_than_a_third_of_the_bytes_of_scheme_1(
     store_url: str, games: Games, games_v1: Games
 ) -> None:
     """The same game (same seed, clock and secrets), its events' stored states only (load-independent)."""
@@ -287,7 +290,8 @@ def test_export_import_round_trip_keeps_every_line_and_hash(games: Games) -> Non
     play(games, game_id, "compact-3")
     data = games.export(game_id)
     header = export_lines(data)[0]
-    assert header["format_version"] == 2 and header["head_hash"] == games.events(game_id)[-1].metadata["hash"]
+    assert header["format_version"] == FORMAT_VERSIONS[SCHEME]
+    assert header["head_hash"] == games.events(game_id)[-1].metadata["hash"]
     copy_id = games.import_(data)
     assert games.export(copy_id).split(b"\n")[1:] == data.split(b"\n")[1:]
     assert games.verify(copy_id).ok
@@ -316,11 +320,13 @@ def test_events_read_from_inside_a_batch_carry_its_audit_fields(store_url: str, 
         assert fresh.state(game_id, inner) == games.state(game_id, inner)
 
 
-def test_a_fork_of_a_scheme_1_game_is_written_in_scheme_2(games: Games, finished_export_v1: bytes) -> None:
+def test_a_fork_of_a_scheme_1_game_is_written_in_the_current_scheme(
+    games: Games, finished_export_v1: bytes
+) -> None:
     source = games.import_(finished_export_v1)
     assert {scheme_of(s.metadata) for s in games.events(source)} == {CHAINED}
     fork = games.fork(source, 120)
-    assert {scheme_of(s.metadata) for s in games.events(fork)} == {COMPACT}
+    assert {scheme_of(s.metadata) for s in games.events(fork)} == {SCHEME}
     assert games.verify(fork).ok and verify_file(games.export(fork, reveal=True)).ok
 
 

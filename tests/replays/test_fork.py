@@ -3,7 +3,7 @@ hidden carried over); forks of forks; continued by bots to the end and verified.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -11,7 +11,9 @@ import pytest
 
 from domain import GameState, event_to_dict
 from domain.events import GameEnded, GameForked
+from replays.audit import secret_groups
 from replays.errors import ForkRefused
+from replays.records import StoredEvent
 from replays.service import Games, verify_file
 from tests.replays.conftest import new_game, play
 
@@ -26,12 +28,13 @@ def _finish_and_verify(games: Games, game_id: str, seed: str) -> None:
     assert isinstance(ended, GameEnded)
 
 
-def _unless_cut(meta: Mapping[str, Any], cut: int) -> dict[str, Any]:
-    return {
-        k: v
-        for k, v in meta.items()
-        if not (k == "hash" and meta.get("scheme") == 2 and meta.get("batch") == cut)
-    }
+# What a fork copies of an event's metadata: its audit fields, never its nonces, key or hash (each fork
+# is a new game with randomness of its own, and its own chain over it).
+OWN = ("nonces", "key", "hash")
+
+
+def _audit(meta: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in meta.items() if k not in OWN}
 
 
 def test_fork_of_a_finished_game_at_several_versions_plays_to_the_end(
@@ -43,22 +46,35 @@ def test_fork_of_a_finished_game_at_several_versions_plays_to_the_end(
     for at in (2, last // 2, last):
         fork_id = games.fork(source, at, actor="analyst")
         copied = games.events(fork_id)
-        # The copied events keep their metadata; in audit scheme 2 a batch's hash covers the whole batch,
-        # so a batch the fork point cuts has a hash of its own (docs/audit.md).
-        cut = (
-            copied[at - 1].metadata["batch"]
-            if at < len(events) and events[at].metadata["batch"] < at + 1
-            else 0
-        )
-        assert [(s.event, _unless_cut(s.metadata, cut)) for s in copied[:at]] == [
-            (s.event, _unless_cut(s.metadata, cut)) for s in events[:at]
+        # The copied events keep their audit fields; their nonces, the key and so the hashes are new.
+        assert [(s.event, _audit(s.metadata)) for s in copied[:at]] == [
+            (s.event, _audit(s.metadata)) for s in events[:at]
         ]
+        _assert_fresh(events, copied[:at])
         forked = copied[at].event
         assert isinstance(forked, GameForked)
         assert (forked.source_game, forked.source_version) == (source, at)
         assert copied[at].metadata["kind"] == "fork" and copied[at].metadata["actor"] == "analyst"
         _finish_and_verify(games, fork_id, f"finished-fork-{at}")
     assert games.verify(source).ok  # the source is untouched
+
+
+def _randomness(events: Sequence[StoredEvent]) -> tuple[set[str], set[str]]:
+    """Every nonce and every key of a game's metadata."""
+    nonces = {n for s in events for n in (s.metadata.get("nonces") or {}).values()}
+    return nonces, {s.metadata["key"] for s in events if "key" in s.metadata}
+
+
+def _assert_fresh(source: Sequence[StoredEvent], copied: Sequence[StoredEvent]) -> None:
+    """Every secret group of every copied event has a nonce, and none is one of the source's; the copy's
+    key is its own (issue 26: a commitment's randomness is never reused)."""
+    for s in copied:
+        groups = secret_groups(event_to_dict(s.event)["type"])
+        assert set(s.metadata.get("nonces") or {}) == set(groups), s
+        assert ("key" in s.metadata) == bool(groups), s
+    (old_nonces, old_keys), (new_nonces, new_keys) = _randomness(source), _randomness(copied)
+    assert new_nonces and not new_nonces & old_nonces
+    assert len(new_keys) == 1 and not new_keys & old_keys
 
 
 def _hidden_order(state: GameState) -> list[bytes]:

@@ -49,13 +49,20 @@ def same_as_the_aggregate(url: str, game_id: str, stride: int = 7) -> int:
         return head
 
 
-def test_a_scheme_2_game_is_the_same_as_the_aggregate(games: Games, store_url: str) -> None:
+def test_a_scheme_3_game_is_the_same_as_the_aggregate(games: Games, store_url: str) -> None:
     game_id = new_game(games, "rebuild-scheme-2")
     play(games, game_id, "rebuild-scheme-2")
     state = games.state(game_id)
     assert state is not None and state.finished
-    assert games.events(game_id)[-1].metadata["scheme"] == 2
+    assert games.events(game_id)[-1].metadata["scheme"] == 3
     assert same_as_the_aggregate(store_url, game_id, stride=3) > 5 * SNAPSHOT_INTERVAL
+
+
+def test_a_scheme_2_game_is_the_same_as_the_aggregate(games_v2: Games, store_url: str) -> None:
+    game_id = new_game(games_v2, "rebuild-scheme-2")
+    play(games_v2, game_id, "rebuild-scheme-2")
+    assert games_v2.events(game_id)[-1].metadata["scheme"] == 2
+    assert same_as_the_aggregate(store_url, game_id, stride=7) > 5 * SNAPSHOT_INTERVAL
 
 
 def test_a_scheme_1_game_is_the_same_as_the_aggregate(games_v1: Games, store_url: str) -> None:

@@ -108,9 +108,11 @@ def _round_trip(games: Games) -> dict[str, Any]:
     finally:
         view.close()
     return {
-        # The bots' command IDs and the nonces derive from the (random) game ID; the hashes cover them.
+        # The bots' command IDs derive from the (random) game ID, the nonces and the key are random;
+        # the hashes cover them.
         "events": [
-            (s.version, s.event, _without(s.metadata, "command_id", "nonces", "hash")) for s in events
+            (s.version, s.event, _without(s.metadata, "command_id", "nonces", "key", "hash"))
+            for s in events
         ],
         "head": head,
         "listed": len(games.list_games()),
