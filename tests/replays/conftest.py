@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,11 +13,13 @@ from typing import Any
 import orjson
 import pytest
 
+from domain import event_to_dict
 from domain.bots import make_bot
 from domain.selfplay import default_setup
-from replays.audit import CHAINED, COMPACT, ZERO_HASH, link, link_batch, scheme_of
+from replays.audit import CHAINED, COMPACT, ZERO_HASH, link, link_batch, scheme_of, secret_groups
 from replays.compact import is_compact
 from replays.playout import play_out
+from replays.records import StoredEvent
 from replays.service import Games
 from replays.store import TOPICS_TABLE, pack, sqlite_layout, unpack
 
@@ -251,3 +253,21 @@ def raw(store_url: str) -> Iterator[RawRows]:
     rows = RawRows(store_url)
     yield rows
     rows.close()
+
+
+def randomness(events: Sequence[StoredEvent]) -> tuple[set[str], set[str]]:
+    """Every nonce and every key of a game's metadata."""
+    nonces = {n for s in events for n in (s.metadata.get("nonces") or {}).values()}
+    return nonces, {s.metadata["key"] for s in events if "key" in s.metadata}
+
+
+def assert_fresh(source: Sequence[StoredEvent], copied: Sequence[StoredEvent]) -> None:
+    """Every secret group of every copied event has a nonce, and none is one of the source's; the copy's
+    key is its own (issue 26: a commitment's randomness is never reused)."""
+    (old_nonces, old_keys), (new_nonces, new_keys) = randomness(source), randomness(copied)
+    assert new_nonces and not new_nonces & old_nonces
+    for s in copied:
+        groups = secret_groups(event_to_dict(s.event)["type"])
+        assert set(s.metadata.get("nonces") or {}) == set(groups), s
+        assert ("key" in s.metadata) == bool(groups), s
+    assert len(new_keys) == 1 and not new_keys & old_keys

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.catalog import load_catalog
 from replays.audit import (
     batch_audit,
     batch_hash,
@@ -118,3 +119,63 @@ def test_a_redacted_batch_keeps_its_hash() -> None:
     assert "card" not in event and "nonces" not in meta
     events = [(event, meta, sealed), (TURN_ENDED, TURN_META_2, None)]
     assert batch_hash(57, PREV_2, batch_audit(META_2), events) == EXAMPLE_BATCH_HASH
+
+
+# -- scheme 3 (docs/audit.md, "Scheme 3: keyed digests") ------------------------------------------------
+
+KEY = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+META_3: dict[str, Any] = {**META_2, "scheme": 3, "key": KEY}
+TURN_META_3 = {**TURN_META_2, "scheme": 3}
+# The worked example of docs/audit.md for scheme 3: scheme 2's batch 57 with the game's key. Changing the
+# scheme changes these values (and breaks the logs written in it).
+EXAMPLE_PRIVATE_3 = "216dfa734aa63585d2741116bf386b13cb107591a4ef43e8eba64fc1e710f5ec"
+EXAMPLE_BATCH_HASH_3 = "tI5lIe5vgDcNR77IghO5-DZCJ3-k3NijCnj6R9qAVOc"
+CARDS = sorted(load_catalog().cards)  # the 33 Discovery cards: the attacker's guesses
+
+
+def _batch_3(event: dict[str, Any] = EVENT, meta: dict[str, Any] = META_3) -> str:
+    events = [(event, meta, None), (TURN_ENDED, TURN_META_3, None)]
+    return batch_hash(57, PREV_2, batch_audit(meta), events, 3)
+
+
+def test_keyed_digest_and_batch_hash_of_the_documented_example() -> None:
+    nonce = META_3["nonces"]["private"]
+    assert group_digest(nonce, EVENT, ("card",), KEY) == EXAMPLE_PRIVATE_3
+    assert group_digest(nonce, EVENT, ("card",), KEY) != group_digest(nonce, EVENT, ("card",))
+    assert _batch_3() == EXAMPLE_BATCH_HASH_3
+    linked = link_batch(57, [EVENT, TURN_ENDED], [META_3, TURN_META_3], PREV_2)
+    assert linked[0]["hash"] == linked[1]["hash"] == EXAMPLE_BATCH_HASH_3
+
+
+def test_the_keyed_batch_hash_covers_the_scheme_the_key_and_the_secret_fields() -> None:
+    assert _batch_3(meta={**META_3, "key": "ff" * 16}) != EXAMPLE_BATCH_HASH_3
+    assert _batch_3(meta={**META_3, "nonces": {"private": "ff" * 16}}) != EXAMPLE_BATCH_HASH_3
+    assert _batch_3(event={**EVENT, "card": "D2-06"}) != EXAMPLE_BATCH_HASH_3
+    events = [(EVENT, META_3, None), (TURN_ENDED, TURN_META_3, None)]
+    assert batch_hash(57, PREV_2, batch_audit(META_3), events, 2) != EXAMPLE_BATCH_HASH_3
+
+
+def test_OBS_52_a_leaked_nonce_alone_does_not_open_a_keyed_digest() -> None:
+    """Issue 26: with the nonce known, trying the 33 cards finds the card of a bare-hash digest
+    (scheme 2) but not of a keyed one (scheme 3) without the game's key; with the key it does."""
+    nonce = META_3["nonces"]["private"]
+    bare = group_digest(nonce, EVENT, ("card",))
+    keyed = group_digest(nonce, EVENT, ("card",), KEY)
+
+    def matches(digest: str, key: str | None) -> list[str]:
+        return [c for c in CARDS if group_digest(nonce, {**EVENT, "card": c}, ("card",), key) == digest]
+
+    assert matches(bare, None) == ["D2-05"]  # the attack of issue 26 on scheme 2
+    assert matches(keyed, None) == []
+    assert matches(keyed, "00" * 16) == []  # any other key: nothing
+    assert matches(keyed, KEY) == ["D2-05"]  # the key, revealed at the end, opens it
+
+
+def test_OBS_52_before_the_end_no_viewer_of_a_keyed_event_gets_its_nonce_or_the_key() -> None:
+    for viewer in (None, 0, 1):
+        event, meta, sealed = redact(EVENT, META_3, viewer)
+        assert "nonces" not in meta and "key" not in meta
+        assert sealed == {"private": EXAMPLE_PRIVATE_3}  # every group is sealed, the owner's too
+        assert ("card" in event) == (viewer == 1)  # its seat sees its card beside the seal
+        events = [(event, meta, sealed), (TURN_ENDED, TURN_META_3, None)]
+        assert batch_hash(57, PREV_2, batch_audit(META_3), events, 3) == EXAMPLE_BATCH_HASH_3

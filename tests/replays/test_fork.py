@@ -3,7 +3,7 @@ hidden carried over); forks of forks; continued by bots to the end and verified.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -11,11 +11,9 @@ import pytest
 
 from domain import GameState, event_to_dict
 from domain.events import GameEnded, GameForked
-from replays.audit import secret_groups
 from replays.errors import ForkRefused
-from replays.records import StoredEvent
 from replays.service import Games, verify_file
-from tests.replays.conftest import new_game, play
+from tests.replays.conftest import assert_fresh, new_game, play
 
 
 def _finish_and_verify(games: Games, game_id: str, seed: str) -> None:
@@ -50,31 +48,13 @@ def test_fork_of_a_finished_game_at_several_versions_plays_to_the_end(
         assert [(s.event, _audit(s.metadata)) for s in copied[:at]] == [
             (s.event, _audit(s.metadata)) for s in events[:at]
         ]
-        _assert_fresh(events, copied[:at])
+        assert_fresh(events, copied[:at])
         forked = copied[at].event
         assert isinstance(forked, GameForked)
         assert (forked.source_game, forked.source_version) == (source, at)
         assert copied[at].metadata["kind"] == "fork" and copied[at].metadata["actor"] == "analyst"
         _finish_and_verify(games, fork_id, f"finished-fork-{at}")
     assert games.verify(source).ok  # the source is untouched
-
-
-def _randomness(events: Sequence[StoredEvent]) -> tuple[set[str], set[str]]:
-    """Every nonce and every key of a game's metadata."""
-    nonces = {n for s in events for n in (s.metadata.get("nonces") or {}).values()}
-    return nonces, {s.metadata["key"] for s in events if "key" in s.metadata}
-
-
-def _assert_fresh(source: Sequence[StoredEvent], copied: Sequence[StoredEvent]) -> None:
-    """Every secret group of every copied event has a nonce, and none is one of the source's; the copy's
-    key is its own (issue 26: a commitment's randomness is never reused)."""
-    for s in copied:
-        groups = secret_groups(event_to_dict(s.event)["type"])
-        assert set(s.metadata.get("nonces") or {}) == set(groups), s
-        assert ("key" in s.metadata) == bool(groups), s
-    (old_nonces, old_keys), (new_nonces, new_keys) = _randomness(source), _randomness(copied)
-    assert new_nonces and not new_nonces & old_nonces
-    assert len(new_keys) == 1 and not new_keys & old_keys
 
 
 def _hidden_order(state: GameState) -> list[bytes]:
