@@ -127,14 +127,18 @@ def group_digest(
     nonce: str, event: Mapping[str, Any], fields: tuple[str, ...], key: str | None = None
 ) -> str:
     """The digest of a secret group: SHA-256 (schemes 1 and 2) or, given the game's `key` (scheme 3),
-    HMAC-SHA256 under the key's 16 bytes, of {"nonce", "fields"} canonically encoded. Raises ValueError
-    for a key that is not hexadecimal (verification checks the key's form first)."""
+    HMAC-SHA256 under the key's 16 bytes, of {"nonce", "fields"} canonically encoded. (A key that is not
+    hexadecimal, which verification reports as malformed, is taken as its text: it never raises.)"""
     optional = _optional(event)
     present = {f: event.get(f) for f in fields if f in event or f not in optional}
     body = canonical({"nonce": nonce, "fields": present})
     if key is None:
         return sha256(body)
-    return hmac.new(bytes.fromhex(key), body, hashlib.sha256).hexdigest()
+    try:
+        secret = bytes.fromhex(key)
+    except ValueError:
+        secret = key.encode()
+    return hmac.new(secret, body, hashlib.sha256).hexdigest()
 
 
 def nonces_for(event_type: str, make: Callable[[], str] = new_nonce) -> dict[str, str]:
