@@ -85,6 +85,12 @@ class Clock:
             return self.now
 
 
+async def public_resolver(host: str, port: int) -> list[str]:
+    """A resolver (api/egress.py) that answers a public address for every name, for tests that register
+    webhooks without delivering them (the machine may have no DNS)."""
+    return ["93.184.215.14"]
+
+
 def listening(**kw: Any) -> Iterator[Listener]:
     listener = Listener(**kw).start()
     try:
