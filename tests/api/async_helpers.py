@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,10 +34,12 @@ class Listener:
     hold: threading.Event | None = None
     calls: list[Call] = field(default_factory=list)
     port: int = field(default_factory=free_port)
+    host: str = "127.0.0.1"  # or another loopback address ("127.0.0.2", "::1")
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/hook"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/hook"
 
     def start(self) -> Listener:
         listener = self
@@ -56,7 +59,10 @@ class Listener:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        class Server(ThreadingHTTPServer):
+            address_family = socket.AF_INET6 if ":" in listener.host else socket.AF_INET
+
+        self.server = Server((self.host, self.port), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         return self
