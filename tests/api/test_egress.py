@@ -124,9 +124,8 @@ def _refused_at_registration(client: TestClient, url: str) -> None:
     problem = at_creation.json()
     assert problem["code"] == "invalid-webhook" and problem["rule_id"] == "HOOK-1", (url, problem)
     created = _game(client)
-    later = client.put(
-        f"/games/{created['game_id']}/webhook", headers=bearer(created["seats"][0]["token"]), json={"url": url}
-    )
+    seat = bearer(created["seats"][0]["token"])
+    later = client.put(f"/games/{created['game_id']}/webhook", headers=seat, json={"url": url})
     assert later.status_code == 422 and later.json()["code"] == "invalid-webhook", (url, later.text)
     assert runtime_of(client).tables.hooks(created["game_id"]) == {}  # nothing registered
 
