@@ -29,6 +29,7 @@ import asyncio
 import ipaddress
 import re
 import socket
+import ssl
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -208,11 +209,16 @@ async def check(url: str, allowed: Sequence[Network], resolve: Resolver, timeout
     return Target(url, host, tuple(addresses), False)
 
 
-def client(timeout: float) -> httpx.AsyncClient:
+def client(timeout: float, ca_file: str | None = None) -> httpx.AsyncClient:
     """The delivery client: no redirects, no proxies from the environment, no pooled connections (a
-    connection is made to one checked address for one host's request and closed)."""
+    connection is made to one checked address for one host's request and closed); certificates are
+    checked against the system's CAs, or those of `ca_file` (`GALILEO_WEBHOOK_CA_FILE`)."""
+    verify: ssl.SSLContext | bool = True
+    if ca_file:
+        verify = ssl.create_default_context(cafile=ca_file)
     return httpx.AsyncClient(
         timeout=timeout,
+        verify=verify,
         follow_redirects=False,
         trust_env=False,
         limits=httpx.Limits(max_keepalive_connections=0),

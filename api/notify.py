@@ -258,7 +258,8 @@ class Notifier:
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
-            self._client = egress.client(self._runtime.settings.webhook_timeout_seconds)
+            settings = self._runtime.settings
+            self._client = egress.client(settings.webhook_timeout_seconds, settings.webhook_ca_file)
         return self._client
 
     def start(self) -> None:

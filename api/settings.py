@@ -88,6 +88,9 @@ class Settings:
     # (GALILEO_WEBHOOK_ALLOW_NETWORKS, comma-separated; default none: api/egress.py).
     webhook_allow_networks: tuple[str, ...] = ()
     webhook_rotation_seconds: float = 24 * 3600.0  # a rotated-out secret signs too for this long
+    # The CA certificates (PEM) that https webhooks' certificates are checked against (a private
+    # network's CA); default: the system's.
+    webhook_ca_file: str | None = None
     token_cache_seconds: float = 5.0  # how long a process trusts a token lookup (re-issued links)
     takeback_timeout: str = "P1D"  # how long a take-back request waits for the other people
     # Game analysis (replays/jobs.py, docs/analysis-api.md): on Redis's queue for `galileo worker`
@@ -150,6 +153,7 @@ class Settings:
             webhook_poll_seconds=_float("GALILEO_WEBHOOK_POLL_SECONDS", d.webhook_poll_seconds),
             webhook_allow_networks=tuple(n for n in networks if n),
             webhook_rotation_seconds=_float("GALILEO_WEBHOOK_ROTATION_SECONDS", d.webhook_rotation_seconds),
+            webhook_ca_file=os.environ.get("GALILEO_WEBHOOK_CA_FILE") or None,
             token_cache_seconds=_float("GALILEO_TOKEN_CACHE_SECONDS", d.token_cache_seconds),
             takeback_timeout=os.environ.get("GALILEO_TAKEBACK_TIMEOUT") or d.takeback_timeout,
             analysis_queue=_choice("GALILEO_ANALYSIS_QUEUE", d.analysis_queue, ("auto", "redis", "local")),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -35,11 +36,13 @@ class Listener:
     calls: list[Call] = field(default_factory=list)
     port: int = field(default_factory=free_port)
     host: str = "127.0.0.1"  # or another loopback address ("127.0.0.2", "::1")
+    tls: ssl.SSLContext | None = None  # serve https with this context (its certificate)
+    server_names: list[str | None] = field(default_factory=list)  # the TLS server names (SNI) asked for
 
     @property
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/hook"
+        return f"{'https' if self.tls else 'http'}://{host}:{self.port}/hook"
 
     def start(self) -> Listener:
         listener = self
@@ -63,6 +66,9 @@ class Listener:
             address_family = socket.AF_INET6 if ":" in listener.host else socket.AF_INET
 
         self.server = Server((self.host, self.port), Handler)
+        if self.tls is not None:
+            self.tls.sni_callback = lambda sock, name, context: self.server_names.append(name)
+            self.server.socket = self.tls.wrap_socket(self.server.socket, server_side=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         return self

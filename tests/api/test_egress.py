@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import ssl
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
+import trustme
 from fastapi.testclient import TestClient
 
 from api import egress, notify
@@ -265,3 +268,38 @@ def test_HOOK_1_dns_rebinding_between_check_and_connect_never_reaches_loopback(s
     finally:
         allowed.stop()
         victim.stop()
+
+
+def test_HOOK_1_https_goes_to_the_checked_address_with_the_hosts_name_and_certificate(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """The pinned connection still speaks TLS to the URL's host: SNI and the certificate check use the
+    name, while the connection goes to the checked address (the name is never looked up again)."""
+    ca = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("hooks.galileo.test").configure_cert(server_context)
+    listener = Listener(host="127.0.0.2", tls=server_context).start()
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    config = replace(
+        settings, clocks=False, webhook_allow_networks=("127.0.0.2/32",), webhook_ca_file=str(ca_file)
+    )
+
+    async def resolve(host: str, port: int) -> Sequence[str]:
+        return ["127.0.0.2"] if host == "hooks.galileo.test" else []
+
+    try:
+        with TestClient(create_app(config)) as client:
+            runtime_of(client).resolve = resolve
+            created = _game(client, webhook=f"https://hooks.galileo.test:{listener.port}/hook")
+            _deliver(client)
+            [call] = listener.calls
+            assert call.headers["host"] == f"hooks.galileo.test:{listener.port}"
+            assert listener.server_names == ["hooks.galileo.test"]
+            assert _log(client, created)[0]["result"] == "2xx"
+            # A certificate for another name is refused (the check is the name's, not the address's).
+            other = _game(client, webhook=f"https://127.0.0.2:{listener.port}/hook")
+            _deliver(client)
+            assert len(listener.calls) == 1 and _log(client, other)[0]["result"] == "no-response"
+    finally:
+        listener.stop()
