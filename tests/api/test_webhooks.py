@@ -4,11 +4,13 @@ after a server restart, and never delaying a move. A local listener on 127.0.0.1
 from __future__ import annotations
 
 import base64
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,6 +23,7 @@ from api.app import create_app
 from api.notify import SIGNATURE_HEADER, sign, verify_signature
 from api.schemas import DeliveryOut
 from api.settings import Settings
+from api.tables import TableStore
 from tests.api.async_helpers import Call, Clock, Listener, bearer, public_resolver
 from tests.api.helpers import free_port, runtime_of, wait_until
 
@@ -377,3 +380,33 @@ def test_ASYNC_3_after_a_hand_over_the_old_webhook_gets_nothing(driven: TestClie
     finally:
         old_hook.stop()
         new_hook.stop()
+
+
+OLD_HOOKS = """CREATE TABLE galileo_hooks (game_id TEXT NOT NULL, seat INTEGER NOT NULL, url TEXT NOT NULL,
+    secret TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (game_id, seat))"""
+OLD_OUTBOX = """CREATE TABLE galileo_outbox (id TEXT PRIMARY KEY, game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL, version INTEGER NOT NULL, url TEXT NOT NULL, body TEXT NOT NULL, status TEXT NOT NULL,
+    attempts INTEGER NOT NULL, next_at TEXT NOT NULL, locked_until TEXT, last_code INTEGER, last_error TEXT,
+    created_at TEXT NOT NULL, delivered_at TEXT, UNIQUE (game_id, seat, kind, version))"""
+
+
+def test_tables_of_an_older_release_gain_the_new_columns_and_hide_their_raw_errors(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.execute(OLD_HOOKS)
+        db.execute(OLD_OUTBOX)
+        db.execute("INSERT INTO galileo_hooks VALUES ('g', 0, 'https://example.org/h', 'whsec_x', 't')")
+        db.execute(
+            "INSERT INTO galileo_outbox VALUES ('d', 'g', 0, 'your-turn', 3, 'https://example.org/h', '{}', "
+            "'pending', 1, 't', NULL, NULL, 'ConnectError: [Errno 111] Connection refused', 't', NULL)"
+        )
+    tables = TableStore(f"sqlite:///{path}")
+    try:
+        [hook] = tables.hooks("g").values()
+        [row] = tables.log("g")
+        assert hook.hook_id is None and row.hook_id is None  # bound to each other (sent as before)
+        assert row.to_json()["result"] == "no-response" and "Errno" not in str(row.to_json())
+        TableStore(f"sqlite:///{path}").close()  # a second start adds nothing twice
+    finally:
+        tables.close()
