@@ -16,12 +16,13 @@ from api.problems import ApiError
 from api.runtime import Runtime
 from api.schemas import CreateGame, SeatOut
 from api.tables import Hook
+from rulebook import rule_url
 
 RULE = "HOOK-1"
 
 
 def refused(detail: str) -> ApiError:
-    return ApiError(422, "invalid-webhook", detail, rule_id=RULE)
+    return ApiError(422, "invalid-webhook", detail, rule_id=RULE, rule_url=rule_url(RULE))
 
 
 async def check(runtime: Runtime, url: str) -> None:

@@ -95,7 +95,7 @@ def table_rules(body: CreateGame, default_takeback: str) -> tuple[TableRecord, s
         if spec.webhook is not None and spec.bot is not None:
             problem = "a bot seat has no webhook"
         if problem:
-            raise ApiError(422, "invalid-webhook", problem, rule_id="HOOK-1")
+            raise hooks.refused(problem)
     host_token = new_token()
     seconds = max(1, int(takeback.total_seconds()))
     record = TableRecord("", token_hash(host_token), clock, seconds, body.on_resign, "greedy")

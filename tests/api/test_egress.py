@@ -95,7 +95,9 @@ OTHER_FORMS = [
 def client(settings: Settings) -> Iterator[TestClient]:
     # The default egress settings (no GALILEO_WEBHOOK_ALLOW_NETWORKS); deliveries driven by the test.
     assert settings.webhook_allow_networks == ()
-    with TestClient(create_app(replace(settings, clocks=False))) as test_client:
+    # (A refused attempt is retried an hour later: each delivery round below sees only its new row.)
+    config = replace(settings, clocks=False, webhook_backoff_seconds=3600.0)
+    with TestClient(create_app(config)) as test_client:
         yield test_client
 
 
@@ -126,6 +128,7 @@ def _refused_at_registration(client: TestClient, url: str) -> None:
     assert at_creation.headers["content-type"].startswith("application/problem+json")
     problem = at_creation.json()
     assert problem["code"] == "invalid-webhook" and problem["rule_id"] == "HOOK-1", (url, problem)
+    assert problem["rule_url"].endswith("/rules/HOOK-1")
     created = _game(client)
     seat = bearer(created["seats"][0]["token"])
     later = client.put(f"/games/{created['game_id']}/webhook", headers=seat, json={"url": url})
