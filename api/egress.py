@@ -65,6 +65,7 @@ REFUSED = _networks(
 # IPv4 addresses written as IPv6: refused whatever the settings (write the IPv4 address itself).
 TRANSLATED = _networks(
     "::ffff:0:0/96",  # IPv4-mapped
+    "::ffff:0:0:0/96",  # IPv4-translated (SIIT)
     "::/96",  # IPv4-compatible (deprecated); also :: and ::1
     "64:ff9b::/96",  # NAT64
     "64:ff9b:1::/48",  # local NAT64

@@ -37,6 +37,7 @@ class Listener:
     port: int = field(default_factory=free_port)
     host: str = "127.0.0.1"  # or another loopback address ("127.0.0.2", "::1")
     tls: ssl.SSLContext | None = None  # serve https with this context (its certificate)
+    location: str | None = None  # a Location header on every answer (a redirect)
     server_names: list[str | None] = field(default_factory=list)  # the TLS server names (SNI) asked for
 
     @property
@@ -56,6 +57,8 @@ class Listener:
                 status = listener.statuses.pop(0) if listener.statuses else 200
                 listener.calls.append(Call({k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(status)
+                if listener.location is not None:
+                    self.send_header("Location", listener.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

@@ -46,6 +46,7 @@ LOOPBACK_FORMS = [
     "http://[0:0:0:0:0:0:0:1]:{port}/hook",
     "http://[::ffff:127.0.0.1]:{port}/hook",
     "http://[::ffff:7f00:1]:{port}/hook",
+    "http://[::ffff:0:7f00:1]:{port}/hook",
     "http://[0:0:0:0:0:ffff:127.0.0.1]:{port}/hook",
     "http://[::127.0.0.1]:{port}/hook",
     "http://[64:ff9b::7f00:1]:{port}/hook",

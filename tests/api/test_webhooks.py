@@ -417,3 +417,16 @@ def test_tables_of_an_older_release_gain_the_new_columns_and_hide_their_raw_erro
         TableStore(f"sqlite:///{path}").close()  # a second start adds nothing twice
     finally:
         tables.close()
+
+
+def test_a_redirect_is_not_followed(driven: TestClient) -> None:
+    target = Listener().start()
+    redirecting = Listener(statuses=[307], location=target.url).start()
+    try:
+        created = _made(driven, webhook=redirecting.url)
+        _deliver(driven)
+        assert len(redirecting.calls) == 1 and target.calls == []
+        assert _host_log(driven, created)[0]["result"] == "3xx"
+    finally:
+        redirecting.stop()
+        target.stop()
