@@ -50,7 +50,8 @@ people: the lobby at `/`, `/play/{id}` and `/replay/{id}`.
 
 Async play over days (docs/async.md): a game may have a clock (`clock` at creation: per move with a
 reserve, or base + increment, ISO 8601 durations), each seat a webhook told when it must act (signed
-with HMAC-SHA256, delivered through an outbox with retries; `GET /games/{id}/notifications`), and one
+the Standard Webhooks way, only to hosts that resolve to public addresses (HOOK-1), delivered through
+an outbox with retries; `GET /games/{id}/notifications`), and one
 stream follows a token holder's turns in all its games (`GET /turns`). A seat may take back its own
 commands of the turn within the information horizon (ASYNC-7; others consent, ASYNC-6), resign, or ask
 to pause the clocks; the table's host (the `host_token` from creation) re-issues a lost seat link,

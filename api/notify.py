@@ -1,6 +1,8 @@
 """Turn notifications (docs/async.md): each seat may register a webhook; when the seat must act, when
 a take-back asks it, when its time runs out and when the game ends, the service POSTs a JSON body signed
-with HMAC-SHA256 under the seat's secret (`X-Galileo-Signature: sha256=<hex>`).
+the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>` over
+`id.timestamp.body`), and for one more release also with the deprecated `X-Galileo-Signature`.
+Where a webhook may point, and how it is reached, is api/egress.py's (it fails closed).
 
 Notifications go through an outbox in the database (`galileo_outbox`, api/tables.py): a write queues
 them right after the game's events are stored, and a delivery worker (in `galileo serve` and in
@@ -12,23 +14,24 @@ rows are also the delivery log (`GET /games/{id}/notifications`).
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import hashlib
 import hmac
-import ipaddress
 import logging
-import socket
+import secrets
 import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 import httpx
 import orjson
 from starlette.concurrency import run_in_threadpool
 
-from api.tables import Delivery, Hook
+from api import egress
+from api.tables import NO_RESPONSE, REFUSED, SUPERSEDED, Delivery, Hook, status_class
 from domain import Event
 from domain import events as ev
 from replays.store import Game
@@ -38,7 +41,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SIGNATURE_HEADER = "X-Galileo-Signature"
+SIGNATURE_HEADER = "X-Galileo-Signature"  # deprecated: sent for one more release (docs/async.md)
+SECRET_PREFIX = "whsec_"
 YOUR_TURN, TAKE_BACK, TIME_EXPIRED, GAME_ENDED, GAME_CANCELLED = (
     "your-turn",
     "take-back-requested",
@@ -66,38 +70,62 @@ MAX_BACKOFF = timedelta(hours=1)
 LEASE = timedelta(minutes=2)  # a claimed delivery is retried by any worker after this
 
 
+Row = tuple[str, str, int, str, int, str, str, str | None]  # an outbox row (TableStore.enqueue)
+
+
+def new_secret() -> str:
+    """A webhook secret: `whsec_` and 32 random bytes in standard base64 (what Standard Webhooks
+    libraries decode)."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode("ascii")
+
+
+def secret_key(secret: str) -> bytes:
+    """The HMAC key of a secret: the bytes its base64 stands for. Secrets issued before Standard
+    Webhooks signing were URL-safe base64 without padding; they are decoded as such (a Standard
+    Webhooks library cannot: rotate or re-register to get a standard one)."""
+    text = secret.removeprefix(SECRET_PREFIX)
+    try:
+        return base64.b64decode(text, validate=True)
+    except binascii.Error:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def standard_signature(secret: str, msg_id: str, timestamp: int, body: bytes) -> str:
+    """One Standard Webhooks signature: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`."""
+    signed = f"{msg_id}.{timestamp}.".encode() + body
+    return "v1," + base64.b64encode(hmac.new(secret_key(secret), signed, hashlib.sha256).digest()).decode()
+
+
+def signature_headers(keys: Sequence[str], msg_id: str, timestamp: int, body: bytes) -> dict[str, str]:
+    """The signing headers of a delivery under the seat's secrets (`Hook.secrets`: the current one first,
+    and during a rotation's overlap the previous one): one `v1` signature each, space-separated, and the
+    deprecated body-only `X-Galileo-Signature` under the current secret."""
+    return {
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": " ".join(standard_signature(k, msg_id, timestamp, body) for k in keys),
+        SIGNATURE_HEADER: sign(keys[0], body),
+    }
+
+
 def sign(secret: str, body: bytes) -> str:
-    """The signature header's value: `sha256=` and the hex HMAC-SHA256 of the exact body bytes."""
+    """The deprecated `X-Galileo-Signature`: `sha256=` and the hex HMAC-SHA256 of the body bytes alone
+    under the secret's text (it can be replayed: verify `webhook-signature` instead)."""
     return "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
 
 
 def verify_signature(secret: str, body: bytes, header: str) -> bool:
-    """What a receiver does: recompute the signature and compare in constant time."""
+    """What a receiver of the deprecated header does: recompute it and compare in constant time."""
     return hmac.compare_digest(sign(secret, body), header)
 
 
-def check_url(url: str) -> str | None:
-    """Why `url` cannot be a webhook (scheme, host), or None."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return "a webhook is an http:// or https:// URL with a host"
-    if parts.username or parts.password:
-        return "a webhook URL carries no credentials (verify the signature instead)"
-    return None
-
-
-def _private_target(url: str) -> bool:
-    """Whether the URL's host resolves to a loopback, private, link-local or reserved address."""
-    host = urlsplit(url).hostname or ""
+def check_form(url: str) -> str | None:
+    """Why `url` cannot be a webhook by its form alone (egress.parse), or None."""
     try:
-        infos = socket.getaddrinfo(host, None)
-    except OSError:
-        return False  # the delivery fails on its own
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0])
-        if address.is_private or address.is_loopback or address.is_link_local or address.is_reserved:
-            return True
-    return False
+        egress.parse(url)
+    except egress.Refused as refused:
+        return str(refused)
+    return None
 
 
 def plan(
@@ -108,14 +136,16 @@ def plan(
     hooks: dict[int, Hook],
     public_url: str,
     resync: bool = False,
-) -> list[tuple[str, str, int, str, int, str, str]]:
-    """The outbox rows (id, game, seat, kind, version, url, body) that a batch of `events` just stored
-    calls for, `game` being the game after it; with `resync`, the rows the game's present calls for
-    (the scheduler's sweep, which re-queues what a crash between a write and its queueing lost).
+) -> list[Row]:
+    """The outbox rows (id, game, seat, kind, version, url, body, hook_id) that a batch of `events` just
+    stored calls for, `game` being the game after it; with `resync`, the rows the game's present calls
+    for (the scheduler's sweep, which re-queues what a crash between a write and its queueing lost).
 
     A row's `version` is its identity: for `your-turn` the version at which the turn began, for the end
     the version of the end, else the batch's last version; the outbox keeps one row per (game, seat,
-    kind, version), so re-queueing is harmless."""
+    kind, version), so re-queueing is harmless. A row is bound to the registration (`hook_id`) it was
+    made for. A seat handed over in the batch gets none: its webhook was its previous holder's (ASYNC-3;
+    the hand-over removes it)."""
     state = game.state
     assert state is not None
     over = state.finished or game.cancelled
@@ -138,11 +168,12 @@ def plan(
             elif isinstance(e, ev.TimeExpired):
                 wanted.append((e.seat, TIME_EXPIRED, game.version))
     happened = [type(e).__name__ for e in events]
-    rows = []
+    handed = {e.seat for e in events if isinstance(e, ev.SeatHandedOver)}
+    rows: list[Row] = []
     seen: set[tuple[int, str]] = set()
     for seat, kind, key in wanted:
         hook = hooks.get(seat)
-        if hook is None or (seat, kind) in seen:
+        if hook is None or (seat, kind) in seen or seat in handed:
             continue
         seen.add((seat, kind))
         delivery = uuid.uuid4().hex
@@ -156,7 +187,7 @@ def plan(
             "to_act": to_act,
             "page": f"{public_url.rstrip('/')}/play/{game_id}",
         }
-        rows.append((delivery, game_id, seat, kind, key, hook.url, orjson.dumps(body).decode()))
+        rows.append((delivery, game_id, seat, kind, key, hook.url, orjson.dumps(body).decode(), hook.hook_id))
     return rows
 
 
@@ -198,6 +229,20 @@ async def sweep(runtime: Runtime) -> int:
     return added
 
 
+async def queue_present(runtime: Runtime, game_id: str) -> None:
+    """Queue what the present of one game calls for that is not queued yet (a webhook just registered
+    gets the turn it missed)."""
+    hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
+    game = await run_in_threadpool(runtime.store.game, game_id)
+    people = await runtime.people(game_id, game)
+    rows = plan(game_id, game, [], people, hooks, runtime.settings.public_url, resync=True)
+    if not rows:
+        return
+    added: int = await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
+    if added:
+        runtime.notifier.wake()
+
+
 class Notifier:
     """The delivery worker: sends due outbox rows, several at a time, each in its own task."""
 
@@ -211,9 +256,14 @@ class Notifier:
     def wake(self) -> None:
         self._wake.set()
 
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            settings = self._runtime.settings
+            self._client = egress.client(settings.webhook_timeout_seconds, settings.webhook_ca_file)
+        return self._client
+
     def start(self) -> None:
-        settings = self._runtime.settings
-        self._client = httpx.AsyncClient(timeout=settings.webhook_timeout_seconds, follow_redirects=False)
+        self._http()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="webhooks")
 
     async def stop(self) -> None:
@@ -239,59 +289,76 @@ class Notifier:
                 await asyncio.wait_for(self._wake.wait(), poll)
             self._wake.clear()
 
-    async def send_due(self) -> int:
-        """Claim the due deliveries and start sending them; returns how many were claimed."""
+    async def send_due(self, wait: bool = False) -> int:
+        """Claim the due deliveries and start sending them (with `wait`, until each attempt is over);
+        returns how many were claimed."""
         now = self._runtime.clock()
         claimed = await run_in_threadpool(self._runtime.tables.claim, now, now + LEASE)
+        started = []
         for delivery in claimed:
             task = asyncio.get_running_loop().create_task(self._send(delivery))
             self._sending.add(task)
             task.add_done_callback(self._sending.discard)
+            started.append(task)
+        if wait and started:
+            await asyncio.gather(*started)
         return len(claimed)
 
     async def _send(self, d: Delivery) -> None:
         try:
-            await self._attempt(d)
+            await self.attempt(d)
         except asyncio.CancelledError:
             # The process is stopping: give the delivery back at once rather than after its lease.
             self._runtime.tables.release(d.id)
             raise
 
-    async def _attempt(self, d: Delivery) -> None:
+    async def attempt(self, d: Delivery) -> None:
+        """One attempt at a claimed delivery, recorded in the outbox."""
         runtime = self._runtime
         settings = runtime.settings
         tables = runtime.tables
         hook = (await run_in_threadpool(tables.hooks, d.game_id)).get(d.seat)
-        if hook is None:
-            await run_in_threadpool(tables.attempt_failed, d.id, None, "the webhook was removed", None)
+        if hook is None or hook.hook_id != d.hook_id:
+            # Made for a registration that was removed or replaced (or the seat handed over): never sent
+            # to another URL, nor signed with another registration's secret.
+            await run_in_threadpool(tables.attempt_failed, d.id, None, SUPERSEDED, None)
             return
-        if not settings.webhook_allow_private and await run_in_threadpool(_private_target, d.url):
-            message = "the webhook's host is a private or loopback address (GALILEO_WEBHOOK_ALLOW_PRIVATE)"
-            await run_in_threadpool(tables.attempt_failed, d.id, None, message, None)
-            return
-        body = d.body.encode()
-        headers = {
-            "Content-Type": "application/json",
-            "User-Agent": "galileo-service",
-            SIGNATURE_HEADER: sign(hook.secret, body),
-            "X-Galileo-Event": d.kind,
-            "X-Galileo-Delivery": d.id,
-        }
         code: int | None = None
         try:
-            assert self._client is not None
-            response = await self._client.post(d.url, content=body, headers=headers)
-            code = response.status_code
-            if 200 <= code < 300:
-                await run_in_threadpool(tables.delivered, d.id, code, runtime.clock())
-                return
-            error = f"HTTP {code}"
-        except httpx.HTTPError as exc:
-            error = f"{type(exc).__name__}: {exc}"[:300]
+            target = await egress.check(
+                hook.url, settings.webhook_networks, runtime.resolve, settings.webhook_timeout_seconds
+            )
+        except egress.Refused:
+            result = REFUSED  # checked again at each attempt: the name may point elsewhere now
+        else:
+            body = d.body.encode()
+            now = runtime.clock()
+            headers = {
+                "Content-Type": "application/json",
+                "User-Agent": "galileo-service",
+                **signature_headers(hook.secrets(now), d.id, int(now.timestamp()), body),
+                "X-Galileo-Event": d.kind,
+                "X-Galileo-Delivery": d.id,
+            }
+            try:
+                code = await egress.post(self._http(), target, body, headers)
+            except (httpx.HTTPError, OSError) as error:
+                # The operator's log names the failure's kind only; the delivery log, not even that.
+                logger.info("webhook delivery %s: no answer (%s)", d.id, type(error).__name__)
+                result = NO_RESPONSE
+            else:
+                if 200 <= code < 300:
+                    await run_in_threadpool(tables.delivered, d.id, code, runtime.clock())
+                    return
+                result = status_class(code)
+        await run_in_threadpool(tables.attempt_failed, d.id, code, result, self._retry_at(d))
+
+    def _retry_at(self, d: Delivery) -> datetime | None:
+        """When to try `d` again after a failed attempt (None: it failed for good). The worker polls the
+        outbox every `webhook_poll_seconds` and finds the retry when it is due."""
+        settings = self._runtime.settings
         attempts = d.attempts + 1
-        retry = None
-        if attempts < settings.webhook_max_attempts:
-            delay = timedelta(seconds=settings.webhook_backoff_seconds * 2 ** (attempts - 1))
-            retry = runtime.clock() + min(delay, MAX_BACKOFF)
-        # The worker polls the outbox every `webhook_poll_seconds` and finds the retry when it is due.
-        await run_in_threadpool(tables.attempt_failed, d.id, code, error, retry)
+        if attempts >= settings.webhook_max_attempts:
+            return None
+        delay = timedelta(seconds=settings.webhook_backoff_seconds * 2 ** (attempts - 1))
+        return self._runtime.clock() + min(delay, MAX_BACKOFF)

@@ -13,6 +13,7 @@ from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
 from api.clocks import Scheduler
+from api.egress import Resolver, system_resolve
 from api.limits import RateLimiter
 from api.lobby import Lobby, ProjectedLobby
 from api.notify import Notifier
@@ -44,6 +45,8 @@ class Runtime:
     clock: Callable[[], datetime]  # the service's time (tests pass a controllable one)
     analyses: JobQueue  # game analysis jobs (replays/jobs.py)
     projector: Projector | None = None  # the read models, when this process keeps them
+    # The webhook hosts' resolver (api/egress.py): the system's; a test may set one whose answers change.
+    resolve: Resolver = field(default=system_resolve)
     bots: BotRunner = field(init=False)
     health: StoreHealth = field(init=False)  # whether the store answers (api/outage.py)
     limiter: RateLimiter = field(init=False)  # per-client token buckets (api/limits.py)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -47,8 +48,16 @@ class Request(BaseModel):
 
 WEBHOOK_HELP = (
     "A URL the service POSTs a signed JSON body to when this seat must act, is asked to accept a "
-    "take-back, runs out of time, and when the game ends (docs/async.md). The answer gives the seat's "
-    "`webhook_secret` for checking `X-Galileo-Signature`."
+    "take-back, runs out of time, and when the game ends (docs/async.md). An http(s) URL without "
+    "credentials whose host resolves only to public addresses (HOOK-1; 422 `invalid-webhook` else). "
+    "The answer gives the seat's `webhook_secret` for checking the Standard Webhooks signature "
+    "(`webhook-signature`)."
+)
+SECRET_HELP = (
+    "The seat's webhook signing secret (`whsec_` and standard base64, as Standard Webhooks libraries "
+    "take it): verify `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`). The "
+    "deprecated `X-Galileo-Signature: sha256=<hex HMAC-SHA256 of the body>` (key: the secret's text) is "
+    "sent for one more release."
 )
 
 
@@ -162,9 +171,7 @@ class SeatOut(BaseModel):
     side: Literal["basic", "ability"] = Field("basic", description=SIDE_HELP)
     bot: str | None = None
     token: str | None = Field(None, description="Only in the answer that issued it: keep it secret.")
-    webhook_secret: str | None = Field(
-        default=None, description="The HMAC key of this seat's webhook signatures."
-    )
+    webhook_secret: str | None = Field(default=None, description=SECRET_HELP)
 
 
 class GameCreated(BaseModel):
@@ -331,7 +338,13 @@ class WebhookIn(Request):
 class WebhookOut(BaseModel):
     seat: int
     url: str
-    secret: str = Field(description="Verify `X-Galileo-Signature: sha256=<hex HMAC-SHA256 of the body>`.")
+    secret: str = Field(description=SECRET_HELP)
+
+
+class WebhookSecret(WebhookOut):
+    previous_valid_until: datetime = Field(
+        description="Until then the previous secret signs too: a second `v1` in `webhook-signature`."
+    )
 
 
 class TableResult(BaseModel):
@@ -361,9 +374,27 @@ class TableView(BaseModel):
     you: dict[str, Any]
 
 
+class DeliveryOut(BaseModel):
+    id: str = Field(description="The notification's id: the body's `id` and the `webhook-id` header.")
+    seat: int
+    kind: str = Field(description="The body's `event`: your-turn, take-back-requested, time-expired, …")
+    version: int
+    status: Literal["pending", "delivered", "failed"]
+    attempts: int
+    result: Literal["2xx", "3xx", "4xx", "5xx", "no-response", "refused", "superseded"] | None = Field(
+        description="The last attempt's class: the answer's status class; `no-response` (no connection, "
+        "no answer in time); `refused` (the host does not resolve only to allowed addresses, HOOK-1); "
+        "`superseded` (the webhook it was queued for was replaced, removed or its seat handed over: "
+        "never sent elsewhere). Never the raw error or status code."
+    )
+    next_attempt_at: str | None
+    created_at: str
+    delivered_at: str | None
+
+
 class Notifications(BaseModel):
     game_id: str
-    deliveries: list[dict[str, Any]]
+    deliveries: list[DeliveryOut]
 
 
 AnalysisStatus = Literal["queued", "running", "finished", "failed", "cancelling", "cancelled"]  # replays.jobs

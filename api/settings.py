@@ -6,13 +6,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Self
 
+from api.egress import Network, allowed_networks
 from api.limits import KINDS, Rate
 from projections.projector import in_process as projections_in_process
 
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 
 
-_YES = ("1", "true", "yes", "on")
 
 
 def _float(name: str, default: float) -> float:
@@ -83,7 +83,14 @@ class Settings:
     webhook_backoff_seconds: float = 2.0  # first retry delay, doubled after each failure (capped at 1 h)
     webhook_max_attempts: int = 12  # then the notification is marked failed
     webhook_poll_seconds: float = 1.0  # how often the delivery worker looks at the outbox
-    webhook_allow_private: bool = False  # allow webhooks to loopback and private addresses
+    # Networks a webhook may point into besides the public (globally routable) addresses, e.g.
+    # ("10.1.2.0/24",) for a receiver on the operator's network, or loopback for the tests' listener
+    # (GALILEO_WEBHOOK_ALLOW_NETWORKS, comma-separated; default none: api/egress.py).
+    webhook_allow_networks: tuple[str, ...] = ()
+    webhook_rotation_seconds: float = 24 * 3600.0  # a rotated-out secret signs too for this long
+    # The CA certificates (PEM) that https webhooks' certificates are checked against (a private
+    # network's CA); default: the system's.
+    webhook_ca_file: str | None = None
     token_cache_seconds: float = 5.0  # how long a process trusts a token lookup (re-issued links)
     takeback_timeout: str = "P1D"  # how long a take-back request waits for the other people
     # Game analysis (replays/jobs.py, docs/analysis-api.md): on Redis's queue for `galileo worker`
@@ -94,6 +101,10 @@ class Settings:
     analysis_retries: int = 2  # re-queues of a job whose worker died
 
     @property
+    def webhook_networks(self) -> tuple[Network, ...]:
+        return allowed_networks(self.webhook_allow_networks)
+
+    @property
     def analysis_on_redis(self) -> bool:
         return self.redis_url is not None and self.analysis_queue != "local"
 
@@ -101,6 +112,13 @@ class Settings:
     def from_env(cls) -> Self:
         """The settings of this process (`GALILEO_*`, `REDIS_URL`)."""
         d = cls()  # the defaults (a slotted class has no class-level default values to read)
+        if os.environ.get("GALILEO_WEBHOOK_ALLOW_PRIVATE"):
+            raise ValueError(
+                "GALILEO_WEBHOOK_ALLOW_PRIVATE was replaced by GALILEO_WEBHOOK_ALLOW_NETWORKS: the networks "
+                "(comma-separated CIDR) a webhook may point into besides public addresses"
+            )
+        networks = tuple(n.strip() for n in os.environ.get("GALILEO_WEBHOOK_ALLOW_NETWORKS", "").split(","))
+        allowed_networks(networks)  # a bad network stops the start
         return cls(
             database_url=os.environ.get("GALILEO_DATABASE_URL") or DEFAULT_DATABASE_URL,
             redis_url=os.environ.get("REDIS_URL") or None,
@@ -133,7 +151,9 @@ class Settings:
             webhook_backoff_seconds=_float("GALILEO_WEBHOOK_BACKOFF_SECONDS", d.webhook_backoff_seconds),
             webhook_max_attempts=_int("GALILEO_WEBHOOK_MAX_ATTEMPTS", d.webhook_max_attempts),
             webhook_poll_seconds=_float("GALILEO_WEBHOOK_POLL_SECONDS", d.webhook_poll_seconds),
-            webhook_allow_private=os.environ.get("GALILEO_WEBHOOK_ALLOW_PRIVATE", "0") in _YES,
+            webhook_allow_networks=tuple(n for n in networks if n),
+            webhook_rotation_seconds=_float("GALILEO_WEBHOOK_ROTATION_SECONDS", d.webhook_rotation_seconds),
+            webhook_ca_file=os.environ.get("GALILEO_WEBHOOK_CA_FILE") or None,
             token_cache_seconds=_float("GALILEO_TOKEN_CACHE_SECONDS", d.token_cache_seconds),
             takeback_timeout=os.environ.get("GALILEO_TAKEBACK_TIMEOUT") or d.takeback_timeout,
             analysis_queue=_choice("GALILEO_ANALYSIS_QUEUE", d.analysis_queue, ("auto", "redis", "local")),

@@ -38,9 +38,16 @@ CREATE TABLE IF NOT EXISTS galileo_hooks (
     url TEXT NOT NULL,
     secret TEXT NOT NULL,
     created_at TEXT NOT NULL,
+    hook_id TEXT,
+    previous_secret TEXT,
+    previous_until TEXT,
     PRIMARY KEY (game_id, seat)
 )
 """
+# Columns added after the first release (`_add_columns` adds them to older tables). A registration's
+# `hook_id` binds the outbox rows made for it; `previous_secret` still signs until `previous_until`
+# (a secret's rotation).
+_HOOK_COLUMNS = ("hook_id", "previous_secret", "previous_until")
 _CREATE_OUTBOX = """
 CREATE TABLE IF NOT EXISTS galileo_outbox (
     id TEXT PRIMARY KEY,
@@ -58,13 +65,24 @@ CREATE TABLE IF NOT EXISTS galileo_outbox (
     last_error TEXT,
     created_at TEXT NOT NULL,
     delivered_at TEXT,
+    hook_id TEXT,
     UNIQUE (game_id, seat, kind, version)
 )
 """
+_OUTBOX_COLUMNS = ("hook_id",)
 _INDEX_OUTBOX = "CREATE INDEX IF NOT EXISTS galileo_outbox_due ON galileo_outbox (status, next_at)"
 _INDEX_DEADLINE = "CREATE INDEX IF NOT EXISTS galileo_tables_deadline ON galileo_tables (active, deadline)"
 
 PENDING, DELIVERED, FAILED = "pending", "delivered", "failed"
+# What the delivery log says of an attempt (`Delivery.result`): the class of the answer's status, or why
+# there was none. Never the raw error or code: those would tell a registrant which internal ports answer.
+NO_RESPONSE, REFUSED, SUPERSEDED = "no-response", "refused", "superseded"
+RESULTS = ("2xx", "3xx", "4xx", "5xx", NO_RESPONSE, REFUSED, SUPERSEDED)
+
+
+def status_class(code: int) -> str:
+    """The delivery log's class of an HTTP status code: "2xx" ... "5xx" (else "no-response")."""
+    return f"{code // 100}xx" if 200 <= code < 600 else NO_RESPONSE
 
 
 def stamp(moment: datetime) -> str:
@@ -96,10 +114,24 @@ class TableRecord:
 
 @dataclass(frozen=True, slots=True)
 class Hook:
+    """A seat's webhook registration. `hook_id` identifies it (None for one registered before ids):
+    an outbox row is sent only while the registration it was made for is the seat's."""
+
     game_id: str
     seat: int
     url: str
     secret: str
+    hook_id: str | None = None
+    previous_secret: str | None = None  # a rotated-out secret, still signing until `previous_until`
+    previous_until: str | None = None
+
+    def secrets(self, now: datetime) -> list[str]:
+        """The secrets that sign a delivery at `now`: the current one, then (during a rotation's
+        overlap) the previous one."""
+        out = [self.secret]
+        if self.previous_secret and self.previous_until and stamp(now) < self.previous_until:
+            out.append(self.previous_secret)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +150,17 @@ class Delivery:
     last_error: str | None
     created_at: str
     delivered_at: str | None
+    hook_id: str | None = None
+
+    @property
+    def result(self) -> str | None:
+        """The last attempt's class (`RESULTS`), None before the first; rows of older releases, which
+        kept the raw error, read as "no-response"."""
+        if self.last_error in RESULTS:
+            return self.last_error
+        if self.last_code is not None:
+            return status_class(self.last_code)
+        return None if self.attempts == 0 and self.last_error is None else NO_RESPONSE
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,9 +170,8 @@ class Delivery:
             "version": self.version,
             "status": self.status,
             "attempts": self.attempts,
+            "result": self.result,
             "next_attempt_at": self.next_at if self.status == PENDING else None,
-            "last_code": self.last_code,
-            "last_error": self.last_error,
             "created_at": self.created_at,
             "delivered_at": self.delivered_at,
         }
@@ -137,7 +179,7 @@ class Delivery:
 
 _DELIVERY = (
     "id, game_id, seat, kind, version, url, body, status, attempts, next_at, last_code, last_error, "
-    "created_at, delivered_at"
+    "created_at, delivered_at, hook_id"
 )
 
 
@@ -157,7 +199,22 @@ def _delivery(row: Sequence[Any]) -> Delivery:
         last_error=row[11],
         created_at=str(row[12]),
         delivered_at=row[13],
+        hook_id=row[14],
     )
+
+
+def _add_columns(db: SQLiteDb | PostgresDb, table: str, columns: Sequence[str]) -> None:
+    """Add the TEXT `columns` a table of an older release lacks (all nullable)."""
+    if db.postgres:
+        with db.transaction() as tx:
+            for column in columns:
+                tx.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} TEXT")
+        return
+    with db.transaction() as tx:
+        present = {str(r[1]) for r in tx.execute(f"PRAGMA table_info({table})")}
+        for column in columns:
+            if column not in present:
+                tx.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
 
 
 class TableStore:
@@ -166,6 +223,8 @@ class TableStore:
     def __init__(self, database_url: str) -> None:
         self.db: SQLiteDb | PostgresDb = open_db(database_url)
         create(self.db, [CREATE_TABLES, _CREATE_HOOKS, _CREATE_OUTBOX, _INDEX_OUTBOX, _INDEX_DEADLINE])
+        _add_columns(self.db, "galileo_hooks", _HOOK_COLUMNS)
+        _add_columns(self.db, "galileo_outbox", _OUTBOX_COLUMNS)
 
     def close(self) -> None:
         self.db.close()
@@ -239,26 +298,65 @@ class TableStore:
 
     def hooks(self, game_id: str) -> dict[int, Hook]:
         rows = self.db.query(
-            "SELECT game_id, seat, url, secret FROM galileo_hooks WHERE game_id = ?", (game_id,)
+            "SELECT game_id, seat, url, secret, hook_id, previous_secret, previous_until "
+            "FROM galileo_hooks WHERE game_id = ?",
+            (game_id,),
         )
-        return {int(r[1]): Hook(str(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows}
+        return {
+            int(r[1]): Hook(str(r[0]), int(r[1]), str(r[2]), str(r[3]), r[4], r[5], r[6]) for r in rows
+        }
 
     def set_hook(self, hook: Hook, now: datetime) -> None:
+        """Register (or replace) a seat's webhook. The notifications still pending for the registration
+        it replaces are dropped with it: they were made for that URL and secret only."""
         with self.db.transaction() as tx:
-            tx.execute("DELETE FROM galileo_hooks WHERE game_id = ? AND seat = ?", (hook.game_id, hook.seat))
+            self._drop_hook(tx, hook.game_id, hook.seat)
             tx.execute(
-                "INSERT INTO galileo_hooks VALUES (?, ?, ?, ?, ?)",
-                (hook.game_id, hook.seat, hook.url, hook.secret, stamp(now)),
+                "INSERT INTO galileo_hooks (game_id, seat, url, secret, created_at, hook_id, "
+                "previous_secret, previous_until) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)",
+                (hook.game_id, hook.seat, hook.url, hook.secret, stamp(now), hook.hook_id),
             )
 
     def delete_hook(self, game_id: str, seat: int) -> bool:
-        return (
-            self.db.execute("DELETE FROM galileo_hooks WHERE game_id = ? AND seat = ?", (game_id, seat)) > 0
-        )
+        """Remove a seat's webhook and the notifications still pending for it (also when the seat is
+        handed over: the registration was its previous holder's)."""
+        with self.db.transaction() as tx:
+            return self._drop_hook(tx, game_id, seat)
 
-    def enqueue(self, rows: Sequence[tuple[str, str, int, str, int, str, str]], now: datetime) -> int:
-        """Queue notifications (id, game, seat, kind, version, url, body); one per (game, seat, kind,
-        version), so two processes noticing the same change queue it once. Returns how many were new."""
+    @staticmethod
+    def _drop_hook(tx: Any, game_id: str, seat: int) -> bool:
+        found = tx.execute(
+            "SELECT hook_id FROM galileo_hooks WHERE game_id = ? AND seat = ?", (game_id, seat)
+        )
+        tx.execute(
+            "DELETE FROM galileo_outbox WHERE game_id = ? AND seat = ? AND status = ?",
+            (game_id, seat, PENDING),
+        )
+        tx.execute("DELETE FROM galileo_hooks WHERE game_id = ? AND seat = ?", (game_id, seat))
+        return bool(found)
+
+    def rotate_secret(self, game_id: str, seat: int, secret: str, overlap_until: datetime) -> Hook | None:
+        """Give a seat's webhook a new secret; its current one goes on signing (a second signature)
+        until `overlap_until`. The registration stays: its pending notifications are signed with both.
+        None when the seat has no webhook."""
+        with self.db.transaction() as tx:
+            updated = tx.execute(
+                "UPDATE galileo_hooks SET previous_secret = secret, previous_until = ?, secret = ? "
+                "WHERE game_id = ? AND seat = ? RETURNING game_id, seat, url, secret, hook_id, "
+                "previous_secret, previous_until",
+                (stamp(overlap_until), secret, game_id, seat),
+            )
+        if not updated:
+            return None
+        r = updated[0]
+        return Hook(str(r[0]), int(r[1]), str(r[2]), str(r[3]), r[4], r[5], r[6])
+
+    def enqueue(
+        self, rows: Sequence[tuple[str, str, int, str, int, str, str, str | None]], now: datetime
+    ) -> int:
+        """Queue notifications (id, game, seat, kind, version, url, body, hook_id); one per (game, seat,
+        kind, version), so two processes noticing the same change queue it once. Returns how many were
+        new."""
         at = stamp(now)
         added = 0
         with self.db.transaction() as tx:
@@ -270,8 +368,9 @@ class TableStore:
                 )
                 added += not exists
                 tx.execute(
-                    "INSERT INTO galileo_outbox VALUES "
-                    "(?, ?, ?, ?, ?, ?, ?, ?, 0, ?, NULL, NULL, NULL, ?, NULL) ON CONFLICT DO NOTHING",
+                    "INSERT INTO galileo_outbox (id, game_id, seat, kind, version, url, body, hook_id, "
+                    "status, attempts, next_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     (*row, PENDING, at, at),
                 )
         return added
@@ -316,14 +415,16 @@ class TableStore:
         )
 
     def attempt_failed(
-        self, delivery_id: str, code: int | None, error: str, retry_at: datetime | None
+        self, delivery_id: str, code: int | None, result: str, retry_at: datetime | None
     ) -> None:
-        """Record a failed attempt; `retry_at` None gives up (status failed)."""
+        """Record a failed attempt and its class (`RESULTS`: what the log shows, kept in `last_error`);
+        `retry_at` None gives up (status failed)."""
+        assert result in RESULTS, result
         status = PENDING if retry_at is not None else FAILED
         self.db.execute(
             "UPDATE galileo_outbox SET status = ?, attempts = attempts + 1, last_code = ?, last_error = ?, "
             "next_at = COALESCE(?, next_at), locked_until = NULL WHERE id = ?",
-            (status, code, error[:500], None if retry_at is None else stamp(retry_at), delivery_id),
+            (status, code, result, None if retry_at is None else stamp(retry_at), delivery_id),
         )
 
     def log(self, game_id: str, seat: int | None = None, limit: int = 200) -> list[Delivery]:

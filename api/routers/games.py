@@ -12,7 +12,7 @@ from api import boards, hooks, limits, play
 from api.clocks import view_of
 from api.contract import errors
 from api.deps import AnySeat, GameId, OptionalSeat, RuntimeDep
-from api.notify import check_url
+from api.notify import check_form
 from api.problems import ApiError, unauthorized
 from api.runtime import Runtime
 from api.schemas import BoardView, CreateGame, Deal, GameCreated, Lobby, LobbyGame, LobbySeat, as_deal
@@ -70,6 +70,7 @@ async def create_game(body: CreateGame, request: Request, runtime: RuntimeDep) -
     table, host_token = table_rules(body, runtime.settings.takeback_timeout)
     deal: Deal = SECRET if body.seed is None else CHOSEN_SEED
     client = await limits.admit(runtime, request, "create")
+    await hooks.check_creation(runtime, body)  # where each webhook leads, before anything is written
     # The seats, deal, creation record and table host record are stored with the game's first events.
     seating = Seating(client, "create", deal, bots, table)
     game_id, version = await run_in_threadpool(runtime.store.create, setup, "api", seating.rows)
@@ -90,11 +91,11 @@ def table_rules(body: CreateGame, default_takeback: str) -> tuple[TableRecord, s
     except ValueError as error:
         raise ApiError(422, "invalid-table", str(error)) from None
     for spec in body.seats:
-        problem = None if spec.webhook is None else check_url(spec.webhook)
+        problem = None if spec.webhook is None else check_form(spec.webhook)
         if spec.webhook is not None and spec.bot is not None:
             problem = "a bot seat has no webhook"
         if problem:
-            raise ApiError(422, "invalid-webhook", problem)
+            raise hooks.refused(problem)
     host_token = new_token()
     seconds = max(1, int(takeback.total_seconds()))
     record = TableRecord("", token_hash(host_token), clock, seconds, body.on_resign, "greedy")

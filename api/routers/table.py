@@ -20,11 +20,11 @@ from api import hooks, limits, play
 from api.clocks import view_of
 from api.contract import errors
 from api.deps import GameId, RuntimeDep, presented_token
-from api.notify import check_url
 from api.problems import ApiError, unauthorized
 from api.routers.play import guard
 from api.runtime import Runtime
 from api.schemas import (
+    DeliveryOut,
     EventItem,
     Extend,
     HandOver,
@@ -37,6 +37,7 @@ from api.schemas import (
     TakeBackRequest,
     WebhookIn,
     WebhookOut,
+    WebhookSecret,
 )
 from api.seats import BOT, HUMAN, Seat
 from api.service import SubmitResult
@@ -337,12 +338,30 @@ async def resume(game_id: GameId, body: TableCommand, runtime: RuntimeDep, calle
     openapi_extra=SEAT,
 )
 async def set_webhook(game_id: GameId, body: WebhookIn, runtime: RuntimeDep, seat: SeatCaller) -> WebhookOut:
-    """Register (or replace) your seat's webhook; the answer holds its new signing secret, once."""
-    problem = check_url(body.url)
-    if problem:
-        raise ApiError(422, "invalid-webhook", problem)
-    hook = await hooks.register(runtime, game_id, seat.seat, body.url)
+    """Register (or replace) your seat's webhook; the answer holds its new signing secret, once. The URL
+    is refused (422 `invalid-webhook`, HOOK-1) unless its host resolves only to public addresses (or the
+    operator's `GALILEO_WEBHOOK_ALLOW_NETWORKS`); notifications still pending for a replaced webhook are
+    dropped, and what the game's present calls for is queued for the new one."""
+    hook = await hooks.register_later(runtime, game_id, seat.seat, body.url)
     return WebhookOut(seat=seat.seat, url=hook.url, secret=hook.secret)
+
+
+@router.post(
+    "/webhook/secret",
+    response_model=WebhookSecret,
+    responses=WRITES,
+    dependencies=ACTS,
+    openapi_extra=SEAT,
+)
+async def rotate_webhook_secret(game_id: GameId, runtime: RuntimeDep, seat: SeatCaller) -> WebhookSecret:
+    """Rotate your webhook's signing secret: the answer holds the new one, once; until
+    `previous_valid_until` every delivery carries two `v1` signatures in `webhook-signature`, one under
+    each secret, so a receiver can switch without losing any. 404 `no-webhook` without a webhook."""
+    rotated = await hooks.rotate(runtime, game_id, seat.seat)
+    if rotated is None:
+        raise ApiError(404, "no-webhook", "this seat has no webhook: register one first (PUT /webhook)")
+    hook, until = rotated
+    return WebhookSecret(seat=seat.seat, url=hook.url, secret=hook.secret, previous_valid_until=until)
 
 
 @router.delete(
@@ -360,12 +379,14 @@ async def delete_webhook(game_id: GameId, runtime: RuntimeDep, seat: SeatCaller)
 
 @router.get("/notifications", response_model=Notifications, responses=REFUSALS, openapi_extra=SEAT_OR_HOST)
 async def notifications(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) -> Notifications:
-    """The delivery log: a seat sees its own notifications, the host every seat's (newest first)."""
+    """The delivery log: a seat sees its own notifications, the host every seat's (newest first). Each
+    row says `delivered` or `failed` and the class of its last attempt (`result`: `2xx` … `5xx`,
+    `no-response`, `refused`, `superseded`), never a raw error or status code."""
     if caller is None:
         raise unauthorized("token-required", "this route needs a seat or host token")
     seat = None if caller.host else caller.seat.seat if caller.seat else None
     log = await run_in_threadpool(runtime.tables.log, game_id, seat)
-    return Notifications(game_id=game_id, deliveries=[d.to_json() for d in log])
+    return Notifications(game_id=game_id, deliveries=[DeliveryOut(**d.to_json()) for d in log])
 
 
 # -- the host --------------------------------------------------------------------------------------------
@@ -420,6 +441,8 @@ async def hand_over(
     result = await _record(runtime, game_id, request, build, body, "host")
     out: dict[str, Any] = result.model_dump()
     if not result.replayed:
+        # The seat's webhook was its previous holder's: removed with what is pending for it (ASYNC-3).
+        await run_in_threadpool(runtime.tables.delete_hook, game_id, seat)
         if body.to == "person":
             out["link"] = (await _reissue(runtime, game_id, seat)).model_dump()
         else:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import ssl
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,10 +35,15 @@ class Listener:
     hold: threading.Event | None = None
     calls: list[Call] = field(default_factory=list)
     port: int = field(default_factory=free_port)
+    host: str = "127.0.0.1"  # or another loopback address ("127.0.0.2", "::1")
+    tls: ssl.SSLContext | None = None  # serve https with this context (its certificate)
+    location: str | None = None  # a Location header on every answer (a redirect)
+    server_names: list[str | None] = field(default_factory=list)  # the TLS server names (SNI) asked for
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/hook"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'https' if self.tls else 'http'}://{host}:{self.port}/hook"
 
     def start(self) -> Listener:
         listener = self
@@ -50,13 +57,21 @@ class Listener:
                 status = listener.statuses.pop(0) if listener.statuses else 200
                 listener.calls.append(Call({k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(status)
+                if listener.location is not None:
+                    self.send_header("Location", listener.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        class Server(ThreadingHTTPServer):
+            address_family = socket.AF_INET6 if ":" in listener.host else socket.AF_INET
+
+        self.server = Server((self.host, self.port), Handler)
+        if self.tls is not None:
+            self.tls.sni_callback = lambda sock, name, context: self.server_names.append(name)
+            self.server.socket = self.tls.wrap_socket(self.server.socket, server_side=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         return self
@@ -83,6 +98,12 @@ class Clock:
         with self.lock:
             self.now += timedelta(**kw)
             return self.now
+
+
+async def public_resolver(host: str, port: int) -> list[str]:
+    """A resolver (api/egress.py) that answers a public address for every name, for tests that register
+    webhooks without delivering them (the machine may have no DNS)."""
+    return ["93.184.215.14"]
 
 
 def listening(**kw: Any) -> Iterator[Listener]:

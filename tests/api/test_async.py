@@ -31,7 +31,8 @@ def clock() -> Clock:
 def app_settings(settings: Settings) -> Settings:
     # The scheduler and the webhook worker are driven by the tests (tick), not by a background task.
     # (The scheduler records an expiry at the deadline itself: no grace; test_async_receive_time.py has it.)
-    return replace(settings, clocks=False, clock_grace_seconds=0.0)
+    # Webhooks may point at loopback here (GALILEO_WEBHOOK_ALLOW_NETWORKS): nothing is delivered.
+    return replace(settings, clocks=False, clock_grace_seconds=0.0, webhook_allow_networks=("127.0.0.1/32",))
 
 
 @pytest.fixture

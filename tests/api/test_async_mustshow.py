@@ -20,7 +20,7 @@ def test_ASYNC_1_per_move_timeout_with_webhook_end_to_end(settings: Settings, li
         clock_tick_seconds=0.2,
         webhook_poll_seconds=0.1,
         webhook_backoff_seconds=0.2,
-        webhook_allow_private=True,
+        webhook_allow_networks=("127.0.0.1/32",),  # the local listener (api/egress.py)
     )
     listener = Listener().start()
     try:

@@ -40,6 +40,7 @@ ROUTES = {
     ("post", "/games/{game_id}/clock/resume"),
     ("put", "/games/{game_id}/webhook"),
     ("delete", "/games/{game_id}/webhook"),
+    ("post", "/games/{game_id}/webhook/secret"),
     ("get", "/games/{game_id}/notifications"),
     ("post", "/games/{game_id}/host/seats/{seat}/link"),
     ("post", "/games/{game_id}/host/seats/{seat}/handover"),
