@@ -28,9 +28,9 @@ from domain.characters import AbilityRules, Character, character_of, register, w
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
 from domain.characters.common import DECLINES
 from domain.characters.events import LibraryTilePlaced
+from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
 from domain.effect_kinds import register as register_kind
-from domain.editions import RULES_0_4_0, at_least
 from domain.effects import register_special
 from domain.errors import IllegalMove
 from domain.evolve import on_event, resolves

@@ -92,7 +92,9 @@ def test_CHAR_GAL_2_a_second_major_object_is_refused_by_galileos_own_rule() -> N
     s, _ = play(s, "observe MO:D1-03 R4+B4 c1=0 c2=0")
     s = settle_until(s, "OBSERVE")
     other = next(card for card in s.display if card is not None and card != "D1-03")
-    refusal = check(s, c.Observe(seat=0, target=f"MO:{other}", dice=(("R", 5), ("Y", 5)), comets1=0, comets2=0))
+    refusal = check(
+        s, c.Observe(seat=0, target=f"MO:{other}", dice=(("R", 5), ("Y", 5)), comets1=0, comets2=0)
+    )
     assert refusal is not None and (refusal.code, refusal.rule_id) == ("one-major-object", "CHAR-GAL-2")
 
 

@@ -106,7 +106,9 @@ def test_LUNA_BA_6_CHAR_KEP_2_luna_a6_takes_keplers_special_tile() -> None:
     from domain.state import S1
     from tests.domain.scenario import resolve
 
-    s = ability_game(characters=("kepler", "galileo", "bruno"), sides=("ability", "basic", "basic"), luna=True)
+    s = ability_game(
+        characters=("kepler", "galileo", "bruno"), sides=("ability", "basic", "basic"), luna=True
+    )
     s = actions_at(s, S1)
     assert "K1" in s.players[0].queue
     s, _ = resolve(s, Task("ANYTILE"))

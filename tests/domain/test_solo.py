@@ -644,7 +644,9 @@ def test_SOLO_26_the_person_plays_the_ability_side() -> None:
 
 
 def test_SOLO_26_rules_0_3_0_a_character_without_its_ability_side_played_basic() -> None:
-    old = Setup(seats=(SeatSpec("Ada", "newton"),), seed="side", catalog_edition="base-3", engine_version="0.3.0")
+    old = Setup(
+        seats=(SeatSpec("Ada", "newton"),), seed="side", catalog_edition="base-3", engine_version="0.3.0"
+    )
     _, events = start(old)  # as released: edition base-3 has no ability side for Newton, the basic side
     assert isinstance(events[0], ev.GameStarted) and events[0].sides is None
 
