@@ -386,6 +386,27 @@ def test_LUNA_63_SOLO_11_tycho_counts_only_his_own_inquisitors() -> None:
     assert scored.tile == "LUNA-63" and scored.points[1] == 4 and after.players[1].grand == (0, 0, 0, 0)
 
 
+@pytest.mark.parametrize(("engine_version", "chosen"), [("0.4.0", "LUNA-62"), ("0.3.0", "LUNA-63")])
+def test_SOLO_9_LUNA_63_his_choice_of_moon_tile_counts_no_grand_inquisitor(
+    engine_version: str, chosen: str
+) -> None:
+    """SOLO-9: the Moon tile whose Scoring tile gives him most. Two Inquisitors (LUNA-63: 4 VP, 6 under
+    the released overcount) against University spaces 5 (LUNA-62: 5 VP)."""
+    from domain.expansions.luna.rules import observable_moon_tiles
+    from domain.expansions.luna.state import luna, with_luna
+    from domain.expansions.solo.moon import moon_choice
+
+    s = _tycho_before_the_moon(engine_version)
+    first, *_ = observable_moon_tiles(s)
+    scoring = list(luna(s).scoring)
+    scoring[first] = "LUNA-62"
+    s = with_tycho(
+        with_luna(s, replace(luna(s), scoring=tuple(scoring))), cellar=(2, 0, 0, 0), university=(2, 2, 1, 0)
+    )
+    index = moon_choice(s, 1)
+    assert index is not None and luna(s).scoring[index] == chosen
+
+
 def test_LUNA_63_rules_0_3_0_tycho_counted_a_grand_inquisitor_as_released() -> None:
     from domain.expansions.luna.events import ScoringTileScored
 
