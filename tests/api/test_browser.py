@@ -1000,6 +1000,23 @@ def test_390_px_wide_no_horizontal_scroll_on_any_page(server: str, pages: Pages)
     no_overflow(page)
 
 
+def test_SOLO_26_the_lobby_offers_no_basic_side_for_one_seat(server: str, pages: Pages) -> None:
+    """CN p.16: in the solo game the person always plays the ability side: the lobby's one-seat form offers
+    no basic side (nothing is switched silently), and the game it creates is on the ability side."""
+    page = pages.new()
+    page.goto(f"{server}/")
+    page.wait_for_selector("#seats tr")
+    page.click("#remove-seat")
+    side = page.locator("#seats [name=side]")
+    assert side.count() == 1 and side.is_disabled() and side.input_value() == "ability"
+    page.click("#add-seat")
+    assert not page.locator("#seats [name=side]").first.is_disabled()  # two seats: the side is a choice
+    page.click("#remove-seat")
+    page.locator('#create [type="submit"]').click()
+    page.wait_for_selector("#created .ok", timeout=30_000)
+    assert "ability side" in page.locator("#created").inner_text()
+
+
 # -- the table controls (docs/async.md): take-back, resignation, the host's powers -----------------------
 
 
