@@ -27,7 +27,7 @@ RULES_0_3_0 = (0, 3, 0)
 # 0.4.0 (issue 27, the rules corrections): Copernicus' library tiles only on his cards' spaces strictly
 # right of the Book token (CHAR-COP-3, AMB-29); Hevelius' discard whenever her Action phase ends with no
 # condition met (CHAR-HEV-8, AMB-37); every part of Cunitz' personal pages in any order (CHAR-CUN-5);
-# the solo Tycho's "Inquisitors in your cellar" tile counts his own figures only (LUNA-63, SOLO-11) and his
+# the solo Tycho's "Inquisitors in your cellar" tile counts his own figures only (SOLO-11) and his
 # Book marker runs on his library board's own track (AMB-56); the solo person on the ability side (SOLO-26).
 RULES_0_4_0 = (0, 4, 0)
 
