@@ -67,7 +67,9 @@ class SeatRequest(Request):
     bot: BotKind | None = Field(None, description="Played by the server; no token is issued.")
     webhook: str | None = Field(None, min_length=8, max_length=2000, description=WEBHOOK_HELP)
     side: Literal["basic", "ability"] = Field(
-        "basic", description="The character board's side (CHAR-1): basic (Quadrant symbol) or ability."
+        "basic",
+        description="The character board's side (CHAR-1): basic (Quadrant symbol) or ability. In the solo "
+        "game the person always plays the ability side (SOLO-26): leave it out or give `ability`.",
     )
     aside: str | None = Field(
         None,

@@ -411,6 +411,14 @@ def book_options(s: GameState, seat: int) -> list[c.Command]:
     return [c.PlaceComet(seat=seat, page=page) for page in pages]
 
 
+def _personal_page_owner(s: GameState, page_id: str) -> str | None:
+    """The name of the character whose personal page `page_id` is (BOC-5, CHAR-3), if any."""
+    for board in s.catalog.characters:
+        if board.ability is not None and any(page.id == page_id for page in board.ability.pages):
+            return board.name
+    return None
+
+
 def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     """The check of `book_options`."""
     if not isinstance(cmd, c.PlaceComet):
@@ -427,6 +435,11 @@ def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     if personal_page(s.catalog, s.players[cmd.seat], cmd.page) is not None:
         return IllegalMove("page-taken", f"your personal page {cmd.page} already holds a comet", "BOC-5")
     pages = {page.id: page for page in s.catalog.book_pages}
+    owner = _personal_page_owner(s, cmd.page)
+    if cmd.page not in pages and owner is not None:
+        return IllegalMove(
+            "not-your-page", f"{cmd.page} is {owner}'s personal page: only that character uses it", "BOC-5"
+        )
     if cmd.page not in pages:
         return IllegalMove("unknown-page", f"no page {cmd.page!r} in the Book of Comets", "BOC-1")
     page = pages[cmd.page]

@@ -95,6 +95,7 @@ TASK_NAMES = {
     "CELLAR": "the reward of a cellar space",
     "KSWAP": "Kepler's tile swap",
     "PER2D": "persuading two different Inquisitors",
+    "CUNPAGE": "choosing the next part of a personal page",
 }
 _CODE = re.compile(
     r"^(?:(?P<vp>\d+)VP|(?P<q>\d+)Q|PERx(?P<per>\d+)|(?P<inc>INC2?):(?P<colour>[RYB])|1D\+(?P<raise>\d)"
@@ -661,6 +662,7 @@ EVENT_TEXT: Mapping[str, EventText] = {
     "FocusDeferred": lambda e, c: (
         f"Moves the square token {plural(int(e.get('steps', 0)), 'space')} first, then Focuses"
     ),
+    "PagePartChosen": lambda e, c: f"Resolves {reward_text([str(e.get('part'))])} of the page next",
     "NoteRevealed": lambda e, c: f"Note space {int(e.get('index', 0)) + 1} turned up: Note {e.get('note')}",
     "ConstellationTileClaimed": lambda e, c: (
         f"Claimed Constellation tile {e.get('tile')} "
@@ -924,6 +926,7 @@ COMMAND_TEXT: Mapping[str, CommandText] = {
     "ShiftMirror": _shift_mirror,
     "ClaimTile": _claim_tile,
     "DiscardOffer": lambda m, c: f"Discard Constellation tiles {', '.join(m.get('tiles') or [])}",
+    "PagePart": lambda m, c: f"Resolve {reward_text([str(m.get('part'))])} of the page next",
     "Focus": lambda m, c: (
         "Move the square token first, Focus after it"
         if m.get("space") == "later"

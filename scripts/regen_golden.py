@@ -41,13 +41,25 @@ GOLDEN: dict[str, tuple[Path, str, str]] = {
         "base-4",
         "0.3.0",
     ),
+    # rules 0.4.0 (issue 27): Copernicus' tiles right of the Book token, Hevelius' discard, Cunitz' page parts
+    "base-4-luna-ability@0.4.0": (
+        FOLDER / "playthrough-3p-greedy-base-4-luna-ability-rules-0.4.0.txt",
+        "base-4",
+        "0.4.0",
+    ),
 }
 # The characters' side in a golden game (CHAR-1): every seat on its ability side in the named ones.
-ABILITY = ("base-3-ability@0.2.0", "base-4-luna-ability@0.2.0", "base-4-luna-ability@0.3.0")
+ABILITY = (
+    "base-3-ability@0.2.0",
+    "base-4-luna-ability@0.2.0",
+    "base-4-luna-ability@0.3.0",
+    "base-4-luna-ability@0.4.0",
+)
 # The characters of a golden game other than the base four (issue 12: the Luna characters' abilities).
 CHARACTERS = {
     "base-4-luna-ability@0.2.0": ("newton", "hevelius", "cunitz"),
     "base-4-luna-ability@0.3.0": ("newton", "hevelius", "cunitz"),
+    "base-4-luna-ability@0.4.0": ("copernicus", "hevelius", "cunitz"),
 }
 GOLDEN_FILES = {name: path for name, (path, _, _) in GOLDEN.items()}
 

@@ -20,7 +20,7 @@ from api.seating import Seating, deal_of
 from api.seats import CHOSEN_SEED, KNOWN, SECRET
 from api.tables import TableRecord
 from api.tokens import new_token, token_hash
-from domain import Options, SeatSpec, Setup
+from domain import IllegalMove, Options, SeatSpec, Setup
 from domain.setup import CHARACTERS
 from projections.lobby import encode_cursor, parse_cursor
 from projections.views import viewer_for
@@ -35,6 +35,13 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
     taken = {s.character for s in body.seats if s.character}
     free = [c for c in CHARACTERS if c not in taken]
     seats: list[SeatSpec] = []
+    if len(body.seats) == 1 and "side" in body.seats[0].model_fields_set and body.seats[0].side == "basic":
+        raise IllegalMove(
+            "solo-ability-side",
+            "in the solo game the person always plays the character's ability side (CN p.16): leave "
+            "`side` out or give `ability`",
+            "SOLO-26",
+        )
     for i, spec in enumerate(body.seats):
         character = spec.character or (free.pop(0) if free else "")
         name = spec.name or (f"{spec.bot} bot {i + 1}" if spec.bot else f"Player {i + 1}")

@@ -17,9 +17,20 @@ function seatRow(index) {
   );
 }
 
+// SOLO-26 (CN p.16): in the solo game the person always plays the ability side, so one seat offers no side.
+function soloSide(solo) {
+  const select = seatsBody.firstElementChild?.querySelector("[name=side]");
+  if (!select) return;
+  if (solo) select.value = "ability";
+  select.disabled = solo;
+  select.title = solo ? "In the solo game the person always plays the ability side (SOLO-26)" : "The character board's side (CHAR-1)";
+  for (const option of select.options) option.hidden = solo && option.value === "basic";
+}
+
 function setSeats(count) {
   while (seatsBody.children.length < count) seatsBody.append(seatRow(seatsBody.children.length));
   while (seatsBody.children.length > count) seatsBody.lastElementChild.remove();
+  soloSide(count === 1);
   document.getElementById("add-seat").disabled = count >= 4;
   document.getElementById("remove-seat").disabled = count <= 1;
 }
@@ -35,7 +46,7 @@ document.getElementById("create").addEventListener("submit", async (event) => {
     const character = row.querySelector("[name=character]").value;
     const side = row.querySelector("[name=side]").value;
     const seat = {};
-    if (side === "ability") seat.side = side;
+    if (side === "ability" || seatsBody.children.length === 1) seat.side = "ability"; // SOLO-26 in solo
     if (kind !== "person") seat.bot = kind;
     if (name) seat.name = name;
     if (character) seat.character = character;

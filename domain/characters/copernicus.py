@@ -8,9 +8,11 @@
   one being moved (phase 1: the second may still be chosen). What follows each step is its grant.
 - CHAR-COP-2, FREE-6: as a free action, once per turn, at no cost, he places one of his 4 library tiles
   (`PlaceLibraryTile` in the Action phase -> `LibraryTilePlaced`).
-- CHAR-COP-3: never over a Book token, never sticking out of his library's rows and columns (the printed
-  column and one per card), either face up, never rotated (a tile covers adjacent rows of one column,
-  top to bottom as printed). Tiles never overlap (CHAR-COP-4: placed tiles stay).
+- CHAR-COP-3: never over a Book token, never sticking out of his library: "they must fit the rows and
+  columns of Copernicus' Discovery cards" (CN p.15), so since rules 0.4.0 only on his cards' columns
+  (2 and up; before, the printed column 1 counted too) and, AMB-29, strictly right of the Book token in
+  every row covered; either face up, never rotated (a tile covers adjacent rows of one column, top to
+  bottom as printed). Tiles never overlap (CHAR-COP-4: placed tiles stay).
 - CHAR-COP-4: a covered space's reward is the tile's (library rewards, WRT-4).
 """
 
@@ -26,6 +28,7 @@ from domain.characters import AbilityRules, Character, character_of, register, w
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
 from domain.characters.common import DECLINES
 from domain.characters.events import LibraryTilePlaced
+from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
 from domain.effect_kinds import register as register_kind
 from domain.effects import register_special
@@ -83,15 +86,29 @@ class Copernicus(AbilityRules):
 # -- the library tiles (CHAR-COP-2..4) -------------------------------------------------------------------
 
 
+def _corrected(s: GameState) -> bool:
+    """Rules 0.4.0 (docs/editions.md): only his cards' spaces, strictly right of the Book token (AMB-29)."""
+    return at_least(s.engine_version, RULES_0_4_0)
+
+
+def _first_column(s: GameState) -> int:
+    """CHAR-COP-3, AMB-29: "they must fit the rows and columns of Copernicus' Discovery cards" (CN p.15):
+    the first card column is 2 (the printed space, column 1, is the player board's). Under rules before
+    0.4.0 the printed column counted too."""
+    return 2 if _corrected(s) else 1
+
+
 def _fits(s: GameState, p: PlayerState, part: Character, tile: LibraryTile, column: int, row: int) -> str:
-    """Why `tile` cannot go there ("" if it can): CHAR-COP-3 and CHAR-COP-4."""
+    """Why `tile` cannot go there ("" if it can): CHAR-COP-3, AMB-29 and CHAR-COP-4."""
     end = 1 + len(p.library)  # WRT-2: the printed column and one per card
-    if not (1 <= column <= end and row >= 0 and row + tile.rows <= ROWS):
+    if not (_first_column(s) <= column <= end and row >= 0 and row + tile.rows <= ROWS):
         return "out"
     taken = covered(part, s.catalog)
     for k in range(tile.rows):
         if p.books[row + k] == column:
             return "book"
+        if _corrected(s) and column < p.books[row + k]:  # AMB-29: strictly right of the Book token
+            return "passed"
         if (row + k, column) in taken:
             return "overlap"
     return ""
@@ -107,7 +124,7 @@ def library_options(s: GameState, seat: int) -> list[c.Command]:
     for tile in library_tiles(s.catalog):
         if tile.id in placed:
             continue
-        for column in range(1, 2 + len(p.library)):
+        for column in range(_first_column(s), 2 + len(p.library)):
             for row in range(ROWS - tile.rows + 1):
                 if not _fits(s, p, part, tile, column, row):
                     for face in sorted(tile.faces):
@@ -136,8 +153,21 @@ def library_check(s: GameState, cmd: PlaceLibraryTile) -> IllegalMove | None:
         return IllegalMove("bad-face", "a library tile lies face A or face B up", "CHAR-COP-3")
     why = _fits(s, p, part, tile, cmd.column, cmd.row)
     if why == "out":
+        if _corrected(s) and cmd.column == 1:
+            return IllegalMove(
+                "outside-cards",
+                "the tile must fit the rows and columns of Copernicus' Discovery cards: column 1 is the "
+                "player board's printed space, his cards begin at column 2",
+                "CHAR-COP-3",
+            )
         return IllegalMove(
             "outside-library", "the tile must lie inside the library's rows and columns", "CHAR-COP-3"
+        )
+    if why == "passed":
+        return IllegalMove(
+            "left-of-book-token",
+            "a library tile goes strictly right of the Book token in every row it covers",
+            "AMB-29",
         )
     if why == "book":
         return IllegalMove("over-book-token", "a library tile never covers a Book token", "CHAR-COP-3")

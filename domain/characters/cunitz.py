@@ -22,7 +22,7 @@ from domain.catalog import ActionTile, BookPage, Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, ability_pages, register, with_character
 from domain.commands import Command, need_args, register_command
-from domain.editions import RULES_0_3_0, at_least
+from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effect_kinds import register as register_kind
 from domain.effects import register_reward_codes, reward_tasks
@@ -121,6 +121,29 @@ def _parse_focus(seat: int, args: list[str]) -> Focus:
 
 register_command(Focus, _parse_focus)
 
+PAGE = "CUNPAGE"  # CHAR-CUN-5 (rules 0.4.0): her personal page's parts still to resolve, in any order
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class PagePart(Command):
+    """CHAR-CUN-5 (rules 0.4.0): the part of her personal page she resolves next (its reward code, e.g.
+    `part MOVE1`, `part 1D+3`, `part FOCUSANY`)."""
+
+    part: str
+    VERB: ClassVar[str] = "part"
+    FIELD_TYPES: ClassVar[Mapping[str, type]] = {"part": str}
+
+    def args(self) -> list[str]:
+        return [self.part]
+
+
+def _parse_part(seat: int, args: list[str]) -> PagePart:
+    need_args(args, 1)
+    return PagePart(seat=seat, part=args[0])
+
+
+register_command(PagePart, _parse_part)
+
 
 @dataclass(frozen=True, kw_only=True)
 class RoundTokenMoved(PlayerEvent):
@@ -160,14 +183,27 @@ class FocusDeferred(GrantingEvent):
     rule: str = "CHAR-CUN-5"
 
 
-register_events(RoundTokenMoved, SquareTokenMoved, NoteRevealed, FocusDeferred)
+@dataclass(frozen=True, kw_only=True)
+class PagePartChosen(GrantingEvent):
+    """CHAR-CUN-5 (rules 0.4.0): she resolves `part` of her personal page next; `rest` the parts still to
+    come (comma-separated reward codes), in any order again."""
+
+    part: str
+    rest: str
+    rule: str = "CHAR-CUN-5"
+
+
+register_events(RoundTokenMoved, SquareTokenMoved, NoteRevealed, FocusDeferred, PagePartChosen)
 add_revealing(NoteRevealed)
 
 
 def _page_move(s: GameState, task: Task) -> Task | None:
-    """CHAR-CUN-5 (rules 0.3.0): the Move of the personal page whose Focus `task` is, still to come right
-    after it (the page's parts in any order: the Focus may wait for it)."""
+    """CHAR-CUN-5 (rules 0.3.0 only): the Move of the personal page whose Focus `task` is, still to come
+    right after it (the page's Focus may wait for it). Since rules 0.4.0 every part of the page is chosen
+    in turn (`PagePart`), so no Focus waits."""
     if task.kind != "FOCUSANY" or len(s.agenda) < 2 or not at_least(s.engine_version, RULES_0_3_0):
+        return None
+    if _any_order(s):
         return None
     below = s.agenda[-2]
     return below if below.kind == "MOVE" and below.source == task.source else None
@@ -231,6 +267,36 @@ def _reveal_next(run: Emitter, seat: int) -> None:
         run.emit(NoteRevealed(seat=seat, index=index, note=part.notes[index]))
 
 
+def _any_order(s: GameState) -> bool:
+    """Rules 0.4.0 (docs/editions.md): "you may gain Cunitz's rewards in any order" (S000), all of them."""
+    return at_least(s.engine_version, RULES_0_4_0)
+
+
+def _parts(task: Task) -> tuple[str, ...]:
+    return tuple(task.arg.split(",")) if task.arg else ()
+
+
+def _part_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    """CHAR-CUN-5: any part of the page still to come, once each (the same part twice is one choice)."""
+    return [PagePart(seat=seat, part=part) for part in dict.fromkeys(_parts(task))]
+
+
+def _part_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
+    if not isinstance(cmd, PagePart):
+        return IllegalMove(
+            "pending-decision",
+            f"first choose the part of your page to resolve next: {', '.join(_parts(task))}",
+            "CHAR-CUN-5",
+        )
+    if cmd.part not in _parts(task):
+        return IllegalMove(
+            "not-a-page-part",
+            f"{cmd.part!r} is not a part of the page still to resolve: {', '.join(_parts(task))}",
+            "CHAR-CUN-5",
+        )
+    return None
+
+
 NO_BOARD = ("only Cunitz' ability side has the Urania Propitia board", "CHAR-CUN-1")
 register_kind(
     EffectKind("FOCUS", "Focus: the round token onto the increase's colour (or not)", __name__,
@@ -238,7 +304,34 @@ register_kind(
     EffectKind("FOCUSANY", "Focus: the round token onto any colour (or not)", __name__,
                (Focus,), _focus_options, _focus_check, NO_BOARD, expansion="cunitz"),
     EffectKind("MOVE", "move the square token", __name__, resolve=_move, expansion="cunitz"),
+    EffectKind(PAGE, "choose the part of the personal page to resolve next", __name__,
+               (PagePart,), _part_options, _part_check, None, expansion="cunitz"),
 )  # fmt: skip
+
+
+@on_command(PagePart)
+def _command_part(run: Run, cmd: PagePart, task: Task | None) -> None:
+    assert task is not None and task.kind == PAGE
+    rest = list(_parts(task))
+    rest.remove(cmd.part)
+    run.emit(PagePartChosen(seat=cmd.seat, part=cmd.part, rest=",".join(rest)))
+
+
+@on_event(PagePartChosen, PAGE)
+def _part_chosen(s: GameState, e: PagePartChosen) -> GameState:
+    return replace(s, agenda=resolved(s, e))
+
+
+@grant_rule(PagePartChosen)
+def _part_grants(before: GameState, after: GameState, e: PagePartChosen) -> list[Task]:
+    """CHAR-CUN-5: the chosen part now (resolved fully, RES-2), then the choice among the rest; the last
+    part needs no choice."""
+    source = before.agenda[-1].source
+    rest = tuple(e.rest.split(",")) if e.rest else ()
+    tasks = reward_tasks((e.part,), source)
+    if len(set(rest)) > 1:
+        return [*tasks, Task(PAGE, 1, e.rest, source)]
+    return [*tasks, *reward_tasks(rest, source)]
 
 
 @on_command(Focus)
@@ -360,6 +453,12 @@ class Cunitz(CharacterRules):
         return 0.0
 
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
+        if isinstance(event, ev.CometPlacedInBook) and _any_order(after):
+            # CHAR-CUN-5 (rules 0.4.0): a personal page's parts in any order, all of them
+            page = next((pg for pg in self.personal_pages(after.catalog) if pg.id == event.page), None)
+            if page is not None and len(set(page.reward)) > 1:
+                return [Task(PAGE, 1, ",".join(page.reward), "book")]
+            return tasks
         if isinstance(event, ev.MovingActionTaken | BonusActionTaken) and event.tile:
             # CHAR-CUN-2: the Focus takes the colour of the option's single-colour increase
             tile = self.tile(after.catalog, event.tile)

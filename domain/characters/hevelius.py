@@ -27,7 +27,7 @@ from domain.catalog import Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, register, with_character
 from domain.commands import Command, int_arg, need_args, register_command
-from domain.editions import RULES_0_3_0, at_least
+from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effect_kinds import register as register_kind
 from domain.effects import reward_tasks
@@ -544,9 +544,11 @@ class Hevelius(CharacterRules):
 
     @staticmethod
     def _may_discard(s: GameState, seat: int, part: Heavens) -> bool:
-        """CHAR-HEV-8, AMB-37: no offer condition met this turn, once, at the end of her Action phase: once
-        both of the turn's actions were taken; since rules 0.3.0 also when the fixed action left is
-        impossible (no option), and the discard ends the Action phase (under rules 0.2.0 it went on)."""
+        """CHAR-HEV-8, AMB-37: no offer condition met this turn, once, at the end of her Action phase. Rules
+        0.4.0: whenever her Action phase may end (an action she skipped included: S001, each is optional),
+        the discard ending it. Rules 0.2.0 and 0.3.0 kept the reading released: once both of the turn's
+        actions were taken; since 0.3.0 also when the fixed action left is impossible (no option), and
+        the discard ends the Action phase (under 0.2.0 it went on)."""
         from domain.moves import fixed_options
 
         conditions = {t.id: t.condition for t in data_of(s.catalog).hevelius_tiles}
@@ -555,6 +557,10 @@ class Hevelius(CharacterRules):
         done = t.fixed_done and t.moving_done
         if not done and _committed(s) and t.moving_done:
             done = not fixed_options(s, seat, t.space)
+        if at_least(s.engine_version, RULES_0_4_0):
+            # S001: the fixed and the moving action are each optional; the discard ends the Action phase
+            # as `end` does, so it is open whenever she may end it (S000 "during your turn", AMB-37)
+            done = t.phase == "actions"
         return done and not met and not part.claimed and not part.discarded and bool(part.offer)
 
     cleanup_commands = (ClaimTile,)

@@ -27,7 +27,15 @@ def _more_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
         return None
     if not isinstance(cmd, c.Observe):
         return IllegalMove("pending-decision", "first observe another constellation or stop", "RES-1")
-    return observe_check(s, cmd, majors=_majors(task), constellations=True)
+    refusal = observe_check(s, cmd, majors=_majors(task), constellations=True)
+    if refusal is not None and refusal.code == "one-major-object" and task.source.startswith("CHAR-GAL"):
+        # what forbids it is Galileo's own rule: 1 MO, 1 MO + 1 constellation, or 1-3 constellations
+        return IllegalMove(
+            "one-major-object",
+            "Galileo's Observe is 1 Major Object, 1 Major Object and 1 constellation, or 1-3 constellations",
+            "CHAR-GAL-2",
+        )
+    return refusal
 
 
 register(

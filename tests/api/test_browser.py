@@ -495,7 +495,7 @@ def test_CHAR_COP_2_base_abilities_drawn_and_a_library_tile_placed_from_the_boar
         {"bot": "greedy", "character": "galileo", "side": "ability"},
     ]
     body = {"seats": seats, "seed": "browser-abilities", "first_seat": 0}
-    game_id, _, page = _open_seat(server, pages, body)
+    game_id, token, page = _open_seat(server, pages, body)
     assert [d["character"] for d in _data(page, '[data-kind="ability-side"]')] == [
         "copernicus",
         "kepler",
@@ -522,14 +522,47 @@ def test_CHAR_COP_2_base_abilities_drawn_and_a_library_tile_placed_from_the_boar
         ("CP3", ""),
         ("CP4", ""),
     ]
-    _choose(page, "sky:0:2", "@0 move 1")
-    words = _choose(page, "libtile:0:CP1", "@0 libtile CP1 A 1 R1")
-    assert "R1 gives 3 VP" in words  # the describer says what the covered space gives from now on
-    page.wait_for_selector('#board [data-kind="library-tile"][data-tile="CP1"][data-placed="A:1:0"]')
+    # CHAR-COP-3, AMB-29 (rules 0.4.0): the tiles go only on his cards' spaces, so play him (over HTTP) on
+    # until his library holds a card and a library tile is offered
+    auth = {"Authorization": f"Bearer {token}"}
+    rng = random.Random("browser-abilities")
+    with httpx.Client(base_url=server, timeout=10) as http:
+        for made in range(400):
+            listing = http.get(f"/games/{game_id}/moves", headers=auth).json()
+            if listing["to_act"] != 0:
+                time.sleep(0.01)  # the bots' turns
+                continue
+            tiles = [m for m in listing["moves"] if m["type"] == "PlaceLibraryTile" and m["tile"] == "CP1"]
+            if tiles:
+                break
+            move = rng.choice(listing["moves"])
+            body = {"command": move, "expected_version": listing["version"], "command_id": f"cop-{made}"}
+            assert http.post(f"/games/{game_id}/commands", headers=auth, json=body).status_code == 200
+    assert tiles, "Copernicus was never offered a library tile"
+    tile = tiles[0]
+    page.reload()
+    page.wait_for_selector("#board[data-ready] .board-svg .target.live", state="attached", timeout=30_000)
+    words = _choose(page, "libtile:0:CP1", tile["text"])
+    assert (
+        f"R{tile['row'] + 1} gives " in words
+    )  # the describer says what the covered space gives from now on
+    placed = f"{tile['face']}:{tile['column']}:{tile['row']}"
+    page.wait_for_selector(f'#board [data-kind="library-tile"][data-tile="CP1"][data-placed="{placed}"]')
     cover = _data(page, '[data-kind="library-cover"]')
-    assert cover == [{"kind": "library-cover", "seat": "0", "tile": "CP1", "row": "0", "column": "1"}]
+    assert cover == [
+        {
+            "kind": "library-cover",
+            "seat": "0",
+            "tile": "CP1",
+            "row": str(tile["row"]),
+            "column": str(tile["column"]),
+        }
+    ]
+    assert tile["column"] >= 2  # a card's column, never the printed one
     view = httpx.get(f"{server}/games/{game_id}").json()
-    assert view["state"]["players"][0]["ability"]["library"] == [["CP1", "A", 1, 0]]
+    assert view["state"]["players"][0]["ability"]["library"] == [
+        ["CP1", tile["face"], tile["column"], tile["row"]]
+    ]
     # once per turn (CHAR-COP-2): the other library tiles are no longer offered this turn
     assert not page.locator('.board-svg .target.live[data-target^="libtile:"]').count()
     shot(page, "abilities-base")
@@ -965,6 +998,23 @@ def test_390_px_wide_no_horizontal_scroll_on_any_page(server: str, pages: Pages)
     page.wait_for_selector("#board .board-svg", timeout=30_000)
     assert "seat 0" in page.locator("#who").inner_text()
     no_overflow(page)
+
+
+def test_SOLO_26_the_lobby_offers_no_basic_side_for_one_seat(server: str, pages: Pages) -> None:
+    """CN p.16: in the solo game the person always plays the ability side: the lobby's one-seat form offers
+    no basic side (nothing is switched silently), and the game it creates is on the ability side."""
+    page = pages.new()
+    page.goto(f"{server}/")
+    page.wait_for_selector("#seats tr")
+    page.click("#remove-seat")
+    side = page.locator("#seats [name=side]")
+    assert side.count() == 1 and side.is_disabled() and side.input_value() == "ability"
+    page.click("#add-seat")
+    assert not page.locator("#seats [name=side]").first.is_disabled()  # two seats: the side is a choice
+    page.click("#remove-seat")
+    page.locator('#create [type="submit"]').click()
+    page.wait_for_selector("#created .ok", timeout=30_000)
+    assert "ability side" in page.locator("#created").inner_text()
 
 
 # -- the table controls (docs/async.md): take-back, resignation, the host's powers -----------------------

@@ -145,3 +145,13 @@ def test_SOLO_24_a_fork_of_a_running_solo_game_shows_his_re_dealt_stack_to_nobod
     assert client.get(f"/games/{fork}").json()["status"] == "finished"
     report = client.get(f"/games/{fork}/verify").json()
     assert report["ok"], json.dumps(report)[:2000]
+
+
+def test_SOLO_26_the_solo_game_offers_no_basic_side(client: TestClient) -> None:
+    """CN p.16: in the solo game always use the character board's ability side: an explicit basic side is
+    refused (not silently switched); leaving it out gives the ability side."""
+    response = client.post("/games", json={"seats": [{"name": "Ada", "side": "basic"}], "seed": "solo-side"})
+    assert response.status_code == 422, response.text
+    assert (response.json()["reason"], response.json()["rule_id"]) == ("solo-ability-side", "SOLO-26")
+    table = _solo(client, seed="solo-side")
+    assert [s["side"] for s in table.created["seats"]] == ["ability"]

@@ -67,7 +67,7 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         assert cat.reputation_min <= p.reputation <= cat.reputation_max, "reputation within the track"
         assert all(n >= 0 for n in p.cellar) and all(n >= 0 for n in p.grand)
         assert all(0 <= h <= 4 for h in p.university)
-        assert all(0 <= b <= 1 + len(p.library) for b in p.books), (p.books, len(p.library))
+        assert all(0 <= b <= _book_end(state, p) for b in p.books), (p.books, len(p.library))
         assert p.quadrants >= 0
         assert set(p.upgraded) <= set(p.queue) | ({part.aside} if part is not None else set())
     for i, colour in enumerate(COLOURS):
@@ -133,6 +133,13 @@ def _luna_character(state: GameState, p: Any) -> None:
     venus = p.part(Venus)
     if venus is not None:
         assert 0 <= venus.position < len(data.venus), "CHAR-SOP-2"
+
+
+def _book_end(state: GameState, p: Any) -> int:
+    """WRT-2: a row's last space, 1 + the cards; the solo Tycho's own library track (AMB-56)."""
+    from domain.expansions.solo.rules import TYCHO, book_track_end
+
+    return book_track_end(state, p.seat) if p.character == TYCHO else 1 + len(p.library)
 
 
 def _rows(cat: Any, tile: str) -> int:

@@ -57,8 +57,8 @@ def test_CHAR_COP_3_never_over_a_book_token_nor_outside_the_library() -> None:
 
 
 def test_CHAR_COP_4_a_covered_space_gives_the_tiles_reward() -> None:
-    s = actions_at(_cop(library=(("D1-01", True),)), S2)
-    s, _ = play(s, "libtile CP1 A 1 R2")  # 3VP on the printed space of R2
+    s = actions_at(_cop(library=(("D1-01", True),), books=(0, 1, 0, 0)), S2)
+    s, _ = play(s, "libtile CP1 A 2 R2")  # 3VP on the card's space of R2
     s = with_agenda(s, Task("WRITE", 1))
     score = s.players[0].score
     s, _ = play(s, "write R2")
@@ -99,3 +99,37 @@ def test_CHAR_COP_1_the_personal_page() -> None:
     with pytest.raises(IllegalMove):
         play(s, "libtile CP1 A 1 R1")  # RES-1: first the page's persuading
     assert of_type([], InquisitorPersuaded) == []
+
+
+def test_CHAR_COP_3_AMB_29_only_on_his_cards_spaces_never_the_printed_column() -> None:
+    """CN p.15: the tiles may not stick out of the library, "they must fit the rows and columns of
+    Copernicus' Discovery cards"; AMB-29: "only on card spaces (p >= 2)"."""
+    s = actions_at(_cop(library=(("D1-01", True),)), S2)
+    offered = {str(m).split(" ", 1)[1] for m in legal_moves(s) if isinstance(m, PlaceLibraryTile)}
+    assert "libtile CP1 A 1 R4" not in offered and "libtile CP1 A 2 R4" in offered
+    refusal = check(s, PlaceLibraryTile(seat=0, tile="CP1", face="A", column=1, row=3))
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("outside-cards", "CHAR-COP-3")
+
+
+def test_AMB_29_strictly_right_of_the_book_token_in_every_covered_row() -> None:
+    """AMB-29: "strictly right of the Book token in every covered row": R1's token on p = 3."""
+    cards = (("D1-01", True), ("D1-03", True), ("D1-07", True))
+    s = actions_at(_cop(library=cards, books=(3, 0, 0, 0)), S2)
+    offered = {str(m).split(" ", 1)[1] for m in legal_moves(s) if isinstance(m, PlaceLibraryTile)}
+    assert "libtile CP2 A 2 R1" not in offered and "libtile CP2 A 4 R1" in offered
+    assert "libtile CP2 A 2 R2" in offered  # R2's token has not moved
+    refusal = check(s, PlaceLibraryTile(seat=0, tile="CP2", face="A", column=2, row=0))
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("left-of-book-token", "AMB-29")
+    two_rows = next(t for t in s.catalog.character("copernicus").ability.library_tiles if t.rows == 2)
+    refusal = check(s, PlaceLibraryTile(seat=0, tile=two_rows.id, face="A", column=2, row=0))
+    assert refusal is not None and refusal.rule_id == "AMB-29"  # R1 covered too: left of its token
+
+
+def test_CHAR_COP_3_rules_0_3_0_the_printed_column_and_passed_spaces_as_released() -> None:
+    """A game under rules 0.3.0 keeps the reading it was played under (docs/editions.md)."""
+    from dataclasses import replace
+
+    s = actions_at(_cop(library=(("D1-01", True), ("D1-03", True)), books=(3, 0, 0, 0)), S2)
+    s = replace(s, engine_version="0.3.0")
+    assert check(s, PlaceLibraryTile(seat=0, tile="CP1", face="A", column=1, row=3)) is None
+    assert check(s, PlaceLibraryTile(seat=0, tile="CP2", face="A", column=2, row=0)) is None

@@ -80,3 +80,33 @@ def test_CHAR_GAL_1_the_personal_page_gives_two_quadrants() -> None:
 
     refusal = book_check(s, c.PlaceComet(seat=0, page="GAL-P1"))
     assert refusal is not None and refusal.rule_id == "BOC-5"
+
+
+def test_CHAR_GAL_2_a_second_major_object_is_refused_by_galileos_own_rule() -> None:
+    """CHAR-GAL-2: "1 Major Object, 1 Major Object + 1 constellation, or 1-3 constellations": after his
+    Major Object a second one is refused naming CHAR-GAL-2, the rule that forbids it (not OBS-1)."""
+    from domain import commands as c
+    from domain.moves import check
+
+    s = _observing((("R", 4), ("B", 4), ("R", 5), ("Y", 5)))
+    s, _ = play(s, "observe MO:D1-03 R4+B4 c1=0 c2=0")
+    s = settle_until(s, "OBSERVE")
+    other = next(card for card in s.display if card is not None and card != "D1-03")
+    refusal = check(
+        s, c.Observe(seat=0, target=f"MO:{other}", dice=(("R", 5), ("Y", 5)), comets1=0, comets2=0)
+    )
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("one-major-object", "CHAR-GAL-2")
+
+
+def test_BOC_5_another_seat_on_galileos_page_is_refused_by_the_personal_page_rule() -> None:
+    """BOC-5: a comet may go on an empty personal page of the player's own character: another seat
+    naming Galileo's page is refused by BOC-5, not as an unknown page (BOC-1)."""
+    from domain import commands as c
+    from domain.moves import book_check
+
+    s = ability_game()
+    s = player(s, 1, comets=("pending", *s.players[1].comets[1:]))
+    refusal = book_check(s, c.PlaceComet(seat=1, page="GAL-P1"))
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("not-your-page", "BOC-5")
+    refusal = book_check(s, c.PlaceComet(seat=1, page="NOPE-1"))
+    assert refusal is not None and refusal.rule_id == "BOC-1"  # a page no one has

@@ -98,3 +98,21 @@ def test_CHAR_KEP_2_DATA_16_the_upgraded_special_tile_adds_a_quadrant() -> None:
     s, _ = play(s, "upgrade K1")
     s, _ = play(s, "tile 1", "noability")
     assert s.players[0].quadrants == 1
+
+
+def test_LUNA_BA_6_CHAR_KEP_2_luna_a6_takes_keplers_special_tile() -> None:
+    """docs/characters.md: Luna's A6 ("the moving action of any Action tile") may take Kepler's special
+    tile K1: its moving action is his swap (CHAR-KEP-2), and the tile rotates to q0 at once."""
+    from domain.state import S1
+    from tests.domain.scenario import resolve
+
+    s = ability_game(
+        characters=("kepler", "galileo", "bruno"), sides=("ability", "basic", "basic"), luna=True
+    )
+    s = actions_at(s, S1)
+    assert "K1" in s.players[0].queue
+    s, _ = resolve(s, Task("ANYTILE"))
+    s, _ = play(s, "anytile K1 1")
+    assert s.agenda and s.agenda[-1].kind == "KSWAP"  # K1's moving action: his swap
+    s, _ = play(s, "noability")
+    assert s.players[0].queue[0] == "K1"  # then rotated to the beginning of the queue (LUNA-BA-6)

@@ -161,6 +161,8 @@ def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[
             yield newton.ShiftMirror(seat=seat, tile=tile, steps=steps)
     for space in (*COLOURS, "-", "G", ""):
         yield cunitz.Focus(seat=seat, space=space)
+    for code in ("1D+3", "FOCUSANY", "MOVE1", "MOVE2", "2Q", "PER", "Q", ""):
+        yield cunitz.PagePart(seat=seat, part=code)  # her page's parts (CHAR-CUN-5), on the page or not
     part = p.part(hevelius.Heavens)
     for tile in (*(part.offer if part else ()), "H01", "ZZ"):
         for target in (-1, 0, 1, 2, 5):
@@ -265,6 +267,8 @@ TASKS = (
     Task("NSHIFT"),  # Newton's page 1 (CHAR-NEW-4)
     Task("FOCUS", 1, "R"),  # Cunitz' Focus (CHAR-CUN-2/5)
     Task("FOCUSANY"),
+    Task("CUNPAGE", 1, "1D+3,FOCUSANY,MOVE1"),  # Cunitz' page parts in any order (CHAR-CUN-5, rules 0.4.0)
+    Task("CUNPAGE", 1, "FOCUSANY,MOVE2"),
     Task("SCALEREWARDS", 1, "0123"),
     Task("SCALEREWARDS", 1, "13"),
     Task("OPTINQ"),
@@ -321,7 +325,7 @@ def sample(every: int, between: int, games: int = 1) -> Iterator[tuple[int, Game
 # its ability side (the rotation alone may miss the few such states a sample holds).
 OWN_TASKS = {
     "newton": ("NSHIFT",),
-    "cunitz": ("FOCUS", "FOCUSANY"),
+    "cunitz": ("FOCUS", "FOCUSANY", "CUNPAGE"),
     "copernicus": ("PER2D",),
     "kepler": ("KSWAP",),
 }

@@ -364,11 +364,11 @@ def test_EX_24_CHAR_HEV_3_one_die_plus_two_on_yellow_is_not_increase_yellow() ->
     assert not any(isinstance(m, ClaimTile) for m in legal_moves(s))
 
 
-def test_CHAR_HEV_8_AMB_37_the_discard_ends_the_action_phase_with_no_condition_met() -> None:
+def test_CHAR_HEV_8_AMB_37_rules_0_3_0_the_discard_ends_the_action_phase_with_no_condition_met() -> None:
     from domain.characters.hevelius import DiscardOffer, OfferRefilled, OfferTilesDiscarded
     from domain.events import ActionPhaseEnded
 
-    s = _hevelius_at_blue((), ("H11", "H01", "H13"))
+    s = replace(_hevelius_at_blue((), ("H11", "H01", "H13")), engine_version="0.3.0")
     assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))  # not before the actions
     s = replace(s, turn=replace(s.turn, fixed_done=True, moving_done=True))
     discards = [m for m in legal_moves(s) if isinstance(m, DiscardOffer)]
@@ -379,10 +379,27 @@ def test_CHAR_HEV_8_AMB_37_the_discard_ends_the_action_phase_with_no_condition_m
     assert names.index("OfferTilesDiscarded") < names.index("ActionPhaseEnded") < names.index("OfferRefilled")
     assert of_type(events, ActionPhaseEnded) and s.turn.phase != "actions"  # AMB-37: at the end of it
     assert len(of_type(events, OfferRefilled)[0].drawn) == 2 and len(_heavens(s).offer) == 3
-    s = _hevelius_at_blue((), ("H03", "H01", "H13"))
+    s = replace(_hevelius_at_blue((), ("H03", "H01", "H13")), engine_version="0.3.0")
     s, _ = play(s, "tile 1")  # all blue +1: H03's condition met, no discard
     s = replace(s, turn=replace(s.turn, fixed_done=True))
     assert not any(isinstance(m, DiscardOffer) for m in legal_moves(s))
+
+
+def test_CHAR_HEV_8_AMB_37_the_discard_after_an_action_phase_with_a_skipped_action() -> None:
+    """S000: "If you do not meet the condition of any of the offer's constellation tiles during your turn,
+    you may instead discard any number of tiles from the offer"; S001: the fixed and the moving action are
+    each optional; AMB-37: decided at the end of her Action phase. Only a Lecture, then the discard."""
+    s = actions_at(_hevelius_at_blue((), ("H11", "H01", "H13")), S1 + 1)  # S2: gain a die / Lecture
+    s, _ = play(s, "fixed lecture", "lecture 1")
+    while s.agenda:  # the Lecture's reward, whatever it is
+        s, _ = play(s, str(legal_moves(s)[0]))
+    assert not s.turn.moving_done and "LEC" in _heavens(s).performed  # the moving action skipped
+    moves = [str(m).split(" ", 1)[1] for m in legal_moves(s)]
+    assert "discard H01 H11 H13" in moves and "end" in moves  # H06 (Lecture) is not in the offer
+    s, events = play(s, "discard H01 H11")
+    names = [type(e).__name__ for e in events]
+    assert names.index("OfferTilesDiscarded") < names.index("ActionPhaseEnded") < names.index("OfferRefilled")
+    assert s.turn.phase != "actions" and len(_heavens(s).offer) == 3
 
 
 def test_AMB_37_the_discard_when_the_fixed_action_is_impossible() -> None:
@@ -710,12 +727,12 @@ def _cunitz_in_cleanup(**urania: Any) -> GameState:
     return replace(s, turn=replace(s.turn, phase="cleanup", rotated=True, fixed_done=True, moving_done=True))
 
 
-def test_EX_25_CHAR_CUN_5_the_page_moves_first_then_focuses() -> None:
+def test_EX_25_CHAR_CUN_5_rules_0_3_0_the_page_moves_first_then_focuses() -> None:
     """S000's Cunitz example from step (3) (AMB-6: the page in Cleanup step 2): round token on red, the
     next space a blue/red Note (Persuade); her left-hand page: the Move first (red matches), the 2
     Quadrants, then Focus onto blue."""
     notes = ("NB", "NR", "NY", "NL", "NO", "NG")
-    s = _cunitz_in_cleanup(notes=notes, round="R", square=1)
+    s = replace(_cunitz_in_cleanup(notes=notes, round="R", square=1), engine_version="0.3.0")
     quadrants = s.players[0].quadrants
     s, events = play(s, "page CUN-P1")
     assert sum(e.amount for e in of_type(events, QuadrantsGained)) == 2
@@ -738,17 +755,48 @@ def test_EX_25_CHAR_CUN_5_the_page_moves_first_then_focuses() -> None:
     assert (part.round, part.square) == ("B", 2) and s.players[0].quadrants >= quadrants + 2
 
 
-def test_CHAR_CUN_5_focus_first_then_move_and_only_a_page_focus_may_wait() -> None:
+def test_CHAR_CUN_5_rules_0_3_0_focus_first_then_move_and_only_a_page_focus_may_wait() -> None:
     from domain.characters.cunitz import Focus
     from domain.moves import check
 
     s = _cunitz_in_cleanup(notes=("NB", "NR", "NY", "NL", "NO", "NG"), round="Y", square=1)
-    s, _ = play(s, "page CUN-P1")
+    s, _ = play(replace(s, engine_version="0.3.0"), "page CUN-P1")
     s, events = play(s, "focus B")  # Focus first: blue matches the blue/red Note as well
     assert of_type(events, SquareTokenMoved)[0].matched
     s, _ = play(_cunitz_at("C1"), "tile 1")  # a tile's Focus (CHAR-CUN-2): no Move of its own to wait for
     refusal = check(s, Focus(seat=0, space="later"))
     assert refusal is not None and (refusal.code, refusal.rule_id) == ("no-move-to-wait-for", "CHAR-CUN-5")
+
+
+def test_CHAR_CUN_5_every_part_of_a_page_in_any_order_move_then_the_plus_3() -> None:
+    """S000: "you may gain Cunitz's rewards in any order". No die, the round token on yellow, the next
+    space a yellow Note that gives a die: the Move first, then the one die +3 raises that die."""
+    notes = ("NY", "NR", "NB", "NL", "NO", "NG")  # the first Note space (space 2) holds NY: a die
+    s = player(_cunitz_in_cleanup(notes=notes, round="Y", square=1), 0, dice=())
+    s, _ = play(s, "page CUN-P2")  # one die +3, Focus anywhere, square token +1
+    assert {str(m).split(" ", 1)[1] for m in legal_moves(s)} == {"part 1D+3", "part FOCUSANY", "part MOVE1"}
+    s, events = play(s, "part MOVE1")
+    moved = of_type(events, SquareTokenMoved)[0]
+    assert (moved.start, moved.end, moved.note, moved.matched) == (1, 2, "NY", True)
+    s, _ = play(s, "die Y")  # the Note's die (CHAR-CUN-4)
+    assert s.players[0].dice == (("Y", 1),)
+    assert {str(m).split(" ", 1)[1] for m in legal_moves(s)} == {"part 1D+3", "part FOCUSANY"}
+    s, _ = play(s, "part 1D+3")  # her one die: raised at once (RES-1, no choice)
+    assert s.players[0].dice == (("Y", 4),)  # the die the Move brought, raised by 3
+    s, _ = play(s, "focus B")  # the last part needs no choice of order
+    assert urania_of(s.players[0]).round == "B" and not any(t.source == "book" for t in s.agenda)
+
+
+def test_CHAR_CUN_5_a_page_part_not_on_the_page_is_refused() -> None:
+    from domain.characters.cunitz import Focus, PagePart
+    from domain.moves import check
+
+    s = _cunitz_in_cleanup(notes=("NY", "NR", "NB", "NL", "NO", "NG"), round="Y", square=1)
+    s, _ = play(s, "page CUN-P3")  # Persuade once, Focus anywhere, square token +2
+    refusal = check(s, PagePart(seat=0, part="1D+3"))
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("not-a-page-part", "CHAR-CUN-5")
+    refusal = check(s, Focus(seat=0, space="B"))  # a Focus before its part is chosen
+    assert refusal is not None and (refusal.code, refusal.rule_id) == ("pending-decision", "RES-1")
 
 
 def test_DER_11_a_completed_constellation_has_at_least_two_stars() -> None:

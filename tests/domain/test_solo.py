@@ -330,8 +330,9 @@ def test_SOLO_36_he_pays_from_the_colour_he_holds_most() -> None:
     assert len(dice_to_pay(p, 3)) == 3
 
 
-def test_SOLO_43_book_marker_moves_right_up_to_its_rows_end_never_rewarded() -> None:
+def test_SOLO_43_AMB_56_rules_0_3_0_book_marker_up_to_one_space_past_his_cards() -> None:
     s, _ = solo()
+    s = replace(s, engine_version="0.3.0")  # the track as released: one space past his last card
     cards = tuple((card, False) for card in s.deck[:2])
     after, events = resolve(with_tycho(s, library=cards), Task("TBOOK", 5))
     moved = only(events, se.TychoBookMoved)[0]
@@ -340,6 +341,81 @@ def test_SOLO_43_book_marker_moves_right_up_to_its_rows_end_never_rewarded() -> 
     assert only(events, se.TychoBookMoved)[0].end == 1
     _, events = resolve(with_tycho(s, books=(1, 1, 1, 1)), Task("TBOOK", 1))
     assert only(events, ev.EffectLost)[0].rule == "SOLO-43"
+
+
+def test_SOLO_43_AMB_56_his_book_marker_runs_on_his_own_library_board() -> None:
+    """CN p.16: "Place Tycho's special library board on the player board so that it covers all four
+    library areas"; CN p.17: "Move Tycho's Book marker right the number of steps shown. Tycho never gains
+    rewards from his library." The track is his board's, whatever cards his library holds (AMB-56)."""
+    from domain.expansions.solo.rules import BOOK_END
+
+    s, _ = solo()
+    after, events = resolve(with_tycho(s), Task("TBOOK", 3))  # no card in his library
+    moved = only(events, se.TychoBookMoved)[0]
+    assert (moved.start, moved.end) == (0, 3) and after.players[1].books == (3, 3, 3, 3)
+    assert not [e for e in events if isinstance(e, ev.VictoryPointsScored)]  # never rewarded
+    _, events = resolve(with_tycho(s, books=(BOOK_END - 1,) * 4), Task("TBOOK", 3))
+    assert only(events, se.TychoBookMoved)[0].end == BOOK_END  # the board's last space; the rest lost
+    _, events = resolve(with_tycho(s, books=(BOOK_END,) * 4), Task("TBOOK", 1))
+    assert only(events, ev.EffectLost)[0].rule == "SOLO-43"
+
+
+def _tycho_before_the_moon(engine_version: str) -> GameState:
+    """Tycho with two ordinary Inquisitors and no Grand Inquisitor, every observable Moon tile holding the
+    Scoring tile "Inquisitors in your cellar" (LUNA-63)."""
+    from domain.expansions.luna.state import luna, with_luna
+
+    s, _ = solo("moon-inq", luna=True, difficulty="normal")
+    s = replace(s, engine_version=engine_version)
+    s = with_luna(s, replace(luna(s), scoring=tuple("LUNA-63" if t else "" for t in luna(s).scoring)))
+    return with_tycho(s, cellar=(2, 0, 0, 0))
+
+
+def test_LUNA_63_SOLO_11_tycho_counts_only_his_own_inquisitors() -> None:
+    """S000 Scoring tiles: "2 VP for each Inquisitor figure in your cellar. This includes the Grand
+    Inquisitor gained from observing the Moon"; S000 Solo: "He never places Grand Inquisitors in his
+    cellar!" Two ordinary Inquisitors, no Grand one: 2 x 2 = 4 VP, not 6."""
+    from domain.expansions.luna.events import ScoringTileScored
+
+    s = _tycho_before_the_moon("0.4.0")
+    after, _ = resolve(s, Task("TMOON"))
+    scoring = next(t for t in reversed(after.agenda) if t.kind == "SCORING")
+    run = Run(replace(after, agenda=(scoring,)))
+    auto_task(run, scoring)
+    scored = only(run.events, ScoringTileScored)[0]
+    assert scored.tile == "LUNA-63" and scored.points[1] == 4 and after.players[1].grand == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize(("engine_version", "chosen"), [("0.4.0", "LUNA-62"), ("0.3.0", "LUNA-63")])
+def test_SOLO_9_LUNA_63_his_choice_of_moon_tile_counts_no_grand_inquisitor(
+    engine_version: str, chosen: str
+) -> None:
+    """SOLO-9: the Moon tile whose Scoring tile gives him most. Two Inquisitors (LUNA-63: 4 VP, 6 under
+    the released overcount) against University spaces 5 (LUNA-62: 5 VP)."""
+    from domain.expansions.luna.rules import observable_moon_tiles
+    from domain.expansions.luna.state import luna, with_luna
+    from domain.expansions.solo.moon import moon_choice
+
+    s = _tycho_before_the_moon(engine_version)
+    first, *_ = observable_moon_tiles(s)
+    scoring = list(luna(s).scoring)
+    scoring[first] = "LUNA-62"
+    s = with_tycho(
+        with_luna(s, replace(luna(s), scoring=tuple(scoring))), cellar=(2, 0, 0, 0), university=(2, 2, 1, 0)
+    )
+    index = moon_choice(s, 1)
+    assert index is not None and luna(s).scoring[index] == chosen
+
+
+def test_LUNA_63_rules_0_3_0_tycho_counted_a_grand_inquisitor_as_released() -> None:
+    from domain.expansions.luna.events import ScoringTileScored
+
+    s = _tycho_before_the_moon("0.3.0")
+    after, _ = resolve(s, Task("TMOON"))
+    scoring = next(t for t in reversed(after.agenda) if t.kind == "SCORING")
+    run = Run(replace(after, agenda=(scoring,)))
+    auto_task(run, scoring)
+    assert only(run.events, ScoringTileScored)[0].points[1] == 6
 
 
 def test_SOLO_44_lecture_on_the_subject_he_meets_most_ties_leftmost() -> None:
@@ -579,8 +655,20 @@ def test_SOLO_26_the_person_plays_the_ability_side() -> None:
         s, events = start(Setup(seats=(SeatSpec("Ada", character),), seed="side"))
         started = events[0]
         assert isinstance(started, ev.GameStarted) and started.sides == ("ability", "basic")
+    basic = Setup(seats=(SeatSpec("Ada", "kepler", side="basic"),), seed="side")
+    _, events = start(basic)  # CN p.16: "always use the side that lists its special ability"
+    assert isinstance(events[0], ev.GameStarted) and events[0].sides == ("ability", "basic")
     old = Setup(seats=(SeatSpec("Ada", "newton"),), seed="side", catalog_edition="base-3")
-    _, events = start(old)  # edition base-3 has no ability side for Newton: the basic side
+    with pytest.raises(IllegalMove) as refused:  # edition base-3 has no ability side for Newton
+        start(old)
+    assert (refused.value.code, refused.value.rule_id) == ("no-ability-side", "SOLO-26")
+
+
+def test_SOLO_26_rules_0_3_0_a_character_without_its_ability_side_played_basic() -> None:
+    old = Setup(
+        seats=(SeatSpec("Ada", "newton"),), seed="side", catalog_edition="base-3", engine_version="0.3.0"
+    )
+    _, events = start(old)  # as released: edition base-3 has no ability side for Newton, the basic side
     assert isinstance(events[0], ev.GameStarted) and events[0].sides is None
 
 

@@ -138,7 +138,7 @@ def test_CHAR_1_ability_moves_are_described_in_words(
     """Every move offered to ability-side seats has words (never its text notation), and the ability
     moves say what they do: where a library tile goes and what its rows give (CHAR-COP-4), which tiles
     Kepler swaps (CHAR-KEP-2), what is declined, a mirror's multiplier (CHAR-NEW-2)."""
-    event_texts, move_texts, seen = _play(seed, 4, Options(luna=luna), 600, "ability", characters)
+    event_texts, move_texts, seen = _play(seed, 4, Options(luna=luna), 800, "ability", characters)
     for text in event_texts + move_texts:
         assert text and not LEAKS.search(text), text
         assert text not in EVENT_TYPES and text not in COMMAND_TYPES, f"fell back to the bare type: {text}"
@@ -146,7 +146,10 @@ def test_CHAR_1_ability_moves_are_described_in_words(
     joined = "\n".join(move_texts)
     if not luna:
         assert {"PlaceLibraryTile", "KeplerSwap"} <= seen
-        assert re.search(r"Place library tile CP\d face [AB] up on the printed column: R\d gives ", joined)
+        # on a card's column: since rules 0.4.0 never the printed one (CHAR-COP-3, AMB-29)
+        assert re.search(
+            r"Place library tile CP\d face [AB] up on the column of library card \d: R\d gives ", joined
+        )
         assert re.search(r"Swap the \w+ tile on S\d and the \w+ tile on S\d", joined)
         bruno = Context(
             default_context().catalog,

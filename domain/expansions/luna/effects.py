@@ -268,7 +268,7 @@ def _auto(kind: str, name: str, resolve: Resolver) -> EffectKind:
 
 def _scoring_tile(run: Emitter, task: Task) -> None:
     seat = run.state.turn.seat
-    points = scoring_points(run.state, seat, task.arg)
+    points = scoring_points(run.state, seat, task.arg, task.n)  # n: the Grand Inquisitors arriving (LUNA-63)
     run.emit(le.ScoringTileScored(seat=seat, tile=task.arg, points=points))
 
 

@@ -79,9 +79,10 @@ def scoring_tile(s: GameState, tile_id: str) -> ScoringTile:
     return tile
 
 
-def scoring_points(s: GameState, observer: int, tile_id: str) -> tuple[int, ...]:
+def scoring_points(s: GameState, observer: int, tile_id: str, arriving: int = 1) -> tuple[int, ...]:
     """LUNA-23.3: bonus scoring for the observer, basic for every other player (rounded down); a
-    forfeited seat's score is frozen (ASYNC-3): it gets 0."""
+    forfeited seat's score is frozen (ASYNC-3): it gets 0. `arriving`: the Grand Inquisitors of this
+    observation on their way to the observer's cellar (LUNA-23.4: one; the solo Tycho's none, SOLO-11)."""
     tile = scoring_tile(s, tile_id)
     out = []
     for p in s.players:
@@ -94,7 +95,7 @@ def scoring_points(s: GameState, observer: int, tile_id: str) -> tuple[int, ...]
             and tile.measure == "inquisitors"
             and s.options.get("moon_inquisitor_tile_counts_new_grand")
         ):
-            count += 1  # LUNA-63: "This includes the Grand Inquisitor gained from observing the Moon" (S000)
+            count += arriving  # LUNA-63: "This includes the Grand Inquisitor gained from observing the Moon"
         per, divisor = tile.bonus if p.seat == observer else tile.basic
         out.append(count * per // divisor)
     return tuple(out)

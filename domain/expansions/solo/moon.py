@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.catalog.luna import POSITIONS
+from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter, register
 from domain.effects import reward_tasks
 from domain.events import GrantingEvent, register_events
@@ -36,14 +37,22 @@ class TychoMoonObserved(GrantingEvent):
 register_events(TychoMoonObserved)
 
 
+def grand_inquisitors_arriving(s: GameState) -> int:
+    """LUNA-63 for Tycho: "He never places Grand Inquisitors in his cellar!" (S000 Solo, SOLO-11), so the
+    "Inquisitors in your cellar" tile counts his own figures only: none arrives (rules 0.4.0). Under
+    older rules the observer's count took one more, his too (released so)."""
+    return 0 if at_least(s.engine_version, RULES_0_4_0) else 1
+
+
 def moon_choice(s: GameState, seat: int) -> int | None:
     """SOLO-9, AMB-43: the Moon tile whose Scoring tile gives him most; ties: the Moon tile's higher VP,
     then the lowest Roman numeral."""
     part = luna(s)
     best: tuple[int, int, int] | None = None
     chosen = None
+    arriving = grand_inquisitors_arriving(s)
     for i in observable_moon_tiles(s):
-        points = scoring_points(s, seat, part.scoring[i])[seat]
+        points = scoring_points(s, seat, part.scoring[i], arriving)[seat]
         vp = sum(t.n for t in reward_tasks(s.catalog.luna.moon(POSITIONS[i]).reward, "") if t.kind == "VP")
         key = (points, vp, -i)
         if best is None or key > best:
@@ -90,7 +99,8 @@ def _moon_observed(s: GameState, e: TychoMoonObserved) -> GameState:
 def _grants_moon(before: GameState, after: GameState, e: TychoMoonObserved) -> list[Task]:
     reward = after.catalog.luna.moon(e.tile).reward
     tasks = [t for t in reward_tasks(reward, "moon") if t.kind == "VP"]  # SOLO-10: only the VP
-    tasks.append(Task("SCORING", 1, e.scoring))  # SOLO-10: his bonus scoring, the person's basic
+    # SOLO-10: his bonus scoring, the person's basic; n: no Grand Inquisitor of his arrives (LUNA-63)
+    tasks.append(Task("SCORING", grand_inquisitors_arriving(after), e.scoring))
     if after.options.get("moon_objective_immediate") and moon_objective_due(after, after.players[e.seat]):
         tasks.append(Task("MOONOBJ"))  # LUNA-81: an objective he may claim (SOLO-53)
     for effect in ("comet-down", "card", "vp:10", "book:1"):  # SOLO-12, AMB-44

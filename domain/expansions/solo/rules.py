@@ -19,6 +19,7 @@ from domain import commands as c
 from domain import events as ev
 from domain.catalog import Catalog
 from domain.characters import has_ability
+from domain.editions import ENGINE_VERSION, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter, register
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
@@ -46,9 +47,9 @@ from domain.takeback import add_revealing
 
 TYCHO = "tycho"  # the character id of his seat
 NAME = "Tycho Brahe"
-BOOK_END = (
-    10  # AMB-56: the last space of his Book marker's track (his library board's spaces are not printed)
-)
+# AMB-56 (rules 0.4.0): his Book marker runs on his own library board (CN p.16: it covers all four library
+# areas), not along his cards; its last space (the board's spaces are not printed: DATA-29, provisional)
+BOOK_END = 10
 
 POINT_RULES.update({"tycho": "SOLO-47", "tycho-constellation": "SOLO-48", "tycho-major": "SOLO-49"})
 add_revealing(se.MovementTileRevealed, se.MovementStackRevealed)  # a hidden Movement tile turned (ASYNC-6)
@@ -157,18 +158,27 @@ def _dealt(setup: Setup, catalog: Catalog, salt: str) -> list[ev.Event]:
 
 
 def _ability_side(setup: Setup, catalog: Catalog) -> Setup:
-    """SOLO-26: the person plays the character's ability side (where this build and the catalog edition
-    have it; a character whose ability side is not here yet plays its basic side)."""
+    """SOLO-26: "in the solo game always use the side of the character board that lists its special
+    ability" (CN p.16): the person plays the ability side, whatever side the setup names (the basic side
+    is not a choice in the solo game). Rules 0.4.0 refuse a character whose ability side this catalog
+    edition does not have; older rules let it play its basic side, as released."""
     offered = {board.id: board for board in catalog.characters}
-    seats = tuple(
-        replace(seat, side="ability")
-        if seat.character in offered
-        and "ability" in offered[seat.character].sides()
-        and has_ability(seat.character)
-        else seat
-        for seat in setup.seats
-    )
-    return replace(setup, seats=seats)
+    version = setup.engine_version or ENGINE_VERSION
+    seats = []
+    for seat in setup.seats:
+        board = offered.get(seat.character)
+        if board is not None and "ability" in board.sides() and has_ability(seat.character):
+            seats.append(replace(seat, side="ability"))
+            continue
+        if board is not None and at_least(version, RULES_0_4_0):
+            raise IllegalMove(
+                "no-ability-side",
+                f"in the solo game the person plays the character's ability side, and catalog edition "
+                f"{catalog.edition} has none for {seat.character}: play the current edition",
+                "SOLO-26",
+            )
+        seats.append(seat)
+    return replace(setup, seats=tuple(seats))
 
 
 def _redealt(fresh: list[ev.Event], recorded: Sequence[ev.Event], salt: str) -> list[ev.Event]:
@@ -564,12 +574,22 @@ def _die_gained(s: GameState, e: se.TychoDieGained) -> GameState:
     return replace(s, supply=tuple(supply), agenda=resolved(s, e))
 
 
+def book_track_end(s: GameState, seat: int) -> int:
+    """AMB-56: the last space of his Book marker's track. CN p.16: "Tycho's special library board covers
+    all four library areas" of his player board, and his marker moves on it (SOLO-43), whatever cards his
+    library holds: the board's own BOOK_END spaces (DATA-29), rules 0.4.0. Under older rules the track
+    ended, like a player's rows, one space after his last card (WRT-6), as released."""
+    if at_least(s.engine_version, RULES_0_4_0):
+        return BOOK_END
+    return library_end(s, seat)
+
+
 def _book(run: Emitter, task: Task) -> None:
     """SOLO-43: his Book marker N spaces right, never rewarded (AMB-56: one marker for every library row
-    of his library board, which ends, like a player's rows, one space after his last card, WRT-6)."""
+    of his library board; extra steps past the track's end are lost)."""
     p, _ = tycho(run.state)
     start = p.books[0]
-    end = min(library_end(run.state, p.seat), start + task.n)
+    end = min(book_track_end(run.state, p.seat), start + task.n)
     if end == start:
         _lost(run, task, "his Book marker is at the end of its track", "SOLO-43")
         return
