@@ -19,8 +19,10 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -33,7 +35,8 @@ import psycopg
 import pytest
 from httpx_sse import connect_sse
 
-from tests.api.helpers import create, play_turns
+from replays.cli import SHUTDOWN_GRACE_SECONDS
+from tests.api.helpers import create, play_turns, wait_until
 from tests.api.servers import ServeProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -247,27 +250,44 @@ def _store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
     return f"{base}?schema={schema}"
 
 
-def _read(url: str, headers: dict[str, str], until: int) -> list[int]:
-    """Event IDs read with httpx-sse from `url` until the event with ID `until`."""
-    ids: list[int] = []
-    with (
-        httpx.Client(timeout=httpx.Timeout(10.0, read=30.0)) as http,
-        connect_sse(http, "GET", url, headers=headers) as source,
-    ):
-        assert source.response.status_code == 200
-        for message in source.iter_sse():
-            if message.event == "message" and message.id:
-                assert json.loads(message.data)["version"] == int(message.id)
-                ids.append(int(message.id))
-                if ids[-1] >= until:
-                    break
-    return ids
+class SseReader:
+    """httpx-sse reading a game's stream in a thread: the event IDs, until the server closes it."""
+
+    def __init__(self, url: str, headers: dict[str, str]) -> None:
+        self.ids: list[int] = []
+        self.closed = threading.Event()
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(url, headers), daemon=True)
+        self._thread.start()
+
+    def _run(self, url: str, headers: dict[str, str]) -> None:
+        try:
+            with (
+                httpx.Client(timeout=httpx.Timeout(10.0, read=60.0)) as http,
+                connect_sse(http, "GET", url, headers=headers) as source,
+            ):
+                assert source.response.status_code == 200
+                for message in source.iter_sse():
+                    if message.event == "message" and message.id:
+                        assert json.loads(message.data)["version"] == int(message.id)
+                        self.ids.append(int(message.id))
+        except httpx.RemoteProtocolError:
+            pass  # the server went away mid-stream: what a restart does to its open streams
+        except BaseException as error:  # reported by the test
+            self.error = error
+        finally:
+            self.closed.set()
+
+    def wait_for(self, version: int) -> None:
+        wait_until(lambda: bool(self.ids) and self.ids[-1] >= version, 30, f"event {version} on the stream")
 
 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_httpx_sse_resumes_a_stream_by_last_event_id_across_a_server_restart(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
+    """The stream is open while `galileo serve` is stopped (SIGTERM): the server closes it within its
+    shutdown grace and exits; a new process on the same store and address serves the resumed stream."""
     env = {
         "GALILEO_DATABASE_URL": _store(backend, tmp_path, request),
         "GALILEO_PROJECTIONS": "off",
@@ -278,16 +298,26 @@ def test_httpx_sse_resumes_a_stream_by_last_event_id_across_a_server_restart(
     before = ServeProcess(tmp_path, env, "before")
     with before, httpx.Client(base_url=before.url, timeout=10) as client:
         table = create(client, 2, seed=f"httpx-sse-{backend}")
-        play_turns(client, table, rng, max_decisions=15)
-        head = client.get(f"/games/{table.game_id}").json()["version"]
+        play_turns(client, table, rng, max_decisions=10)
         stream = f"{before.url}/games/{table.game_id}/stream"
-        received = _read(stream, table.auth(0), until=head)
-        play_turns(client, table, rng, max_decisions=15)  # events the reader misses, before the restart
+        reader = SseReader(stream, table.auth(0))
+        play_turns(client, table, rng, max_decisions=10)  # followed live
+        reader.wait_for(client.get(f"/games/{table.game_id}").json()["version"])
+        assert before.process is not None
+        stopping = time.monotonic()
+        before.process.terminate()  # with the stream open
+        # it exited by itself (uvicorn ends by re-raising the signal it handled), not killed
+        assert before.process.wait(timeout=SHUTDOWN_GRACE_SECONDS + 5) in (0, -signal.SIGTERM)
+        assert reader.closed.wait(5) and reader.error is None, reader.error
+        stopped = time.monotonic() - stopping
+    received = reader.ids
     after = ServeProcess(tmp_path, env, "after")
     after.port, after.url = before.port, before.url  # the same address, a new process on the same store
     with after, httpx.Client(base_url=after.url, timeout=10) as client:
-        play_turns(client, table, rng, max_decisions=15)  # and after it
+        play_turns(client, table, rng, max_decisions=10)  # events the reader missed while it was down
         head = client.get(f"/games/{table.game_id}").json()["version"]
-        resume = {**table.auth(0), "Last-Event-ID": str(received[-1])}
-        received += _read(stream, resume, until=head)
-    assert received == list(range(1, head + 1))  # every event once, in order
+        resumed = SseReader(stream, {**table.auth(0), "Last-Event-ID": str(received[-1])})
+        resumed.wait_for(head)
+    assert resumed.closed.wait(SHUTDOWN_GRACE_SECONDS + 5) and resumed.error is None, resumed.error
+    assert received + resumed.ids == list(range(1, head + 1))  # every event once, in order
+    assert stopped < SHUTDOWN_GRACE_SECONDS + 3
