@@ -477,4 +477,4 @@ class VerifyReport(BaseModel):
     checks: list[VerifyCheck]
     findings: list[VerifyFinding]
     notes: list[str]
-    edition: EditionCheckOut | None = Field(None, description="Only with the `edition` parameter (else null).")
+    edition: EditionCheckOut | None = Field(None, description="Only with the `edition` parameter, else null.")

@@ -199,6 +199,7 @@ def _tool(name: str) -> str:
     return found
 
 
+@pytest.mark.slow
 def test_a_generated_typescript_client_plays_and_resumes_its_stream_by_last_event_id(
     server: ServeProcess,
 ) -> None:
@@ -298,10 +299,10 @@ def test_httpx_sse_resumes_a_stream_by_last_event_id_across_a_server_restart(
     before = ServeProcess(tmp_path, env, "before")
     with before, httpx.Client(base_url=before.url, timeout=10) as client:
         table = create(client, 2, seed=f"httpx-sse-{backend}")
-        play_turns(client, table, rng, max_decisions=10)
+        play_turns(client, table, rng, max_decisions=6)
         stream = f"{before.url}/games/{table.game_id}/stream"
         reader = SseReader(stream, table.auth(0))
-        play_turns(client, table, rng, max_decisions=10)  # followed live
+        play_turns(client, table, rng, max_decisions=6)  # followed live
         reader.wait_for(client.get(f"/games/{table.game_id}").json()["version"])
         assert before.process is not None
         stopping = time.monotonic()
@@ -314,7 +315,7 @@ def test_httpx_sse_resumes_a_stream_by_last_event_id_across_a_server_restart(
     after = ServeProcess(tmp_path, env, "after")
     after.port, after.url = before.port, before.url  # the same address, a new process on the same store
     with after, httpx.Client(base_url=after.url, timeout=10) as client:
-        play_turns(client, table, rng, max_decisions=10)  # events the reader missed while it was down
+        play_turns(client, table, rng, max_decisions=6)  # events the reader missed while it was down
         head = client.get(f"/games/{table.game_id}").json()["version"]
         resumed = SseReader(stream, {**table.auth(0), "Last-Event-ID": str(received[-1])})
         resumed.wait_for(head)
