@@ -452,3 +452,62 @@ class AnalysisJob(BaseModel):
         "before and after the move played, the best alternative, the loss, mistakes, accuracy per seat, "
         "turning points."
     )
+
+
+class HandOverResult(TableResult):
+    """A hand-over's events, and for a seat handed to a new person the new seat link (once)."""
+
+    link: SeatLink | None = Field(
+        None, description="Handed to a new person: the seat's new link and token (shown this once only)."
+    )
+
+
+# -- verification (replays.verify.VerifyReport, docs/audit.md) -----------------------------------------
+
+
+class VerifyCheck(BaseModel):
+    name: Literal["format", "chain", "adjudication", "fairness"]  # replays.verify.CHECKS
+    status: Literal["ok", "failed", "skipped"]
+    detail: str = ""
+
+
+class VerifyFinding(BaseModel):
+    """One problem: which check found it, where (event `version`, file `line`), and what differs."""
+
+    check: str
+    message: str
+    version: int | None = Field(None, description="The event's number (1-based).")
+    line: int | None = Field(None, description="The line of an export file.")
+    rule: str | None = Field(None, description="The rule ID that decides it.")
+    expected: dict[str, Any] | None = None
+    stored: dict[str, Any] | None = None
+
+
+class RecordedEdition(BaseModel):
+    catalog_edition: str
+    engine_version: str
+
+
+class EditionCheckOut(BaseModel):
+    """`edition=...`: the game re-adjudicated under another rules edition, as information only."""
+
+    catalog_edition: str
+    engine_version: str
+    recorded: RecordedEdition
+    same: bool
+    divergence: VerifyFinding | None = Field(description="The first event that differs; null: none.")
+
+
+class VerifyReport(BaseModel):
+    """The verification of a stored game (docs/audit.md): format, hash chain, re-adjudication by the
+    rules, fair deal. `ok`: every check ran and holds."""
+
+    source: str = Field(description="The game's ID.")
+    ok: bool
+    events: int
+    finished: bool
+    complete: bool = Field(description="False for a redacted log: re-adjudication and the deal are skipped.")
+    checks: list[VerifyCheck]
+    findings: list[VerifyFinding]
+    notes: list[str]
+    edition: EditionCheckOut | None = Field(None, description="Only with the `edition` parameter, else null.")

@@ -53,6 +53,9 @@ def _echo_json(value: Any) -> None:
     typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
 
 
+SHUTDOWN_GRACE_SECONDS = 5
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
@@ -62,7 +65,9 @@ def serve(
     import uvicorn
 
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    uvicorn.run("api.app:app", host=host, port=port)
+    # On SIGTERM, requests in flight get SHUTDOWN_GRACE_SECONDS to finish; then the live streams, which
+    # never end by themselves, are closed (their clients resume with Last-Event-ID) and the process exits.
+    uvicorn.run("api.app:app", host=host, port=port, timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS)
 
 
 @app.command()

@@ -23,7 +23,7 @@ router = APIRouter(tags=["analysis"])
 JSON = "application/json"
 
 
-@router.get("/stats", response_model=Stats, responses=errors(422))
+@router.get("/stats", operation_id="getStats", response_model=Stats, responses=errors(422))
 async def stats(runtime: RuntimeDep, query: Annotated[StatsFilters, Query()]) -> Response:
     """Statistics across finished games, filtered by players, Luna, seats, edition and forks."""
     try:
@@ -36,6 +36,7 @@ async def stats(runtime: RuntimeDep, query: Annotated[StatsFilters, Query()]) ->
 
 @router.get(
     "/games/{game_id}/timeline",
+    operation_id="getTimeline",
     response_model=Timeline,
     responses={
         200: {

@@ -153,6 +153,7 @@ def _answer(info: JobInfo, created: bool) -> Response:
 
 @router.post(
     "",
+    operation_id="requestAnalysis",
     status_code=202,
     response_model=AnalysisJob,
     responses={
@@ -192,6 +193,7 @@ async def request_analysis(
 
 @router.get(
     "",
+    operation_id="getCurrentAnalysis",
     response_model=AnalysisJob,
     responses=errors(401, 403, 404, 422),
     openapi_extra={"x-seat-token": "optional"},
@@ -220,6 +222,7 @@ async def current_analysis(
 
 @router.get(
     "/{job_id}",
+    operation_id="getAnalysisJob",
     response_model=AnalysisJob,
     responses=errors(401, 403, 404, 422),
     openapi_extra={"x-seat-token": "optional"},
@@ -234,6 +237,7 @@ async def analysis_job(
 
 @router.delete(
     "/{job_id}",
+    operation_id="cancelAnalysis",
     response_model=AnalysisJob,
     responses=errors(401, 403, 404, 422, 429),
     openapi_extra={"x-seat-token": "optional"},

@@ -23,6 +23,7 @@ def _body(edition: str) -> tuple[bytes, str]:
 
 @router.get(
     "/catalog/{edition}",
+    operation_id="getCatalog",
     responses={
         200: {"content": {"application/json": {}}, "description": "The catalog (docs/catalog.md)."},
         304: {"description": "Not modified (If-None-Match matched the ETag)."},

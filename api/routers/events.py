@@ -19,6 +19,7 @@ router = APIRouter(prefix="/games/{game_id}", tags=["events"])
 
 @router.get(
     "/events",
+    operation_id="listEvents",
     response_model=EventsPage,
     responses=errors(401, 403, 404, 422),
     openapi_extra={"x-seat-token": "optional"},
@@ -60,6 +61,7 @@ def _last_event_id(header: str, after: int | None) -> int:
 
 @router.get(
     "/stream",
+    operation_id="streamEvents",
     response_class=StreamingResponse,
     responses={
         200: {

@@ -22,13 +22,15 @@ from api.tables import TableRecord
 from api.tokens import new_token, token_hash
 from domain import IllegalMove, Options, SeatSpec, Setup
 from domain.setup import CHARACTERS
-from projections.lobby import encode_cursor, parse_cursor
 from projections.views import viewer_for
 from replays.clock import ClockConfig, parse_duration
 
 router = APIRouter(prefix="/games", tags=["games"])
 
 IMPORT_MEDIA = "application/x-ndjson"
+FILE = {"type": "string", "format": "binary"}  # an export file (docs/export.md): bytes, for generated clients
+# A lobby cursor is the ID of the last game of the previous page (opaque to clients: docs/api.md).
+CURSOR_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 
 
 def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
@@ -66,6 +68,7 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
 
 @router.post(
     "",
+    operation_id="createGame",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
     responses=errors(400, 403, 422, 429),
@@ -109,7 +112,13 @@ def table_rules(body: CreateGame, default_takeback: str) -> tuple[TableRecord, s
     return record, host_token
 
 
-@router.get("", response_model=Lobby, responses=errors(401, 422), openapi_extra={"x-seat-token": "optional"})
+@router.get(
+    "",
+    operation_id="listGames",
+    response_model=Lobby,
+    responses=errors(401, 404, 422),
+    openapi_extra={"x-seat-token": "optional"},
+)
 async def lobby(
     runtime: RuntimeDep,
     seat: AnySeat,
@@ -117,7 +126,8 @@ async def lobby(
     mine: Annotated[bool, Query(description="Only the game of the presented seat token.")] = False,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     cursor: Annotated[
-        str | None, Query(max_length=400, description="The `next_cursor` of the previous page.")
+        str | None,
+        Query(pattern=CURSOR_PATTERN, description="The `next_cursor` of the previous page (opaque)."),
     ] = None,
 ) -> Lobby:
     """The lobby: games (newest first) with status, seats, whose turn, version and last move time, a
@@ -125,15 +135,15 @@ async def lobby(
     if mine and seat is None:
         raise unauthorized("token-required", "mine=true needs the seat token: 'Authorization: Bearer ...'")
     games = {seat.game_id} if mine and seat is not None else None
-    try:
-        after = None if cursor is None else parse_cursor(cursor)
-    except ValueError as exc:
-        raise ApiError(422, "invalid-cursor", str(exc)) from None
+    after = None
+    if cursor is not None:  # the last game of the previous page: the page after it (keyset pagination)
+        last = await run_in_threadpool(runtime.lobby.entries, None, {cursor}, 1)
+        if not last:
+            raise ApiError(404, "cursor-not-found", "no game of the lobby has this cursor (use next_cursor)")
+        after = (last[0].created_at, last[0].game_id)
     entries = await run_in_threadpool(runtime.lobby.entries, status_, games, limit, after)
     return Lobby(
-        next_cursor=encode_cursor(entries[-1].created_at, entries[-1].game_id)
-        if len(entries) == limit
-        else None,
+        next_cursor=entries[-1].game_id if len(entries) == limit else None,
         games=[
             LobbyGame(
                 game_id=e.game_id,
@@ -167,11 +177,12 @@ async def lobby(
 
 @router.post(
     "/import",
+    operation_id="importGame",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
     responses=errors(403, 422, 429),
     openapi_extra={
-        "requestBody": {"required": True, "content": {IMPORT_MEDIA: {"schema": {"type": "string"}}}}
+        "requestBody": {"required": True, "content": {IMPORT_MEDIA: {"schema": FILE}}},
     },
 )
 async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
@@ -189,6 +200,7 @@ async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
 
 @router.get(
     "/{game_id}",
+    operation_id="getBoard",
     response_model=BoardView,
     responses={
         304: {"description": "Not modified (If-None-Match matched the ETag)."},

@@ -11,13 +11,13 @@ from api.schemas import Health
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", response_model=Health)
+@router.get("/healthz", operation_id="getHealth", response_model=Health)
 async def healthz() -> Health:
     """Liveness: the process is up and serving."""
     return Health(status="ok")
 
 
-@router.get("/readyz", response_model=Health, responses={503: {"model": Health}})
+@router.get("/readyz", operation_id="getReadiness", response_model=Health, responses={503: {"model": Health}})
 async def readyz(request: Request) -> JSONResponse:
     """Readiness: the store (and Redis, when configured) can be reached; 503 names what cannot. Answers
     within 2 s: a store already known to be down is not pinged again (its probe runs in the background),

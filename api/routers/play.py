@@ -27,6 +27,7 @@ router = APIRouter(prefix="/games/{game_id}", tags=["play"])
 
 @router.get(
     "/moves",
+    operation_id="listMoves",
     response_model=MovesOut,
     responses=errors(401, 403, 404, 422),
     openapi_extra={"x-seat-token": "required"},
@@ -52,6 +53,7 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
 
 @router.post(
     "/commands",
+    operation_id="submitCommand",
     response_model=CommandResult,
     openapi_extra={"x-seat-token": "required"},
     responses={

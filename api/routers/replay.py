@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
@@ -11,16 +11,20 @@ from api import boards, limits
 from api.contract import errors
 from api.deps import GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError
-from api.schemas import BoardView, Deal, ForkGame, GameCreated
+from api.schemas import BoardView, Deal, ForkGame, GameCreated, VerifyReport
 from api.seating import Seating, deal_of, person_seats
 from api.seats import KNOWN, SECRET
+from domain.catalog.loader import ALIASES, editions
 from projections.views import Viewer, viewer_for
 
 router = APIRouter(prefix="/games/{game_id}", tags=["replay"])
+# The editions this build can re-adjudicate under: its names of the current one, every shipped folder and id.
+EDITIONS = sorted({*ALIASES, *editions(), *editions().values()})
 
 
 @router.get(
     "/at/{version}",
+    operation_id="getBoardAt",
     response_model=BoardView,
     responses=errors(401, 403, 404, 422),
     openapi_extra={"x-seat-token": "optional"},
@@ -58,6 +62,7 @@ async def board_at(
 
 @router.post(
     "/fork",
+    operation_id="forkGame",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
     responses=errors(400, 401, 403, 404, 422, 429),
@@ -90,10 +95,11 @@ async def fork(
 
 @router.get(
     "/export",
+    operation_id="exportGame",
     response_class=Response,
     responses={
         200: {
-            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            "content": {"application/x-ndjson": {"schema": {"type": "string", "format": "binary"}}},
             "description": "docs/export.md",
         },
         **errors(401, 403, 404, 422),
@@ -110,7 +116,13 @@ async def export(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> Re
     )
 
 
-@router.get("/verify", responses=errors(401, 403, 404, 422), openapi_extra={"x-seat-token": "optional"})
+@router.get(
+    "/verify",
+    operation_id="verifyGame",
+    response_model=VerifyReport,
+    responses=errors(401, 403, 404, 422),
+    openapi_extra={"x-seat-token": "optional"},
+)
 async def verify(
     game_id: GameId,
     runtime: RuntimeDep,
@@ -122,9 +134,10 @@ async def verify(
             max_length=100,
             description="Also re-adjudicate under this rules edition ('current', or a catalog edition id): "
             "`edition` in the answer gives the first divergence, as information (docs/editions.md).",
+            json_schema_extra={"enum": EDITIONS},  # checked by the catalog (422 unknown-edition)
         ),
     ] = None,
-) -> dict[str, Any]:
+) -> VerifyReport:
     """Verify the stored game: format, hash chain, re-adjudication by the rules, fair deal."""
     report = await run_in_threadpool(runtime.store.verify, game_id, edition)
-    return report.to_dict()
+    return VerifyReport.model_validate(report.to_dict())

@@ -88,6 +88,7 @@ HTML_RESPONSE = {"content": {HTML: {"schema": {"type": "string"}}}}
 
 @router.get(
     "",
+    operation_id="listRules",
     response_model=RuleIndex,
     responses={200: {**HTML_RESPONSE, "description": "JSON, or an HTML page if Accept prefers text/html."}},
 )
@@ -122,6 +123,7 @@ async def rules_index(
 
 @router.get(
     "/{rule_id}",
+    operation_id="getRule",
     response_model=RuleOut,
     responses={
         200: {**HTML_RESPONSE, "description": "JSON, or an HTML page if Accept prefers text/html."},

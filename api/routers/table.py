@@ -28,6 +28,7 @@ from api.schemas import (
     EventItem,
     Extend,
     HandOver,
+    HandOverResult,
     Notifications,
     SeatLink,
     TableCommand,
@@ -62,12 +63,6 @@ HOST = {"x-seat-token": "host"}
 SEAT_OR_HOST = {"x-seat-token": "seat-or-host"}
 
 
-async def acting(request: Request, runtime: RuntimeDep) -> None:
-    """A table write is a command for the client's rate limit (`GALILEO_RATE_COMMAND`)."""
-    limits.rate(runtime, request, "command")
-
-
-ACTS = [Depends(acting)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +116,28 @@ AnyCaller = Annotated[Caller | None, Depends(any_caller)]
 SeatCaller = Annotated[Seat, Depends(seat_caller)]
 HostCaller = Annotated[None, Depends(host_caller)]
 SeatNumber = Annotated[int, PathParam(ge=0, le=3, description="The seat (0-based).")]
+
+
+# A table write is a command for the client's rate limit (`GALILEO_RATE_COMMAND`), counted once the
+# caller is known: a request without a valid token is answered 401 (or 403) whatever its rate, and costs
+# nothing against it. Each depends on its route's caller (resolved once per request, FastAPI caches it).
+async def seat_acting(request: Request, runtime: RuntimeDep, _: SeatCaller) -> None:
+    limits.rate(runtime, request, "command")
+
+
+async def host_acting(request: Request, runtime: RuntimeDep, _: HostCaller) -> None:
+    limits.rate(runtime, request, "command")
+
+
+async def caller_acting(request: Request, runtime: RuntimeDep, caller: AnyCaller) -> None:
+    if caller is None:
+        raise unauthorized("token-required", "this route needs a seat or host token")
+    limits.rate(runtime, request, "command")
+
+
+SEAT_ACTS = [Depends(seat_acting)]
+HOST_ACTS = [Depends(host_acting)]
+CALLER_ACTS = [Depends(caller_acting)]
 
 
 def _reader(runtime: Runtime, game_id: str) -> Any:
@@ -180,6 +197,7 @@ async def _clocked(runtime: Runtime, game_id: str) -> None:
 
 @router.get(
     "/table",
+    operation_id="getTable",
     response_model=TableView,
     responses=errors(401, 403, 404),
     openapi_extra={"x-seat-token": "optional-seat-or-host"},
@@ -240,9 +258,10 @@ def _takeback_now(runtime: Runtime, game_id: str, seat: int) -> dict[str, Any]:
 
 @router.post(
     "/takeback",
+    operation_id="requestTakeBack",
     response_model=TableResult,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=SEAT_ACTS,
     openapi_extra=SEAT,
 )
 async def take_back(
@@ -261,9 +280,10 @@ async def take_back(
 
 @router.post(
     "/takeback/answer",
+    operation_id="answerTakeBack",
     response_model=TableResult,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=SEAT_ACTS,
     openapi_extra=SEAT,
 )
 async def answer_take_back(
@@ -278,9 +298,10 @@ async def answer_take_back(
 
 @router.post(
     "/resign",
+    operation_id="resign",
     response_model=TableResult,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=SEAT_ACTS,
     openapi_extra=SEAT,
 )
 async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: SeatCaller) -> TableResult:
@@ -296,9 +317,10 @@ async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat:
 
 @router.post(
     "/clock/pause",
+    operation_id="pauseClock",
     response_model=TableResult,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=SEAT_ACTS,
     openapi_extra=SEAT,
 )
 async def pause(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: SeatCaller) -> TableResult:
@@ -311,9 +333,10 @@ async def pause(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: 
 
 @router.post(
     "/clock/resume",
+    operation_id="resumeClock",
     response_model=TableResult,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=CALLER_ACTS,
     openapi_extra=SEAT_OR_HOST,
 )
 async def resume(game_id: GameId, body: TableCommand, runtime: RuntimeDep, caller: AnyCaller) -> TableResult:
@@ -332,9 +355,10 @@ async def resume(game_id: GameId, body: TableCommand, runtime: RuntimeDep, calle
 
 @router.put(
     "/webhook",
+    operation_id="setWebhook",
     response_model=WebhookOut,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=SEAT_ACTS,
     openapi_extra=SEAT,
 )
 async def set_webhook(game_id: GameId, body: WebhookIn, runtime: RuntimeDep, seat: SeatCaller) -> WebhookOut:
@@ -348,9 +372,10 @@ async def set_webhook(game_id: GameId, body: WebhookIn, runtime: RuntimeDep, sea
 
 @router.post(
     "/webhook/secret",
+    operation_id="rotateWebhookSecret",
     response_model=WebhookSecret,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=SEAT_ACTS,
     openapi_extra=SEAT,
 )
 async def rotate_webhook_secret(game_id: GameId, runtime: RuntimeDep, seat: SeatCaller) -> WebhookSecret:
@@ -366,9 +391,10 @@ async def rotate_webhook_secret(game_id: GameId, runtime: RuntimeDep, seat: Seat
 
 @router.delete(
     "/webhook",
+    operation_id="deleteWebhook",
     status_code=204,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=SEAT_ACTS,
     openapi_extra=SEAT,
 )
 async def delete_webhook(game_id: GameId, runtime: RuntimeDep, seat: SeatCaller) -> Response:
@@ -377,7 +403,13 @@ async def delete_webhook(game_id: GameId, runtime: RuntimeDep, seat: SeatCaller)
     return Response(status_code=204)
 
 
-@router.get("/notifications", response_model=Notifications, responses=REFUSALS, openapi_extra=SEAT_OR_HOST)
+@router.get(
+    "/notifications",
+    operation_id="listNotifications",
+    response_model=Notifications,
+    responses=REFUSALS,
+    openapi_extra=SEAT_OR_HOST,
+)
 async def notifications(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) -> Notifications:
     """The delivery log: a seat sees its own notifications, the host every seat's (newest first). Each
     row says `delivered` or `failed` and the class of its last attempt (`result`: `2xx` … `5xx`,
@@ -409,9 +441,10 @@ async def _reissue(runtime: Runtime, game_id: str, seat: int) -> SeatLink:
 
 @router.post(
     "/host/seats/{seat}/link",
+    operation_id="reissueSeatLink",
     response_model=SeatLink,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=HOST_ACTS,
     openapi_extra=HOST,
 )
 async def reissue_link(game_id: GameId, seat: SeatNumber, runtime: RuntimeDep, _: HostCaller) -> SeatLink:
@@ -427,24 +460,26 @@ async def reissue_link(game_id: GameId, seat: SeatNumber, runtime: RuntimeDep, _
 
 @router.post(
     "/host/seats/{seat}/handover",
+    operation_id="handOverSeat",
+    response_model=HandOverResult,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=HOST_ACTS,
     openapi_extra=HOST,
 )
 async def hand_over(
     game_id: GameId, seat: SeatNumber, body: HandOver, runtime: RuntimeDep, _: HostCaller
-) -> dict[str, Any]:
+) -> HandOverResult:
     """Hand a seat to a bot, or to a new person (the answer holds the new seat link); the seat's old
     token stops working either way (ASYNC-3)."""
     request = {"type": "HandOver", "seat": seat, "to": body.to, "bot": body.bot}
     build = rules.handover_batch(seat, body.to, body.bot)
     result = await _record(runtime, game_id, request, build, body, "host")
-    out: dict[str, Any] = result.model_dump()
+    out = HandOverResult(**result.model_dump())
     if not result.replayed:
         # The seat's webhook was its previous holder's: removed with what is pending for it (ASYNC-3).
         await run_in_threadpool(runtime.tables.delete_hook, game_id, seat)
         if body.to == "person":
-            out["link"] = (await _reissue(runtime, game_id, seat)).model_dump()
+            out.link = await _reissue(runtime, game_id, seat)
         else:
             old = {s.seat: s for s in await run_in_threadpool(runtime.seats.of_game, game_id)}.get(seat)
             await run_in_threadpool(runtime.tables.set_seat, game_id, seat, HUMAN, None, None)
@@ -454,9 +489,10 @@ async def hand_over(
 
 @router.post(
     "/host/clock/extend",
+    operation_id="extendClock",
     response_model=TableResult,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=HOST_ACTS,
     openapi_extra=HOST,
 )
 async def extend(game_id: GameId, body: Extend, runtime: RuntimeDep, _: HostCaller) -> TableResult:
@@ -472,9 +508,10 @@ async def extend(game_id: GameId, body: Extend, runtime: RuntimeDep, _: HostCall
 
 @router.post(
     "/host/cancel",
+    operation_id="cancelGame",
     response_model=TableResult,
     responses=WRITES,
-    dependencies=ACTS,
+    dependencies=HOST_ACTS,
     openapi_extra=HOST,
 )
 async def cancel(game_id: GameId, body: TableCommand, runtime: RuntimeDep, _: HostCaller) -> TableResult:

@@ -92,6 +92,7 @@ async def _turns(runtime: Runtime, seats: list[Seat]) -> AsyncIterator[bytes]:
 
 @router.get(
     "/turns",
+    operation_id="streamTurns",
     response_class=StreamingResponse,
     responses={
         200: {"content": {"text/event-stream": {}}, "description": "`turn` events (docs/async.md)."},

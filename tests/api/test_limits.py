@@ -120,7 +120,9 @@ def test_rate_limits_answer_429_with_retry_after(settings: Settings, tmp_path: P
 
 def test_a_table_write_counts_against_the_command_rate(settings: Settings) -> None:
     """Take-backs, resignation, clocks, webhooks and the host's powers are commands for the rate limit
-    (docs/async.md): an empty bucket answers 429 before the token or the table rule is looked at."""
+    (docs/async.md), counted once the caller is known: an empty bucket answers 429 before the table rule
+    is looked at, and a request without a token is answered 401 whatever the bucket holds (it costs
+    nothing against it)."""
     rates = {**NO_RATES, "command": Rate(1, 1)}
     with TestClient(create_app(replace(settings, rates=rates))) as client:
         table = create(client, 2, seed="table-rates")
@@ -131,8 +133,12 @@ def test_a_table_write_counts_against_the_command_rate(settings: Settings) -> No
         again = client.post(url, headers=table.auth(1), json={"command_id": "r2"})
         assert again.status_code == 429 and again.headers["content-type"].startswith(PROBLEM)
         assert again.json()["code"] == "rate-limited" and int(again.headers["retry-after"]) >= 1
-        host = client.post(f"/games/{table.game_id}/host/cancel", json={"command_id": "c1"})
-        assert host.status_code == 429  # before the missing host token is noticed
+        for path in ("host/cancel", "resign", "clock/resume", "takeback"):
+            anonymous = client.post(f"/games/{table.game_id}/{path}", json={"command_id": "c1"})
+            assert anonymous.status_code == 401 and anonymous.json()["code"] == "token-required", path
+        host = {"Authorization": f"Bearer {table.created['host_token']}"}
+        cancel = client.post(f"/games/{table.game_id}/host/cancel", headers=host, json={"command_id": "c1"})
+        assert cancel.status_code == 429  # the host's own write, before the table rule
         events = client.get(f"/games/{table.game_id}/events").json()["events"]
         assert [e["type"] for e in events if e["version"] > version].count("SeatResigned") == 1
 

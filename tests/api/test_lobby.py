@@ -62,7 +62,9 @@ def test_lobby_pages_by_cursor_give_every_game_once_newest_first(lobby_client: T
     assert seen == everything
     assert client.get("/games", params={"limit": 50}).json()["next_cursor"] is None
     bad = client.get("/games", params={"cursor": "not-a-cursor"})
-    assert bad.status_code == 422 and bad.json()["code"] == "invalid-cursor"
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid-request"
+    unknown = client.get("/games", params={"cursor": "00000000-0000-4000-8000-000000000000"})
+    assert unknown.status_code == 404 and unknown.json()["code"] == "cursor-not-found"
 
 
 def test_CHAR_1_each_seat_answers_its_side_at_creation_in_the_board_view_and_in_the_lobby(

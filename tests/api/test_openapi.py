@@ -11,52 +11,57 @@ from scripts.openapi import TARGET, document
 
 PROBLEM = "application/problem+json"
 
+# Every route and its operationId: stable names for generated clients (docs/api.md, versioning).
 ROUTES = {
-    ("post", "/games"),
-    ("get", "/games"),
-    ("get", "/games/{game_id}"),
-    ("get", "/games/{game_id}/moves"),
-    ("post", "/games/{game_id}/commands"),
-    ("get", "/games/{game_id}/events"),
-    ("get", "/games/{game_id}/stream"),
-    ("get", "/games/{game_id}/at/{version}"),
-    ("post", "/games/{game_id}/fork"),
-    ("get", "/games/{game_id}/export"),
-    ("post", "/games/import"),
-    ("get", "/games/{game_id}/verify"),
-    ("get", "/games/{game_id}/timeline"),
-    ("get", "/stats"),
-    ("get", "/catalog/{edition}"),
-    ("get", "/healthz"),
-    ("get", "/readyz"),
-    ("get", "/rules"),
-    ("get", "/rules/{rule_id}"),
+    ("post", "/games"): "createGame",
+    ("get", "/games"): "listGames",
+    ("get", "/games/{game_id}"): "getBoard",
+    ("get", "/games/{game_id}/moves"): "listMoves",
+    ("post", "/games/{game_id}/commands"): "submitCommand",
+    ("get", "/games/{game_id}/events"): "listEvents",
+    ("get", "/games/{game_id}/stream"): "streamEvents",
+    ("get", "/games/{game_id}/at/{version}"): "getBoardAt",
+    ("post", "/games/{game_id}/fork"): "forkGame",
+    ("get", "/games/{game_id}/export"): "exportGame",
+    ("post", "/games/import"): "importGame",
+    ("get", "/games/{game_id}/verify"): "verifyGame",
+    ("get", "/games/{game_id}/timeline"): "getTimeline",
+    ("get", "/stats"): "getStats",
+    ("get", "/catalog/{edition}"): "getCatalog",
+    ("get", "/healthz"): "getHealth",
+    ("get", "/readyz"): "getReadiness",
+    ("get", "/rules"): "listRules",
+    ("get", "/rules/{rule_id}"): "getRule",
     # the table (docs/async.md)
-    ("get", "/games/{game_id}/table"),
-    ("post", "/games/{game_id}/takeback"),
-    ("post", "/games/{game_id}/takeback/answer"),
-    ("post", "/games/{game_id}/resign"),
-    ("post", "/games/{game_id}/clock/pause"),
-    ("post", "/games/{game_id}/clock/resume"),
-    ("put", "/games/{game_id}/webhook"),
-    ("delete", "/games/{game_id}/webhook"),
-    ("post", "/games/{game_id}/webhook/secret"),
-    ("get", "/games/{game_id}/notifications"),
-    ("post", "/games/{game_id}/host/seats/{seat}/link"),
-    ("post", "/games/{game_id}/host/seats/{seat}/handover"),
-    ("post", "/games/{game_id}/host/clock/extend"),
-    ("post", "/games/{game_id}/host/cancel"),
-    ("get", "/turns"),
-    ("post", "/games/{game_id}/analysis"),
-    ("get", "/games/{game_id}/analysis"),
-    ("get", "/games/{game_id}/analysis/{job_id}"),
-    ("delete", "/games/{game_id}/analysis/{job_id}"),
+    ("get", "/games/{game_id}/table"): "getTable",
+    ("post", "/games/{game_id}/takeback"): "requestTakeBack",
+    ("post", "/games/{game_id}/takeback/answer"): "answerTakeBack",
+    ("post", "/games/{game_id}/resign"): "resign",
+    ("post", "/games/{game_id}/clock/pause"): "pauseClock",
+    ("post", "/games/{game_id}/clock/resume"): "resumeClock",
+    ("put", "/games/{game_id}/webhook"): "setWebhook",
+    ("delete", "/games/{game_id}/webhook"): "deleteWebhook",
+    ("post", "/games/{game_id}/webhook/secret"): "rotateWebhookSecret",
+    ("get", "/games/{game_id}/notifications"): "listNotifications",
+    ("post", "/games/{game_id}/host/seats/{seat}/link"): "reissueSeatLink",
+    ("post", "/games/{game_id}/host/seats/{seat}/handover"): "handOverSeat",
+    ("post", "/games/{game_id}/host/clock/extend"): "extendClock",
+    ("post", "/games/{game_id}/host/cancel"): "cancelGame",
+    ("get", "/turns"): "streamTurns",
+    ("post", "/games/{game_id}/analysis"): "requestAnalysis",
+    ("get", "/games/{game_id}/analysis"): "getCurrentAnalysis",
+    ("get", "/games/{game_id}/analysis/{job_id}"): "getAnalysisJob",
+    ("delete", "/games/{game_id}/analysis/{job_id}"): "cancelAnalysis",
 }
 
 
 def test_every_route_is_documented(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
-    found = {(method, path) for path, item in spec["paths"].items() for method in item}
+    found = {
+        (method, path): op["operationId"]
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+    }
     assert found == ROUTES
     for path, item in spec["paths"].items():
         for method, operation in item.items():

@@ -4,6 +4,9 @@ shape, invalid ones are; no 5xx. The default suite runs a bounded number of case
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +19,9 @@ from schemathesis.python import asgi
 
 from api.app import create_app
 from api.settings import NO_RATES, Settings
+from tests.api.servers import ServeProcess
+
+ROOT = Path(__file__).resolve().parents[2]
 
 STORE = Path(tempfile.mkdtemp(prefix="galileo-schemathesis-"))
 APP = create_app(
@@ -102,3 +108,35 @@ TestStatefulContract.settings = settings(
     stateful_step_count=5,
     **COMMON,  # type: ignore[arg-type]
 )
+
+
+@pytest.mark.slow
+def test_api_contract_against_a_live_server(tmp_path: Path) -> None:
+    """schemathesis' own command line, `--checks all` in every phase (examples, coverage, fuzzing, and the
+    stateful runs that follow the OpenAPI links), against a real `galileo serve` on loopback: what the
+    in-process run cannot see (uvicorn, real sockets and streams, the order of authentication and rate
+    limits) must hold too. The repository's schemathesis.toml applies (run from its folder). Bots are
+    off (a fuzzed game with a search bot would spend the run's time thinking) and so are the rates (so
+    the writes' logic is reached; tests/api/test_limits.py has the 401-before-429 order)."""
+    env = {
+        "GALILEO_DATABASE_URL": f"sqlite:///{tmp_path}/games.db",
+        "GALILEO_PROJECTIONS": "off",
+        "GALILEO_BOTS": "0",
+        **{f"GALILEO_RATE_{kind}": "off" for kind in ("CREATE", "FORK", "IMPORT", "COMMAND", "ANALYSIS")},
+    }
+    st = Path(sys.executable).parent / "schemathesis"
+    with ServeProcess(tmp_path, env, "schemathesis") as server:
+        run = subprocess.run(
+            [str(st), "run", f"{server.url}/openapi.json", "--checks", "all", "--max-examples", "5"]
+            + ["--seed", "32", "--no-color"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    summary = run.stdout[-3000:] + run.stderr[-2000:]
+    assert run.returncode == 0, summary
+    assert re.search(r"\d+ generated, \d+ passed", run.stdout), summary
+    for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):
+        assert f"✅ {phase}" in run.stdout, summary
