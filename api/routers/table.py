@@ -8,6 +8,8 @@ names its rule: the service's ASYNC-n (docs/async.md) or the game's.
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, Any
@@ -19,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from api import hooks, limits, play
 from api.clocks import view_of
 from api.contract import errors
-from api.deps import GameId, RuntimeDep, presented_token
+from api.deps import GameId, RuntimeDep, presented_token, token_gate, token_refused
 from api.notify import check_url
 from api.problems import ApiError, unauthorized
 from api.routers.play import guard
@@ -28,6 +30,7 @@ from api.schemas import (
     EventItem,
     Extend,
     HandOver,
+    HostAction,
     Notifications,
     SeatLink,
     TableCommand,
@@ -38,14 +41,16 @@ from api.schemas import (
     WebhookIn,
     WebhookOut,
 )
-from api.seats import BOT, HUMAN, Seat
+from api.seats import BOT, HANDED_OVER, REISSUED, Seat, rewritten_seat
 from api.service import SubmitResult
+from api.tables import stamp
 from api.tokens import looks_like_token, new_token, token_hash
 from domain.opponents import opponent_at
 from replays import table as rules
 from replays.clock import ClockConfig, parse_duration
 from replays.errors import TableRefused
 from replays.records import StoredEvent
+from replays.store import Game, Rows, is_host_act
 
 router = APIRouter(prefix="/games/{game_id}", tags=["table"])
 
@@ -79,17 +84,18 @@ async def _caller(request: Request, runtime: Runtime, game_id: str) -> Caller | 
     token = presented_token(request)
     if token is None:
         return None
+    client = token_gate(runtime, request)
     if not looks_like_token(token):
-        raise unauthorized("invalid-token", "the token is not valid")
+        raise await token_refused(runtime, client, None, "seat or host")
     digest = token_hash(token)
-    seat = runtime.cached_seat(digest) or await run_in_threadpool(runtime.seats.by_token, digest)
+    seat = await run_in_threadpool(runtime.seats.by_token, digest)
     if seat is not None:
         if seat.game_id != game_id:
             raise ApiError(403, "not-a-seat-of-this-game", "this seat token belongs to another game")
         return Caller(seat, False)
     hosted = await run_in_threadpool(runtime.tables.by_host, digest)
     if hosted is None:
-        raise unauthorized("invalid-token", "the token is not valid")
+        raise await token_refused(runtime, client, digest, "seat or host")
     if hosted != game_id:
         raise ApiError(403, "not-the-host-of-this-game", "this host token belongs to another game")
     return Caller(None, True)
@@ -136,9 +142,10 @@ async def _record(
     build: rules.Build,
     body: TableCommand,
     actor: int | str,
+    rows: Callable[[int], list[Rows]] | None = None,
 ) -> TableResult:
     result: SubmitResult = await run_in_threadpool(
-        runtime.store.table, game_id, request, build, body.command_id, actor, body.expected_version
+        runtime.store.table, game_id, request, build, body.command_id, actor, body.expected_version, rows
     )
     if not result.replayed and result.events:
         await play.after_write(runtime, game_id, result.version, result.events)
@@ -185,7 +192,8 @@ async def _clocked(runtime: Runtime, game_id: str) -> None:
 )
 async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) -> TableView:
     """The table: each seat (person, bot, forfeited, resigned), the clocks, the open take-back request,
-    the pause votes, and what the caller may do now (`you.takeback.allowed` with its reason)."""
+    the pause votes, the host's acts (`host_actions`: re-issued links, hand-overs, extensions...), and
+    what the caller may do now (`you.takeback.allowed` with its reason)."""
     game = await run_in_threadpool(runtime.store.game, game_id)
     state = game.state
     assert state is not None
@@ -213,6 +221,7 @@ async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) ->
         you["seat"] = caller.seat.seat
         you["takeback"] = await run_in_threadpool(_takeback_now, runtime, game_id, caller.seat.seat)
     status = "cancelled" if game.cancelled else "finished" if state.finished else "active"
+    acts = await run_in_threadpool(_host_acts, runtime, game_id, game)
     return TableView(
         game_id=game_id,
         version=game.version,
@@ -221,8 +230,21 @@ async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) ->
         clock=clock,
         takeback=pending,
         pause_votes=list(game.pause_votes),
+        host_actions=[HostAction(version=a[0], type=a[1], seat=a[2], at=a[3]) for a in acts],
         you=you,
     )
+
+
+def _host_acts(runtime: Runtime, game_id: str, game: Game) -> Sequence[Sequence[Any]]:
+    """The host's acts of the game (ASYNC-9), as the aggregate keeps them; read off the log for a game
+    loaded from a snapshot older than that record."""
+    if game.host_log is not None:
+        return game.host_log
+    return [
+        [s.version, type(s.event).__name__, getattr(s.event, "seat", None), s.metadata.get("received_at")]
+        for s in runtime.store.events(game_id, 0, None)
+        if is_host_act(s.metadata)
+    ]
 
 
 def _takeback_now(runtime: Runtime, game_id: str, seat: int) -> dict[str, Any]:
@@ -377,13 +399,16 @@ def _link(runtime: Runtime, game_id: str, seat: int, token: str) -> SeatLink:
     )
 
 
-async def _reissue(runtime: Runtime, game_id: str, seat: int) -> SeatLink:
+async def _seat_rows(
+    runtime: Runtime, game_id: str, seat: int, token: str | None, reason: str
+) -> Callable[[int], list[Rows]]:
+    """The rows that give the seat `token` (None: no person's token) and revoke its old token, written
+    with the batch's events (`Games.table(rows=...)`)."""
     old = {s.seat: s for s in await run_in_threadpool(runtime.seats.of_game, game_id)}.get(seat)
-    token = new_token()
-    await run_in_threadpool(runtime.tables.set_seat, game_id, seat, HUMAN, None, token_hash(token))
-    runtime.forget_token(old.token_hash if old else None)
-    runtime.bots.forget(game_id)
-    return _link(runtime, game_id, seat, token)
+    old_hash = old.token_hash if old else None
+    new_hash = None if token is None else token_hash(token)
+    at = stamp(runtime.clock())
+    return lambda version: rewritten_seat(game_id, seat, new_hash, old_hash, version, reason, at)
 
 
 @router.post(
@@ -394,14 +419,23 @@ async def _reissue(runtime: Runtime, game_id: str, seat: int) -> SeatLink:
     openapi_extra=HOST,
 )
 async def reissue_link(game_id: GameId, seat: SeatNumber, runtime: RuntimeDep, _: HostCaller) -> SeatLink:
-    """Re-issue a person's lost seat link: a new token; the old one stops working."""
+    """Re-issue a person's lost seat link (ASYNC-9): a new token; the old one stops working at once on
+    every process (401 `link-reissued`). The re-issue is an event of the game's log (`SeatLinkReissued`),
+    shown on the table and in the history, and the seat's webhook is told (`seat-link-reissued`)."""
     game = await run_in_threadpool(runtime.store.game, game_id)
     assert game.state is not None
     if seat >= len(game.state.players):
         raise TableRefused("no-such-seat", f"the game has no seat {seat}", "ASYNC-3", 422)
     if seat not in await runtime.people(game_id, game):
         raise TableRefused("seat-not-a-person", f"seat {seat} is played by the server", "ASYNC-3")
-    return await _reissue(runtime, game_id, seat)
+    token = new_token()
+    rows = await _seat_rows(runtime, game_id, seat, token, REISSUED)
+    # Each call is a re-issue of its own (a new token every time): the command ID is the server's.
+    body = TableCommand(command_id=f"reissue:{uuid.uuid4().hex}", expected_version=None)
+    request = {"type": "ReissueLink", "seat": seat}
+    await _record(runtime, game_id, request, rules.reissue_batch(seat), body, "host", rows)
+    runtime.bots.forget(game_id)
+    return _link(runtime, game_id, seat, token)
 
 
 @router.post(
@@ -414,18 +448,15 @@ async def hand_over(
     game_id: GameId, seat: SeatNumber, body: HandOver, runtime: RuntimeDep, _: HostCaller
 ) -> dict[str, Any]:
     """Hand a seat to a bot, or to a new person (the answer holds the new seat link); the seat's old
-    token stops working either way (ASYNC-3)."""
+    token stops working either way (ASYNC-3), on every process at once, with the event."""
     request = {"type": "HandOver", "seat": seat, "to": body.to, "bot": body.bot}
     build = rules.handover_batch(seat, body.to, body.bot)
-    result = await _record(runtime, game_id, request, build, body, "host")
+    token = new_token() if body.to == "person" else None
+    rows = await _seat_rows(runtime, game_id, seat, token, HANDED_OVER)
+    result = await _record(runtime, game_id, request, build, body, "host", rows)
     out: dict[str, Any] = result.model_dump()
-    if not result.replayed:
-        if body.to == "person":
-            out["link"] = (await _reissue(runtime, game_id, seat)).model_dump()
-        else:
-            old = {s.seat: s for s in await run_in_threadpool(runtime.seats.of_game, game_id)}.get(seat)
-            await run_in_threadpool(runtime.tables.set_seat, game_id, seat, HUMAN, None, None)
-            runtime.forget_token(old.token_hash if old else None)
+    if not result.replayed and token is not None:
+        out["link"] = _link(runtime, game_id, seat, token).model_dump()
     return out
 
 
