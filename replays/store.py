@@ -512,6 +512,7 @@ class Game(Aggregate):
         last_batch: Sequence[Any]
         handed: Mapping[str, Sequence[str]]
         host_log: Sequence[Sequence[Any]] | None
+        revoked: Mapping[str, int]
     clock_log = ()  # [kind, version, received_at, ...] facts: see replays/clock.py
     pending = None  # the open take-back request: {"seat", "to_version", "expires_at", "version", "answers"}
     pause_votes = ()  # seats that asked to pause the clocks
@@ -522,6 +523,10 @@ class Game(Aggregate):
     # event of a table batch the host caused. None: not known (a game loaded from a snapshot taken before
     # this field existed), read off the log instead (`host_acts`).
     host_log = None
+    # seat (as text) -> the version of the last event that took the seat from its token (a re-issued
+    # link, a host's hand-over: ASYNC-9). A snapshot older than this field misses only revocations older
+    # than itself, which every request since has seen (`replays.table.unrevoked`).
+    revoked = MappingProxyType({})
 
     # The command-ID index is two dicts: `commands`, shared by the copies of a cached game and never
     # changed in place (a copy per load costs nothing), and `recent_commands`, this copy's own newer
@@ -606,7 +611,7 @@ class Game(Aggregate):
         if before is None or isinstance(event, GameForked):
             self.clock_log = [["turn", version, at, state.turn.seat]]
             self.pending, self.pause_votes, self.cancelled, self.handed = None, [], False, {}
-            self.host_log = []
+            self.host_log, self.revoked = [], {}
         elif isinstance(event, ev.TurnEnded) and not state.finished:
             self.clock_log = [*log, ["turn", version, at, state.turn.seat]]
         elif isinstance(event, ev.GameEnded | ev.GameCancelled):
@@ -640,6 +645,10 @@ class Game(Aggregate):
             self.pending = None
         elif isinstance(event, ev.SeatHandedOver):
             self.handed = {**self.handed, str(event.seat): [event.to, event.bot]}
+            if event.reason == "host":
+                self.revoked = {**self.revoked, str(event.seat): version}
+        elif isinstance(event, ev.SeatLinkReissued):
+            self.revoked = {**self.revoked, str(event.seat): version}
         if self.host_log is not None and is_host_act(metadata):
             seat = getattr(event, "seat", None)
             self.host_log = [*self.host_log, [version, type(event).__name__, seat, at]]

@@ -231,6 +231,26 @@ def handover_batch(seat: int, to: str, bot: str) -> Build:
     return build
 
 
+def unrevoked(build: Build, seat: int, seen: int) -> Build:
+    """ASYNC-9: `build` of a seat's request whose token was looked up when the game was at version
+    `seen` or later; refused (401 `link-reissued`) when the seat was taken from that token after it (the
+    host's re-issue stored between the lookup and this write), so a revoked token writes nothing."""
+
+    def checked(game: Game, now: datetime) -> Sequence[Event]:
+        at = game.revoked.get(str(seat), 0)
+        if at > seen:
+            raise TableRefused(
+                "link-reissued",
+                f"the table's host took seat {seat} from this token (event {at}) before the request "
+                "could be stored",
+                "ASYNC-9",
+                401,
+            )
+        return build(game, now)
+
+    return checked
+
+
 def reissue_batch(seat: int) -> Build:
     """ASYNC-9: the host re-issues a person's seat link (the new token is stored with the event)."""
 

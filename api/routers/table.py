@@ -78,6 +78,15 @@ ACTS = [Depends(acting)]
 class Caller:
     seat: Seat | None
     host: bool
+    seen: int = 0  # the game's version just before the token was looked up (ASYNC-9, `rules.unrevoked`)
+
+
+@dataclass(frozen=True, slots=True)
+class Acting:
+    """A seat's caller: its seat and the game's version before its token was looked up."""
+
+    seat: int
+    seen: int
 
 
 async def _caller(request: Request, runtime: Runtime, game_id: str) -> Caller | None:
@@ -88,11 +97,14 @@ async def _caller(request: Request, runtime: Runtime, game_id: str) -> Caller | 
     if not looks_like_token(token):
         raise await token_refused(runtime, client, None, "seat or host")
     digest = token_hash(token)
+    # The version first, then the token: a re-issue stored after this lookup has a later version, which
+    # the seat's write then refuses (`rules.unrevoked`); one stored before it fails the lookup.
+    seen = (await run_in_threadpool(runtime.store.game, game_id)).version
     seat = await run_in_threadpool(runtime.seats.by_token, digest)
     if seat is not None:
         if seat.game_id != game_id:
             raise ApiError(403, "not-a-seat-of-this-game", "this seat token belongs to another game")
-        return Caller(seat, False)
+        return Caller(seat, False, seen)
     hosted = await run_in_threadpool(runtime.tables.by_host, digest)
     if hosted is None:
         raise await token_refused(runtime, client, digest, "seat or host")
@@ -105,13 +117,13 @@ async def any_caller(request: Request, runtime: RuntimeDep, game_id: GameId) -> 
     return await _caller(request, runtime, game_id)
 
 
-async def seat_caller(request: Request, runtime: RuntimeDep, game_id: GameId) -> Seat:
+async def seat_caller(request: Request, runtime: RuntimeDep, game_id: GameId) -> Acting:
     caller = await _caller(request, runtime, game_id)
     if caller is None:
         raise unauthorized("token-required", "this route needs the seat token: 'Authorization: Bearer ...'")
     if caller.seat is None:
         raise ApiError(403, "seat-only", "this route is a seat's: the host token cannot use it")
-    return caller.seat
+    return Acting(caller.seat.seat, caller.seen)
 
 
 async def host_caller(request: Request, runtime: RuntimeDep, game_id: GameId) -> None:
@@ -123,7 +135,7 @@ async def host_caller(request: Request, runtime: RuntimeDep, game_id: GameId) ->
 
 
 AnyCaller = Annotated[Caller | None, Depends(any_caller)]
-SeatCaller = Annotated[Seat, Depends(seat_caller)]
+SeatCaller = Annotated[Acting, Depends(seat_caller)]
 HostCaller = Annotated[None, Depends(host_caller)]
 SeatNumber = Annotated[int, PathParam(ge=0, le=3, description="The seat (0-based).")]
 
@@ -143,7 +155,12 @@ async def _record(
     body: TableCommand,
     actor: int | str,
     rows: Callable[[int], list[Rows]] | None = None,
+    seen: int | None = None,
 ) -> TableResult:
+    """Store a table batch; a seat's (`actor` a seat, `seen` the version before its token was looked up)
+    is refused if the seat was taken from its token since (ASYNC-9)."""
+    if isinstance(actor, int) and seen is not None:
+        build = rules.unrevoked(build, actor, seen)
     result: SubmitResult = await run_in_threadpool(
         runtime.store.table, game_id, request, build, body.command_id, actor, body.expected_version, rows
     )
@@ -277,7 +294,7 @@ async def take_back(
     others = [p for p in people if p != seat.seat]
     build = rules.request_batch(_reader(runtime, game_id), seat.seat, body.to_version, others, timeout)
     request = {"type": "TakeBack", "seat": seat.seat, "to_version": body.to_version}
-    return await _record(runtime, game_id, request, build, body, seat.seat)
+    return await _record(runtime, game_id, request, build, body, seat.seat, seen=seat.seen)
 
 
 @router.post(
@@ -294,7 +311,7 @@ async def answer_take_back(
     people = await _person(runtime, game_id, seat.seat)
     build = rules.answer_batch(_reader(runtime, game_id), seat.seat, body.accept, people)
     request = {"type": "TakeBackAnswer", "seat": seat.seat, "accept": body.accept}
-    return await _record(runtime, game_id, request, build, body, seat.seat)
+    return await _record(runtime, game_id, request, build, body, seat.seat, seen=seat.seen)
 
 
 @router.post(
@@ -310,9 +327,8 @@ async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat:
     record = await runtime.table_of(game_id)
     policy, bot = (record.on_resign, record.resign_bot) if record else ("bot", "greedy")
     request = {"type": "Resign", "seat": seat.seat}
-    return await _record(
-        runtime, game_id, request, rules.resign_batch(seat.seat, policy, bot), body, seat.seat
-    )
+    build = rules.resign_batch(seat.seat, policy, bot)
+    return await _record(runtime, game_id, request, build, body, seat.seat, seen=seat.seen)
 
 
 @router.post(
@@ -327,7 +343,8 @@ async def pause(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: 
     await _clocked(runtime, game_id)
     people = await _person(runtime, game_id, seat.seat)
     request = {"type": "PauseClock", "seat": seat.seat}
-    return await _record(runtime, game_id, request, rules.pause_batch(seat.seat, people), body, seat.seat)
+    build = rules.pause_batch(seat.seat, people)
+    return await _record(runtime, game_id, request, build, body, seat.seat, seen=seat.seen)
 
 
 @router.post(
@@ -346,9 +363,8 @@ async def resume(game_id: GameId, body: TableCommand, runtime: RuntimeDep, calle
     if caller.seat is not None:
         await _person(runtime, game_id, caller.seat.seat, in_time=False)
     actor: int | str = "host" if caller.seat is None else caller.seat.seat
-    return await _record(
-        runtime, game_id, {"type": "ResumeClock", "by": by}, rules.resume_batch(by), body, actor
-    )
+    request = {"type": "ResumeClock", "by": by}
+    return await _record(runtime, game_id, request, rules.resume_batch(by), body, actor, seen=caller.seen)
 
 
 @router.put(

@@ -117,9 +117,10 @@ def test_ASYNC_9_a_reissued_link_is_in_the_log_on_the_table_told_to_the_seat_and
     )
     assert call.json["seat"] == 1 and call.json["happened"] == ["SeatLinkReissued"]
     assert "gg_" not in call.body.decode()
-    kinds = {(d["seat"], d["kind"]) for d in client.get(
-        f"/games/{game_id}/notifications", headers=bearer(host)
-    ).json()["deliveries"]}
+    kinds = {
+        (d["seat"], d["kind"])
+        for d in client.get(f"/games/{game_id}/notifications", headers=bearer(host)).json()["deliveries"]
+    }
     assert (1, "seat-link-reissued") in kinds
     # Verification, export and import carry the new event.
     assert client.get(f"/games/{game_id}/verify").json()["ok"] is True
@@ -140,8 +141,11 @@ def test_ASYNC_9_the_old_token_is_refused_everywhere_it_was_used(client: TestCli
         ("GET", f"/games/{game_id}", None),
         ("GET", f"/games/{game_id}/table", None),
         ("POST", f"/games/{game_id}/resign", {"command_id": "r"}),
-        ("POST", f"/games/{game_id}/commands", {"command": {"text": "@0 move 1"}, "expected_version": version,
-                                                "command_id": "c"}),
+        (
+            "POST",
+            f"/games/{game_id}/commands",
+            {"command": {"text": "@0 move 1"}, "expected_version": version, "command_id": "c"},
+        ),
         ("GET", "/turns", None),
     ]:
         answer = client.request(method, path, headers=bearer(ada), json=body)
@@ -155,9 +159,7 @@ def test_ASYNC_9_a_stream_opened_with_the_old_token_ends_at_the_reissue(client: 
     game_id, host = created["game_id"], created["host_token"]
     ben = created["seats"][1]["token"]
     version = created["version"]
-    with client.stream(
-        "GET", f"/games/{game_id}/stream?after={version}", headers=bearer(ben)
-    ) as response:
+    with client.stream("GET", f"/games/{game_id}/stream?after={version}", headers=bearer(ben)) as response:
         assert response.status_code == 200
         assert client.post(f"/games/{game_id}/host/seats/1/link", headers=bearer(host)).status_code == 200
         lines = response.iter_lines()
