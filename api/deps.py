@@ -41,8 +41,9 @@ GameId = Annotated[str, Path(description="The game's ID (a UUID).", max_length=G
 
 
 def presented_token(request: Request, allow_query: bool = False) -> str | None:
-    """The bearer token of the request, if any. Only the stream also takes `?access_token=` (browsers'
-    EventSource cannot send headers); the logging filter scrubs it from access logs."""
+    """The bearer token of the request, if any. Only the streams also take `?access_token=` (browsers'
+    EventSource cannot send headers; other routes ignore it); the logging filter scrubs it from every log
+    line however the URL spelled it (percent-encoded in part or in whole: api/tokens.py)."""
     header = request.headers.get("authorization")
     if header is not None:
         scheme, _, value = header.partition(" ")
