@@ -698,9 +698,13 @@ class Game(Aggregate):
         return clone
 
 
+HOSTS = ("host", "operator")  # who acts as a table's host: its host token, or `galileo seats issue`
+
+
 def is_host_act(metadata: Mapping[str, Any]) -> bool:
-    """Whether an event's batch is one of the table's host (docs/async.md: a table batch, actor "host")."""
-    return metadata.get("kind") == "table" and metadata.get("actor") == "host"
+    """Whether an event's batch is one of the table's host (docs/async.md: a table batch, actor "host",
+    or "operator" for `galileo seats issue` of a game without a host)."""
+    return metadata.get("kind") == "table" and metadata.get("actor") in HOSTS
 
 
 def _stored_class(name: str) -> type[Any]:
