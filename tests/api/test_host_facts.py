@@ -129,6 +129,9 @@ def test_ASYNC_9_a_reissued_link_is_in_the_log_on_the_table_told_to_the_seat_and
     assert "SeatLinkReissued" in exported.text and verify_file(exported.content).findings == ()
     at = client.get(f"/games/{game_id}/at/{last['version']}")
     assert at.status_code == 200
+    forked = client.post(f"/games/{game_id}/fork", json={"at_version": last["version"]})
+    assert forked.status_code == 201, forked.text
+    assert client.get(f"/games/{forked.json()['game_id']}/verify").json()["ok"] is True
 
 
 def test_ASYNC_9_the_old_token_is_refused_everywhere_it_was_used(client: TestClient) -> None:
