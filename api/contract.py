@@ -31,7 +31,9 @@ SECURITY: dict[str, list[dict[str, list[str]]]] = {
 
 DESCRIPTIONS: dict[int, str] = {
     400: "Malformed request (e.g. a body that is not JSON); `code` says what.",
-    401: "The seat token is missing where required, malformed or unknown (`WWW-Authenticate: Bearer`).",
+    401: "The seat token is missing where required, malformed or unknown (`WWW-Authenticate: Bearer`), "
+    "or it no longer opens its seat: `link-reissued` (ASYNC-9) or `seat-handed-over` (ASYNC-3), with the "
+    "`version` of the event that revoked it.",
     403: "Forbidden: the token is another game's or seat's, it is not the seat's turn, or a cap is "
     "reached (`quota-exceeded`).",
     404: "No such game (`game-not-found`) or version (`version-out-of-range`).",
@@ -40,7 +42,8 @@ DESCRIPTIONS: dict[int, str] = {
     413: "The request body is over its limit (`body-too-large`), declared or chunked.",
     422: "The request does not match its schema (`invalid-request`, with `errors`), or the rules refuse it "
     "(`illegal-move` with `reason` and `rule_id`, `invalid-options`, `import-rejected` with `line`...).",
-    429: "Too many requests of this kind from this client (`rate-limited`); retry after `Retry-After` s.",
+    429: "Too many requests of this kind from this client (`rate-limited`), or too many failed tokens "
+    "(`too-many-failed-tokens`: every token is refused for a while); retry after `Retry-After` s.",
     500: "The server failed (`internal-error`); the error was logged, nothing was half-written.",
     503: "The game store cannot be reached (`store-unavailable`); retry after `Retry-After` seconds. "
     "Nothing was written.",
@@ -88,6 +91,9 @@ class Problem(BaseModel):
     line: int | None = Field(None, description="422 import-rejected: the file's line at fault (0: none).")
     retry_after: int | None = Field(None, description="429 and 503: seconds to wait, as Retry-After.")
     limit: int | None = Field(None, description="403 quota-exceeded: the cap reached.")
+    version: int | None = Field(
+        None, description="401 link-reissued, seat-handed-over: the event that took the seat from the token."
+    )
     errors: list[dict[str, Any]] | None = Field(None, description="422 invalid-request: what failed where.")
 
 
@@ -137,6 +143,8 @@ def openapi(app: FastAPI) -> dict[str, Any]:
         for method, operation in item.items():
             responses: dict[str, Any] = operation.setdefault("responses", {})
             extra = list(EVERY)
+            if "x-seat-token" in operation:
+                extra.append(429)  # a route that looks tokens up: the failed-token throttle (api/deps.py)
             if "application/json" in operation.get("requestBody", {}).get("content", {}):
                 extra.append(400)  # a body that is not JSON (`malformed-json`)
             if (method, path) not in NO_STORE:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import time
+import math
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
 from starlette.concurrency import run_in_threadpool
 
+from api import limits
 from api.problems import ApiError, unauthorized
 from api.runtime import Runtime
-from api.seats import Seat
+from api.seats import REISSUED, Seat
 from api.tokens import looks_like_token, token_hash
 
 
@@ -40,8 +41,9 @@ GameId = Annotated[str, Path(description="The game's ID (a UUID).", max_length=G
 
 
 def presented_token(request: Request, allow_query: bool = False) -> str | None:
-    """The bearer token of the request, if any. Only the stream also takes `?access_token=` (browsers'
-    EventSource cannot send headers); the logging filter scrubs it from access logs."""
+    """The bearer token of the request, if any. Only the streams also take `?access_token=` (browsers'
+    EventSource cannot send headers; other routes ignore it); the logging filter scrubs it from every log
+    line however the URL spelled it (percent-encoded in part or in whole: api/tokens.py)."""
     header = request.headers.get("authorization")
     if header is not None:
         scheme, _, value = header.partition(" ")
@@ -53,24 +55,67 @@ def presented_token(request: Request, allow_query: bool = False) -> str | None:
     return None
 
 
-async def seat_of_token(runtime: Runtime, token: str) -> Seat:
-    """The seat a token opens; 401 for anything else (never says whether a similar token exists)."""
+def token_gate(runtime: Runtime, request: Request) -> str:
+    """Before a token is looked up: 429 while the client's failed attempts are over their rate
+    (`GALILEO_RATE_BAD_TOKEN`), whatever the token; returns the client's key."""
+    client = limits.client_of(request, runtime.settings.trust_forwarded_for)
+    wait = runtime.limiter.wait("bad_token", client)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise ApiError(
+            429,
+            "too-many-failed-tokens",
+            f"too many invalid tokens from this client; retry in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+            retry_after=seconds,
+        )
+    return client
+
+
+async def token_refused(runtime: Runtime, client: str, digest: str | None, role: str = "seat") -> ApiError:
+    """The 401 for a token that opens nothing (`digest`: its hash, None when it is not even shaped like
+    one), counted against the client's failed attempts. A token that opened a seat once says why it no
+    longer does (`link-reissued`, `seat-handed-over`): its holder knew the seat, and the log is public."""
+    runtime.limiter.take("bad_token", client)
+    revoked = None if digest is None else await run_in_threadpool(runtime.seats.revocation, digest)
+    if revoked is None:
+        return unauthorized("invalid-token", f"the {role} token is not valid")
+    if revoked.reason == REISSUED:
+        return unauthorized(
+            "link-reissued",
+            f"the table's host re-issued the link of seat {revoked.seat} (event {revoked.version}): this "
+            "token no longer opens it; ask the host for the new link",
+            rule_id="ASYNC-9",
+            version=revoked.version,
+        )
+    return unauthorized(
+        "seat-handed-over",
+        f"the table's host handed seat {revoked.seat} over (event {revoked.version}): this token no "
+        "longer opens it",
+        rule_id="ASYNC-3",
+        version=revoked.version,
+    )
+
+
+async def seat_of_token(runtime: Runtime, request: Request, token: str) -> Seat:
+    """The seat a token opens; 401 for anything else (never says whether a similar token exists).
+
+    Looked up on every use (an indexed read of `galileo_seats`): a revoked token is refused at once by
+    every process sharing the store, with no cache to outlive the revocation (docs/async.md)."""
+    client = token_gate(runtime, request)
     if not looks_like_token(token):
-        raise unauthorized("invalid-token", "the seat token is not valid")
+        raise await token_refused(runtime, client, None)
     digest = token_hash(token)
-    seat = runtime.cached_seat(digest)
+    seat = await run_in_threadpool(runtime.seats.by_token, digest)
     if seat is None:
-        seat = await run_in_threadpool(runtime.seats.by_token, digest)
-        if seat is None:
-            raise unauthorized("invalid-token", "the seat token is not valid")
-        runtime.token_cache[digest] = (seat, time.monotonic())
+        raise await token_refused(runtime, client, digest)
     return seat
 
 
-async def _caller(runtime: Runtime, game_id: str, token: str | None) -> Seat | None:
+async def _caller(runtime: Runtime, request: Request, game_id: str, token: str | None) -> Seat | None:
     if token is None:
         return None
-    seat = await seat_of_token(runtime, token)
+    seat = await seat_of_token(runtime, request, token)
     if seat.game_id != game_id:
         raise ApiError(403, "not-a-seat-of-this-game", "this seat token belongs to another game")
     return seat
@@ -78,16 +123,16 @@ async def _caller(runtime: Runtime, game_id: str, token: str | None) -> Seat | N
 
 async def optional_seat(request: Request, runtime: RuntimeDep, game_id: GameId) -> Seat | None:
     """The caller's seat in this game, or None for a spectator (no token)."""
-    return await _caller(runtime, game_id, presented_token(request))
+    return await _caller(runtime, request, game_id, presented_token(request))
 
 
 async def stream_seat(request: Request, runtime: RuntimeDep, game_id: GameId) -> Seat | None:
-    return await _caller(runtime, game_id, presented_token(request, allow_query=True))
+    return await _caller(runtime, request, game_id, presented_token(request, allow_query=True))
 
 
 async def required_seat(request: Request, runtime: RuntimeDep, game_id: GameId) -> Seat:
     """The caller's seat in this game; 401 without a token."""
-    seat = await _caller(runtime, game_id, presented_token(request))
+    seat = await _caller(runtime, request, game_id, presented_token(request))
     if seat is None:
         raise unauthorized("token-required", "this route needs the seat token: 'Authorization: Bearer ...'")
     return seat
@@ -109,7 +154,7 @@ async def command_seat(request: Request) -> Seat | None:
 async def any_seat(request: Request, runtime: RuntimeDep) -> Seat | None:
     """The seat of the presented token in whatever game (lobby filter), or None without a token."""
     token = presented_token(request)
-    return None if token is None else await seat_of_token(runtime, token)
+    return None if token is None else await seat_of_token(runtime, request, token)
 
 
 OptionalSeat = Annotated[Seat | None, Depends(optional_seat)]

@@ -3,7 +3,7 @@
 - `BodyLimit`: request bodies are read to the end before the app sees them, and one over its limit
   gets 413 whether or not it declared a Content-Length (a chunked body too).
 - `RateLimiter`: a token bucket per client and kind of request (create, import, fork, command,
-  analysis): 429
+  analysis; and failed token attempts, `bad_token`, counted by api/deps.py): 429
   with `Retry-After` when the bucket is empty.
 - Caps on what a client has stored (`admit`): games made (created, forked, imported) and their bytes,
   counted from `galileo_creations`, which is written with each game's events.
@@ -30,7 +30,7 @@ from api.problems import ApiError, problem
 if TYPE_CHECKING:
     from api.runtime import Runtime
 
-KINDS = ("create", "import", "fork", "command", "analysis")
+KINDS = ("create", "import", "fork", "command", "analysis", "bad_token")
 
 
 class BodyLimit:
@@ -143,6 +143,18 @@ class RateLimiter:
         if len(self._buckets) > self.MAX_KEYS:
             self._prune(now)
         return 0.0
+
+    def wait(self, kind: str, client: str) -> float:
+        """The seconds until `client` may take a token of `kind` again (0.0: now); takes nothing."""
+        rate = self.rates.get(kind)
+        if rate is None or not rate.enabled:
+            return 0.0
+        entry = self._buckets.get((kind, client))
+        if entry is None:
+            return 0.0
+        per_second = rate.per_minute / 60
+        tokens = min(float(rate.burst), entry[0] + (self._clock() - entry[1]) * per_second)
+        return 0.0 if tokens >= 1 else (1 - tokens) / per_second
 
     def _prune(self, now: float) -> None:
         for key, (tokens, at) in list(self._buckets.items()):

@@ -50,6 +50,8 @@ YOUR_TURN, TAKE_BACK, TIME_EXPIRED, GAME_ENDED, GAME_CANCELLED = (
     "game-ended",
     "game-cancelled",
 )
+# The host's acts on a seat, told to that seat (ASYNC-9: the host's powers are facts, never silent).
+LINK_REISSUED, HANDED_OVER = "seat-link-reissued", "seat-handed-over"
 # Events after which the seat to act is told it must act (the turn passed, or the game began).
 PASSING: tuple[type[Event], ...] = (
     ev.GameStarted,
@@ -65,6 +67,7 @@ CALLING: tuple[type[Event], ...] = (
     *PASSING,
     ev.TakeBackRequested,
     ev.TimeExpired,
+    ev.SeatLinkReissued,
 )
 MAX_BACKOFF = timedelta(hours=1)
 LEASE = timedelta(minutes=2)  # a claimed delivery is retried by any worker after this
@@ -167,6 +170,10 @@ def plan(
                 wanted += [(seat, TAKE_BACK, game.version) for seat in people if seat != e.seat]
             elif isinstance(e, ev.TimeExpired):
                 wanted.append((e.seat, TIME_EXPIRED, game.version))
+            elif isinstance(e, ev.SeatLinkReissued):
+                wanted.append((e.seat, LINK_REISSUED, game.version))
+            elif isinstance(e, ev.SeatHandedOver) and e.reason == "host":
+                wanted.append((e.seat, HANDED_OVER, game.version))
     happened = [type(e).__name__ for e in events]
     handed = {e.seat for e in events if isinstance(e, ev.SeatHandedOver)}
     rows: list[Row] = []

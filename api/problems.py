@@ -80,8 +80,8 @@ def problem(
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=dict(headers or {}))
 
 
-def unauthorized(code: str, detail: str) -> ApiError:
-    return ApiError(401, code, detail, headers={"WWW-Authenticate": 'Bearer realm="galileo"'})
+def unauthorized(code: str, detail: str, **extra: Any) -> ApiError:
+    return ApiError(401, code, detail, headers={"WWW-Authenticate": 'Bearer realm="galileo"'}, **extra)
 
 
 def _path(request: Request) -> str:

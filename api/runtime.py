@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,7 +18,7 @@ from api.lobby import Lobby, ProjectedLobby
 from api.notify import Notifier
 from api.outage import StoreHealth
 from api.repair import repair
-from api.seats import HUMAN, Seat, SeatStore, open_seats
+from api.seats import HUMAN, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
 from api.tables import TableRecord, TableStore
@@ -52,9 +51,6 @@ class Runtime:
     limiter: RateLimiter = field(init=False)  # per-client token buckets (api/limits.py)
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)
-    # token hash -> (seat, when the lookup was made): a re-issued link revokes the old token, at once in
-    # this process and within `token_cache_seconds` in the others.
-    token_cache: dict[str, tuple[Seat, float]] = field(default_factory=dict)
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
     table_cache: dict[str, TableRecord | None] = field(default_factory=dict)  # game -> its host record
 
@@ -119,16 +115,6 @@ class Runtime:
             if (handed[0] == "person") if handed else s.kind == HUMAN:
                 out.append(s.seat)
         return out
-
-    def forget_token(self, token_hash: str | None) -> None:
-        if token_hash is not None:
-            self.token_cache.pop(token_hash, None)
-
-    def cached_seat(self, token_hash: str) -> Seat | None:
-        entry = self.token_cache.get(token_hash)
-        if entry is None or time.monotonic() - entry[1] > self.settings.token_cache_seconds:
-            return None
-        return entry[0]
 
     async def stop(self) -> None:
         await self.scheduler.stop()

@@ -362,6 +362,15 @@ class SeatLink(BaseModel):
     link: str = Field(description="The seat's page, the token in the fragment.")
 
 
+class HostAction(BaseModel):
+    """One act of the table's host: an event of a host's table batch (docs/async.md, ASYNC-9)."""
+
+    version: int = Field(description="The event's version in the game's log.")
+    type: str = Field(description="The event: SeatLinkReissued, SeatHandedOver, ClockExtended...")
+    seat: int | None = Field(description="The seat it concerns (None: the whole game).")
+    at: str | None = Field(description="When the service received it (ISO 8601).")
+
+
 class TableView(BaseModel):
     """The table of a game (docs/async.md): seats and who plays them, clocks, take-back, pause votes."""
 
@@ -373,6 +382,9 @@ class TableView(BaseModel):
     clock: dict[str, Any] | None
     takeback: dict[str, Any] | None
     pause_votes: list[int]
+    host_actions: list[HostAction] = Field(
+        description="Every act of the table's host, oldest first (ASYNC-9): each is an event of the log."
+    )
     you: dict[str, Any]
 
 

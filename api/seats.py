@@ -71,9 +71,26 @@ CREATE TABLE IF NOT EXISTS galileo_abandoned (
     found_at TEXT NOT NULL
 )
 """
+# Tokens that opened a seat once and no longer do: a link the host re-issued, a seat handed over
+# (docs/async.md, ASYNC-9). Only the hash, like a live token; `version` is the event that revoked it, so
+# the old token's holder is told what happened (401 `link-reissued`), which the log shows anyway.
+_CREATE_REVOKED = """
+CREATE TABLE IF NOT EXISTS galileo_revoked (
+    token_hash TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    revoked_at TEXT NOT NULL
+)
+"""
+REVOKED_COLUMNS = ("token_hash", "game_id", "seat", "version", "reason", "revoked_at")
+SEAT_COLUMNS = ("game_id", "seat", "kind", "bot", "token_hash", "created_at")
+REISSUED, HANDED_OVER = "reissued", "handed-over"  # why a token was revoked
 # galileo_tables (api/tables.py) too: a created game's host record is written with its seats.
 _SCHEMA = (
     _CREATE,
+    _CREATE_REVOKED,
     _CREATE_GAMES,
     _CREATE_CREATIONS,
     _CREATE_CREATIONS_INDEX,
@@ -89,6 +106,37 @@ class Seat:
     kind: str  # HUMAN or BOT
     bot: str | None = None  # the bot's kind: domain.bots.BOT_KINDS (greedy, random, mcts[:level])
     token_hash: str | None = None  # humans only
+
+
+@dataclass(frozen=True, slots=True)
+class Revocation:
+    """Why a token that once opened a seat no longer does: `reason` (REISSUED or HANDED_OVER) at the
+    event `version` of the game."""
+
+    game_id: str
+    seat: int
+    version: int
+    reason: str
+
+
+def rewritten_seat(
+    game_id: str,
+    seat: int,
+    new_hash: str | None,
+    old_hash: str | None,
+    version: int,
+    reason: str,
+    at: str,
+) -> list[Rows]:
+    """The rows that give a person's seat a new token (or none: handed to the server) and revoke its old
+    one, written in the transaction of the table batch that records it (`Games.table(rows=...)`): the
+    event and the credential change are stored together or not at all."""
+    seat_row = (game_id, seat, HUMAN, None, new_hash, at)
+    rows = [Rows("galileo_seats", SEAT_COLUMNS, [seat_row], replace=("game_id", "seat"))]
+    if old_hash is not None:
+        revoked = (old_hash, game_id, seat, version, reason, at)
+        rows.append(Rows("galileo_revoked", REVOKED_COLUMNS, [revoked]))
+    return rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +163,7 @@ def creation_rows(
     rows = [
         Rows(
             "galileo_seats",
-            ("game_id", "seat", "kind", "bot", "token_hash", "created_at"),
+            SEAT_COLUMNS,
             [(s.game_id, s.seat, s.kind, s.bot, s.token_hash, created_at) for s in seats],
         ),
         Rows("galileo_games", ("game_id", "deal", "created_at"), [(game_id, deal, created_at)]),
@@ -158,6 +206,10 @@ class SeatStore(Protocol):
     def abandoned(self) -> set[str]: ...
 
     def by_token(self, token_hash: str) -> Seat | None: ...
+    def revocation(self, token_hash: str) -> Revocation | None:
+        """Why a token that opened a seat once no longer does (None: it never opened one)."""
+        ...
+
     def of_game(self, game_id: str) -> list[Seat]: ...
     def deals(self, game_ids: Collection[str]) -> dict[str, str]:
         """The deal of each of these games that the API recorded (games made elsewhere have none)."""
@@ -246,6 +298,14 @@ class SQLiteSeats:
                 f"SELECT {_COLUMNS} FROM galileo_seats WHERE token_hash = ?", (token_hash,)
             ).fetchone()
         return None if row is None else _row(row)
+
+    def revocation(self, token_hash: str) -> Revocation | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT game_id, seat, version, reason FROM galileo_revoked WHERE token_hash = ?",
+                (token_hash,),
+            ).fetchone()
+        return None if row is None else Revocation(str(row[0]), int(row[1]), int(row[2]), str(row[3]))
 
     def of_game(self, game_id: str) -> list[Seat]:
         with self._lock:
@@ -337,6 +397,14 @@ class PostgresSeats:
                 f"SELECT {_COLUMNS} FROM galileo_seats WHERE token_hash = %s", (token_hash,)
             ).fetchone()
         return None if row is None else _row(row)
+
+    def revocation(self, token_hash: str) -> Revocation | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT game_id, seat, version, reason FROM galileo_revoked WHERE token_hash = %s",
+                (token_hash,),
+            ).fetchone()
+        return None if row is None else Revocation(str(row[0]), int(row[1]), int(row[2]), str(row[3]))
 
     def of_game(self, game_id: str) -> list[Seat]:
         with self._pool.connection() as conn:

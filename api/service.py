@@ -8,7 +8,7 @@ worker thread.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -29,7 +29,7 @@ from replays.errors import (
 )
 from replays.records import GameInfo, StoredEvent, SubmitResult
 from replays.service import Games, RowsFor
-from replays.store import Game
+from replays.store import Game, Rows
 from replays.table import Build
 from replays.verify import VerifyReport
 
@@ -147,10 +147,12 @@ class Store:
         command_id: str,
         actor: int | str,
         expected_version: int | None = None,
+        rows: Callable[[int], Sequence[Rows]] | None = None,
     ) -> SubmitResult:
-        """Record a table batch (replays.table): take-backs, resignations, clocks, host actions."""
+        """Record a table batch (replays.table): take-backs, resignations, clocks, host actions; `rows`:
+        see `Games.table` (written in the transaction of its events)."""
         with self._use():
-            return self.games.table(game_id, request, build, command_id, actor, expected_version)
+            return self.games.table(game_id, request, build, command_id, actor, expected_version, rows)
 
     def game(self, game_id: str) -> Game:
         """The game aggregate now: its state, version and table facts (clock log, take-back request...)."""

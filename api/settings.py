@@ -43,6 +43,9 @@ DEFAULT_RATES = {  # per client: requests a minute / burst (README, "Limits")
     "import": Rate(10, 5),
     "command": Rate(600, 60),
     "analysis": Rate(30, 10),  # POST /games/{id}/analysis: each new job is minutes of a worker's time
+    # Failed token attempts (unknown, malformed or revoked): past the burst, every token is refused (429)
+    # until the bucket refills, so guessing or replaying tokens is slow (api/deps.py).
+    "bad_token": Rate(30, 10),
 }
 NO_RATES = {kind: Rate(0, 0) for kind in KINDS}
 
@@ -91,7 +94,6 @@ class Settings:
     # The CA certificates (PEM) that https webhooks' certificates are checked against (a private
     # network's CA); default: the system's.
     webhook_ca_file: str | None = None
-    token_cache_seconds: float = 5.0  # how long a process trusts a token lookup (re-issued links)
     takeback_timeout: str = "P1D"  # how long a take-back request waits for the other people
     # Game analysis (replays/jobs.py, docs/analysis-api.md): on Redis's queue for `galileo worker`
     # processes when REDIS_URL is set, else on threads of this process; "local" forces the threads.
@@ -154,7 +156,6 @@ class Settings:
             webhook_allow_networks=tuple(n for n in networks if n),
             webhook_rotation_seconds=_float("GALILEO_WEBHOOK_ROTATION_SECONDS", d.webhook_rotation_seconds),
             webhook_ca_file=os.environ.get("GALILEO_WEBHOOK_CA_FILE") or None,
-            token_cache_seconds=_float("GALILEO_TOKEN_CACHE_SECONDS", d.token_cache_seconds),
             takeback_timeout=os.environ.get("GALILEO_TAKEBACK_TIMEOUT") or d.takeback_timeout,
             analysis_queue=_choice("GALILEO_ANALYSIS_QUEUE", d.analysis_queue, ("auto", "redis", "local")),
             analysis_threads=_int("GALILEO_ANALYSIS_THREADS", d.analysis_threads),

@@ -12,7 +12,8 @@ serves every viewer. A batch holding a field private to the stream's own seat (`
 a face-down draw) is not sent from the fan-out: the stream reads those events from the store instead,
 in that seat's form, exactly like a gap. Without a live fan-out (Redis unreachable) the stream polls the
 store every `stream_poll_seconds`; with it, it still reads the store at each heartbeat, as a safety net.
-When the game has ended and everything was sent, an `end` event closes the stream.
+When the game has ended and everything was sent, an `end` event closes the stream. A seat's stream
+ends with a `revoked` event after the event that took the seat from its token (`revokes`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ if TYPE_CHECKING:
 
 RETRY_MS = 2000  # how long a browser waits before reconnecting
 PAGE = 500
+
+
+REVOKED = b"event: revoked\ndata: {}\n\n"  # the token no longer opens the seat: reconnecting gets 401
+
+
+def revokes(item: Mapping[str, Any], viewer: int | None) -> bool:
+    """Whether the event `item` takes the stream's seat from its token (ASYNC-9: a re-issued link; ASYNC-3:
+    the host handed the seat over): the stream ends right after it, so nothing later, such as the seat's
+    next face-down card, reaches a revoked token that was connected before."""
+    if viewer is None or item.get("event", {}).get("seat") != viewer:
+        return False
+    kind = item.get("type")
+    return kind == "SeatLinkReissued" or (kind == "SeatHandedOver" and item["event"].get("reason") == "host")
 
 
 def sse_message(item: Mapping[str, Any]) -> bytes:
@@ -69,6 +83,9 @@ async def game_stream(
                 for item in fresh(items):
                     yield sse_message(item)
                     last = int(item["version"])
+                    if revokes(item, viewer):
+                        yield REVOKED
+                        return
                 if len(items) < PAGE:
                     break
             if finished:
@@ -91,6 +108,9 @@ async def game_stream(
                 for item in fresh(batch.items):
                     yield sse_message(item)
                     last = int(item["version"])
+                    if revokes(item, viewer):
+                        yield REVOKED
+                        return
                 if batch.finished:
                     yield b"event: end\ndata: {}\n\n"
                     return

@@ -522,6 +522,25 @@ class TakenBack(PlayerEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TakeBackClosed(PlayerEvent):
+    """ASYNC-6: the open take-back request of `seat` is closed because a seat (`by_seat`) resigned, ran
+    out of time or was handed over (`reason`: "resigned", "time" or "host"): the people it asked are not
+    the same any more, so it no longer blocks a new request."""
+
+    by_seat: int
+    reason: str
+    rule: str = "ASYNC-6"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatLinkReissued(PlayerEvent):
+    """ASYNC-9: the table's host re-issued the seat's link: a new token opens the seat, the old one no
+    longer does (the tokens themselves are credentials, never events)."""
+
+    rule: str = "ASYNC-9"
+
+
+@dataclass(frozen=True, kw_only=True)
 class GameCancelled(Event):
     """ASYNC-8: the table's host cancelled the game; nobody acts any more."""
 
@@ -540,6 +559,8 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     TakeBackRequested,
     TakeBackAnswered,
     TakenBack,
+    TakeBackClosed,
+    SeatLinkReissued,
     GameCancelled,
 )
 

@@ -443,6 +443,13 @@ def _handed(e: Mapping[str, Any], c: Context) -> str:
     return f"The seat was handed to {to}{why}"
 
 
+def _takeback_closed(e: Mapping[str, Any], c: Context) -> str:
+    why = {"resigned": "resigned", "time": "ran out of time", "host": "was handed over by the host"}.get(
+        str(e.get("reason") or ""), "was handed over"
+    )
+    return f"The take-back request was closed: seat {e.get('by_seat')} {why}"
+
+
 def _takeback_answered(e: Mapping[str, Any], c: Context) -> str:
     return "Accepted the take-back" if e.get("accepted") else "Declined the take-back"
 
@@ -466,6 +473,8 @@ TABLE_TEXT: Mapping[str, EventText] = {
     ),
     "TakeBackAnswered": _takeback_answered,
     "TakenBack": lambda e, c: f"Took back the game to version {e.get('to_version')}",
+    "TakeBackClosed": _takeback_closed,
+    "SeatLinkReissued": lambda e, c: "The host re-issued the seat's link: its old link no longer opens it",
     "GameCancelled": lambda e, c: "The host cancelled the game",
 }
 

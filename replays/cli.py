@@ -431,9 +431,14 @@ def seats_command(
     """`galileo seats GAME` lists who plays each seat; `galileo seats issue GAME --seat N` issues a new
     seat link (a person's token; the seat's old token stops working), so that games made by
     `galileo new` can be played over HTTP."""
-    from api.seats import HUMAN, open_seats
-    from api.tables import TableStore
+    import uuid
+
+    from api.seats import HUMAN, REISSUED, open_seats, rewritten_seat
+    from api.tables import TableStore, stamp
     from api.tokens import new_token, token_hash
+    from replays.errors import TableRefused
+    from replays.service import OPERATOR
+    from replays.table import reissue_batch
 
     issuing = first == "issue"
     game_id = game if issuing else first
@@ -462,7 +467,23 @@ def seats_command(
                 ):
                     raise _fail(f"seat {seat} is played by the server; its host can hand it to a person")
                 token = new_token()
-                tables.set_seat(game_id, seat, HUMAN, None, token_hash(token))
+                old = rows[seat].token_hash if seat in rows else None
+                if old is None:  # the seat's first link: nothing to revoke
+                    tables.set_seat(game_id, seat, HUMAN, None, token_hash(token))
+                else:  # a re-issue is a fact of the log (ASYNC-9), stored with the new token
+                    try:
+                        service.table(
+                            game_id,
+                            {"type": "ReissueLink", "seat": seat},
+                            reissue_batch(seat),
+                            f"reissue:{uuid.uuid4().hex}",
+                            OPERATOR,
+                            rows=lambda version: rewritten_seat(
+                                game_id, seat, token_hash(token), old, version, REISSUED, stamp(service.now())
+                            ),
+                        )
+                    except TableRefused as refused:
+                        raise _fail(f"{refused.message} ({refused.rule})") from None
                 link = f"{base_url.rstrip('/')}/play/{game_id}#token={token}"
                 if json_output:
                     _echo_json({"game_id": game_id, "seat": seat, "token": token, "link": link})

@@ -235,11 +235,14 @@ class Games:
         command_id: str,
         actor: Actor,
         expected_version: int | None = None,
+        rows: Callable[[int], Sequence[Rows]] | None = None,
     ) -> SubmitResult:
         """Record a table batch (docs/async.md): `build(game, now)` gives its events from the game as it
         is, or raises TableRefused. Idempotent on `command_id` like `submit` (a retry with the same
         `request` gets the first result); `expected_version`, when given, must be the game's version.
-        Two writers of the same version: one wins, the other gets its first result or a conflict."""
+        Two writers of the same version: one wins, the other gets its first result or a conflict.
+        `rows(version)`, given the version of the batch's first event, gives rows of other tables to write
+        in the transaction of its events (a re-issued seat link: the new token with the event)."""
         if not isinstance(command_id, str) or not 0 < len(command_id) <= MAX_TEXT:
             raise ValueError(f"a command ID is a string of 1 to {MAX_TEXT} characters")
         _check_actor(actor)
@@ -256,9 +259,10 @@ class Games:
         if not events:
             return SubmitResult(game.version, ())
         cause = _cause("table", actor, request, command_id, now, game.state)
-        self._append(game, [(e, cause.metadata(game.version + 1, game.scheme)) for e in events], now)
+        first_version = game.version + 1
+        self._append(game, [(e, cause.metadata(first_version, game.scheme)) for e in events], now)
         try:
-            self.store.save(game)
+            self.store.save(game, rows=rows(first_version) if rows is not None else ())
         except IntegrityError:
             game = self._load(gid)
             first = self._first_result(gid, game, request, command_id)

@@ -110,11 +110,31 @@ class Rows:
     table: str
     columns: tuple[str, ...]
     values: Sequence[tuple[Any, ...]]
+    # Key columns of rows that replace earlier ones: the rows with the same values in them are deleted
+    # first (a seat's row rewritten with the table batch that re-issues its link, api/tables.py).
+    replace: tuple[str, ...] = ()
+
+    def _name(self, schema: str | None) -> str:
+        return self.table if schema is None else f'"{schema}".{self.table}'
 
     def statement(self, mark: str, schema: str | None = None) -> str:
-        name = self.table if schema is None else f'"{schema}".{self.table}'
         marks = ", ".join(mark for _ in self.columns)
-        return f"INSERT INTO {name} ({', '.join(self.columns)}) VALUES ({marks})"
+        return f"INSERT INTO {self._name(schema)} ({', '.join(self.columns)}) VALUES ({marks})"
+
+    def deletion(self, mark: str, schema: str | None = None) -> str:
+        """The DELETE of the rows these replace (for `keys`)."""
+        where = " AND ".join(f"{k} = {mark}" for k in self.replace)
+        return f"DELETE FROM {self._name(schema)} WHERE {where}"
+
+    def keys(self) -> list[tuple[Any, ...]]:
+        at = [self.columns.index(k) for k in self.replace]
+        return [tuple(v[i] for i in at) for v in self.values]
+
+    def write(self, cursor: Any, mark: str, schema: str | None = None) -> None:
+        """Write the rows with a DB-API cursor of the save's transaction."""
+        if self.replace:
+            cursor.executemany(self.deletion(mark, schema), self.keys())
+        cursor.executemany(self.statement(mark, schema), list(self.values))
 
 
 # SQLite storage layouts (docs/storage.md). A file keeps the layout it was created with: each table is read
@@ -311,7 +331,7 @@ class SQLiteRecorder(LayoutRecorder, SQLiteApplicationRecorder):
     ) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
         for rows in kwargs.get("rows") or ():
-            c.executemany(rows.statement("?"), list(rows.values))
+            rows.write(c, "?")
         return ids
 
     def select_notifications(
@@ -410,7 +430,7 @@ class PostgresRecorder(PostgresApplicationRecorder):
     def _insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         super()._insert_events(curs, stored_events, **kwargs)
         for rows in kwargs.get("rows") or ():
-            curs.executemany(rows.statement("%s", self.datastore.schema), list(rows.values))
+            rows.write(curs, "%s", self.datastore.schema)
 
 
 def connection_options() -> dict[str, Any]:
@@ -491,12 +511,22 @@ class Game(Aggregate):
         pause_votes: Sequence[int]
         last_batch: Sequence[Any]
         handed: Mapping[str, Sequence[str]]
+        host_log: Sequence[Sequence[Any]] | None
+        revoked: Mapping[str, int]
     clock_log = ()  # [kind, version, received_at, ...] facts: see replays/clock.py
     pending = None  # the open take-back request: {"seat", "to_version", "expires_at", "version", "answers"}
     pause_votes = ()  # seats that asked to pause the clocks
     cancelled = False
     last_batch = ()  # [first version, kind, actor] of the last batch
     handed = MappingProxyType({})  # seat (as text) -> [to, bot]: who plays it since SeatHandedOver
+    # The host's acts (docs/async.md, ASYNC-9): [version, event type, seat or None, received_at] of each
+    # event of a table batch the host caused. None: not known (a game loaded from a snapshot taken before
+    # this field existed), read off the log instead (`host_acts`).
+    host_log = None
+    # seat (as text) -> the version of the last event that took the seat from its token (a re-issued
+    # link, a host's hand-over: ASYNC-9). A snapshot older than this field misses only revocations older
+    # than itself, which every request since has seen (`replays.table.unrevoked`).
+    revoked = MappingProxyType({})
 
     # The command-ID index is two dicts: `commands`, shared by the copies of a cached game and never
     # changed in place (a copy per load costs nothing), and `recent_commands`, this copy's own newer
@@ -583,6 +613,7 @@ class Game(Aggregate):
         if before is None or isinstance(event, GameForked):
             self.clock_log = [["turn", version, at, state.turn.seat]]
             self.pending, self.pause_votes, self.cancelled, self.handed = None, [], False, {}
+            self.host_log, self.revoked = [], {}
         elif isinstance(event, ev.TurnEnded) and not state.finished:
             self.clock_log = [*log, ["turn", version, at, state.turn.seat]]
         elif isinstance(event, ev.GameEnded | ev.GameCancelled):
@@ -612,10 +643,17 @@ class Game(Aggregate):
         elif isinstance(event, ev.TakeBackAnswered) and self.pending is not None:
             answers = {**dict(self.pending["answers"]), str(event.seat): event.accepted}
             self.pending = None if not event.accepted else {**self.pending, "answers": answers}
-        elif isinstance(event, ev.TakenBack):
+        elif isinstance(event, ev.TakenBack | ev.TakeBackClosed):
             self.pending = None
         elif isinstance(event, ev.SeatHandedOver):
             self.handed = {**self.handed, str(event.seat): [event.to, event.bot]}
+            if event.reason == "host":
+                self.revoked = {**self.revoked, str(event.seat): version}
+        elif isinstance(event, ev.SeatLinkReissued):
+            self.revoked = {**self.revoked, str(event.seat): version}
+        if self.host_log is not None and is_host_act(metadata):
+            seat = getattr(event, "seat", None)
+            self.host_log = [*self.host_log, [version, type(event).__name__, seat, at]]
 
     def record(
         self,
@@ -660,6 +698,15 @@ class Game(Aggregate):
         clone._pending_events = []
         clone.__dict__.pop("_snapshots_due", None)
         return clone
+
+
+HOSTS = ("host", "operator")  # who acts as a table's host: its host token, or `galileo seats issue`
+
+
+def is_host_act(metadata: Mapping[str, Any]) -> bool:
+    """Whether an event's batch is one of the table's host (docs/async.md: a table batch, actor "host",
+    or "operator" for `galileo seats issue` of a game without a host)."""
+    return metadata.get("kind") == "table" and metadata.get("actor") in HOSTS
 
 
 def _stored_class(name: str) -> type[Any]:

@@ -1,7 +1,8 @@
 """The table's requests as batches of events (docs/async.md): take-backs with their information
-horizon (ASYNC-6/7), resignation and hand-overs (ASYNC-2/3), clocks (ASYNC-1/4/5), cancellation
-(ASYNC-8). Each `*_batch` function returns the `build(game, now)` that `Games.table` calls with the
-game as it is at that moment, so every check runs against the version that is written.
+horizon (ASYNC-6/7), resignation and hand-overs (ASYNC-2/3), re-issued links (ASYNC-9), clocks
+(ASYNC-1/4/5), cancellation (ASYNC-8). Each `*_batch` function returns the `build(game, now)` that
+`Games.table` calls with the game as it is at that moment, so every check runs against the version
+that is written.
 
 This module holds no rules of the game: it asks the engine for the earlier state (`fold`) and reads
 the log; the horizon check is shared with verification (`horizon_problem`).
@@ -182,6 +183,16 @@ def _state_at(read: Callable[[int], list[StoredEvent]], version: int) -> Any:
 # -- seats, clocks and the game -------------------------------------------------------------------------
 
 
+def closed_request(game: Game, seat: int, reason: str, now: datetime) -> list[Event]:
+    """ASYNC-6: a resignation, time-out or hand-over of `seat` closes the open take-back request (a fact
+    of the log): the people it asked change, so it would otherwise block new requests until it lapsed.
+    A lapsed request is closed by its lapse already."""
+    pending = game.pending
+    if pending is None or _lapsed(pending, now):
+        return []
+    return [ev.TakeBackClosed(seat=int(pending["seat"]), by_seat=seat, reason=reason)]
+
+
 def frozen_if_forfeit(seat: int, policy: str) -> list[Event]:
     """ASYNC-3: a forfeited seat's score is frozen and its turns skipped (domain/forfeit.py)."""
     return [ev.SeatFrozen(seat=seat)] if policy == "forfeit" else []
@@ -197,6 +208,7 @@ def resign_batch(seat: int, policy: str, bot: str) -> Build:
         return [
             ev.SeatResigned(seat=seat, policy=policy),
             ev.SeatHandedOver(seat=seat, to=policy, bot=bot if policy == "bot" else "", reason="resigned"),
+            *closed_request(game, seat, "resigned", now),
             *frozen_if_forfeit(seat, policy),
         ]
 
@@ -211,7 +223,43 @@ def handover_batch(seat: int, to: str, bot: str) -> Build:
         assert game.state is not None
         if not 0 <= seat < len(game.state.players):
             raise TableRefused("no-such-seat", f"the game has no seat {seat}", "ASYNC-3", status=422)
-        return [ev.SeatHandedOver(seat=seat, to=to, bot=bot if to == "bot" else "", reason="host")]
+        return [
+            ev.SeatHandedOver(seat=seat, to=to, bot=bot if to == "bot" else "", reason="host"),
+            *closed_request(game, seat, "host", now),
+        ]
+
+    return build
+
+
+def unrevoked(build: Build, seat: int, seen: int) -> Build:
+    """ASYNC-9: `build` of a seat's request whose token was looked up when the game was at version
+    `seen` or later; refused (401 `link-reissued`) when the seat was taken from that token after it (the
+    host's re-issue stored between the lookup and this write), so a revoked token writes nothing."""
+
+    def checked(game: Game, now: datetime) -> Sequence[Event]:
+        at = game.revoked.get(str(seat), 0)
+        if at > seen:
+            raise TableRefused(
+                "link-reissued",
+                f"the table's host took seat {seat} from this token (event {at}) before the request "
+                "could be stored",
+                "ASYNC-9",
+                401,
+            )
+        return build(game, now)
+
+    return checked
+
+
+def reissue_batch(seat: int) -> Build:
+    """ASYNC-9: the host re-issues a person's seat link (the new token is stored with the event)."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _playing(game)
+        assert game.state is not None
+        if not 0 <= seat < len(game.state.players):
+            raise TableRefused("no-such-seat", f"the game has no seat {seat}", "ASYNC-3", status=422)
+        return [ev.SeatLinkReissued(seat=seat)]
 
     return build
 
@@ -237,6 +285,7 @@ def expiry_batch(config: ClockConfig, seat: int, turn_version: int, people: Sequ
         return [
             ev.TimeExpired(seat=seat, policy=policy, deadline=view.deadline.isoformat()),
             ev.SeatHandedOver(seat=seat, to=policy, bot=config.bot if policy == "bot" else "", reason="time"),
+            *closed_request(game, seat, "time", now),
             *frozen_if_forfeit(seat, policy),
         ]
 

@@ -8,6 +8,8 @@ names its rule: the service's ASYNC-n (docs/async.md) or the game's.
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, Any
@@ -19,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from api import hooks, limits, play
 from api.clocks import view_of
 from api.contract import errors
-from api.deps import GameId, RuntimeDep, presented_token
+from api.deps import GameId, RuntimeDep, presented_token, token_gate, token_refused
 from api.problems import ApiError, unauthorized
 from api.routers.play import guard
 from api.runtime import Runtime
@@ -29,6 +31,7 @@ from api.schemas import (
     Extend,
     HandOver,
     HandOverResult,
+    HostAction,
     Notifications,
     SeatLink,
     TableCommand,
@@ -40,14 +43,16 @@ from api.schemas import (
     WebhookOut,
     WebhookSecret,
 )
-from api.seats import BOT, HUMAN, Seat
+from api.seats import BOT, HANDED_OVER, REISSUED, Seat, rewritten_seat
 from api.service import SubmitResult
+from api.tables import stamp
 from api.tokens import looks_like_token, new_token, token_hash
 from domain.opponents import opponent_at
 from replays import table as rules
 from replays.clock import ClockConfig, parse_duration
 from replays.errors import TableRefused
 from replays.records import StoredEvent
+from replays.store import Game, Rows, is_host_act
 
 router = APIRouter(prefix="/games/{game_id}", tags=["table"])
 
@@ -69,23 +74,36 @@ SEAT_OR_HOST = {"x-seat-token": "seat-or-host"}
 class Caller:
     seat: Seat | None
     host: bool
+    seen: int = 0  # the game's version just before the token was looked up (ASYNC-9, `rules.unrevoked`)
+
+
+@dataclass(frozen=True, slots=True)
+class Acting:
+    """A seat's caller: its seat and the game's version before its token was looked up."""
+
+    seat: int
+    seen: int
 
 
 async def _caller(request: Request, runtime: Runtime, game_id: str) -> Caller | None:
     token = presented_token(request)
     if token is None:
         return None
+    client = token_gate(runtime, request)
     if not looks_like_token(token):
-        raise unauthorized("invalid-token", "the token is not valid")
+        raise await token_refused(runtime, client, None, "seat or host")
     digest = token_hash(token)
-    seat = runtime.cached_seat(digest) or await run_in_threadpool(runtime.seats.by_token, digest)
+    # The version first, then the token: a re-issue stored after this lookup has a later version, which
+    # the seat's write then refuses (`rules.unrevoked`); one stored before it fails the lookup.
+    seen = (await run_in_threadpool(runtime.store.game, game_id)).version
+    seat = await run_in_threadpool(runtime.seats.by_token, digest)
     if seat is not None:
         if seat.game_id != game_id:
             raise ApiError(403, "not-a-seat-of-this-game", "this seat token belongs to another game")
-        return Caller(seat, False)
+        return Caller(seat, False, seen)
     hosted = await run_in_threadpool(runtime.tables.by_host, digest)
     if hosted is None:
-        raise unauthorized("invalid-token", "the token is not valid")
+        raise await token_refused(runtime, client, digest, "seat or host")
     if hosted != game_id:
         raise ApiError(403, "not-the-host-of-this-game", "this host token belongs to another game")
     return Caller(None, True)
@@ -95,13 +113,13 @@ async def any_caller(request: Request, runtime: RuntimeDep, game_id: GameId) -> 
     return await _caller(request, runtime, game_id)
 
 
-async def seat_caller(request: Request, runtime: RuntimeDep, game_id: GameId) -> Seat:
+async def seat_caller(request: Request, runtime: RuntimeDep, game_id: GameId) -> Acting:
     caller = await _caller(request, runtime, game_id)
     if caller is None:
         raise unauthorized("token-required", "this route needs the seat token: 'Authorization: Bearer ...'")
     if caller.seat is None:
         raise ApiError(403, "seat-only", "this route is a seat's: the host token cannot use it")
-    return caller.seat
+    return Acting(caller.seat.seat, caller.seen)
 
 
 async def host_caller(request: Request, runtime: RuntimeDep, game_id: GameId) -> None:
@@ -113,7 +131,7 @@ async def host_caller(request: Request, runtime: RuntimeDep, game_id: GameId) ->
 
 
 AnyCaller = Annotated[Caller | None, Depends(any_caller)]
-SeatCaller = Annotated[Seat, Depends(seat_caller)]
+SeatCaller = Annotated[Acting, Depends(seat_caller)]
 HostCaller = Annotated[None, Depends(host_caller)]
 SeatNumber = Annotated[int, PathParam(ge=0, le=3, description="The seat (0-based).")]
 
@@ -154,9 +172,15 @@ async def _record(
     build: rules.Build,
     body: TableCommand,
     actor: int | str,
+    rows: Callable[[int], list[Rows]] | None = None,
+    seen: int | None = None,
 ) -> TableResult:
+    """Store a table batch; a seat's (`actor` a seat, `seen` the version before its token was looked up)
+    is refused if the seat was taken from its token since (ASYNC-9)."""
+    if isinstance(actor, int) and seen is not None:
+        build = rules.unrevoked(build, actor, seen)
     result: SubmitResult = await run_in_threadpool(
-        runtime.store.table, game_id, request, build, body.command_id, actor, body.expected_version
+        runtime.store.table, game_id, request, build, body.command_id, actor, body.expected_version, rows
     )
     if not result.replayed and result.events:
         await play.after_write(runtime, game_id, result.version, result.events)
@@ -204,7 +228,8 @@ async def _clocked(runtime: Runtime, game_id: str) -> None:
 )
 async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) -> TableView:
     """The table: each seat (person, bot, forfeited, resigned), the clocks, the open take-back request,
-    the pause votes, and what the caller may do now (`you.takeback.allowed` with its reason)."""
+    the pause votes, the host's acts (`host_actions`: re-issued links, hand-overs, extensions...), and
+    what the caller may do now (`you.takeback.allowed` with its reason)."""
     game = await run_in_threadpool(runtime.store.game, game_id)
     state = game.state
     assert state is not None
@@ -232,6 +257,7 @@ async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) ->
         you["seat"] = caller.seat.seat
         you["takeback"] = await run_in_threadpool(_takeback_now, runtime, game_id, caller.seat.seat)
     status = "cancelled" if game.cancelled else "finished" if state.finished else "active"
+    acts = await run_in_threadpool(_host_acts, runtime, game_id, game)
     return TableView(
         game_id=game_id,
         version=game.version,
@@ -240,8 +266,21 @@ async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) ->
         clock=clock,
         takeback=pending,
         pause_votes=list(game.pause_votes),
+        host_actions=[HostAction(version=a[0], type=a[1], seat=a[2], at=a[3]) for a in acts],
         you=you,
     )
+
+
+def _host_acts(runtime: Runtime, game_id: str, game: Game) -> Sequence[Sequence[Any]]:
+    """The host's acts of the game (ASYNC-9), as the aggregate keeps them; read off the log for a game
+    loaded from a snapshot older than that record."""
+    if game.host_log is not None:
+        return game.host_log
+    return [
+        [s.version, type(s.event).__name__, getattr(s.event, "seat", None), s.metadata.get("received_at")]
+        for s in runtime.store.events(game_id, 0, None)
+        if is_host_act(s.metadata)
+    ]
 
 
 def _takeback_now(runtime: Runtime, game_id: str, seat: int) -> dict[str, Any]:
@@ -275,7 +314,7 @@ async def take_back(
     others = [p for p in people if p != seat.seat]
     build = rules.request_batch(_reader(runtime, game_id), seat.seat, body.to_version, others, timeout)
     request = {"type": "TakeBack", "seat": seat.seat, "to_version": body.to_version}
-    return await _record(runtime, game_id, request, build, body, seat.seat)
+    return await _record(runtime, game_id, request, build, body, seat.seat, seen=seat.seen)
 
 
 @router.post(
@@ -293,7 +332,7 @@ async def answer_take_back(
     people = await _person(runtime, game_id, seat.seat)
     build = rules.answer_batch(_reader(runtime, game_id), seat.seat, body.accept, people)
     request = {"type": "TakeBackAnswer", "seat": seat.seat, "accept": body.accept}
-    return await _record(runtime, game_id, request, build, body, seat.seat)
+    return await _record(runtime, game_id, request, build, body, seat.seat, seen=seat.seen)
 
 
 @router.post(
@@ -310,9 +349,8 @@ async def resign(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat:
     record = await runtime.table_of(game_id)
     policy, bot = (record.on_resign, record.resign_bot) if record else ("bot", "greedy")
     request = {"type": "Resign", "seat": seat.seat}
-    return await _record(
-        runtime, game_id, request, rules.resign_batch(seat.seat, policy, bot), body, seat.seat
-    )
+    build = rules.resign_batch(seat.seat, policy, bot)
+    return await _record(runtime, game_id, request, build, body, seat.seat, seen=seat.seen)
 
 
 @router.post(
@@ -328,7 +366,8 @@ async def pause(game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: 
     await _clocked(runtime, game_id)
     people = await _person(runtime, game_id, seat.seat)
     request = {"type": "PauseClock", "seat": seat.seat}
-    return await _record(runtime, game_id, request, rules.pause_batch(seat.seat, people), body, seat.seat)
+    build = rules.pause_batch(seat.seat, people)
+    return await _record(runtime, game_id, request, build, body, seat.seat, seen=seat.seen)
 
 
 @router.post(
@@ -348,9 +387,8 @@ async def resume(game_id: GameId, body: TableCommand, runtime: RuntimeDep, calle
     if caller.seat is not None:
         await _person(runtime, game_id, caller.seat.seat, in_time=False)
     actor: int | str = "host" if caller.seat is None else caller.seat.seat
-    return await _record(
-        runtime, game_id, {"type": "ResumeClock", "by": by}, rules.resume_batch(by), body, actor
-    )
+    request = {"type": "ResumeClock", "by": by}
+    return await _record(runtime, game_id, request, rules.resume_batch(by), body, actor, seen=caller.seen)
 
 
 @router.put(
@@ -430,13 +468,16 @@ def _link(runtime: Runtime, game_id: str, seat: int, token: str) -> SeatLink:
     )
 
 
-async def _reissue(runtime: Runtime, game_id: str, seat: int) -> SeatLink:
+async def _seat_rows(
+    runtime: Runtime, game_id: str, seat: int, token: str | None, reason: str
+) -> Callable[[int], list[Rows]]:
+    """The rows that give the seat `token` (None: no person's token) and revoke its old token, written
+    with the batch's events (`Games.table(rows=...)`)."""
     old = {s.seat: s for s in await run_in_threadpool(runtime.seats.of_game, game_id)}.get(seat)
-    token = new_token()
-    await run_in_threadpool(runtime.tables.set_seat, game_id, seat, HUMAN, None, token_hash(token))
-    runtime.forget_token(old.token_hash if old else None)
-    runtime.bots.forget(game_id)
-    return _link(runtime, game_id, seat, token)
+    old_hash = old.token_hash if old else None
+    new_hash = None if token is None else token_hash(token)
+    at = stamp(runtime.clock())
+    return lambda version: rewritten_seat(game_id, seat, new_hash, old_hash, version, reason, at)
 
 
 @router.post(
@@ -448,14 +489,23 @@ async def _reissue(runtime: Runtime, game_id: str, seat: int) -> SeatLink:
     openapi_extra=HOST,
 )
 async def reissue_link(game_id: GameId, seat: SeatNumber, runtime: RuntimeDep, _: HostCaller) -> SeatLink:
-    """Re-issue a person's lost seat link: a new token; the old one stops working."""
+    """Re-issue a person's lost seat link (ASYNC-9): a new token; the old one stops working at once on
+    every process (401 `link-reissued`). The re-issue is an event of the game's log (`SeatLinkReissued`),
+    shown on the table and in the history, and the seat's webhook is told (`seat-link-reissued`)."""
     game = await run_in_threadpool(runtime.store.game, game_id)
     assert game.state is not None
     if seat >= len(game.state.players):
         raise TableRefused("no-such-seat", f"the game has no seat {seat}", "ASYNC-3", 422)
     if seat not in await runtime.people(game_id, game):
         raise TableRefused("seat-not-a-person", f"seat {seat} is played by the server", "ASYNC-3")
-    return await _reissue(runtime, game_id, seat)
+    token = new_token()
+    rows = await _seat_rows(runtime, game_id, seat, token, REISSUED)
+    # Each call is a re-issue of its own (a new token every time): the command ID is the server's.
+    body = TableCommand(command_id=f"reissue:{uuid.uuid4().hex}", expected_version=None)
+    request = {"type": "ReissueLink", "seat": seat}
+    await _record(runtime, game_id, request, rules.reissue_batch(seat), body, "host", rows)
+    runtime.bots.forget(game_id)
+    return _link(runtime, game_id, seat, token)
 
 
 @router.post(
@@ -470,20 +520,18 @@ async def hand_over(
     game_id: GameId, seat: SeatNumber, body: HandOver, runtime: RuntimeDep, _: HostCaller
 ) -> HandOverResult:
     """Hand a seat to a bot, or to a new person (the answer holds the new seat link); the seat's old
-    token stops working either way (ASYNC-3)."""
+    token stops working either way (ASYNC-3), on every process at once, with the event."""
     request = {"type": "HandOver", "seat": seat, "to": body.to, "bot": body.bot}
     build = rules.handover_batch(seat, body.to, body.bot)
-    result = await _record(runtime, game_id, request, build, body, "host")
+    token = new_token() if body.to == "person" else None
+    rows = await _seat_rows(runtime, game_id, seat, token, HANDED_OVER)
+    result = await _record(runtime, game_id, request, build, body, "host", rows)
     out = HandOverResult(**result.model_dump())
     if not result.replayed:
         # The seat's webhook was its previous holder's: removed with what is pending for it (ASYNC-3).
         await run_in_threadpool(runtime.tables.delete_hook, game_id, seat)
-        if body.to == "person":
-            out.link = await _reissue(runtime, game_id, seat)
-        else:
-            old = {s.seat: s for s in await run_in_threadpool(runtime.seats.of_game, game_id)}.get(seat)
-            await run_in_threadpool(runtime.tables.set_seat, game_id, seat, HUMAN, None, None)
-            runtime.forget_token(old.token_hash if old else None)
+        if token is not None:
+            out.link = _link(runtime, game_id, seat, token)
     return out
 
 

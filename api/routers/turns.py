@@ -105,7 +105,7 @@ async def turns(request: Request, runtime: RuntimeDep) -> StreamingResponse:
     (`Authorization: Bearer <t1> <t2> ...`, or `access_token` repeated for a browser's EventSource).
     A `turn` event {game_id, seat, version, status, to_act, your_turn} comes for each game at once and
     whenever whose turn it is (or the game's status) changes."""
-    seats = [await seat_of_token(runtime, token) for token in _tokens(request)]
+    seats = [await seat_of_token(runtime, request, token) for token in _tokens(request)]
     unique = list({(s.game_id, s.seat): s for s in seats}.values())
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return StreamingResponse(_turns(runtime, unique), media_type="text/event-stream", headers=headers)

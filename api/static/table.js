@@ -117,6 +117,16 @@ function renderHost(view) {
   }));
 }
 
+function renderHostActs(view) {
+  // Everything the host did is an event of the log (ASYNC-9): shown to everyone, the seat it concerns first.
+  const box = document.getElementById("table-host-acts");
+  const acts = view.host_actions || [];
+  if (!acts.length) return clear(box);
+  const rows = acts.map((a) => el("li", { "data-version": String(a.version), "data-type": a.type },
+    `v${a.version} ${a.type}${a.seat === null || a.seat === undefined ? "" : ` (seat ${a.seat})`}`));
+  clear(box, el("p", { class: "muted" }, "The host's acts:"), el("ul", {}, ...rows));
+}
+
 async function load() {
   try {
     table = await api(`${path}/table`, { token: hostToken() || seatToken() });
@@ -125,6 +135,7 @@ async function load() {
     return;
   }
   renderClock(table);
+  renderHostActs(table);
   renderSeatActions(hostToken() ? { ...table, you: { seat: null } } : table);
   renderHost(table);
 }

@@ -4,6 +4,7 @@ and their information horizon, resignation, the table host, and who may call eac
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -79,7 +80,8 @@ def play(client: TestClient, game_id: str, token: str, text: str, cid: str) -> d
 
 
 def table_post(client: TestClient, game_id: str, path: str, token: str, **body: Any) -> Any:
-    body.setdefault("command_id", f"{path}-{len(body)}-{id(body)}")
+    # A fresh command ID for each call (an object's id() can be reused: a repeated ID is a replay).
+    body.setdefault("command_id", f"{path}-{uuid.uuid4().hex}")
     return client.post(f"/games/{game_id}/{path}", headers=bearer(token), json=body)
 
 

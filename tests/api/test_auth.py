@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 from pathlib import Path
+from urllib.parse import unquote
 
 import httpx
 import pytest
@@ -177,6 +178,13 @@ def test_tokens_never_reach_the_logs(settings: Settings, caplog: pytest.LogCaptu
                 http.get(f"/games/{game}/events?access_token={token}")  # a token in a URL is logged...
                 with http.stream("GET", f"/games/{game}/stream?access_token={token}&after=1") as response:
                     assert response.status_code == 200
+                # ...as the client spelled it: percent-encoded in part or in whole, any parameter name.
+                for spelled in _encodings(token):
+                    with http.stream(
+                        "GET", f"/games/{game}/stream?access_token={spelled}&after=1"
+                    ) as response:
+                        assert response.status_code == 200  # the stream accepts it (EventSource)
+                    http.get(f"/games/{game}?ACCESS%5FTOKEN={spelled}&t={spelled}")
                 http.get("/games", headers={"Authorization": f"Bearer {token}x"})
             logging.getLogger("api").warning("a client sent %s", tokens[0])  # ...and scrubbed
     finally:
@@ -184,10 +192,25 @@ def test_tokens_never_reach_the_logs(settings: Settings, caplog: pytest.LogCaptu
         logging.getLogger().removeHandler(collect)
     text = "\n".join(collect.lines + [r.getMessage() for r in caplog.records])
     assert "GET /games/" in text, "the access log was not captured"
+    decoded = unquote(unquote(text))
     for token in tokens:
-        assert token not in text
-        assert token[3:] not in text
+        assert token not in text and token[3:] not in decoded
+        for spelled in _encodings(token):
+            assert spelled not in text
     assert "access_token=gg_[redacted]" in text  # the access log line, scrubbed
+
+
+def _encodings(token: str) -> list[str]:
+    """A token as a URL may carry it: its `_` encoded (upper and lower case hex), every character
+    encoded, and its secret part mixed."""
+    secret = token[3:]
+    mixed = "".join(f"%{ord(c):02x}" if i % 3 == 0 else c for i, c in enumerate(secret))
+    return [
+        "gg%5F" + secret,
+        "gg%5f" + secret,
+        "".join(f"%{ord(c):02X}" for c in token),
+        "%67g_" + mixed,
+    ]
 
 
 def test_token_filter_scrubs_messages_and_arguments() -> None:

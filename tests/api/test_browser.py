@@ -1120,7 +1120,11 @@ def test_the_host_reissues_a_seat_link_and_hands_a_seat_to_a_bot(server: str, pa
     new_token = link.split("#token=", 1)[1]
     assert new_token != old_token
     refused = httpx.get(f"{server}/games/{game_id}/moves", headers={"Authorization": f"Bearer {old_token}"})
-    assert refused.status_code == 401  # the old link stopped working
+    assert refused.status_code == 401  # the old link stopped working, and says why (ASYNC-9)
+    assert refused.json()["code"] == "link-reissued"
+    # The re-issue is a fact: on the table panel and in the history, for everyone.
+    host.wait_for_selector("#table-host-acts li[data-type='SeatLinkReissued']", timeout=10_000)
+    host.wait_for_selector("#history li:has-text('re-issued the seat')", timeout=10_000)
     ben = table_page(pages, server, game_id, new_token)  # the new link is Ben's seat
     ben.wait_for_selector("#table-actions button:has-text('Resign')", timeout=10_000)
     ben.context.close()  # (its token stops working below: its page would log the 401s)

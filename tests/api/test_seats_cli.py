@@ -41,7 +41,15 @@ def test_a_game_made_by_galileo_new_is_played_with_issued_links(tmp_path: Path, 
     assert listing["seats"][0]["token_issued"] is True and listing["seats"][1]["played_by"] == "nobody"
     with TestClient(create_app(replace(settings, database_url=db))) as client:
         old = client.get(f"/games/{game_id}/moves", headers={"Authorization": f"Bearer {issued['token']}"})
-        assert old.status_code == 401  # the second issue revoked the first token
+        assert old.status_code == 401  # the second issue revoked the first token, and says so
+        assert old.json()["code"] == "link-reissued"
+        # The first issue gave the seat its first token; the second is a fact of the log (ASYNC-9).
+        events = client.get(f"/games/{game_id}/events").json()["events"]
+        assert [(e["type"], e["actor"]) for e in events if e["type"] == "SeatLinkReissued"] == [
+            ("SeatLinkReissued", "operator")
+        ]
+        acts = client.get(f"/games/{game_id}/table").json()["host_actions"]
+        assert [(a["type"], a["seat"]) for a in acts] == [("SeatLinkReissued", 0)]
         headers = {"Authorization": f"Bearer {second}"}
         listing = client.get(f"/games/{game_id}/moves", headers=headers).json()
         assert listing["seat"] == 0 and listing["to_act"] == 0

@@ -187,3 +187,34 @@ def test_table_facts_survive_snapshots(tmp_path: Any) -> None:
         assert dict(after.handed) == dict(before.handed) == {"1": ["bot", "greedy"]}
         assert fresh.store.snapshots is not None
         assert list(fresh.store.snapshots.get(after.id))  # a snapshot was used
+
+
+def test_ASYNC_9_a_seat_request_looked_up_before_a_re_issue_is_refused_when_written_after(
+    tmp_path: Any,
+) -> None:
+    """The race of a revoked token: its request passed the token lookup at version `seen`, the host's
+    re-issue was stored next; the request's write is refused and writes nothing."""
+    from replays.errors import TableRefused
+
+    with Games(f"sqlite:///{tmp_path}/g.db") as games:
+        game_id = _game(games)
+        seen = games.head(game_id)
+        games.table(game_id, {"type": "ReissueLink", "seat": 1}, table.reissue_batch(1), "re", "host")
+        resign = table.unrevoked(table.resign_batch(1, "bot", "greedy"), 1, seen)
+        with pytest.raises(TableRefused) as refused:
+            games.table(game_id, {"type": "Resign", "seat": 1}, resign, "r", 1)
+        assert (refused.value.code, refused.value.rule, refused.value.status) == (
+            "link-reissued",
+            "ASYNC-9",
+            401,
+        )
+        assert games.head(game_id) == seen + 1  # nothing written
+        # Another seat, and the seat's new token (looked up after the re-issue), are not held back.
+        other = table.unrevoked(table.pause_batch(0, [0, 1]), 0, seen)
+        assert games.table(game_id, {"type": "PauseClock", "seat": 0}, other, "p", 0).events
+        after = table.unrevoked(table.resign_batch(1, "bot", "greedy"), 1, seen + 1)
+        assert games.table(game_id, {"type": "Resign", "seat": 1}, after, "r2", 1).events
+        game = games.game(game_id)
+        assert dict(game.revoked) == {"1": seen + 1}
+        assert [a[1:3] for a in game.host_log or []] == [["SeatLinkReissued", 1]]
+        assert games.verify(game_id).ok
