@@ -12,9 +12,11 @@ from fastapi.staticfiles import StaticFiles
 from api import contract, problems
 from api.limits import BodyLimit
 from api.routers import (
+    accounts,
     analysis,
     analysis_jobs,
     catalog,
+    claims,
     docs,
     events,
     games,
@@ -104,6 +106,8 @@ def create_app(
         analysis_jobs,
         rules,
         catalog,
+        accounts,
+        claims,
         pages,
     )
     for module in routers:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from starlette.concurrency import run_in_threadpool
 
+from api.accounts import AccountStore
 from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
@@ -49,6 +50,7 @@ class Runtime:
     limiter: RateLimiter = field(init=False)  # per-client token buckets (api/limits.py)
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)
+    accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
     # token hash -> (seat, when the lookup was made): a re-issued link revokes the old token, at once in
     # this process and within `token_cache_seconds` in the others.
     token_cache: dict[str, tuple[Seat, float]] = field(default_factory=dict)
@@ -61,6 +63,7 @@ class Runtime:
         self.limiter = RateLimiter(self.settings.rates)
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
+        self.accounts = AccountStore(self.settings.database_url)
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
@@ -141,6 +144,7 @@ class Runtime:
         self.stats.close()
         self.seats.close()
         self.tables.close()
+        self.accounts.close()
         self.store.close()
 
 

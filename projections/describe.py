@@ -466,6 +466,9 @@ TABLE_TEXT: Mapping[str, EventText] = {
     "TakeBackAnswered": _takeback_answered,
     "TakenBack": lambda e, c: f"Took back the game to version {e.get('to_version')}",
     "GameCancelled": lambda e, c: "The host cancelled the game",
+    # People (docs/accounts.md): service rules ACCT-n.
+    "SeatClaimed": lambda e, c: "The seat was attached to its player's account",
+    "SeatRecovered": lambda e, c: "The seat was opened on another device: its old link stopped working",
 }
 
 

@@ -491,12 +491,14 @@ class Game(Aggregate):
         pause_votes: Sequence[int]
         last_batch: Sequence[Any]
         handed: Mapping[str, Sequence[str]]
+        claims: Mapping[str, str]
     clock_log = ()  # [kind, version, received_at, ...] facts: see replays/clock.py
     pending = None  # the open take-back request: {"seat", "to_version", "expires_at", "version", "answers"}
     pause_votes = ()  # seats that asked to pause the clocks
     cancelled = False
     last_batch = ()  # [first version, kind, actor] of the last batch
     handed = MappingProxyType({})  # seat (as text) -> [to, bot]: who plays it since SeatHandedOver
+    claims = MappingProxyType({})  # seat (as text) -> the holder of SeatClaimed (ACCT-1), until handed over
 
     # The command-ID index is two dicts: `commands`, shared by the copies of a cached game and never
     # changed in place (a copy per load costs nothing), and `recent_commands`, this copy's own newer
@@ -581,6 +583,7 @@ class Game(Aggregate):
         if before is None or isinstance(event, GameForked):
             self.clock_log = [["turn", version, at, state.turn.seat]]
             self.pending, self.pause_votes, self.cancelled, self.handed = None, [], False, {}
+            self.claims = {}
         elif isinstance(event, ev.TurnEnded) and not state.finished:
             self.clock_log = [*log, ["turn", version, at, state.turn.seat]]
         elif isinstance(event, ev.GameEnded | ev.GameCancelled):
@@ -614,6 +617,9 @@ class Game(Aggregate):
             self.pending = None
         elif isinstance(event, ev.SeatHandedOver):
             self.handed = {**self.handed, str(event.seat): [event.to, event.bot]}
+            self.claims = {k: v for k, v in self.claims.items() if k != str(event.seat)}
+        elif isinstance(event, ev.SeatClaimed):
+            self.claims = {**self.claims, str(event.seat): event.holder}
 
     def record(
         self,

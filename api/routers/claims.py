@@ -1,0 +1,101 @@
+"""Claiming a seat for an account and recovering it on another device (ACCT-1, ACCT-2; docs/accounts.md).
+
+Both are facts of the game's log (table batches: `SeatClaimed`, `SeatRecovered`) naming the account by its
+pseudonym in the game. A claim needs both the seat's token (the link: proof of holding the seat) and the
+session with its CSRF token; a recovery needs only the session of the account the seat is attached to.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
+
+from api import play
+from api.account_schemas import RecoveredSeat
+from api.contract import errors
+from api.deps import GameId, RuntimeDep
+from api.routers.table import ACTS, SeatCaller, SeatNumber
+from api.runtime import Runtime
+from api.schemas import EventItem, TableCommand, TableResult
+from api.seats import HUMAN
+from api.service import SubmitResult
+from api.sessions import WritingSession
+from api.tokens import new_token, token_hash
+from replays.claims import claim_batch, recover_batch
+from replays.table import Build
+
+router = APIRouter(prefix="/games/{game_id}", tags=["accounts"])
+
+WRITES: dict[int | str, dict[str, Any]] = {
+    **errors(401, 403, 404, 409, 422, 429),
+}
+
+
+async def _record(
+    runtime: Runtime, game_id: str, request: dict[str, Any], build: Build, command_id: str, seat: int
+) -> TableResult:
+    result: SubmitResult = await run_in_threadpool(
+        runtime.store.table, game_id, request, build, command_id, seat
+    )
+    if not result.replayed and result.events:
+        await play.after_write(runtime, game_id, result.version, result.events)
+    first = result.version - len(result.events) + 1
+    return TableResult(
+        game_id=game_id,
+        version=result.version,
+        replayed=result.replayed,
+        events=[EventItem(**play.event_item(first + i, e, False, seat)) for i, e in enumerate(result.events)],
+    )
+
+
+@router.post(
+    "/claim",
+    response_model=TableResult,
+    responses=WRITES,
+    dependencies=ACTS,
+    openapi_extra={"x-seat-token": "seat-and-session"},
+)
+async def claim_seat(
+    game_id: GameId, body: TableCommand, runtime: RuntimeDep, seat: SeatCaller, session: WritingSession
+) -> TableResult:
+    """Attach your seat (the seat token's) to your signed-in account (ACCT-1), so that you find the game
+    under My games and can open the seat on any device. Recorded in the game's log as `SeatClaimed`;
+    claiming your own seat again records nothing."""
+    holder = session.account.pseudonym(game_id)
+    request = {"type": "ClaimSeat", "seat": seat.seat}
+    result = await _record(
+        runtime, game_id, request, claim_batch(seat.seat, holder), body.command_id, seat.seat
+    )
+    await run_in_threadpool(
+        runtime.accounts.record_claim, game_id, seat.seat, session.account.account_id, runtime.clock()
+    )
+    return result
+
+
+@router.post(
+    "/seats/{seat}/recover",
+    response_model=RecoveredSeat,
+    responses=WRITES,
+    dependencies=ACTS,
+    openapi_extra={"x-seat-token": "session"},
+)
+async def recover_seat(
+    game_id: GameId, seat: SeatNumber, runtime: RuntimeDep, session: WritingSession
+) -> RecoveredSeat:
+    """Open a seat attached to your account on this device (ACCT-2): a new seat token for it, and the
+    token before stops working. Recorded in the game's log as `SeatRecovered`."""
+    holder = session.account.pseudonym(game_id)
+    request = {"type": "RecoverSeat", "seat": seat}
+    # Each recovery is a new fact (a new device): its command ID is drawn here, never a retry's.
+    command_id = "recover:" + secrets.token_hex(12)
+    result = await _record(runtime, game_id, request, recover_batch(seat, holder), command_id, seat)
+    old = {s.seat: s for s in await run_in_threadpool(runtime.seats.of_game, game_id)}.get(seat)
+    token = new_token()
+    await run_in_threadpool(runtime.tables.set_seat, game_id, seat, HUMAN, None, token_hash(token))
+    runtime.forget_token(old.token_hash if old else None)
+    runtime.bots.forget(game_id)
+    link = f"{runtime.settings.public_url.rstrip('/')}/play/{game_id}#token={token}"
+    return RecoveredSeat(game_id=game_id, seat=seat, version=result.version, token=token, link=link)
