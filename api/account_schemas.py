@@ -48,6 +48,10 @@ class AccountOut(BaseModel):
     )
 
 
+class SessionOut(BaseModel):
+    account: AccountOut | None = Field(description="The signed-in account, or null when nobody is.")
+
+
 class SeatClock(BaseModel):
     seconds_left: float = Field(description="The seat's time for its current or next turn.")
     deadline: str | None = Field(None, description="When the seat runs out, while it is to act.")

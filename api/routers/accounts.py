@@ -18,6 +18,7 @@ from api.account_schemas import (
     MyGames,
     RegisterOptionsIn,
     SeatClock,
+    SessionOut,
     SignInOptionsIn,
 )
 from api.accounts import Account, clean_name
@@ -152,6 +153,13 @@ async def sign_out(session: WritingSession, runtime: RuntimeDep) -> Response:
     response = Response(status_code=204)
     await close_session(runtime, session, response)
     return response
+
+
+@router.get("/session", response_model=SessionOut, responses=errors(401), openapi_extra=OPTIONAL_SESSION)
+async def session_now(session: OptionalSession, runtime: RuntimeDep) -> SessionOut:
+    """Whether this browser is signed in: the account (with the session's CSRF token) or null. The pages
+    ask this rather than `GET /me`, which answers 401 to nobody signed in."""
+    return SessionOut(account=None if session is None else await _account_out(runtime, session))
 
 
 @router.get("/me", response_model=AccountOut, responses=errors(401), openapi_extra=SESSION)

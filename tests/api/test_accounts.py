@@ -119,6 +119,7 @@ def test_ACCT_3_a_passkey_registers_signs_out_and_signs_in_again(
     token = client.cookies[COOKIE]
     me = client.get("/me").json()
     assert me["account_id"] == account["account_id"] and me["csrf_token"] == account["csrf_token"]
+    assert client.get("/session").json()["account"] == me
     # Stored hashed: the database holds the token's SHA-256, never the token.
     with sqlite3.connect(settings.database_url.removeprefix("sqlite:///")) as db:
         stored = [r[0] for r in db.execute("SELECT session_hash FROM galileo_sessions")]
@@ -134,6 +135,7 @@ def test_ACCT_3_a_passkey_registers_signs_out_and_signs_in_again(
     assert gone.status_code == 401 and gone.json()["code"] == "invalid-session"
     client.cookies.clear()
     assert client.get("/me").json()["code"] == "sign-in-required"
+    assert client.get("/session").json() == {"account": None}  # the pages' question: never a 401
     again = sign_in(client, authn)
     assert again["account_id"] == account["account_id"] and again["csrf_token"] != account["csrf_token"]
     with sqlite3.connect(settings.database_url.removeprefix("sqlite:///")) as db:

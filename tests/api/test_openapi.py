@@ -56,6 +56,7 @@ ROUTES = {
     ("post", "/session/options"),
     ("post", "/session"),
     ("delete", "/session"),
+    ("get", "/session"),
     ("get", "/me"),
     ("get", "/me/games"),
     ("post", "/games/{game_id}/claim"),
