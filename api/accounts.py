@@ -283,6 +283,21 @@ class AccountStore:
                 "INSERT INTO galileo_claims VALUES (?, ?, ?, ?)", (game_id, seat, account_id, stamp(now))
             )
 
+    def claimant(self, game_id: str, seat: int) -> str | None:
+        """The account whose claim of the seat is indexed (None: none, or its account was deleted)."""
+        rows = self.db.query(
+            "SELECT account_id FROM galileo_claims WHERE game_id = ? AND seat = ?", (game_id, seat)
+        )
+        return str(rows[0][0]) if rows else None
+
+    def delete(self, account_id: str) -> None:
+        """Erase an account: its name, pseudonym key, passkeys, sessions, pending ceremonies and claims
+        (docs/audit.md, "Personal data"). The games' logs keep only pseudonyms no key opens any more."""
+        with self.db.transaction() as tx:
+            for table in ("galileo_passkeys", "galileo_sessions", "galileo_ceremonies", "galileo_claims"):
+                tx.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
+            tx.execute("DELETE FROM galileo_accounts WHERE account_id = ?", (account_id,))
+
     def claims_of(self, account_id: str) -> list[tuple[str, int]]:
         """(game, seat) of the account's claims, newest first."""
         rows = self.db.query(

@@ -31,16 +31,17 @@ def _open(game: Game, seat: int) -> None:
         raise TableRefused("seat-handed-over", f"seat {seat} is no longer played by a person", "ASYNC-3", 403)
 
 
-def claim_batch(seat: int, holder: str) -> Build:
+def claim_batch(seat: int, holder: str, released: bool = False) -> Build:
     """ACCT-1: the holder of the seat's link attaches it to their account. Claiming one's own seat again
-    records nothing; a seat attached to another account stays theirs until it is handed over."""
+    records nothing; a seat attached to another account stays theirs until it is handed over, or until
+    that account is deleted (`released`: no account holds the claim any more)."""
 
     def build(game: Game, now: datetime) -> list[Event]:
         _open(game, seat)
         held = game.claims.get(str(seat))
         if held == holder:
             return []
-        if held is not None:
+        if held is not None and not released:
             raise TableRefused(
                 "seat-claimed", f"seat {seat} is attached to another account already", "ACCT-1"
             )

@@ -29,6 +29,7 @@ from api.passkeys import PasskeyRefused, RelyingParty
 from api.problems import ApiError
 from api.runtime import Runtime
 from api.sessions import (
+    COOKIE,
     OptionalSession,
     Session,
     SignedIn,
@@ -160,6 +161,18 @@ async def session_now(session: OptionalSession, runtime: RuntimeDep) -> SessionO
     """Whether this browser is signed in: the account (with the session's CSRF token) or null. The pages
     ask this rather than `GET /me`, which answers 401 to nobody signed in."""
     return SessionOut(account=None if session is None else await _account_out(runtime, session))
+
+
+@router.delete("/me", status_code=204, responses=errors(401, 403), openapi_extra=SESSION)
+async def delete_account(session: WritingSession, runtime: RuntimeDep) -> Response:
+    """Delete your account (`X-CSRF-Token` required): its name, passkeys, sessions and claims are erased;
+    the games keep only its pseudonyms, which nothing links to anyone any more (docs/audit.md)."""
+    await run_in_threadpool(runtime.accounts.delete, session.account.account_id)
+    response = Response(status_code=204)
+    response.delete_cookie(
+        COOKIE, path="/", secure=runtime.settings.cookie_secure, httponly=True, samesite="lax"
+    )
+    return response
 
 
 @router.get("/me", response_model=AccountOut, responses=errors(401), openapi_extra=SESSION)

@@ -66,8 +66,10 @@ async def claim_seat(
     claiming your own seat again records nothing."""
     holder = session.account.pseudonym(game_id)
     request = {"type": "ClaimSeat", "seat": seat.seat}
+    # A claim whose account was deleted holds the seat no longer: the link's holder may claim it.
+    released = await run_in_threadpool(runtime.accounts.claimant, game_id, seat.seat) is None
     result = await _record(
-        runtime, game_id, request, claim_batch(seat.seat, holder), body.command_id, seat.seat
+        runtime, game_id, request, claim_batch(seat.seat, holder, released), body.command_id, seat.seat
     )
     await run_in_threadpool(
         runtime.accounts.record_claim, game_id, seat.seat, session.account.account_id, runtime.clock()

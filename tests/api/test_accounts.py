@@ -388,3 +388,37 @@ def test_my_games_lists_whose_turn_time_left_and_links(client: TestClient, clock
     assert games[plain["game_id"]]["status"] == "cancelled" and games[plain["game_id"]]["to_act"] is None
     client.cookies.clear()
     assert client.get("/me/games").status_code == 401
+
+
+# -- deleting an account (docs/audit.md, "Personal data") ----------------------------------------------------
+
+
+def test_deleting_an_account_erases_it_and_every_game_still_verifies(
+    client: TestClient, settings: Settings
+) -> None:
+    authn = Authenticator(ORIGIN)
+    account = register(client, authn, "Zelda Quux").json()
+    created = new_game(client)
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    claimed = claim(client, game_id, token, account["csrf_token"]).json()
+    holder = claimed["events"][0]["event"]["holder"]
+    refused = client.delete("/me")
+    assert refused.status_code == 403 and client.get("/me").status_code == 200  # CSRF first
+    assert client.delete("/me", headers={"X-CSRF-Token": account["csrf_token"]}).status_code == 204
+    assert client.get("/session").json() == {"account": None}  # the cookie is cleared
+    with sqlite3.connect(settings.database_url.removeprefix("sqlite:///")) as db:
+        dump = "\n".join(db.iterdump())
+    assert "Zelda Quux" not in dump and account["account_id"] not in dump
+    # The log keeps the pseudonym, which no key opens any more; the game verifies; the seat still plays.
+    assert [e["event"].get("holder") for e in log(client, game_id) if e["type"] == "SeatClaimed"] == [holder]
+    assert client.get(f"/games/{game_id}/verify").json()["ok"] is True
+    assert client.get(f"/games/{game_id}/moves", headers=bearer(token)).status_code == 200
+    # Its passkey signs nobody in; the seat's link may be claimed by a new account.
+    ceremony = client.post("/session/options", json={}).json()
+    answer = authn.get(ceremony["public_key"])
+    gone = client.post("/session", json={"ceremony": ceremony["ceremony"], "credential": answer})
+    assert gone.status_code == 422 and gone.json()["code"] == "unknown-passkey"
+    fresh = register(client, Authenticator(ORIGIN), "Zed").json()
+    again = claim(client, game_id, token, fresh["csrf_token"], cid="claim-again")
+    assert again.status_code == 200 and again.json()["events"][0]["event"]["holder"] not in (holder,)
+    assert [g["game_id"] for g in client.get("/me/games").json()["games"]] == [game_id]

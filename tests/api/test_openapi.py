@@ -58,6 +58,7 @@ ROUTES = {
     ("delete", "/session"),
     ("get", "/session"),
     ("get", "/me"),
+    ("delete", "/me"),
     ("get", "/me/games"),
     ("post", "/games/{game_id}/claim"),
     ("post", "/games/{game_id}/seats/{seat}/recover"),
