@@ -50,6 +50,9 @@ class AccountOut(BaseModel):
 
 class SessionOut(BaseModel):
     account: AccountOut | None = Field(description="The signed-in account, or null when nobody is.")
+    oidc: str | None = Field(
+        None, description="The OpenID Connect provider to sign in with (`/session/oidc/login`), if any."
+    )
 
 
 class SeatClock(BaseModel):

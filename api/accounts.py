@@ -7,7 +7,8 @@ and the table records (SQLite by default, PostgreSQL with `GALILEO_DATABASE_URL`
 - `galileo_sessions`: the SHA-256 of each session token (the cookie), never the token, with its expiry;
 - `galileo_ceremonies`: a WebAuthn challenge between its options and the answer, used once, short-lived;
 - `galileo_claims`: which account claimed which seat, an index for "my games" (the fact itself is the
-  game's `SeatClaimed` event, and the index is checked against it on every read).
+  game's `SeatClaimed` event, and the index is checked against it on every read);
+- `galileo_identities`: the OpenID Connect identities (issuer, subject) that sign an account in.
 
 Nothing here is a game event: an account, a passkey or a session can be removed without rewriting any
 game. Times are fixed-width UTC text (`api.tables.stamp`).
@@ -79,6 +80,15 @@ CREATE TABLE IF NOT EXISTS galileo_claims (
 )
 """
 _INDEX_CLAIMS = "CREATE INDEX IF NOT EXISTS galileo_claims_account ON galileo_claims (account_id)"
+_CREATE_IDENTITIES = """
+CREATE TABLE IF NOT EXISTS galileo_identities (
+    issuer TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (issuer, subject)
+)
+"""
 _SCHEMA = (
     _CREATE_ACCOUNTS,
     _CREATE_PASSKEYS,
@@ -87,6 +97,7 @@ _SCHEMA = (
     _CREATE_CEREMONIES,
     _CREATE_CLAIMS,
     _INDEX_CLAIMS,
+    _CREATE_IDENTITIES,
 )
 
 
@@ -172,16 +183,49 @@ class AccountStore:
 
     def register(self, name: str, user_handle: str, passkey: Passkey, now: datetime) -> Account:
         """A new account with its first passkey (one transaction)."""
-        account = Account(
-            "acct_" + secrets.token_hex(12), name, user_handle, secrets.token_hex(32), stamp(now)
-        )
+        account = self._new(name, user_handle, now)
         with self.db.transaction() as tx:
-            tx.execute(
-                "INSERT INTO galileo_accounts VALUES (?, ?, ?, ?, ?)",
-                (account.account_id, name, user_handle, account.pseudonym_key, account.created_at),
-            )
+            self._insert_account(tx, account)
             self._insert_passkey(tx, passkey, account.account_id, now)
         return account
+
+    def identity(self, issuer: str, subject: str) -> Account | None:
+        """The account an OpenID Connect identity signs in."""
+        rows = self.db.query(
+            f"SELECT {_ACCOUNT} FROM galileo_identities i "
+            "JOIN galileo_accounts a ON a.account_id = i.account_id "
+            "WHERE i.issuer = ? AND i.subject = ?",
+            (issuer, subject),
+        )
+        return _account(rows[0]) if rows else None
+
+    def register_identity(self, name: str, issuer: str, subject: str, now: datetime) -> Account:
+        """A new account signed in by an OpenID Connect identity (one transaction)."""
+        account = self._new(name, secrets.token_urlsafe(32), now)
+        with self.db.transaction() as tx:
+            self._insert_account(tx, account)
+            tx.execute(
+                "INSERT INTO galileo_identities VALUES (?, ?, ?, ?)",
+                (issuer, subject, account.account_id, stamp(now)),
+            )
+        return account
+
+    @staticmethod
+    def _new(name: str, user_handle: str, now: datetime) -> Account:
+        return Account("acct_" + secrets.token_hex(12), name, user_handle, secrets.token_hex(32), stamp(now))
+
+    @staticmethod
+    def _insert_account(tx: Any, account: Account) -> None:
+        tx.execute(
+            "INSERT INTO galileo_accounts VALUES (?, ?, ?, ?, ?)",
+            (
+                account.account_id,
+                account.name,
+                account.user_handle,
+                account.pseudonym_key,
+                account.created_at,
+            ),
+        )
 
     def add_passkey(self, account_id: str, passkey: Passkey, now: datetime) -> None:
         with self.db.transaction() as tx:
@@ -274,6 +318,29 @@ class AccountStore:
         r = rows[0]
         return Ceremony(str(r[0]), str(r[1]), str(r[2]), r[3], r[4], r[5])
 
+    # -- short-lived values of an OpenID Connect sign-in (authlib's cache: state, nonce, PKCE verifier) ----
+
+    def put_value(self, key: str, value: str, now: datetime, expires: datetime) -> None:
+        with self.db.transaction() as tx:
+            tx.execute(
+                "DELETE FROM galileo_ceremonies WHERE expires_at <= ? OR ceremony_id = ?", (stamp(now), key)
+            )
+            tx.execute(
+                "INSERT INTO galileo_ceremonies VALUES (?, 'oidc', ?, NULL, NULL, NULL, ?)",
+                (key, value, stamp(expires)),
+            )
+
+    def value(self, key: str, now: datetime) -> str | None:
+        rows = self.db.query(
+            "SELECT challenge FROM galileo_ceremonies "
+            "WHERE ceremony_id = ? AND kind = 'oidc' AND expires_at > ?",
+            (key, stamp(now)),
+        )
+        return str(rows[0][0]) if rows else None
+
+    def drop_value(self, key: str) -> None:
+        self.db.execute("DELETE FROM galileo_ceremonies WHERE ceremony_id = ? AND kind = 'oidc'", (key,))
+
     # -- the claims index ------------------------------------------------------------------------------
 
     def record_claim(self, game_id: str, seat: int, account_id: str, now: datetime) -> None:
@@ -291,10 +358,11 @@ class AccountStore:
         return str(rows[0][0]) if rows else None
 
     def delete(self, account_id: str) -> None:
-        """Erase an account: its name, pseudonym key, passkeys, sessions, pending ceremonies and claims
-        (docs/audit.md, "Personal data"). The games' logs keep only pseudonyms no key opens any more."""
+        """Erase an account: its name, pseudonym key, passkeys, provider links, sessions, pending ceremonies
+        and claims (docs/audit.md, "Personal data"). The games' logs keep only pseudonyms no key opens."""
         with self.db.transaction() as tx:
-            for table in ("galileo_passkeys", "galileo_sessions", "galileo_ceremonies", "galileo_claims"):
+            tables = ("galileo_passkeys", "galileo_sessions", "galileo_ceremonies", "galileo_claims")
+            for table in (*tables, "galileo_identities"):
                 tx.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
             tx.execute("DELETE FROM galileo_accounts WHERE account_id = ?", (account_id,))
 

@@ -99,6 +99,15 @@ class Settings:
     # come from. Empty: from `public_url` (an IP address there gives "localhost" and its origin too).
     passkey_rp_id: str = ""
     passkey_origins: tuple[str, ...] = ()
+    # Sign-in with OpenID Connect (docs/accounts.md): on when an issuer and a client ID are set. The issuer
+    # serves `/.well-known/openid-configuration`; the redirect URI is `public_url` + /session/oidc/callback.
+    oidc_issuer: str = ""
+    oidc_client_id: str = ""
+    oidc_client_secret: str = ""
+    oidc_name: str = "OpenID Connect"  # the provider's name on the sign-in button
+    # Signs the short-lived cookie that binds a sign-in's state to its browser; empty: a random key per
+    # process (set one shared key when several processes serve the site).
+    secret_key: str = ""
 
     @property
     def analysis_on_redis(self) -> bool:
@@ -150,6 +159,11 @@ class Settings:
             session_days=_float("GALILEO_SESSION_DAYS", d.session_days),
             cookie_secure=_flag("GALILEO_COOKIE_SECURE", d.cookie_secure),
             passkey_rp_id=os.environ.get("GALILEO_PASSKEY_RP_ID") or d.passkey_rp_id,
+            oidc_issuer=os.environ.get("GALILEO_OIDC_ISSUER") or d.oidc_issuer,
+            oidc_client_id=os.environ.get("GALILEO_OIDC_CLIENT_ID") or d.oidc_client_id,
+            oidc_client_secret=os.environ.get("GALILEO_OIDC_CLIENT_SECRET") or d.oidc_client_secret,
+            oidc_name=os.environ.get("GALILEO_OIDC_NAME") or d.oidc_name,
+            secret_key=os.environ.get("GALILEO_SECRET_KEY") or d.secret_key,
             passkey_origins=tuple(
                 o.strip() for o in (os.environ.get("GALILEO_PASSKEY_ORIGINS") or "").split(",") if o.strip()
             ),

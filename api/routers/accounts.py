@@ -7,9 +7,10 @@ session cookie (api/sessions.py); writes that the cookie authenticates need the 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from api import passkeys
+from api import oidc, passkeys
 from api.account_schemas import (
     AccountOut,
     CeremonyOut,
@@ -158,9 +159,54 @@ async def sign_out(session: WritingSession, runtime: RuntimeDep) -> Response:
 
 @router.get("/session", response_model=SessionOut, responses=errors(401), openapi_extra=OPTIONAL_SESSION)
 async def session_now(session: OptionalSession, runtime: RuntimeDep) -> SessionOut:
-    """Whether this browser is signed in: the account (with the session's CSRF token) or null. The pages
-    ask this rather than `GET /me`, which answers 401 to nobody signed in."""
-    return SessionOut(account=None if session is None else await _account_out(runtime, session))
+    """Whether this browser is signed in: the account (with the session's CSRF token) or null, and the
+    OpenID Connect provider one may sign in with, if any. The pages ask this rather than `GET /me`, which
+    answers 401 to nobody signed in."""
+    return SessionOut(
+        account=None if session is None else await _account_out(runtime, session),
+        oidc=runtime.settings.oidc_name if oidc.configured(runtime) else None,
+    )
+
+
+def _oidc_configured(runtime: Runtime) -> None:
+    if not oidc.configured(runtime):
+        raise ApiError(404, "oidc-not-configured", "no OpenID Connect provider is configured here")
+
+
+@router.get(
+    "/session/oidc/login",
+    response_class=RedirectResponse,
+    status_code=302,
+    responses=errors(404),
+)
+async def oidc_login(request: Request, runtime: RuntimeDep) -> RedirectResponse:
+    """Sign in with the configured OpenID Connect provider: a redirect to it (authorization code flow,
+    PKCE S256, state and nonce); it sends the browser back to `/session/oidc/callback`."""
+    _oidc_configured(runtime)
+    redirect: RedirectResponse = await oidc.client(runtime).authorize_redirect(
+        request, oidc.redirect_uri(runtime)
+    )
+    return redirect
+
+
+@router.get(
+    "/session/oidc/callback",
+    response_class=RedirectResponse,
+    status_code=303,
+    responses=errors(404),
+)
+async def oidc_callback(request: Request, runtime: RuntimeDep) -> RedirectResponse:
+    """The provider's answer: signed in, back to `/account` with the session cookie; refused (consent
+    refused, a state that is not this browser's, a token not accepted), back to
+    `/account?signin_error=<code>` and nothing is stored."""
+    _oidc_configured(runtime)
+    try:
+        account = await oidc.finish(runtime, request)
+    except oidc.SignInRefused as refused:
+        return RedirectResponse(f"/account?signin_error={refused.code}", status_code=303)
+    response = RedirectResponse("/account", status_code=303)
+    await open_session(runtime, account, response)
+    return response
 
 
 @router.delete("/me", status_code=204, responses=errors(401, 403), openapi_extra=SESSION)

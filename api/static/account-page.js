@@ -1,7 +1,7 @@
 // The account page (/account): sign in or create an account with a passkey, sign out, add a passkey, and
 // My games (GET /me/games) with links that open each seat on this device (ACCT-2).
-import { clear, el, shortId, showProblem, when } from "/static/common.js";
-import { currentAccount, myGames, registerPasskey, signIn, signOut } from "/static/account.js";
+import { Problem, clear, el, shortId, showProblem, when } from "/static/common.js";
+import { currentAccount, myGames, registerPasskey, sessionNow, signIn, signOut } from "/static/account.js";
 
 const problem = document.getElementById("account-problem");
 
@@ -30,10 +30,32 @@ function gameRow(game) {
     el("td", {}, open));
 }
 
+// Why an OpenID Connect sign-in came back without a session (/session/oidc/callback).
+const SIGN_IN_ERRORS = {
+  "consent-refused": "the provider did not sign you in (consent refused)",
+  "bad-state": "this sign-in was not begun in this browser, or it expired: try again",
+  "token-rejected": "the provider's answer was not accepted",
+  "provider-error": "the provider reported an error",
+};
+
+function signInError() {
+  const code = new URLSearchParams(location.search).get("signin_error");
+  if (!code) return;
+  history.replaceState(null, "", location.pathname);
+  showProblem(problem, new Problem(401, { title: "Not signed in", detail: SIGN_IN_ERRORS[code] || code, code }));
+}
+
 async function render() {
   let account;
   try {
-    account = await currentAccount();
+    const now = await sessionNow();
+    account = now.account;
+    const provider = document.getElementById("oidc-sign-in");
+    provider.hidden = !now.oidc;
+    if (now.oidc) {
+      provider.textContent = `Sign in with ${now.oidc}`;
+      provider.href = "/session/oidc/login";  // only when a provider is configured (else it answers 404)
+    }
   } catch (error) {
     showProblem(problem, error);
     return;
@@ -60,7 +82,8 @@ async function signedIn(action) {
   }
   const target = next();
   if (target) location.assign(target);
-  else await render();
+  else signInError();
+await render();
 }
 
 document.getElementById("sign-in").addEventListener("click", () => signedIn(signIn));
@@ -75,7 +98,9 @@ document.getElementById("add-passkey").addEventListener("click", async () => {
 document.getElementById("sign-out").addEventListener("click", async () => {
   const account = await currentAccount();
   if (account) await signOut(account);
-  await render();
+  signInError();
+await render();
 });
 
+signInError();
 await render();

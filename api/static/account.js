@@ -4,14 +4,19 @@
 // authenticates sends the session's CSRF token (from GET /me) as X-CSRF-Token (ACCT-3).
 import { Problem, api, newCommandId, saveToken } from "/static/common.js";
 
-// The signed-in account ({account_id, name, csrf_token, ...}), or null when nobody is.
-export async function currentAccount() {
+// {account, oidc}: the signed-in account ({account_id, name, csrf_token, ...}) or null, and the name of
+// the OpenID Connect provider one may sign in with (or null).
+export async function sessionNow() {
   try {
-    return (await api("/session")).account;
+    return await api("/session");
   } catch (error) {
-    if (error instanceof Problem && error.status === 401) return null;  // a stale cookie, now cleared
+    if (error instanceof Problem && error.status === 401) return { account: null, oidc: null };  // a stale cookie, now cleared
     throw error;
   }
+}
+
+export async function currentAccount() {
+  return (await sessionNow()).account;
 }
 
 function passkeysSupported() {

@@ -57,6 +57,8 @@ ROUTES = {
     ("post", "/session"),
     ("delete", "/session"),
     ("get", "/session"),
+    ("get", "/session/oidc/login"),
+    ("get", "/session/oidc/callback"),
     ("get", "/me"),
     ("delete", "/me"),
     ("get", "/me/games"),
