@@ -15,7 +15,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from authlib.integrations.starlette_client import OAuth, OAuthError
 from starlette.concurrency import run_in_threadpool
 
 from api.accounts import NAME_MAX, Account, clean_name
@@ -64,6 +63,9 @@ def client(runtime: Runtime) -> Any:
     """The authlib client of the configured provider (made once per runtime)."""
     made = runtime.__dict__.get("_oidc_client")
     if made is None:
+        # Imported here: a service without a provider never loads authlib (nor its warnings at start-up).
+        from authlib.integrations.starlette_client import OAuth
+
         settings = runtime.settings
         oauth = OAuth(cache=StoreCache(runtime))
         oauth.register(
@@ -100,6 +102,8 @@ async def finish(runtime: Runtime, request: Any) -> Account:
     if error is not None:
         code = "consent-refused" if error == "access_denied" else "provider-error"
         raise SignInRefused(code, "the provider did not sign you in")
+    from authlib.integrations.starlette_client import OAuthError
+
     oidc = client(runtime)
     try:
         token = await oidc.authorize_access_token(request)

@@ -115,12 +115,21 @@ def begin_registration(
 
 
 def finish_registration(
-    rp: RelyingParty, accounts: AccountStore, now: datetime, ceremony_id: str, credential: dict[str, Any]
+    rp: RelyingParty,
+    accounts: AccountStore,
+    now: datetime,
+    ceremony_id: str,
+    credential: dict[str, Any],
+    signed_in: str | None,
 ) -> tuple[Account, bool]:
-    """Verify the browser's new credential; store it (and the new account). Returns (account, new)."""
+    """Verify the browser's new credential; store it (and the new account). Returns (account, new).
+    `signed_in` is the caller's account: a ceremony that adds a passkey to an account is finished only
+    by that account's session, one that makes a new account only without a session."""
     ceremony = accounts.take(ceremony_id, REGISTER, now)
     if ceremony is None:
         raise PasskeyRefused("unknown-ceremony", "this registration expired or was answered already")
+    if ceremony.account_id != signed_in:
+        raise PasskeyRefused("another-account", "this registration was begun by another session")
     try:
         verified = verify_registration_response(
             credential=credential,

@@ -6,11 +6,11 @@ session cookie (api/sessions.py); writes that the cookie authenticates need the 
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from api import oidc, passkeys
+from api import limits, oidc, passkeys
 from api.account_schemas import (
     AccountOut,
     CeremonyOut,
@@ -50,7 +50,13 @@ MY_GAMES_LIMIT = 200  # the newest claims listed
 
 
 def _refused(error: PasskeyRefused) -> ApiError:
-    return ApiError(409 if error.code == "passkey-known" else 422, error.code, error.message)
+    conflict = error.code in ("passkey-known", "another-account")
+    return ApiError(409 if conflict else 422, error.code, error.message)
+
+
+async def ceremony_rate(request: Request, runtime: RuntimeDep) -> None:
+    """Each ceremony stores a challenge: begun at most at the rate of commands (`GALILEO_RATE_COMMAND`)."""
+    limits.rate(runtime, request, "command")
 
 
 async def _account_out(runtime: Runtime, session: Session) -> AccountOut:
@@ -68,7 +74,8 @@ async def _account_out(runtime: Runtime, session: Session) -> AccountOut:
 @router.post(
     "/passkeys/register/options",
     response_model=CeremonyOut,
-    responses=errors(401, 403, 422),
+    responses=errors(401, 403, 422, 429),
+    dependencies=[Depends(ceremony_rate)],
     openapi_extra=OPTIONAL_SESSION,
 )
 async def register_options(
@@ -118,17 +125,21 @@ async def register(
             runtime.clock(),
             body.ceremony,
             body.credential,
+            None if session is None else session.account.account_id,
         )
     except PasskeyRefused as error:
         raise _refused(error) from None
-    if session is not None and account.account_id != session.account.account_id:
-        raise ApiError(409, "another-account", "this registration was begun by another account")
     if new or session is None:
         session = await open_session(runtime, account, response)
     return await _account_out(runtime, session)
 
 
-@router.post("/session/options", response_model=CeremonyOut, responses=errors(422))
+@router.post(
+    "/session/options",
+    response_model=CeremonyOut,
+    responses=errors(422, 429),
+    dependencies=[Depends(ceremony_rate)],
+)
 async def sign_in_options(body: SignInOptionsIn, runtime: RuntimeDep) -> CeremonyOut:
     """Begin signing in with a passkey (the browser offers the passkeys it holds for this site)."""
     rp = RelyingParty.of(runtime.settings)
@@ -177,7 +188,8 @@ def _oidc_configured(runtime: Runtime) -> None:
     "/session/oidc/login",
     response_class=RedirectResponse,
     status_code=302,
-    responses=errors(404),
+    responses=errors(404, 429),
+    dependencies=[Depends(ceremony_rate)],
 )
 async def oidc_login(request: Request, runtime: RuntimeDep) -> RedirectResponse:
     """Sign in with the configured OpenID Connect provider: a redirect to it (authorization code flow,

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from api.accounts import session_hash
 from api.app import create_app
+from api.limits import Rate
 from api.sessions import COOKIE
 from api.settings import Settings
 from tests.api.async_helpers import Clock, bearer
@@ -422,3 +423,23 @@ def test_deleting_an_account_erases_it_and_every_game_still_verifies(
     again = claim(client, game_id, token, fresh["csrf_token"], cid="claim-again")
     assert again.status_code == 200 and again.json()["events"][0]["event"]["holder"] not in (holder,)
     assert [g["game_id"] for g in client.get("/me/games").json()["games"]] == [game_id]
+
+
+def test_ACCT_3_a_passkey_is_added_only_by_the_session_that_asked(client: TestClient) -> None:
+    csrf = register(client, Authenticator(ORIGIN)).json()["csrf_token"]
+    begun = client.post("/passkeys/register/options", json={}, headers={"X-CSRF-Token": csrf}).json()
+    answer = Authenticator(ORIGIN).create(begun["public_key"])
+    token = client.cookies[COOKIE]
+    client.cookies.clear()  # someone else, who learnt the ceremony's ID, finishes it signed out
+    refused = client.post("/passkeys/register", json={"ceremony": begun["ceremony"], "credential": answer})
+    assert refused.status_code == 409 and refused.json()["code"] == "another-account"
+    assert COOKIE not in client.cookies
+    client.cookies.set(COOKIE, token)
+    assert client.get("/me").json()["passkeys"] == 1
+
+
+def test_ceremonies_count_against_the_rate_of_commands(settings: Settings, clock: Clock) -> None:
+    limited = replace(settings, clocks=False, bots=False, public_url=ORIGIN, rates={"command": Rate(60, 3)})
+    with TestClient(create_app(limited, clock=clock), base_url=ORIGIN) as test_client:
+        answers = [test_client.post("/session/options", json={}).status_code for _ in range(5)]
+    assert answers[:3] == [200, 200, 200] and answers[3:] == [429, 429]
