@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
 
-from api import contract, problems
+from api import contract, oidc, problems
 from api.limits import BodyLimit
 from api.routers import (
+    accounts,
     analysis,
     analysis_jobs,
     catalog,
+    claims,
     docs,
     events,
     games,
@@ -93,6 +97,15 @@ def create_app(
     problems.install(app)
     contract.install(app)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
+    if config.oidc_issuer and config.oidc_client_id:  # binds an OpenID Connect sign-in to its browser
+        app.add_middleware(
+            SessionMiddleware,
+            secret_key=config.secret_key or secrets.token_urlsafe(32),
+            session_cookie=oidc.COOKIE,
+            max_age=oidc.STATE_SECONDS,
+            same_site="lax",
+            https_only=config.cookie_secure,
+        )
     routers = (
         health,
         games,
@@ -105,6 +118,8 @@ def create_app(
         analysis_jobs,
         rules,
         catalog,
+        accounts,
+        claims,
         pages,
     )
     for module in routers:

@@ -20,6 +20,7 @@ from api.problems import MEDIA_TYPE
 
 SCHEME = "seatToken"
 HOST_SCHEME = "hostToken"  # the table host's token (docs/async.md)
+SESSION_SCHEME = "sessionCookie"  # a signed-in account's session (docs/accounts.md)
 # `openapi_extra={"x-seat-token": ...}` of a route: which tokens it takes, and whether one is needed.
 SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "required": [{SCHEME: []}],
@@ -27,6 +28,9 @@ SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "host": [{HOST_SCHEME: []}],
     "seat-or-host": [{SCHEME: []}, {HOST_SCHEME: []}],
     "optional-seat-or-host": [{}, {SCHEME: []}, {HOST_SCHEME: []}],
+    "session": [{SESSION_SCHEME: []}],
+    "optional-session": [{}, {SESSION_SCHEME: []}],
+    "seat-and-session": [{SCHEME: [], SESSION_SCHEME: []}],
 }
 
 DESCRIPTIONS: dict[int, str] = {
@@ -136,6 +140,14 @@ def openapi(app: FastAPI) -> dict[str, Any]:
             "scheme": "bearer",
             "description": "The table host's secret token (`gg_...`), issued once when the game is created "
             "(`host_token`): re-issue seat links, hand seats over, extend a clock, cancel the game.",
+        },
+        SESSION_SCHEME: {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": "galileo_session",
+            "description": "The session of a signed-in account (optional: docs/accounts.md), set by signing "
+            "in with a passkey. Every write it authenticates also needs the session's `X-CSRF-Token` "
+            "header (from `GET /me`), ACCT-3.",
         },
     }
     problem = {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}

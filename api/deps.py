@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from api import limits
 from api.problems import ApiError, unauthorized
 from api.runtime import Runtime
-from api.seats import REISSUED, Seat
+from api.seats import RECOVERED, REISSUED, Seat
 from api.tokens import looks_like_token, token_hash
 
 
@@ -86,6 +86,14 @@ async def token_refused(runtime: Runtime, client: str, digest: str | None, role:
             f"the table's host re-issued the link of seat {revoked.seat} (event {revoked.version}): this "
             "token no longer opens it; ask the host for the new link",
             rule_id="ASYNC-9",
+            version=revoked.version,
+        )
+    if revoked.reason == RECOVERED:
+        return unauthorized(
+            "seat-recovered",
+            f"seat {revoked.seat} was opened on another device by the account it is attached to (event "
+            f"{revoked.version}): this token no longer opens it",
+            rule_id="ACCT-2",
             version=revoked.version,
         )
     return unauthorized(

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from starlette.concurrency import run_in_threadpool
 
+from api.accounts import AccountStore
 from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
@@ -51,6 +52,7 @@ class Runtime:
     limiter: RateLimiter = field(init=False)  # per-client token buckets (api/limits.py)
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)
+    accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
     table_cache: dict[str, TableRecord | None] = field(default_factory=dict)  # game -> its host record
 
@@ -60,6 +62,7 @@ class Runtime:
         self.limiter = RateLimiter(self.settings.rates)
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
+        self.accounts = AccountStore(self.settings.database_url)
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
@@ -130,6 +133,7 @@ class Runtime:
         self.stats.close()
         self.seats.close()
         self.tables.close()
+        self.accounts.close()
         self.store.close()
 
 

@@ -86,7 +86,7 @@ CREATE TABLE IF NOT EXISTS galileo_revoked (
 """
 REVOKED_COLUMNS = ("token_hash", "game_id", "seat", "version", "reason", "revoked_at")
 SEAT_COLUMNS = ("game_id", "seat", "kind", "bot", "token_hash", "created_at")
-REISSUED, HANDED_OVER = "reissued", "handed-over"  # why a token was revoked
+REISSUED, HANDED_OVER, RECOVERED = "reissued", "handed-over", "recovered"  # why a token was revoked
 # galileo_tables (api/tables.py) too: a created game's host record is written with its seats.
 _SCHEMA = (
     _CREATE,
@@ -110,8 +110,8 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Revocation:
-    """Why a token that once opened a seat no longer does: `reason` (REISSUED or HANDED_OVER) at the
-    event `version` of the game."""
+    """Why a token that once opened a seat no longer does: `reason` (REISSUED, HANDED_OVER or RECOVERED)
+    at the event `version` of the game."""
 
     game_id: str
     seat: int

@@ -101,6 +101,22 @@ class Settings:
     analysis_threads: int = 1  # the in-process queue's worker threads
     analysis_result_seconds: int = 7 * 24 * 3600  # how long a result (and its job) is kept in Redis
     analysis_retries: int = 2  # re-queues of a job whose worker died
+    # Accounts (docs/accounts.md): optional sign-in with a passkey; a session is a cookie.
+    session_days: float = 30.0  # how long a session lasts from sign-in
+    cookie_secure: bool = True  # the session cookie's Secure flag (browsers accept it on http://localhost)
+    # The passkeys' relying party: its ID (a domain, never an IP address) and the origins a ceremony may
+    # come from. Empty: from `public_url` (an IP address there gives "localhost" and its origin too).
+    passkey_rp_id: str = ""
+    passkey_origins: tuple[str, ...] = ()
+    # Sign-in with OpenID Connect (docs/accounts.md): on when an issuer and a client ID are set. The issuer
+    # serves `/.well-known/openid-configuration`; the redirect URI is `public_url` + /session/oidc/callback.
+    oidc_issuer: str = ""
+    oidc_client_id: str = ""
+    oidc_client_secret: str = ""
+    oidc_name: str = "OpenID Connect"  # the provider's name on the sign-in button
+    # Signs the short-lived cookie that binds a sign-in's state to its browser; empty: a random key per
+    # process (set one shared key when several processes serve the site).
+    secret_key: str = ""
 
     @property
     def webhook_networks(self) -> tuple[Network, ...]:
@@ -161,4 +177,15 @@ class Settings:
             analysis_threads=_int("GALILEO_ANALYSIS_THREADS", d.analysis_threads),
             analysis_result_seconds=_int("GALILEO_ANALYSIS_RESULT_SECONDS", d.analysis_result_seconds),
             analysis_retries=_int("GALILEO_ANALYSIS_RETRIES", d.analysis_retries),
+            session_days=_float("GALILEO_SESSION_DAYS", d.session_days),
+            cookie_secure=_flag("GALILEO_COOKIE_SECURE", d.cookie_secure),
+            passkey_rp_id=os.environ.get("GALILEO_PASSKEY_RP_ID") or d.passkey_rp_id,
+            oidc_issuer=os.environ.get("GALILEO_OIDC_ISSUER") or d.oidc_issuer,
+            oidc_client_id=os.environ.get("GALILEO_OIDC_CLIENT_ID") or d.oidc_client_id,
+            oidc_client_secret=os.environ.get("GALILEO_OIDC_CLIENT_SECRET") or d.oidc_client_secret,
+            oidc_name=os.environ.get("GALILEO_OIDC_NAME") or d.oidc_name,
+            secret_key=os.environ.get("GALILEO_SECRET_KEY") or d.secret_key,
+            passkey_origins=tuple(
+                o.strip() for o in (os.environ.get("GALILEO_PASSKEY_ORIGINS") or "").split(",") if o.strip()
+            ),
         )

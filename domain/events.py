@@ -547,6 +547,28 @@ class GameCancelled(Event):
     rule: str = "ASYNC-8"
 
 
+# -- people: an account's hold on a seat (docs/accounts.md). Facts of the table like the ones above, with
+# the service's ACCT-n rules; `holder` is the account's pseudonym in this game, never a name or an address.
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatClaimed(PlayerEvent):
+    """ACCT-1: the holder of the seat's link attached the seat to an account (`holder`: its pseudonym in
+    this game, an HMAC under a key of the account that its deletion destroys)."""
+
+    holder: str
+    rule: str = "ACCT-1"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatRecovered(PlayerEvent):
+    """ACCT-2: the account the seat is attached to opened it on another device: a new seat token was issued
+    and the one before stopped working."""
+
+    holder: str
+    rule: str = "ACCT-2"
+
+
 TABLE_EVENTS: tuple[type[Event], ...] = (
     TimeExpired,
     SeatResigned,
@@ -562,6 +584,8 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     TakeBackClosed,
     SeatLinkReissued,
     GameCancelled,
+    SeatClaimed,
+    SeatRecovered,
 )
 
 

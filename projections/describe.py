@@ -476,6 +476,9 @@ TABLE_TEXT: Mapping[str, EventText] = {
     "TakeBackClosed": _takeback_closed,
     "SeatLinkReissued": lambda e, c: "The host re-issued the seat's link: its old link no longer opens it",
     "GameCancelled": lambda e, c: "The host cancelled the game",
+    # People (docs/accounts.md): service rules ACCT-n.
+    "SeatClaimed": lambda e, c: "The seat was attached to its player's account",
+    "SeatRecovered": lambda e, c: "The seat was opened on another device: its old link stopped working",
 }
 
 

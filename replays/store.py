@@ -513,6 +513,7 @@ class Game(Aggregate):
         handed: Mapping[str, Sequence[str]]
         host_log: Sequence[Sequence[Any]] | None
         revoked: Mapping[str, int]
+        claims: Mapping[str, str]
     clock_log = ()  # [kind, version, received_at, ...] facts: see replays/clock.py
     pending = None  # the open take-back request: {"seat", "to_version", "expires_at", "version", "answers"}
     pause_votes = ()  # seats that asked to pause the clocks
@@ -527,6 +528,7 @@ class Game(Aggregate):
     # link, a host's hand-over: ASYNC-9). A snapshot older than this field misses only revocations older
     # than itself, which every request since has seen (`replays.table.unrevoked`).
     revoked = MappingProxyType({})
+    claims = MappingProxyType({})  # seat (as text) -> the holder of SeatClaimed (ACCT-1), until handed over
 
     # The command-ID index is two dicts: `commands`, shared by the copies of a cached game and never
     # changed in place (a copy per load costs nothing), and `recent_commands`, this copy's own newer
@@ -613,7 +615,7 @@ class Game(Aggregate):
         if before is None or isinstance(event, GameForked):
             self.clock_log = [["turn", version, at, state.turn.seat]]
             self.pending, self.pause_votes, self.cancelled, self.handed = None, [], False, {}
-            self.host_log, self.revoked = [], {}
+            self.host_log, self.revoked, self.claims = [], {}, {}
         elif isinstance(event, ev.TurnEnded) and not state.finished:
             self.clock_log = [*log, ["turn", version, at, state.turn.seat]]
         elif isinstance(event, ev.GameEnded | ev.GameCancelled):
@@ -647,10 +649,14 @@ class Game(Aggregate):
             self.pending = None
         elif isinstance(event, ev.SeatHandedOver):
             self.handed = {**self.handed, str(event.seat): [event.to, event.bot]}
+            self.claims = {k: v for k, v in self.claims.items() if k != str(event.seat)}
             if event.reason == "host":
                 self.revoked = {**self.revoked, str(event.seat): version}
-        elif isinstance(event, ev.SeatLinkReissued):
+        elif isinstance(event, ev.SeatLinkReissued | ev.SeatRecovered):
+            # Both take the seat from its old token (ASYNC-9, ACCT-2).
             self.revoked = {**self.revoked, str(event.seat): version}
+        elif isinstance(event, ev.SeatClaimed):
+            self.claims = {**self.claims, str(event.seat): event.holder}
         if self.host_log is not None and is_host_act(metadata):
             seat = getattr(event, "seat", None)
             self.host_log = [*self.host_log, [version, type(event).__name__, seat, at]]

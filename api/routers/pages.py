@@ -44,6 +44,12 @@ async def play_page(game_id: GameId) -> FileResponse:
     return _page("play.html")
 
 
+@router.get("/account")
+async def account_page() -> FileResponse:
+    """Sign in with a passkey (optional), and My games: the claimed seats, opened on this device."""
+    return _page("account.html")
+
+
 @router.get("/replay/{game_id}")
 async def replay_page(game_id: GameId) -> FileResponse:
     """Step through a game event by event, jump to a version, fork there, see its score timeline."""

@@ -468,7 +468,7 @@ def _link(runtime: Runtime, game_id: str, seat: int, token: str) -> SeatLink:
     )
 
 
-async def _seat_rows(
+async def seat_rows(
     runtime: Runtime, game_id: str, seat: int, token: str | None, reason: str
 ) -> Callable[[int], list[Rows]]:
     """The rows that give the seat `token` (None: no person's token) and revoke its old token, written
@@ -499,7 +499,7 @@ async def reissue_link(game_id: GameId, seat: SeatNumber, runtime: RuntimeDep, _
     if seat not in await runtime.people(game_id, game):
         raise TableRefused("seat-not-a-person", f"seat {seat} is played by the server", "ASYNC-3")
     token = new_token()
-    rows = await _seat_rows(runtime, game_id, seat, token, REISSUED)
+    rows = await seat_rows(runtime, game_id, seat, token, REISSUED)
     # Each call is a re-issue of its own (a new token every time): the command ID is the server's.
     body = TableCommand(command_id=f"reissue:{uuid.uuid4().hex}", expected_version=None)
     request = {"type": "ReissueLink", "seat": seat}
@@ -524,7 +524,7 @@ async def hand_over(
     request = {"type": "HandOver", "seat": seat, "to": body.to, "bot": body.bot}
     build = rules.handover_batch(seat, body.to, body.bot)
     token = new_token() if body.to == "person" else None
-    rows = await _seat_rows(runtime, game_id, seat, token, HANDED_OVER)
+    rows = await seat_rows(runtime, game_id, seat, token, HANDED_OVER)
     result = await _record(runtime, game_id, request, build, body, "host", rows)
     out = HandOverResult(**result.model_dump())
     if not result.replayed:

@@ -51,9 +51,10 @@ export class Problem extends Error {
   }
 }
 
-export async function api(path, { token = null, method = "GET", body } = {}) {
+export async function api(path, { token = null, method = "GET", body, csrf = null } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf) headers["X-CSRF-Token"] = csrf;  // a write the session cookie authenticates (account.js)
   const init = { method, headers };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";

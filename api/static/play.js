@@ -7,10 +7,15 @@ import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
 import { MovePanel, installKeys } from "/static/moves.js";
 import { TurnBanner } from "/static/turn.js";
+import { recoverIfAsked } from "/static/account.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
 let token = takeToken(gameId);
+// A My games link (#seat=N) opens a claimed seat on this device when no token here works (ACCT-2).
+const recovery = await recoverIfAsked(gameId, token);
+token = recovery.token;
+if (recovery.problem) showProblem(document.getElementById("account-problem"), recovery.problem);
 let version = 0;
 let expected = 0;
 let stream = null;

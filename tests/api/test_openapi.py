@@ -52,6 +52,20 @@ ROUTES = {
     ("get", "/games/{game_id}/analysis"): "getCurrentAnalysis",
     ("get", "/games/{game_id}/analysis/{job_id}"): "getAnalysisJob",
     ("delete", "/games/{game_id}/analysis/{job_id}"): "cancelAnalysis",
+    # accounts (docs/accounts.md)
+    ("post", "/passkeys/register/options"): "passkeyRegistrationOptions",
+    ("post", "/passkeys/register"): "registerPasskey",
+    ("post", "/session/options"): "signInOptions",
+    ("post", "/session"): "signIn",
+    ("delete", "/session"): "signOut",
+    ("get", "/session"): "getSession",
+    ("get", "/session/oidc/login"): "oidcLogin",
+    ("get", "/session/oidc/callback"): "oidcCallback",
+    ("delete", "/me"): "deleteAccount",
+    ("get", "/me"): "getAccount",
+    ("get", "/me/games"): "listMyGames",
+    ("post", "/games/{game_id}/claim"): "claimSeat",
+    ("post", "/games/{game_id}/seats/{seat}/recover"): "recoverSeat",
 }
 
 
@@ -95,6 +109,10 @@ def test_every_error_status_is_documented_as_problem_json(client: TestClient) ->
             if path.startswith("/games/{game_id}") and not path.endswith("/timeline"):
                 assert {"401", "403", "404"} <= statuses, (method, path)
                 token = {"hostToken": []} if "/host/" in path else {"seatToken": []}
+                if path.endswith("/claim"):  # the seat's link and the account's session (ACCT-1)
+                    token = {"seatToken": [], "sessionCookie": []}
+                elif path.endswith("/recover"):  # the account's session only (ACCT-2)
+                    token = {"sessionCookie": []}
                 assert token in operation["security"], (method, path)
     for method, path in (("post", "/games"), ("post", "/games/import"), ("post", "/games/{game_id}/fork")):
         assert {"403", "429"} <= set(spec["paths"][path][method]["responses"]), (method, path)

@@ -31,6 +31,13 @@ CALLED = {
     "/games/x/host/seats/x/link",
     "/games/x/host/cancel",
     "/catalog/x",
+    "/session",
+    "/me/games",
+    "/session/options",
+    "/passkeys/register",
+    "/passkeys/register/options",
+    "/games/x/claim",
+    "/games/x/seats/x/recover",
 }
 
 
@@ -61,7 +68,7 @@ def paths_called(source: str) -> set[str]:
 
 def test_pages_are_html_and_reference_only_what_exists(client: TestClient) -> None:
     game = create(client, 2, seed="pages").game_id
-    for page in ("/", f"/play/{game}", f"/replay/{game}"):
+    for page in ("/", f"/play/{game}", f"/replay/{game}", "/account"):
         response = client.get(page)
         assert response.status_code == 200, page
         assert response.headers["content-type"] == "text/html; charset=utf-8"
