@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from api import contract, problems
-from api.limits import BodyLimit
+from api.limits import BodyLimit, ReadLimit
 from api.routers import (
     analysis,
     analysis_jobs,
@@ -91,7 +91,13 @@ def create_app(
     app.state.settings = config
     problems.install(app)
     contract.install(app)
-    app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
+    app.add_middleware(
+        BodyLimit,
+        limit=config.max_body_bytes,
+        import_limit=config.max_import_bytes,
+        timeout=config.body_timeout_seconds,
+    )
+    app.add_middleware(ReadLimit, trust_forwarded=config.trust_forwarded_for)  # outermost: first
     routers = (
         health,
         games,

@@ -43,6 +43,7 @@ DEFAULT_RATES = {  # per client: requests a minute / burst (README, "Limits")
     "import": Rate(10, 5),
     "command": Rate(600, 60),
     "analysis": Rate(30, 10),  # POST /games/{id}/analysis: each new job is minutes of a worker's time
+    "read": Rate(1200, 300),  # every GET but the probes and static files (a page reads a few per event)
 }
 NO_RATES = {kind: Rate(0, 0) for kind in KINDS}
 
@@ -92,6 +93,18 @@ class Settings:
     analysis_threads: int = 1  # the in-process queue's worker threads
     analysis_result_seconds: int = 7 * 24 * 3600  # how long a result (and its job) is kept in Redis
     analysis_retries: int = 2  # re-queues of a job whose worker died
+    analysis_per_client: int = 2  # analyses one client may have queued or running at once; 0: no cap
+    analysis_queue_limit: int = 16  # analyses queued or running in all (503 beyond); 0: no cap
+    # Streams (README, "Limits"): open SSE streams per client and in all (this process), and how many
+    # of their store reads may run at once (the rest wait: streams never take every worker thread).
+    max_streams_per_client: int = 16
+    max_streams: int = 4000
+    stream_reads: int = 4
+    # Slow clients (README, "Limits"): a connection must send its request line and headers within
+    # `header_timeout_seconds` of connecting (or of its previous response), and each part of its body
+    # within `body_timeout_seconds`; else it is closed (a body cut short gets 408).
+    header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 30.0
 
     @property
     def analysis_on_redis(self) -> bool:
@@ -140,4 +153,11 @@ class Settings:
             analysis_threads=_int("GALILEO_ANALYSIS_THREADS", d.analysis_threads),
             analysis_result_seconds=_int("GALILEO_ANALYSIS_RESULT_SECONDS", d.analysis_result_seconds),
             analysis_retries=_int("GALILEO_ANALYSIS_RETRIES", d.analysis_retries),
+            analysis_per_client=_int("GALILEO_ANALYSIS_PER_CLIENT", d.analysis_per_client),
+            analysis_queue_limit=_int("GALILEO_ANALYSIS_QUEUE_LIMIT", d.analysis_queue_limit),
+            max_streams_per_client=_int("GALILEO_MAX_STREAMS_PER_CLIENT", d.max_streams_per_client),
+            max_streams=_int("GALILEO_MAX_STREAMS", d.max_streams),
+            stream_reads=_int("GALILEO_STREAM_READS", d.stream_reads),
+            header_timeout_seconds=_float("GALILEO_HEADER_TIMEOUT_SECONDS", d.header_timeout_seconds),
+            body_timeout_seconds=_float("GALILEO_BODY_TIMEOUT_SECONDS", d.body_timeout_seconds),
         )

@@ -4,33 +4,42 @@ Each SSE message carries one event: `id` is its version, `data` the item {"versi
 (redacted for the stream's viewer until the game has ended: a seat sees its own private fields, such as
 the front of a card it drew face down; a spectator and every other seat do not). A stream first reads
 what the client missed from the store, then follows the fan-out. The version of the last event sent is
-the only state: a batch that does not follow it (a gap: pub/sub lost a message, Redis was down, the
-client was slow) makes the stream read the store instead, and duplicates are dropped.
+the only state (a new stream without it starts at the game's head unless it asks for more with `after`:
+api/routers/events.py): a batch that does not follow it (a gap: pub/sub lost a message, Redis was down,
+the client was slow) makes the stream read the store instead, and duplicates are dropped.
 
 The fan-out carries the spectator form only, so no seat's secret ever enters Redis and one publish
 serves every viewer. A batch holding a field private to the stream's own seat (`withheld_from`; rare:
 a face-down draw) is not sent from the fan-out: the stream reads those events from the store instead,
-in that seat's form, exactly like a gap. Without a live fan-out (Redis unreachable) the stream polls the
-store every `stream_poll_seconds`; with it, it still reads the store at each heartbeat, as a safety net.
-When the game has ended and everything was sent, an `end` event closes the stream.
+in that seat's form, exactly like a gap. Store reads come in pages of `PAGE` events, at most
+`stream_reads` at once across the process's streams. Without a live fan-out (Redis unreachable) the
+stream polls the store every `stream_poll_seconds`; with it, it still reads the store at each
+heartbeat, as a safety net. When the game has ended and everything was sent, an `end` event closes the
+stream.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from fastapi import Request
+from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Receive, Scope, Send
 
+from api.limits import client_of
 from api.play import stored_items, withheld_from
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
 
 RETRY_MS = 2000  # how long a browser waits before reconnecting
-PAGE = 500
+PAGE = 100  # events per store read while catching up: a long log is sent a page at a time, each page
+# read only once the client has taken the previous one (a client that does not read stops the reads)
 
 
 def sse_message(item: Mapping[str, Any]) -> bytes:
@@ -65,7 +74,8 @@ async def game_stream(
         while True:
             # Catch up from the store until nothing more is there.
             while True:
-                items, finished = await run_in_threadpool(_read_after, runtime, game_id, last, viewer)
+                async with runtime.stream_reads:  # streams never hold more than a few worker threads
+                    items, finished = await run_in_threadpool(_read_after, runtime, game_id, last, viewer)
                 for item in fresh(items):
                     yield sse_message(item)
                     last = int(item["version"])
@@ -96,3 +106,31 @@ async def game_stream(
                     return
     finally:
         runtime.fanout.hub.leave(listener)
+
+
+class HeldStream(StreamingResponse):
+    """A streaming response that holds one of the runtime's stream slots until it has ended (however
+    it ends: the client going away included)."""
+
+    def __init__(self, content: AsyncIterator[bytes], slot: ExitStack, **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._slot = slot
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._slot.close()
+
+
+def held_stream(runtime: Runtime, request: Request, content: AsyncIterator[bytes]) -> HeldStream:
+    """`content` as an event stream, in one of the client's stream slots (429 `too-many-streams` when
+    it has them all, 503 `streams-full` when the process has; README, "Limits")."""
+    slot = ExitStack()
+    slot.enter_context(runtime.streams.hold(client_of(request, runtime.settings.trust_forwarded_for)))
+    return HeldStream(
+        content,
+        slot,
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -61,8 +61,11 @@ def serve(
     """Run the HTTP service (embedded SQLite store under ./data/ unless configured otherwise)."""
     import uvicorn
 
+    from api.connections import uvicorn_options
+    from api.settings import Settings
+
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    uvicorn.run("api.app:app", host=host, port=port)
+    uvicorn.run("api.app:app", host=host, port=port, **uvicorn_options(Settings.from_env()))
 
 
 @app.command()

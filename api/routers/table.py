@@ -63,7 +63,7 @@ SEAT_OR_HOST = {"x-seat-token": "seat-or-host"}
 
 async def acting(request: Request, runtime: RuntimeDep) -> None:
     """A table write is a command for the client's rate limit (`GALILEO_RATE_COMMAND`)."""
-    limits.rate(runtime, request, "command")
+    await limits.rate(runtime, request, "command")
 
 
 ACTS = [Depends(acting)]

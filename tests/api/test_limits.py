@@ -19,7 +19,7 @@ from api.settings import DEFAULT_RATES, NO_RATES, Settings
 from domain import SeatSpec, Setup
 from replays.service import Games
 from tests.api.conftest import LiveServer
-from tests.api.helpers import create
+from tests.api.helpers import NDJSON, create
 
 PROBLEM = "application/problem+json"
 TEN_MB = 10 * 1024 * 1024
@@ -72,12 +72,12 @@ def test_declared_oversized_body_gets_413_before_reading(client: TestClient, set
 def test_token_bucket_refills_at_its_rate() -> None:
     now = [0.0]
     limiter = RateLimiter({"create": Rate(60, 3)}, clock=lambda: now[0])  # one a second, bursts of 3
-    assert [limiter.take("create", "a") for _ in range(3)] == [0.0, 0.0, 0.0]
-    assert limiter.take("create", "a") == pytest.approx(1.0)
-    assert limiter.take("create", "b") == 0.0  # buckets are per client
+    assert [limiter.take_local("create", "a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limiter.take_local("create", "a") == pytest.approx(1.0)
+    assert limiter.take_local("create", "b") == 0.0  # buckets are per client
     now[0] = 1.0
-    assert limiter.take("create", "a") == 0.0
-    assert limiter.take("fork", "a") == 0.0  # no rate for the kind: unlimited
+    assert limiter.take_local("create", "a") == 0.0
+    assert limiter.take_local("fork", "a") == 0.0  # no rate for the kind: unlimited
 
 
 def test_rate_parse() -> None:
@@ -106,8 +106,8 @@ def test_rate_limits_answer_429_with_retry_after(settings: Settings, tmp_path: P
         assert client.post(fork, json={"at_version": 1}).status_code == 201
         assert client.post(fork, json={"at_version": 1}).status_code == 429
         backup = _backup(tmp_path)
-        assert client.post("/games/import", content=backup).status_code == 201
-        assert client.post("/games/import", content=backup).status_code == 429
+        assert client.post("/games/import", content=backup, headers=NDJSON).status_code == 201
+        assert client.post("/games/import", content=backup, headers=NDJSON).status_code == 429
         seat = client.get(f"/games/{table.game_id}/moves", headers=table.auth(0)).json()["to_act"]
         listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
         url = f"/games/{table.game_id}/commands"
@@ -153,8 +153,8 @@ def test_caps_on_games_and_bytes_per_client(settings: Settings, tmp_path: Path) 
     cap = len(backup) + 10
     other = replace(settings, database_url=f"sqlite:///{tmp_path}/other.db", max_bytes_per_client=cap)
     with TestClient(create_app(other)) as client:
-        assert client.post("/games/import", content=backup).status_code == 201
-        refused = client.post("/games/import", content=backup)
+        assert client.post("/games/import", content=backup, headers=NDJSON).status_code == 201
+        refused = client.post("/games/import", content=backup, headers=NDJSON)
         assert refused.status_code == 403 and refused.json()["code"] == "quota-exceeded"
         usage = client.app.state.runtime.seats.usage(next(iter(_clients(client))))
         assert usage.games == 1 and 0 < usage.bytes <= cap

@@ -59,7 +59,7 @@ def _routes(client: TestClient, table: Table, export: bytes) -> dict[str, Call]:
         return client.post(f"/games/{game}/commands", headers=table.auth(seat), json=body)
 
     def stream() -> httpx.Response:
-        with client.stream("GET", f"/games/{game}/stream", headers=table.auth(0)) as response:
+        with client.stream("GET", f"/games/{game}/stream?after=0", headers=table.auth(0)) as response:
             if response.status_code == 200:
                 assert parse_sse(response.iter_lines(), count=1)
             else:
