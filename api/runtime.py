@@ -24,6 +24,7 @@ from api.repair import repair
 from api.seats import HUMAN, Seat, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
+from api.stream import PageCache
 from api.tables import TableRecord, TableStore
 from domain.events import Event
 from projections.projector import Projector, open_lobby, open_stats
@@ -55,6 +56,7 @@ class Runtime:
     limiter: RateLimiter = field(init=False)  # per-client token buckets (api/limits.py)
     streams: StreamSlots = field(init=False)  # the event streams open, per client (api/limits.py)
     stream_reads: asyncio.Semaphore = field(init=False)  # store reads of streams under way
+    stream_pages: PageCache = field(default_factory=PageCache)  # encoded catch-up pages (api/stream.py)
     _growth_task: asyncio.Task[None] | None = field(init=False, default=None)
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)

@@ -21,6 +21,8 @@ stream.
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
@@ -40,21 +42,53 @@ if TYPE_CHECKING:
 RETRY_MS = 2000  # how long a browser waits before reconnecting
 PAGE = 100  # events per store read while catching up: a long log is sent a page at a time, each page
 # read only once the client has taken the previous one (a client that does not read stops the reads)
+PAGE_CACHE = 256  # pages kept encoded (PageCache)
 
 
 def sse_message(item: Mapping[str, Any]) -> bytes:
     return b"id: %d\ndata: %s\n\n" % (int(item["version"]), orjson.dumps(item))
 
 
-def _read_after(
-    runtime: Runtime, game_id: str, after: int, viewer: int | None
-) -> tuple[list[dict[str, Any]], bool]:
-    """Events after `after` as `viewer` may see them now, and whether the game has ended."""
+Page = list[tuple[int, bytes]]  # (version, its SSE message)
+
+
+class PageCache:
+    """Pages of SSE messages already read and encoded, by (game, after, last version, ended, viewer): a
+    page never changes, so many streams catching up on one game read and redact it once."""
+
+    def __init__(self, size: int = PAGE_CACHE) -> None:
+        self._size = size
+        self._pages: OrderedDict[tuple[str, int, int, bool, int | None], Page] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int, bool, int | None]) -> Page | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: tuple[str, int, int, bool, int | None], page: Page) -> None:
+        with self._lock:
+            self._pages[key] = page
+            while len(self._pages) > self._size:
+                self._pages.popitem(last=False)
+
+
+def _read_after(runtime: Runtime, game_id: str, after: int, viewer: int | None) -> tuple[Page, bool]:
+    """The page of events after `after` as `viewer` may see them now, and whether the game has ended."""
     state, version = runtime.store.current(game_id)
     if version <= after:
         return [], state.finished
-    stored = runtime.store.events(game_id, after=after, limit=min(PAGE, version - after))
-    return stored_items(stored, state.finished, viewer), state.finished
+    end = min(version, after + PAGE)
+    key = (game_id, after, end, state.finished, viewer)
+    page = runtime.stream_pages.get(key)
+    if page is None:
+        stored = runtime.store.events(game_id, after=after, limit=end - after)
+        items = stored_items(stored, state.finished, viewer)
+        page = [(int(item["version"]), sse_message(item)) for item in items]
+        runtime.stream_pages.put(key, page)
+    return page, state.finished
 
 
 async def game_stream(
@@ -75,11 +109,12 @@ async def game_stream(
             # Catch up from the store until nothing more is there.
             while True:
                 async with runtime.stream_reads:  # streams never hold more than a few worker threads
-                    items, finished = await run_in_threadpool(_read_after, runtime, game_id, last, viewer)
-                for item in fresh(items):
-                    yield sse_message(item)
-                    last = int(item["version"])
-                if len(items) < PAGE:
+                    page, finished = await run_in_threadpool(_read_after, runtime, game_id, last, viewer)
+                for version, message in page:
+                    if version > last:
+                        yield message
+                        last = version
+                if len(page) < PAGE:
                     break
             if finished:
                 yield b"event: end\ndata: {}\n\n"

@@ -4,7 +4,9 @@ games and bytes one client stores answer 403 quota-exceeded; nothing is written 
 
 from __future__ import annotations
 
+import asyncio
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,12 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.limits import Rate, RateLimiter
+from api.limits import Rate, RateLimiter, RedisBuckets
 from api.settings import DEFAULT_RATES, NO_RATES, Settings
 from domain import SeatSpec, Setup
 from replays.service import Games
 from tests.api.conftest import LiveServer
-from tests.api.helpers import NDJSON, create
+from tests.api.helpers import NDJSON, create, free_port
 
 PROBLEM = "application/problem+json"
 TEN_MB = 10 * 1024 * 1024
@@ -164,3 +166,44 @@ def _clients(client: TestClient) -> set[str]:
     seats = client.app.state.runtime.seats
     rows = seats._db.execute("SELECT client FROM galileo_creations").fetchall()
     return {r[0] for r in rows}
+
+
+@pytest.mark.redis
+def test_rate_buckets_are_shared_across_replicas_with_redis(redis_url: str, settings: Settings) -> None:
+    """With Redis configured, two API replicas take from one bucket per client: a client gets the
+    rate once, not once per replica (keys under a prefix of this test's own)."""
+    prefix = f"test:rate:{uuid.uuid4().hex}"
+    rate = Rate(60, 4)
+
+    async def run() -> tuple[list[float], float]:
+        replicas = [RedisBuckets(redis_url, 0.5, prefix) for _ in range(2)]
+        limiters = [RateLimiter({"create": rate}, shared=r) for r in replicas]
+        try:
+            waits = [await limiters[i % 2].take("create", "client-a") for i in range(6)]
+            other = await limiters[1].take("create", "client-b")
+        finally:
+            for r in replicas:
+                await r.close()
+        return waits, other
+
+    waits, other = asyncio.run(run())
+    assert waits[:4] == [0.0] * 4  # the burst, taken on both replicas together
+    assert all(0 < w <= 1.0 for w in waits[4:])  # then one a second, whichever replica is asked
+    assert other == 0.0  # buckets are per client
+
+
+def test_an_unreachable_redis_falls_back_to_local_buckets() -> None:
+    """Redis down: each replica limits with its own bucket (never unlimited, never blocked)."""
+
+    async def run() -> list[float]:
+        dead = RedisBuckets(f"redis://127.0.0.1:{free_port()}/0", 0.2)
+        limiter = RateLimiter({"create": Rate(60, 2)}, shared=dead)
+        try:
+            return [await limiter.take("create", "a") for _ in range(3)]
+        finally:
+            await dead.close()
+
+    started = time.monotonic()
+    waits = asyncio.run(run())
+    assert waits[:2] == [0.0, 0.0] and waits[2] > 0
+    assert time.monotonic() - started < 3
