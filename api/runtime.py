@@ -72,7 +72,9 @@ class Runtime:
         settings = self.settings
         shared = None
         if settings.redis_url and any(r.enabled for r in settings.rates.values()):
-            shared = RedisBuckets(settings.redis_url, settings.redis_timeout_seconds)
+            shared = RedisBuckets(
+                settings.redis_url, settings.redis_timeout_seconds, settings.rate_key_prefix
+            )
         self.limiter = RateLimiter(settings.rates, shared=shared)
         self.streams = StreamSlots(settings.max_streams_per_client, settings.max_streams)
         self.stream_reads = asyncio.Semaphore(max(1, settings.stream_reads))

@@ -98,6 +98,7 @@ class Settings:
     # Streams (README, "Limits"): open SSE streams per client and in all (this process), and how many
     # of their store reads may run at once (the rest wait: streams never take every worker thread).
     max_streams_per_client: int = 16
+    rate_key_prefix: str = "galileo:rate"  # the shared buckets' Redis keys (replicas of one service share it)
     max_streams: int = 4000
     stream_reads: int = 4
     # Slow clients (README, "Limits"): a connection must send its request line and headers within
@@ -156,6 +157,7 @@ class Settings:
             analysis_per_client=_int("GALILEO_ANALYSIS_PER_CLIENT", d.analysis_per_client),
             analysis_queue_limit=_int("GALILEO_ANALYSIS_QUEUE_LIMIT", d.analysis_queue_limit),
             max_streams_per_client=_int("GALILEO_MAX_STREAMS_PER_CLIENT", d.max_streams_per_client),
+            rate_key_prefix=os.environ.get("GALILEO_RATE_KEY_PREFIX") or d.rate_key_prefix,
             max_streams=_int("GALILEO_MAX_STREAMS", d.max_streams),
             stream_reads=_int("GALILEO_STREAM_READS", d.stream_reads),
             header_timeout_seconds=_float("GALILEO_HEADER_TIMEOUT_SECONDS", d.header_timeout_seconds),

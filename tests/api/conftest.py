@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +30,7 @@ def settings(tmp_path: Path) -> Settings:
         stream_heartbeat_seconds=1.0,
         projections=False,
         rates=dict(NO_RATES),
+        rate_key_prefix=f"test:rate:{uuid.uuid4().hex}",  # a test that turns rates on with Redis
     )
 
 
