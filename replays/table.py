@@ -106,6 +106,18 @@ def _target(events: Sequence[StoredEvent], seat: int, to_version: int | None) ->
     return starts[-1]
 
 
+def takebacks_made(events: Sequence[StoredEvent]) -> int:
+    """The take-backs and take-back requests among `events`: a request, and a take-back made alone; a
+    take-back that an acceptance made (right after its `TakeBackAnswered`) is its request's."""
+    made = 0
+    for i, stored in enumerate(events):
+        if isinstance(stored.event, ev.TakeBackRequested):
+            made += 1
+        elif isinstance(stored.event, ev.TakenBack):
+            made += not (i > 0 and isinstance(events[i - 1].event, ev.TakeBackAnswered))
+    return made
+
+
 def check_takeback(
     read: Callable[[int], list[StoredEvent]], game: Game, seat: int, to: int | None, new: bool = False
 ) -> int:
@@ -115,7 +127,7 @@ def check_takeback(
     start = turn_start(game)
     events = read(start)
     if new:
-        made = sum(1 for s in events if isinstance(s.event, ev.TakenBack | ev.TakeBackRequested))
+        made = takebacks_made(events)
         if made >= TAKEBACKS_PER_TURN:
             raise TableRefused(
                 "take-back-limit",
