@@ -431,7 +431,7 @@ def connection_options() -> dict[str, Any]:
 
 # How long a call waits for a pooled connection (psycopg_pool's `timeout`), under DB_TIMEOUT_SECONDS: a
 # request makes a few store calls, and the first that meets an outage opens the pool's breaker.
-POOL_WAIT_SECONDS = float(os.environ.get("GALILEO_DB_POOL_WAIT_SECONDS") or 1.0)
+POOL_WAIT_SECONDS = float(os.environ.get("GALILEO_DB_POOL_WAIT_SECONDS") or 1.5)
 BREAKER_RETRY_SECONDS = 0.25  # while open, one caller per interval tries the database for real
 
 
