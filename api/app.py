@@ -12,7 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
 from api import contract, oidc, problems
-from api.limits import BodyLimit
+from api.limits import BodyLimit, ReadLimit
 from api.routers import (
     accounts,
     analysis,
@@ -96,7 +96,13 @@ def create_app(
     app.state.settings = config
     problems.install(app)
     contract.install(app)
-    app.add_middleware(BodyLimit, limit=config.max_body_bytes, import_limit=config.max_import_bytes)
+    app.add_middleware(
+        BodyLimit,
+        limit=config.max_body_bytes,
+        import_limit=config.max_import_bytes,
+        timeout=config.body_timeout_seconds,
+    )
+    app.add_middleware(ReadLimit, trust_forwarded=config.trust_forwarded_for)  # outermost: first
     if config.oidc_issuer and config.oidc_client_id:  # binds an OpenID Connect sign-in to its browser
         app.add_middleware(
             SessionMiddleware,

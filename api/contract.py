@@ -43,16 +43,21 @@ DESCRIPTIONS: dict[int, str] = {
     404: "No such game (`game-not-found`) or version (`version-out-of-range`).",
     409: "Conflict: a stale `expected_version` (`current_version` says the head) or a command ID reused "
     "for another command.",
+    408: "The request body did not arrive in time (`body-too-slow`); the connection is closed.",
     413: "The request body is over its limit (`body-too-large`), declared or chunked.",
+    415: "The body's Content-Type is not the one this route reads (`unsupported-media-type`).",
     422: "The request does not match its schema (`invalid-request`, with `errors`), or the rules refuse it "
     "(`illegal-move` with `reason` and `rule_id`, `invalid-options`, `import-rejected` with `line`...).",
-    429: "Too many requests of this kind from this client (`rate-limited`), or too many failed tokens "
-    "(`too-many-failed-tokens`: every token is refused for a while); retry after `Retry-After` s.",
+    429: "Too many requests of this kind from this client (`rate-limited`; `too-many-streams`, "
+    "`analysis-limit`), or too many failed tokens (`too-many-failed-tokens`: every token is refused for a "
+    "while); retry after `Retry-After` s.",
     500: "The server failed (`internal-error`); the error was logged, nothing was half-written.",
-    503: "The game store cannot be reached (`store-unavailable`); retry after `Retry-After` seconds. "
-    "Nothing was written.",
+    503: "The game store cannot be reached (`store-unavailable`), or the server is full (`streams-full`, "
+    "`analysis-busy`); retry after `Retry-After` seconds. Nothing was written.",
 }
 EVERY = (413, 500)  # any request: a body over the limit, a failure (and 400 where a JSON body is read)
+BODIES = (408,)  # any request with a body: one that does not arrive in time
+READS = 429  # every GET but the probes: the read rate limit (api/limits.py ReadLimit)
 STORE = 503  # any route that reads or writes the store
 PROBES = {("get", "/healthz"), ("get", "/readyz")}
 CREATIONS = (("post", "/games"), ("post", "/games/import"), ("post", "/games/{game_id}/fork"))
@@ -159,6 +164,10 @@ def openapi(app: FastAPI) -> dict[str, Any]:
                 extra.append(429)  # a route that looks tokens up: the failed-token throttle (api/deps.py)
             if "application/json" in operation.get("requestBody", {}).get("content", {}):
                 extra.append(400)  # a body that is not JSON (`malformed-json`)
+            if "requestBody" in operation:
+                extra.extend(BODIES)
+            if method == "get" and (method, path) not in PROBES:
+                extra.append(READS)
             if (method, path) not in NO_STORE:
                 extra.append(STORE)
             for added in extra:

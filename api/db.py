@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
-from replays.store import DB_TIMEOUT_SECONDS, connection_options
+from replays.store import POOL_WAIT_SECONDS, GatedPool, connection_options
 
 SCHEMA_LOCK = 0x6761_6C6A  # PostgreSQL advisory lock key for creating the tables
 
@@ -74,22 +74,20 @@ class _SQLiteTx:
 
 
 def checked_pool(conninfo: str, schema: str | None) -> Any:
-    """A small autocommit connection pool on `schema` with bounded waits, every connection checked before
-    use: after a database restart the first request gets a fresh connection, not a broken one (README,
-    "Outages")."""
-    from psycopg_pool import ConnectionPool
-
+    """A small autocommit connection pool on `schema` with bounded waits and a breaker (`GatedPool`),
+    every connection checked before use: after a database restart the first request gets a fresh
+    connection, not a broken one (README, "Outages")."""
     kwargs: dict[str, Any] = {"autocommit": True, **connection_options()}
     if schema:
         kwargs["options"] += f" -c search_path={schema}"
-    return ConnectionPool(
+    return GatedPool(
         conninfo,
         min_size=1,
         max_size=4,
         kwargs=kwargs,
         open=True,
-        timeout=DB_TIMEOUT_SECONDS,
-        check=ConnectionPool.check_connection,
+        timeout=POOL_WAIT_SECONDS,
+        check=GatedPool.check_connection,
     )
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,7 +18,7 @@ from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
 from api.clocks import Scheduler
 from api.egress import Resolver, system_resolve
-from api.limits import RateLimiter
+from api.limits import RateLimiter, RedisBuckets, StreamSlots, flush_growth
 from api.lobby import Lobby, ProjectedLobby
 from api.notify import Notifier
 from api.outage import StoreHealth
@@ -22,6 +26,7 @@ from api.repair import repair
 from api.seats import HUMAN, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
+from api.stream import PageCache
 from api.tables import TableRecord, TableStore
 from domain.events import Event
 from projections.projector import Projector, open_lobby, open_stats
@@ -29,7 +34,10 @@ from projections.stats import StatsView
 from replays.jobs import Analyser, JobQueue, LocalJobs, QueueSettings, RedisJobs, engine_analyser
 from replays.store import Game
 
+logger = logging.getLogger(__name__)
+
 PING_TIMEOUT_SECONDS = 1.5  # a readiness ping: /readyz answers within 2 s even when the store hangs
+GROWTH_FLUSH_SECONDS = 2.0  # how often the bytes games grew by are added to their makers' usage
 
 
 @dataclass(eq=False)
@@ -50,6 +58,10 @@ class Runtime:
     bots: BotRunner = field(init=False)
     health: StoreHealth = field(init=False)  # whether the store answers (api/outage.py)
     limiter: RateLimiter = field(init=False)  # per-client token buckets (api/limits.py)
+    streams: StreamSlots = field(init=False)  # the event streams open, per client (api/limits.py)
+    stream_reads: asyncio.Semaphore = field(init=False)  # store reads of streams under way
+    stream_pages: PageCache = field(default_factory=PageCache)  # encoded catch-up pages (api/stream.py)
+    _growth_task: asyncio.Task[None] | None = field(init=False, default=None)
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)
     accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
@@ -59,7 +71,15 @@ class Runtime:
     def __post_init__(self) -> None:
         self.bots = BotRunner(self, enabled=self.settings.bots)
         self.health = StoreHealth(self.ping, self.settings.store_probe_seconds, PING_TIMEOUT_SECONDS)
-        self.limiter = RateLimiter(self.settings.rates)
+        settings = self.settings
+        shared = None
+        if settings.redis_url and any(r.enabled for r in settings.rates.values()):
+            shared = RedisBuckets(
+                settings.redis_url, settings.redis_timeout_seconds, settings.rate_key_prefix
+            )
+        self.limiter = RateLimiter(settings.rates, shared=shared)
+        self.streams = StreamSlots(settings.max_streams_per_client, settings.max_streams)
+        self.stream_reads = asyncio.Semaphore(max(1, settings.stream_reads))
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
         self.accounts = AccountStore(self.settings.database_url)
@@ -94,9 +114,19 @@ class Runtime:
         if self.settings.projections:  # else a separate `galileo projections run` keeps them
             self.projector = await run_in_threadpool(Projector(self.settings.database_url).start)
         await self.fanout.start()
+        self._growth_task = asyncio.get_running_loop().create_task(self._flush_growth(), name="growth")
         if self.settings.clocks:  # else a separate `galileo clocks run` keeps the clocks and webhooks
             self.scheduler.start()
             self.notifier.start()
+
+    async def _flush_growth(self) -> None:
+        """Add the bytes games grew by to their makers' usage every few seconds (README, "Limits")."""
+        while True:
+            await asyncio.sleep(GROWTH_FLUSH_SECONDS)
+            try:
+                await run_in_threadpool(flush_growth, self.store.growth, self.seats.grow)
+            except Exception as error:  # the store is down: kept for the next flush
+                logger.warning("could not record game sizes (%s); retrying", type(error).__name__)
 
     async def table_of(self, game_id: str) -> TableRecord | None:
         """The game's host record (clock, host token hash); None for a game made elsewhere."""
@@ -124,6 +154,14 @@ class Runtime:
         await self.notifier.stop()
         await self.health.stop()
         await self.bots.stop()
+        if self._growth_task is not None:
+            self._growth_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._growth_task
+        with contextlib.suppress(Exception):
+            await run_in_threadpool(flush_growth, self.store.growth, self.seats.grow)
+        if self.limiter.shared is not None:
+            await self.limiter.shared.close()
         await self.fanout.stop()
         await self.views.close()
         if self.projector is not None:

@@ -7,6 +7,9 @@ from typing import Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+MAX_VERSION = 2**31 - 1  # the highest version a request may name (far beyond any game; SQLite's integers
+# stop at 2**63 - 1, and a larger number must get 422, not a database error)
+
 BotKind = Literal[
     "greedy", "random", "mcts", "mcts:fast", "mcts:normal", "mcts:strong"
 ]  # domain.bots.BOT_KINDS (mcts: the search bot, docs/analysis.md)
@@ -123,7 +126,7 @@ class SubmitCommand(Request):
     command: dict[str, Any] = Field(
         description='A command object exactly as /moves lists it, or {"text": "@0 move 2"}.'
     )
-    expected_version: int = Field(ge=0, description="The version the client saw.")
+    expected_version: int = Field(ge=0, le=MAX_VERSION, description="The version the client saw.")
     command_id: str = Field(
         min_length=1, max_length=200, description="The client's ID: a retry with it never doubles a move."
     )
@@ -134,7 +137,7 @@ class ForkSeat(Request):
 
 
 class ForkGame(Request):
-    at_version: int = Field(ge=1, description="Copy the first `at_version` events.")
+    at_version: int = Field(ge=1, le=MAX_VERSION, description="Copy the first `at_version` events.")
     seats: list[ForkSeat] | None = Field(None, description="Per seat, a bot or a person (default: people).")
 
 
@@ -310,12 +313,17 @@ class TableCommand(Request):
         max_length=200,
         description="The client's ID: a retry with it never doubles the request.",
     )
-    expected_version: int | None = Field(None, ge=0, description="When given, the game must be at it.")
+    expected_version: int | None = Field(
+        None, ge=0, le=MAX_VERSION, description="When given, the game must be at it."
+    )
 
 
 class TakeBackRequest(TableCommand):
     to_version: int | None = Field(
-        None, ge=1, description="Return to the state after this event (default: before your last command)."
+        None,
+        ge=1,
+        le=MAX_VERSION,
+        description="Return to the state after this event (default: before your last command).",
     )
 
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Collection, Iterable, Sequence
+import uuid
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -97,6 +98,17 @@ _SCHEMA = (
     _CREATE_ABANDONED,
     CREATE_TABLES,
 )
+
+
+GROW = "UPDATE galileo_creations SET bytes = bytes + ? WHERE game_id = ?"
+INSERT_CREATION = (
+    "INSERT INTO galileo_creations (game_id, client, kind, bytes, created_at) VALUES (?, ?, ?, ?, ?)"
+)
+REJECTED = "rejected:"  # the game ID prefix of a refused creation's row (no game has it: IDs are UUIDs)
+
+
+def rejected_row(client: str, kind: str, size: int, at: str) -> tuple[str, str, str, int, str]:
+    return (f"{REJECTED}{uuid.uuid4()}", client, kind, size, at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +207,16 @@ class SeatStore(Protocol):
         """What `client` has stored so far (for the per-client caps)."""
         ...
 
+    def grow(self, sizes: Mapping[str, int]) -> None:
+        """Add bytes written since a game's creation (moves, bots, table events) to what its maker has
+        stored (`galileo_creations.bytes`)."""
+        ...
+
+    def reject(self, client: str, kind: str, size: int, at: str) -> None:
+        """Count a refused creation (an import the store rejected) against `client`'s caps: its bytes
+        were read and parsed all the same."""
+        ...
+
     def recorded(self, game_ids: Collection[str]) -> set[str]:
         """Those of `game_ids` that have a `galileo_games` row or are already listed as abandoned."""
         ...
@@ -265,6 +287,14 @@ class SQLiteSeats:
                 "SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM galileo_creations WHERE client = ?", (client,)
             ).fetchone()
         return Usage(int(row[0]), int(row[1]))
+
+    def grow(self, sizes: Mapping[str, int]) -> None:
+        with self._lock:
+            self._db.executemany(GROW, [(size, game_id) for game_id, size in sizes.items()])
+
+    def reject(self, client: str, kind: str, size: int, at: str) -> None:
+        with self._lock:
+            self._db.execute(INSERT_CREATION, rejected_row(client, kind, size, at))
 
     def recorded(self, game_ids: Collection[str]) -> set[str]:
         ids = list(game_ids)
@@ -369,6 +399,14 @@ class PostgresSeats:
             ).fetchone()
         assert row is not None
         return Usage(int(row[0]), int(row[1]))
+
+    def grow(self, sizes: Mapping[str, int]) -> None:
+        with self._pool.connection() as conn, conn.cursor() as cur:
+            cur.executemany(GROW.replace("?", "%s"), [(size, game_id) for game_id, size in sizes.items()])
+
+    def reject(self, client: str, kind: str, size: int, at: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(INSERT_CREATION.replace("?", "%s"), rejected_row(client, kind, size, at))
 
     def recorded(self, game_ids: Collection[str]) -> set[str]:
         ids = list(game_ids)

@@ -74,6 +74,30 @@ def classify(error: Exception) -> tuple[int, str, dict[str, Any]]:
     return 500, "internal-error", {}
 
 
+class Growth:
+    """Bytes written to games since their creation, per game, until they are added to their makers'
+    usage (`api.limits.flush_growth`; README, "Limits"): the store adds to it on each write (from any
+    thread); the runtime flushes it every few seconds and before each creation is admitted."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sizes: dict[str, int] = {}
+
+    def add(self, game_id: str, size: int) -> None:
+        if size > 0:
+            with self._lock:
+                self._sizes[game_id] = self._sizes.get(game_id, 0) + size
+
+    def drain(self) -> dict[str, int]:
+        with self._lock:
+            sizes, self._sizes = self._sizes, {}
+        return sizes
+
+    def restore(self, sizes: Mapping[str, int]) -> None:
+        for game_id, size in sizes.items():
+            self.add(game_id, size)
+
+
 class StoreClosed(RuntimeError):
     """A call that arrived while the process was stopping."""
 
@@ -95,6 +119,7 @@ class Store:
         if clock is not None:
             kwargs["clock"] = clock
         self.games = Games(database_url, **kwargs)
+        self.growth = Growth()  # bytes written per game since creation, for the makers' caps
         self._busy = 0  # calls in progress: closing waits for them (a worker thread may outlive its request)
         self._idle = threading.Condition()
         self._closed = False
@@ -135,9 +160,11 @@ class Store:
         check: Callable[[Game, datetime], None] | None = None,
     ) -> SubmitResult:
         with self._use():
-            return self.games.submit(
+            result = self.games.submit(
                 game_id, command, expected_version, command_id, actor, seat_kind, received_at, check
             )
+        self.growth.add(game_id, result.stored_bytes)
+        return result
 
     def table(
         self,
@@ -152,7 +179,9 @@ class Store:
         """Record a table batch (replays.table): take-backs, resignations, clocks, host actions; `rows`:
         see `Games.table` (written in the transaction of its events)."""
         with self._use():
-            return self.games.table(game_id, request, build, command_id, actor, expected_version, rows)
+            result = self.games.table(game_id, request, build, command_id, actor, expected_version, rows)
+        self.growth.add(game_id, result.stored_bytes)
+        return result
 
     def game(self, game_id: str) -> Game:
         """The game aggregate now: its state, version and table facts (clock log, take-back request...)."""

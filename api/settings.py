@@ -46,6 +46,7 @@ DEFAULT_RATES = {  # per client: requests a minute / burst (README, "Limits")
     # Failed token attempts (unknown, malformed or revoked): past the burst, every token is refused (429)
     # until the bucket refills, so guessing or replaying tokens is slow (api/deps.py).
     "bad_token": Rate(30, 10),
+    "read": Rate(1200, 300),  # every GET but the probes and static files (a page reads a few per event)
 }
 NO_RATES = {kind: Rate(0, 0) for kind in KINDS}
 
@@ -101,6 +102,20 @@ class Settings:
     analysis_threads: int = 1  # the in-process queue's worker threads
     analysis_result_seconds: int = 7 * 24 * 3600  # how long a result (and its job) is kept in Redis
     analysis_retries: int = 2  # re-queues of a job whose worker died
+    analysis_per_client: int = 2  # analyses one client may have queued or running at once; 0: no cap
+    analysis_queue_limit: int = 16  # analyses queued or running in all (503 beyond); 0: no cap
+    # Streams (README, "Limits"): open SSE streams per client and in all (this process), and how many
+    # of their store reads may run at once (the rest wait: streams never take every worker thread).
+    max_streams_per_client: int = 16
+    rate_key_prefix: str = "galileo:rate"  # the shared buckets' Redis keys (replicas of one service share it)
+    max_streams: int = 4000
+    stream_reads: int = 4
+    # Slow clients (README, "Limits"): a connection must send its request line and headers within
+    # `header_timeout_seconds` of connecting (or of its previous response), and each part of its body
+    # within `body_timeout_seconds`; else it is closed (a body cut short gets 408).
+    header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 30.0
+
     # Accounts (docs/accounts.md): optional sign-in with a passkey; a session is a cookie.
     session_days: float = 30.0  # how long a session lasts from sign-in
     cookie_secure: bool = True  # the session cookie's Secure flag (browsers accept it on http://localhost)
@@ -188,4 +203,12 @@ class Settings:
             passkey_origins=tuple(
                 o.strip() for o in (os.environ.get("GALILEO_PASSKEY_ORIGINS") or "").split(",") if o.strip()
             ),
+            analysis_per_client=_int("GALILEO_ANALYSIS_PER_CLIENT", d.analysis_per_client),
+            analysis_queue_limit=_int("GALILEO_ANALYSIS_QUEUE_LIMIT", d.analysis_queue_limit),
+            max_streams_per_client=_int("GALILEO_MAX_STREAMS_PER_CLIENT", d.max_streams_per_client),
+            rate_key_prefix=os.environ.get("GALILEO_RATE_KEY_PREFIX") or d.rate_key_prefix,
+            max_streams=_int("GALILEO_MAX_STREAMS", d.max_streams),
+            stream_reads=_int("GALILEO_STREAM_READS", d.stream_reads),
+            header_timeout_seconds=_float("GALILEO_HEADER_TIMEOUT_SECONDS", d.header_timeout_seconds),
+            body_timeout_seconds=_float("GALILEO_BODY_TIMEOUT_SECONDS", d.body_timeout_seconds),
         )

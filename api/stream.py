@@ -4,34 +4,46 @@ Each SSE message carries one event: `id` is its version, `data` the item {"versi
 (redacted for the stream's viewer until the game has ended: a seat sees its own private fields, such as
 the front of a card it drew face down; a spectator and every other seat do not). A stream first reads
 what the client missed from the store, then follows the fan-out. The version of the last event sent is
-the only state: a batch that does not follow it (a gap: pub/sub lost a message, Redis was down, the
-client was slow) makes the stream read the store instead, and duplicates are dropped.
+the only state (a new stream without it starts at the game's head unless it asks for more with `after`:
+api/routers/events.py): a batch that does not follow it (a gap: pub/sub lost a message, Redis was down,
+the client was slow) makes the stream read the store instead, and duplicates are dropped.
 
 The fan-out carries the spectator form only, so no seat's secret ever enters Redis and one publish
 serves every viewer. A batch holding a field private to the stream's own seat (`withheld_from`; rare:
 a face-down draw) is not sent from the fan-out: the stream reads those events from the store instead,
-in that seat's form, exactly like a gap. Without a live fan-out (Redis unreachable) the stream polls the
-store every `stream_poll_seconds`; with it, it still reads the store at each heartbeat, as a safety net.
-When the game has ended and everything was sent, an `end` event closes the stream. A seat's stream
-ends with a `revoked` event after the event that took the seat from its token (`revokes`).
+in that seat's form, exactly like a gap. Store reads come in pages of `PAGE` events, at most
+`stream_reads` at once across the process's streams. Without a live fan-out (Redis unreachable) the
+stream polls the store every `stream_poll_seconds`; with it, it still reads the store at each
+heartbeat, as a safety net. When the game has ended and everything was sent, an `end` event closes the
+stream. A seat's stream ends with a `revoked` event after the event that took the seat from its token
+(`revokes`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from fastapi import Request
+from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Receive, Scope, Send
 
+from api.limits import client_of
 from api.play import stored_items, withheld_from
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
 
 RETRY_MS = 2000  # how long a browser waits before reconnecting
-PAGE = 500
+PAGE = 100  # events per store read while catching up: a long log is sent a page at a time, each page
+# read only once the client has taken the previous one (a client that does not read stops the reads)
+PAGE_CACHE = 256  # pages kept encoded (PageCache)
 
 
 REVOKED = b"event: revoked\ndata: {}\n\n"  # the token no longer opens the seat: reconnecting gets 401
@@ -44,22 +56,55 @@ def revokes(item: Mapping[str, Any], viewer: int | None) -> bool:
     if viewer is None or item.get("event", {}).get("seat") != viewer:
         return False
     kind = item.get("type")
-    return kind == "SeatLinkReissued" or (kind == "SeatHandedOver" and item["event"].get("reason") == "host")
+    if kind in ("SeatLinkReissued", "SeatRecovered"):  # SeatRecovered: ACCT-2, the seat opened elsewhere
+        return True
+    return kind == "SeatHandedOver" and item["event"].get("reason") == "host"
 
 
 def sse_message(item: Mapping[str, Any]) -> bytes:
     return b"id: %d\ndata: %s\n\n" % (int(item["version"]), orjson.dumps(item))
 
 
-def _read_after(
-    runtime: Runtime, game_id: str, after: int, viewer: int | None
-) -> tuple[list[dict[str, Any]], bool]:
-    """Events after `after` as `viewer` may see them now, and whether the game has ended."""
+Page = list[tuple[int, bytes, bool]]  # (version, its SSE message, whether it `revokes` the viewer)
+
+
+class PageCache:
+    """Pages of SSE messages already read and encoded, by (game, after, last version, ended, viewer): a
+    page never changes, so many streams catching up on one game read and redact it once."""
+
+    def __init__(self, size: int = PAGE_CACHE) -> None:
+        self._size = size
+        self._pages: OrderedDict[tuple[str, int, int, bool, int | None], Page] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int, bool, int | None]) -> Page | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: tuple[str, int, int, bool, int | None], page: Page) -> None:
+        with self._lock:
+            self._pages[key] = page
+            while len(self._pages) > self._size:
+                self._pages.popitem(last=False)
+
+
+def _read_after(runtime: Runtime, game_id: str, after: int, viewer: int | None) -> tuple[Page, bool]:
+    """The page of events after `after` as `viewer` may see them now, and whether the game has ended."""
     state, version = runtime.store.current(game_id)
     if version <= after:
         return [], state.finished
-    stored = runtime.store.events(game_id, after=after, limit=min(PAGE, version - after))
-    return stored_items(stored, state.finished, viewer), state.finished
+    end = min(version, after + PAGE)
+    key = (game_id, after, end, state.finished, viewer)
+    page = runtime.stream_pages.get(key)
+    if page is None:
+        stored = runtime.store.events(game_id, after=after, limit=end - after)
+        items = stored_items(stored, state.finished, viewer)
+        page = [(int(item["version"]), sse_message(item), revokes(item, viewer)) for item in items]
+        runtime.stream_pages.put(key, page)
+    return page, state.finished
 
 
 async def game_stream(
@@ -79,14 +124,16 @@ async def game_stream(
         while True:
             # Catch up from the store until nothing more is there.
             while True:
-                items, finished = await run_in_threadpool(_read_after, runtime, game_id, last, viewer)
-                for item in fresh(items):
-                    yield sse_message(item)
-                    last = int(item["version"])
-                    if revokes(item, viewer):
-                        yield REVOKED
-                        return
-                if len(items) < PAGE:
+                async with runtime.stream_reads:  # streams never hold more than a few worker threads
+                    page, finished = await run_in_threadpool(_read_after, runtime, game_id, last, viewer)
+                for version, message, revoking in page:
+                    if version > last:
+                        yield message
+                        last = version
+                        if revoking:
+                            yield REVOKED
+                            return
+                if len(page) < PAGE:
                     break
             if finished:
                 yield b"event: end\ndata: {}\n\n"
@@ -116,3 +163,31 @@ async def game_stream(
                     return
     finally:
         runtime.fanout.hub.leave(listener)
+
+
+class HeldStream(StreamingResponse):
+    """A streaming response that holds one of the runtime's stream slots until it has ended (however
+    it ends: the client going away included)."""
+
+    def __init__(self, content: AsyncIterator[bytes], slot: ExitStack, **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._slot = slot
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._slot.close()
+
+
+def held_stream(runtime: Runtime, request: Request, content: AsyncIterator[bytes]) -> HeldStream:
+    """`content` as an event stream, in one of the client's stream slots (429 `too-many-streams` when
+    it has them all, 503 `streams-full` when the process has; README, "Limits")."""
+    slot = ExitStack()
+    slot.enter_context(runtime.streams.hold(client_of(request, runtime.settings.trust_forwarded_for)))
+    return HeldStream(
+        content,
+        slot,
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

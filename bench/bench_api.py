@@ -269,7 +269,7 @@ def sse_deliveries(database_url: str, count: int, workdir: Path) -> list[float]:
         created = http.post("/games", json={"seats": [{"name": "A"}, {"name": "B"}], "seed": "sse"}).json()
         game = created["game_id"]
         tokens = [s["token"] for s in created["seats"]]
-        with StreamArrivals(f"{b.url}/games/{game}/stream") as arrivals:
+        with StreamArrivals(f"{b.url}/games/{game}/stream?after=0") as arrivals:
             arrivals.wait(1)
             while len(timings) < count:
                 move = random_move(http, game, tokens, rng, f"s{len(timings)}")

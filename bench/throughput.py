@@ -88,7 +88,8 @@ def service_rate(database_url: str, workdir: Path, seconds: float) -> dict[str, 
 
     # No per-client rate limits: the 10 clients share one address.
     env = {"GALILEO_DATABASE_URL": database_url, "GALILEO_BOTS": "0"}
-    env.update({f"GALILEO_RATE_{kind.upper()}": "off" for kind in ("create", "import", "fork", "command")})
+    kinds = ("create", "import", "fork", "command", "read")
+    env.update({f"GALILEO_RATE_{kind.upper()}": "off" for kind in kinds})
     with ServeProcess(workdir, env, "throughput") as server:
         assert server.process is not None
         pid = server.process.pid

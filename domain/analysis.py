@@ -310,6 +310,12 @@ class _Analyser:
         self.values: dict[tuple[int, int, int], Value] = {}
         self.legal = [len(legal_moves(d.state)) for d in found]
 
+    def stop_if_cancelled(self) -> None:
+        """Raise AnalysisCancelled once `cancelled()` says so: a search stops early when cancelled, and
+        its partial statistics (the move played perhaps never visited) must not enter the analysis."""
+        if self.cancelled is not None and self.cancelled():
+            raise AnalysisCancelled("cancelled during a decision's search")
+
     def knows(self, index: int) -> int:
         return self.found[index].state.turn.seat if self.viewer is None else self.viewer
 
@@ -334,6 +340,7 @@ class _Analyser:
                 include=decision.move,
                 cancelled=self.cancelled,
             )
+            self.stop_if_cancelled()  # a search cut short values nothing: never keep nor read it
             self.searches[index] = known
         return known
 
@@ -393,6 +400,7 @@ class _Analyser:
                 cancelled=self.cancelled,
                 stop=stop,
             )
+            self.stop_if_cancelled()
             best = result.best  # the robust choice, as the bot plays
             value = Value(best.margins, best.wins) if result.moves else self.leaf(state, knows, stop)
         self.values[key] = value

@@ -64,10 +64,19 @@ def serve(
     """Run the HTTP service (embedded SQLite store under ./data/ unless configured otherwise)."""
     import uvicorn
 
+    from api.connections import uvicorn_options
+    from api.settings import Settings
+
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     # On SIGTERM, requests in flight get SHUTDOWN_GRACE_SECONDS to finish; then the live streams, which
     # never end by themselves, are closed (their clients resume with Last-Event-ID) and the process exits.
-    uvicorn.run("api.app:app", host=host, port=port, timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS)
+    uvicorn.run(
+        "api.app:app",
+        host=host,
+        port=port,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
+        **uvicorn_options(Settings.from_env()),
+    )
 
 
 @app.command()

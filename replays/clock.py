@@ -39,10 +39,11 @@ def parse_duration(text: object, name: str) -> timedelta:
             f"not {text!r}"
         )
     weeks, days, hours, minutes, seconds = (float(g) if g else 0.0 for g in match.groups())
-    value = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes, seconds=seconds)
-    if value > MAX_DURATION:
+    total = (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + seconds
+    # Compared in seconds first: a huge count (P99999999999D) is out of range, not a timedelta overflow.
+    if total > MAX_DURATION.total_seconds():
         raise ValueError(f"{name} must be between 0 and 365 days, not {text!r}")
-    return value
+    return timedelta(seconds=total)
 
 
 def iso_duration(value: timedelta) -> str:

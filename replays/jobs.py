@@ -63,6 +63,29 @@ class JobCancelled(Exception):
     """Raised by a job's progress callback once the job has been cancelled: the analysis stops there."""
 
 
+class JobRefused(Exception):
+    """A new job the queue will not take now: `scope` "client" (the asker has `limit` jobs queued or
+    running already) or "queue" (the queue holds `limit` jobs: every asker waits)."""
+
+    def __init__(self, scope: Literal["client", "queue"], limit: int) -> None:
+        super().__init__(f"{scope} limit of {limit} active analyses reached")
+        self.scope = scope
+        self.limit = limit
+
+
+class NotAsked(Exception):
+    """A cancellation by someone who did not ask for the job (only its askers may withdraw it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class JobLimits:
+    """How many jobs may be queued or running at once: per asker and in all (0: no limit). A request
+    for an analysis that is already queued, running or done costs nothing: it joins that job."""
+
+    per_asker: int = 0
+    queued: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class Task:
     """One analysis: everything its result depends on (the cache key)."""
@@ -167,13 +190,17 @@ def log_failure(job_id: str, error: Exception) -> None:
     logger.error("analysis job %s failed: %s\n%s", job_id, type(error).__name__, frames)
 
 
+NO_LIMITS: Final = JobLimits()
+
+
 class JobQueue(Protocol):
     """Where the API sends analyses (RedisJobs or LocalJobs)."""
 
     analyser: Analyser  # its budgets and version make the tasks (Redis: the workers run their own)
 
-    def submit(self, task: Task) -> tuple[JobInfo, bool]:
-        """The job of `task`: the one queued, running or finished already (False), else a new one (True)."""
+    def submit(self, task: Task, asker: str = "", limits: JobLimits = NO_LIMITS) -> tuple[JobInfo, bool]:
+        """The job of `task`: the one queued, running or finished already (False; `asker` joins its
+        askers), else a new one (True) unless `limits` refuse it (JobRefused)."""
         ...
 
     def get(self, job_id: str) -> JobInfo | None: ...
@@ -182,8 +209,10 @@ class JobQueue(Protocol):
         """The latest job of `task`, if one was submitted (and is still known)."""
         ...
 
-    def cancel(self, job_id: str) -> JobInfo | None:
-        """Cancel a queued or running job (a finished one is left as it is)."""
+    def cancel(self, job_id: str, asker: str | None = None) -> JobInfo | None:
+        """Withdraw `asker`'s request for a queued or running job (NotAsked if it made none): the job
+        is cancelled once nobody who asked for it still wants it (a finished one is left as it is).
+        `asker` None: an operator's cancellation, whoever asked."""
         ...
 
     def ping(self) -> None: ...
@@ -198,6 +227,7 @@ class JobQueue(Protocol):
 class _LocalJob:
     info: JobInfo
     cancel: threading.Event = field(default_factory=threading.Event)
+    askers: set[str] = field(default_factory=set)
 
 
 class LocalJobs:
@@ -212,12 +242,16 @@ class LocalJobs:
         self._latest: dict[str, str] = {}  # task digest -> its latest job
         self._results: OrderedDict[str, Mapping[str, Any]] = OrderedDict()
 
-    def submit(self, task: Task) -> tuple[JobInfo, bool]:
+    def submit(self, task: Task, asker: str = "", limits: JobLimits = NO_LIMITS) -> tuple[JobInfo, bool]:
         with self._lock:
             known = self._jobs.get(self._latest.get(task.digest, ""))
             if known is not None and (known.info.status in ACTIVE or task.digest in self._results):
+                if known.info.status in ACTIVE:
+                    known.askers.add(asker)
                 return self._view(known), False
-            job = _LocalJob(JobInfo(uuid.uuid4().hex, task, "queued", created_at=_now()))
+            if task.digest not in self._results:
+                self._admit(asker, limits)
+            job = _LocalJob(JobInfo(uuid.uuid4().hex, task, "queued", created_at=_now()), askers={asker})
             self._forget_old()
             self._jobs[job.info.job_id] = job
             self._latest[task.digest] = job.info.job_id
@@ -226,6 +260,15 @@ class LocalJobs:
                 return self._view(job), True
         self._pool.submit(self._run, job)
         return self._view(job), True
+
+    def _admit(self, asker: str, limits: JobLimits) -> None:
+        """Refuse a new job beyond `limits` (under the lock)."""
+        active = [j for j in self._jobs.values() if j.info.status in (*ACTIVE, "cancelling")]
+        if 0 < limits.queued <= len(active):
+            raise JobRefused("queue", limits.queued)
+        mine = sum(1 for j in active if asker in j.askers)
+        if 0 < limits.per_asker <= mine:
+            raise JobRefused("client", limits.per_asker)
 
     def _forget_old(self) -> None:
         """Keep at most JOB_LIMIT jobs listed, dropping the oldest ended ones (under the lock)."""
@@ -282,11 +325,18 @@ class LocalJobs:
             job = self._jobs.get(self._latest.get(task.digest, ""))
             return None if job is None else self._view(job)
 
-    def cancel(self, job_id: str) -> JobInfo | None:
+    def cancel(self, job_id: str, asker: str | None = None) -> JobInfo | None:
         with self._lock:
             job = self._jobs.get(job_id)
             if job is None:
                 return None
+            if asker is not None:
+                if asker not in job.askers:
+                    raise NotAsked(job_id)
+                if job.info.status in ACTIVE:
+                    job.askers.discard(asker)
+                    if job.askers:  # others still want it
+                        return self._view(job)
             if job.info.status == "queued":
                 job.cancel.set()
                 job.info.status, job.info.ended_at = "cancelled", _now()
@@ -324,6 +374,15 @@ def cancel_key(job_id: str) -> str:
     return f"{PREFIX}:cancel:{job_id}"
 
 
+def askers_key(job_id: str) -> str:
+    return f"{PREFIX}:askers:{job_id}"
+
+
+def asked_key(asker: str) -> str:
+    """The jobs one asker asked for (pruned of ended ones when counted)."""
+    return f"{PREFIX}:asked:{asker}"
+
+
 @dataclass(frozen=True, slots=True)
 class QueueSettings:
     """How long things are kept and how failures are handled (GALILEO_ANALYSIS_* settings)."""
@@ -345,14 +404,18 @@ class RedisJobs:
         self.redis = Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self.queue = Queue(QUEUE, connection=self.redis)
 
-    def submit(self, task: Task) -> tuple[JobInfo, bool]:
+    def submit(self, task: Task, asker: str = "", limits: JobLimits = NO_LIMITS) -> tuple[JobInfo, bool]:
         from rq import Retry
 
         with self.redis.lock(f"{PREFIX}:lock:{task.digest}", timeout=10, blocking_timeout=10):
             known = self.find(task)
             if known is not None and (known.status in ACTIVE or known.status == "finished"):
+                if known.status in ACTIVE:
+                    self._ask(known.job_id, asker)
                 return known, False
+            self._admit(asker, limits)
             job_id = uuid.uuid4().hex
+            self._ask(job_id, asker)
             self.queue.enqueue(
                 perform,
                 task.to_dict(),
@@ -369,6 +432,36 @@ class RedisJobs:
         info = self.get(job_id)
         assert info is not None
         return info, True
+
+    def _ask(self, job_id: str, asker: str) -> None:
+        ttl = self.settings.result_seconds
+        with self.redis.pipeline() as pipe:
+            pipe.sadd(askers_key(job_id), asker)
+            pipe.expire(askers_key(job_id), ttl)
+            pipe.sadd(asked_key(asker), job_id)
+            pipe.expire(asked_key(asker), ttl)
+            pipe.execute()
+
+    def _admit(self, asker: str, limits: JobLimits) -> None:
+        """Refuse a new job beyond `limits`: the queue's length and running jobs (every API replica
+        and worker sees the same), then the asker's own jobs still queued or running."""
+        from rq.registry import StartedJobRegistry
+
+        if limits.queued > 0:
+            backlog = len(self.queue) + StartedJobRegistry(queue=self.queue).count
+            if backlog >= limits.queued:
+                raise JobRefused("queue", limits.queued)
+        if limits.per_asker > 0:
+            active = 0
+            for raw in self.redis.smembers(asked_key(asker)):
+                job_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+                info = self.get(job_id)
+                if info is None or info.status not in (*ACTIVE, "cancelling"):
+                    self.redis.srem(asked_key(asker), job_id)
+                else:
+                    active += 1
+            if active >= limits.per_asker:
+                raise JobRefused("client", limits.per_asker)
 
     def _requeue_abandoned(self) -> None:
         """rq's registry clean-up: a running job whose worker stopped sending heartbeats is re-queued
@@ -418,7 +511,7 @@ class RedisJobs:
             return None
         return self.get(job_id.decode() if isinstance(job_id, bytes) else str(job_id))
 
-    def cancel(self, job_id: str) -> JobInfo | None:
+    def cancel(self, job_id: str, asker: str | None = None) -> JobInfo | None:
         from rq.exceptions import InvalidJobOperation, NoSuchJobError
         from rq.job import Job, JobStatus
 
@@ -428,9 +521,16 @@ class RedisJobs:
             return None
         if "task" not in job.get_meta(refresh=True):
             return None
+        if asker is not None and not self.redis.sismember(askers_key(job_id), asker):
+            raise NotAsked(job_id)
         state = job.get_status(refresh=False)
         if state in (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.CANCELED, JobStatus.STOPPED):
             return self.get(job_id)
+        if asker is not None:
+            self.redis.srem(askers_key(job_id), asker)
+            self.redis.srem(asked_key(asker), job_id)
+            if self.redis.scard(askers_key(job_id)) > 0:  # others still want it
+                return self.get(job_id)
         # The running job polls this key; a queued one is taken off the queue now (and, should a worker
         # have taken it meanwhile, it sees the key before it starts).
         self.redis.set(cancel_key(job_id), "1", ex=self.settings.result_seconds)

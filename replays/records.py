@@ -38,6 +38,7 @@ class SubmitResult:
     replayed: bool = False  # True when a retried command ID returned the first result
     actor: int | str | None = None  # the audit metadata of the batch (as /events shows it)
     received_at: str | None = None
+    stored_bytes: int = 0  # the size of the events this call wrote (0 for a replayed result)
 
 
 @dataclass(frozen=True, slots=True)

@@ -214,7 +214,7 @@ class Games:
         )
         self._append(game, [(e, cause.metadata(game.version + 1, game.scheme)) for e in events], now, states)
         try:
-            self.store.save(game)
+            size = _stored_size(self.store.save(game))
         except IntegrityError:
             # Another writer stored this version first: the same command ID retried concurrently
             # gets that first result, anything else a conflict.
@@ -225,7 +225,9 @@ class Games:
             if check is not None:
                 check(game, now)  # e.g. the seat's expiry was stored first: say so
             raise VersionConflict(game.version, expected_version) from None
-        return SubmitResult(game.version, tuple(events), actor=actor, received_at=cause.received_at)
+        return SubmitResult(
+            game.version, tuple(events), actor=actor, received_at=cause.received_at, stored_bytes=size
+        )
 
     def table(
         self,
@@ -262,14 +264,16 @@ class Games:
         first_version = game.version + 1
         self._append(game, [(e, cause.metadata(first_version, game.scheme)) for e in events], now)
         try:
-            self.store.save(game, rows=rows(first_version) if rows is not None else ())
+            size = _stored_size(self.store.save(game, rows=rows(first_version) if rows is not None else ()))
         except IntegrityError:
             game = self._load(gid)
             first = self._first_result(gid, game, request, command_id)
             if first is not None:
                 return first
             raise VersionConflict(game.version, expected_version) from None
-        return SubmitResult(game.version, tuple(events), actor=actor, received_at=cause.received_at)
+        return SubmitResult(
+            game.version, tuple(events), actor=actor, received_at=cause.received_at, stored_bytes=size
+        )
 
     def now(self) -> datetime:
         """The service's clock (injectable: tests control time)."""
@@ -573,6 +577,11 @@ def verify_file(data: bytes, source: str = "file", edition: str | None = None) -
     except ExportFormatError as exc:
         return verify_records([], source, [Finding("format", exc.message, line=exc.line or None)])
     return verify_records(log.records, source, header=header_problems(log), edition=edition)
+
+
+def _stored_size(recordings: Sequence[Any]) -> int:
+    """The bytes of the events a save wrote (their stored, compressed form)."""
+    return sum(len(r.notification.state) for r in recordings)
 
 
 def _uuid(game_id: str | UUID) -> UUID:

@@ -15,6 +15,7 @@ import lzma
 import os
 import sqlite3
 import threading
+import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -30,6 +31,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
 import orjson
+import psycopg
 from eventsourcing.application import Application, ProcessingEvent, ProjectorFunction
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import (
@@ -49,6 +51,7 @@ from eventsourcing.sqlite import (
     SQLiteDatastore,
 )
 from eventsourcing.utils import Environment, get_topic, register_topic
+from psycopg_pool import ConnectionPool, PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
 from domain import (
@@ -446,11 +449,95 @@ def connection_options() -> dict[str, Any]:
     }
 
 
+# How long a call waits for a pooled connection (psycopg_pool's `timeout`), under DB_TIMEOUT_SECONDS: a
+# request makes a few store calls, and the first that meets an outage opens the pool's breaker.
+POOL_WAIT_SECONDS = float(os.environ.get("GALILEO_DB_POOL_WAIT_SECONDS") or 1.5)
+BREAKER_RETRY_SECONDS = 0.25  # while open, one caller per interval tries the database for real
+
+
+class Breaker:
+    """A pool's circuit breaker (README, "Outages"): after a failure to get a connection, every call
+    fails at once (PoolTimeout, a 503) instead of waiting out its own timeout, except one caller per
+    `BREAKER_RETRY_SECONDS` that tries for real (the store probe, or a request): its success closes
+    the breaker. No request then waits more than one pool wait for its 503."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open_until = 0.0  # 0: closed
+        self.tripped = False
+
+    def enter(self) -> None:
+        if not self.tripped:
+            return
+        with self._lock:
+            now = time.monotonic()
+            if now < self._open_until:
+                raise PoolTimeout("the database was unreachable a moment ago; not waiting for it")
+            self._open_until = now + BREAKER_RETRY_SECONDS  # this caller is the trial
+
+    def failed(self) -> None:
+        with self._lock:
+            self.tripped = True
+            self._open_until = time.monotonic() + BREAKER_RETRY_SECONDS
+
+    def succeeded(self) -> None:
+        if self.tripped:
+            with self._lock:
+                self.tripped, self._open_until = False, 0.0
+
+
+_BREAKERS: dict[tuple[str, str, str], Breaker] = {}
+_BREAKERS_LOCK = threading.Lock()
+
+
+def breaker_of(pool: ConnectionPool[Any]) -> Breaker:
+    """The breaker of the database server `pool` connects to: one per (host, port, database) in this
+    process, so the first failure in any pool (the event store's, the seats', the tables') spares
+    every other pool its own wait."""
+    found = pool.__dict__.get("breaker")
+    if found is None:
+        conninfo = pool.conninfo if isinstance(pool.conninfo, str) else ""
+        kwargs = pool.kwargs if isinstance(pool.kwargs, dict) else {}
+        info = psycopg.conninfo.conninfo_to_dict(conninfo, **kwargs)
+        key = (str(info.get("host", "")), str(info.get("port", "")), str(info.get("dbname", "")))
+        with _BREAKERS_LOCK:
+            found = _BREAKERS.setdefault(key, Breaker())
+        pool.__dict__["breaker"] = found
+    return found
+
+
+class GatedPool(ConnectionPool[Any]):
+    """A psycopg pool with its server's `Breaker` in front of `getconn`."""
+
+    def getconn(self, timeout: float | None = None) -> Any:
+        breaker = breaker_of(self)
+        breaker.enter()
+        errors = self._stats[self._CONNECTIONS_ERRORS]
+        try:
+            conn = super().getconn(timeout)
+        except psycopg.OperationalError as error:
+            # A timeout while connections failed to open is the server's outage; one while every
+            # connection was merely busy (a burst of work) is not, and must not stop the other pools.
+            if self._stats[self._CONNECTIONS_ERRORS] > errors or not isinstance(error, PoolTimeout):
+                breaker.failed()
+            raise
+        breaker.succeeded()
+        return conn
+
+
+def gate(pool: Any) -> None:
+    """Put a breaker in front of an existing pool (the library's own) and bound its wait."""
+    pool.__class__ = GatedPool
+    pool.timeout = POOL_WAIT_SECONDS
+
+
 def bound_connections(datastore: PostgresDatastore) -> None:
-    """Give a library datastore's pool the bounded connection settings (before its first connection)."""
+    """Give a library datastore's pool the bounded connection settings (before its first connection)
+    and a breaker (`GatedPool`)."""
     kwargs = datastore.pool.kwargs
     assert isinstance(kwargs, dict)  # the library passes a dict
     kwargs.update(connection_options())
+    gate(datastore.pool)
 
 
 @contextmanager

@@ -24,6 +24,9 @@ from replays.store import Game
 
 Build = Callable[[Game, datetime], Sequence[Event]]
 TAKEBACK_TIMEOUT = timedelta(days=1)
+# ASYNC-7: take-backs (and requests for one) per turn, all seats together: each move and take-back adds
+# to the log, so without a bound one seat could grow a game for ever without the turn moving on.
+TAKEBACKS_PER_TURN = 4
 
 
 def _playing(game: Game) -> None:
@@ -104,10 +107,34 @@ def _target(events: Sequence[StoredEvent], seat: int, to_version: int | None) ->
     return starts[-1]
 
 
-def check_takeback(read: Callable[[int], list[StoredEvent]], game: Game, seat: int, to: int | None) -> int:
+def takebacks_made(events: Sequence[StoredEvent]) -> int:
+    """The take-backs and take-back requests among `events`: a request, and a take-back made alone; a
+    take-back that an acceptance made (right after its `TakeBackAnswered`) is its request's."""
+    made = 0
+    for i, stored in enumerate(events):
+        if isinstance(stored.event, ev.TakeBackRequested):
+            made += 1
+        elif isinstance(stored.event, ev.TakenBack):
+            made += not (i > 0 and isinstance(events[i - 1].event, ev.TakeBackAnswered))
+    return made
+
+
+def check_takeback(
+    read: Callable[[int], list[StoredEvent]], game: Game, seat: int, to: int | None, new: bool = False
+) -> int:
+    """The version `seat` may take back to (`to`, or before its last command), or the refusal.
+    `new`: a new take-back or request, which must also fit the turn's budget (ASYNC-7)."""
     _playing(game)
     start = turn_start(game)
     events = read(start)
+    if new:
+        made = takebacks_made(events)
+        if made >= TAKEBACKS_PER_TURN:
+            raise TableRefused(
+                "take-back-limit",
+                f"this turn has had {made} take-backs or requests, the most a turn may have",
+                "ASYNC-7",
+            )
     target = _target(events, seat, to)
     if target < start:
         raise TableRefused("turn-over", f"version {target} is before the current turn ({start})", "ASYNC-7")
@@ -131,7 +158,7 @@ def request_batch(
     def build(game: Game, now: datetime) -> list[Event]:
         if game.pending is not None and not _lapsed(game.pending, now):
             raise TableRefused("take-back-pending", "a take-back request is already open", "ASYNC-6")
-        target = check_takeback(read, game, seat, to_version)
+        target = check_takeback(read, game, seat, to_version, new=True)
         if not others:
             return [taken_back(seat, _state_at(read, target), target)]
         expires = (now + timeout).isoformat()

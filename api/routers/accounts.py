@@ -56,7 +56,7 @@ def _refused(error: PasskeyRefused) -> ApiError:
 
 async def ceremony_rate(request: Request, runtime: RuntimeDep) -> None:
     """Each ceremony stores a challenge: begun at most at the rate of commands (`GALILEO_RATE_COMMAND`)."""
-    limits.rate(runtime, request, "command")
+    await limits.rate(runtime, request, "command")
 
 
 async def _account_out(runtime: Runtime, session: Session) -> AccountOut:

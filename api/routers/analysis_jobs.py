@@ -24,11 +24,12 @@ from api.runtime import Runtime
 from api.schemas import AnalysisJob, AnalysisProgress, AnalysisRequest
 from api.seats import Seat
 from domain import GameState
-from replays.jobs import JobInfo, Task
+from replays.jobs import JobInfo, JobLimits, JobRefused, NotAsked, Task
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 RETRY_SECONDS = 5
+BUSY_RETRY_SECONDS = 30  # Retry-After of a full queue: an analysis takes seconds to minutes
 
 router = APIRouter(prefix="/games/{game_id}/analysis", tags=["analysis"])
 
@@ -183,12 +184,41 @@ async def request_analysis(
     version, rules edition, budget, viewer, engine) is the same job, and its result is cached. A running
     game needs a seat's token and is analysed from that seat's view only; a finished one is open to all."""
     request = body or AnalysisRequest(budget=None, viewer=None)
-    limits.rate(runtime, http, "analysis")
+    client = await limits.rate(runtime, http, "analysis")
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     viewer = _viewer(state, seat, request.viewer)
     task = _task(runtime, game_id, state, version, request.budget, viewer)
-    info, created = await _queue(runtime.analyses.submit, task)
+    settings = runtime.settings
+    bounds = JobLimits(per_asker=settings.analysis_per_client, queued=settings.analysis_queue_limit)
+    try:
+        info, created = await _queue(runtime.analyses.submit, task, client, bounds)
+    except JobRefused as refused:
+        raise _refusal(refused) from None
     return _answer(info, created)
+
+
+def _refusal(refused: JobRefused) -> ApiError:
+    """429 when this client has its share of analyses under way, 503 when the queue is full."""
+    headers = {"Retry-After": str(BUSY_RETRY_SECONDS)}
+    if refused.scope == "client":
+        return ApiError(
+            429,
+            "analysis-limit",
+            f"this client has {refused.limit} analyses queued or running, the most one client may have; "
+            "wait for one to end (or cancel one)",
+            headers=headers,
+            retry_after=BUSY_RETRY_SECONDS,
+            limit=refused.limit,
+        )
+    return ApiError(
+        503,
+        "analysis-busy",
+        f"the analysis queue is full ({refused.limit} analyses queued or running); retry later "
+        "(nothing was queued)",
+        headers=headers,
+        retry_after=BUSY_RETRY_SECONDS,
+        limit=refused.limit,
+    )
 
 
 @router.get(
@@ -247,10 +277,16 @@ async def cancel_analysis(
 ) -> AnalysisJob:
     """Cancel a queued or running job: a queued one at once (`cancelled`), a running one at its next
     decision (`cancelling`, then `cancelled`); a finished one is left as it is. Whoever may read a job
-    may cancel it (the same analysis asked by several callers is one job); ask again to restart it."""
-    limits.rate(runtime, http, "analysis")
+    may withdraw it; the same analysis asked by several clients is one job, cancelled once none of them
+    still wants it (403 `not-your-analysis` for a client that did not ask); ask again to restart it."""
+    client = await limits.rate(runtime, http, "analysis")
     await _readable(runtime, game_id, job_id, seat)
-    info = await _queue(runtime.analyses.cancel, job_id)
+    try:
+        info = await _queue(runtime.analyses.cancel, job_id, client)
+    except NotAsked:
+        raise ApiError(
+            403, "not-your-analysis", "only a client that asked for this analysis may cancel it"
+        ) from None
     if info is None:
         raise ApiError(404, "analysis-not-found", "this game has no analysis job with this ID")
     return _job(info)

@@ -38,7 +38,7 @@ WRITES: dict[int | str, dict[str, Any]] = {
 
 async def session_acting(request: Request, runtime: RuntimeDep, _: WritingSession) -> None:
     """A session's table write counts against the client's command rate once the session is known."""
-    limits.rate(runtime, request, "command")
+    await limits.rate(runtime, request, "command")
 
 
 async def _record(

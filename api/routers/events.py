@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api import play
 from api.contract import errors
 from api.deps import GameId, OptionalSeat, RuntimeDep, StreamSeat
-from api.schemas import EventItem, EventsPage
-from api.stream import game_stream
+from api.schemas import MAX_VERSION, EventItem, EventsPage
+from api.stream import game_stream, held_stream
 
 router = APIRouter(prefix="/games/{game_id}", tags=["events"])
 
@@ -28,7 +28,7 @@ async def events(
     game_id: GameId,
     runtime: RuntimeDep,
     seat: OptionalSeat,
-    after: Annotated[int, Query(ge=0, description="Events after this version.")] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_VERSION, description="Events after this version.")] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> EventsPage:
     """The event log after `after`, redacted for the caller (everything is public once the game ends)."""
@@ -52,11 +52,13 @@ async def events(
     )
 
 
-def _last_event_id(header: str, after: int | None) -> int:
-    """The version to resume after: Last-Event-ID (digits only, by its schema), else `after`, else 0."""
+def _last_event_id(header: str, after: int | None, head: int) -> int:
+    """The version to resume after: Last-Event-ID (digits only, by its schema), else `after`, else the
+    game's head (a new stream follows what comes next; the past is read from /events, a page at a time,
+    or replayed on the stream with `after=0`)."""
     if header.strip():
         return int(header)
-    return 0 if after is None else after
+    return head if after is None else after
 
 
 @router.get(
@@ -69,12 +71,13 @@ def _last_event_id(header: str, after: int | None) -> int:
             "description": "One SSE message per event; id = version.",
         },
         204: {"description": "The game has ended and the client has every event: stop reconnecting."},
-        **errors(401, 403, 404, 422),
+        **errors(401, 403, 404, 422, 429),
     },
     openapi_extra={"x-seat-token": "optional"},
 )
 async def stream(
     game_id: GameId,
+    request: Request,
     runtime: RuntimeDep,
     seat: StreamSeat,
     last_event_id: Annotated[
@@ -82,19 +85,25 @@ async def stream(
         Header(pattern=r"^\s*[0-9]{0,18}\s*$", description="The version of the last event received."),
     ] = "",
     after: Annotated[
-        int | None, Query(ge=0, description="Like Last-Event-ID, for a first connection.")
+        int | None,
+        Query(
+            ge=0,
+            le=MAX_VERSION,
+            description="Like Last-Event-ID, for a first connection: the events after this version "
+            "(0: from the first). Without either the stream starts at the game's head.",
+        ),
     ] = None,
 ) -> Response:
     """Live events (SSE) as the caller may see them, each once and in order; resume with Last-Event-ID.
-    A browser's EventSource cannot send an Authorization header: it may pass the seat token as the
-    `access_token` query parameter instead (accepted on this route only, and scrubbed from the logs)."""
-    last = _last_event_id(last_event_id, after)
+    A new stream without Last-Event-ID starts at the game's head (what happens next); `after=N` replays
+    from version N first (`after=0`: the whole log, a page at a time). A client may hold a few streams at
+    once (429 `too-many-streams` beyond; README, "Limits"). A browser's EventSource cannot send an
+    Authorization header: it may pass the seat token as the `access_token` query parameter instead
+    (accepted on this route only, and scrubbed from the logs)."""
     state, version = await run_in_threadpool(runtime.store.current, game_id)
+    last = _last_event_id(last_event_id, after, version)
     if state.finished and last >= version:
         return Response(status_code=204)
     runtime.bots.kick(game_id)
-    return StreamingResponse(
-        game_stream(runtime, game_id, last, None if seat is None else seat.seat),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    content = game_stream(runtime, game_id, last, None if seat is None else seat.seat)
+    return held_stream(runtime, request, content)

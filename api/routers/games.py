@@ -24,6 +24,7 @@ from domain import IllegalMove, Options, SeatSpec, Setup
 from domain.setup import CHARACTERS
 from projections.views import viewer_for
 from replays.clock import ClockConfig, parse_duration
+from replays.errors import ImportRejected
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -31,6 +32,7 @@ IMPORT_MEDIA = "application/x-ndjson"
 FILE = {"type": "string", "format": "binary"}  # an export file (docs/export.md): bytes, for generated clients
 # A lobby cursor is the ID of the last game of the previous page (opaque to clients: docs/api.md).
 CURSOR_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+IMPORT_MEDIA_TYPES = (IMPORT_MEDIA, "application/jsonl", "application/json-lines")
 
 
 def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
@@ -180,18 +182,33 @@ async def lobby(
     operation_id="importGame",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreated,
-    responses=errors(403, 422, 429),
+    responses=errors(403, 415, 422, 429),
     openapi_extra={
         "requestBody": {"required": True, "content": {IMPORT_MEDIA: {"schema": FILE}}},
     },
 )
 async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
-    """Import an export file (JSON Lines) as a new game; seats of an unfinished game get new tokens."""
+    """Import an export file (JSON Lines, sent as `Content-Type: application/x-ndjson`: 415 otherwise)
+    as a new game; seats of an unfinished game get new tokens. A file the store rejects counts against
+    the client's caps all the same (README, "Limits")."""
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media not in IMPORT_MEDIA_TYPES:
+        # A cross-site form can post only text/plain, form or multipart bodies without asking first
+        # (CORS): requiring the export's own type keeps other sites from importing in a visitor's name.
+        raise ApiError(
+            415,
+            "unsupported-media-type",
+            f"an import is sent as Content-Type: {IMPORT_MEDIA} (the export's type), not {media or 'none'}",
+        )
     data = await request.body()
     client = await limits.admit(runtime, request, "import", len(data))
     # A complete file holds the whole deal: whoever had it knows it. A finished game gets no seats.
     seating = Seating(client, "import", KNOWN)
-    game_id = await run_in_threadpool(runtime.store.import_, data, seating.rows)
+    try:
+        game_id = await run_in_threadpool(runtime.store.import_, data, seating.rows)
+    except ImportRejected:
+        await limits.rejected(runtime, client, "import", len(data))
+        raise
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     return GameCreated(
         game_id=game_id, version=version, deal=KNOWN, seats=seating.answer(runtime, game_id, state)

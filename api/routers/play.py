@@ -75,7 +75,7 @@ async def submit(
     runtime: Runtime = request.app.state.runtime
     seat = caller
     received = runtime.clock()  # ASYNC-1: a command is judged by the time it was received
-    limits.rate(runtime, request, "command")
+    await limits.rate(runtime, request, "command")
     try:
         command = command_from_dict(body.command)
     except ValueError as error:

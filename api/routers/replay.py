@@ -11,7 +11,7 @@ from api import boards, limits
 from api.contract import errors
 from api.deps import GameId, OptionalSeat, RuntimeDep
 from api.problems import ApiError
-from api.schemas import BoardView, Deal, ForkGame, GameCreated, VerifyReport
+from api.schemas import MAX_VERSION, BoardView, Deal, ForkGame, GameCreated, VerifyReport
 from api.seating import Seating, deal_of, person_seats
 from api.seats import KNOWN, SECRET
 from domain.catalog.loader import ALIASES, editions
@@ -32,7 +32,8 @@ EDITIONS = sorted({*ALIASES, *editions(), *editions().values()})
 async def board_at(
     game_id: GameId,
     version: Annotated[
-        int, Path(ge=1, description="A version of the game: 1 (its first event) to its head.")
+        int,
+        Path(ge=1, le=MAX_VERSION, description="A version of the game: 1 (its first event) to its head."),
     ],
     runtime: RuntimeDep,
     seat: OptionalSeat,

@@ -140,17 +140,17 @@ SeatNumber = Annotated[int, PathParam(ge=0, le=3, description="The seat (0-based
 # caller is known: a request without a valid token is answered 401 (or 403) whatever its rate, and costs
 # nothing against it. Each depends on its route's caller (resolved once per request, FastAPI caches it).
 async def seat_acting(request: Request, runtime: RuntimeDep, _: SeatCaller) -> None:
-    limits.rate(runtime, request, "command")
+    await limits.rate(runtime, request, "command")
 
 
 async def host_acting(request: Request, runtime: RuntimeDep, _: HostCaller) -> None:
-    limits.rate(runtime, request, "command")
+    await limits.rate(runtime, request, "command")
 
 
 async def caller_acting(request: Request, runtime: RuntimeDep, caller: AnyCaller) -> None:
     if caller is None:
         raise unauthorized("token-required", "this route needs a seat or host token")
-    limits.rate(runtime, request, "command")
+    await limits.rate(runtime, request, "command")
 
 
 SEAT_ACTS = [Depends(seat_acting)]

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -18,6 +18,7 @@ from api.deps import RuntimeDep, seat_of_token
 from api.problems import ApiError, unauthorized
 from api.runtime import Runtime
 from api.seats import Seat
+from api.stream import held_stream
 
 router = APIRouter(tags=["table"])
 
@@ -96,16 +97,15 @@ async def _turns(runtime: Runtime, seats: list[Seat]) -> AsyncIterator[bytes]:
     response_class=StreamingResponse,
     responses={
         200: {"content": {"text/event-stream": {}}, "description": "`turn` events (docs/async.md)."},
-        **errors(401, 422),
+        **errors(401, 422, 429),
     },
     openapi_extra={"x-seat-token": "required"},
 )
-async def turns(request: Request, runtime: RuntimeDep) -> StreamingResponse:
+async def turns(request: Request, runtime: RuntimeDep) -> Response:
     """Follow your turns in all your games on one stream: send every seat token you hold
     (`Authorization: Bearer <t1> <t2> ...`, or `access_token` repeated for a browser's EventSource).
     A `turn` event {game_id, seat, version, status, to_act, your_turn} comes for each game at once and
     whenever whose turn it is (or the game's status) changes."""
     seats = [await seat_of_token(runtime, request, token) for token in _tokens(request)]
     unique = list({(s.game_id, s.seat): s for s in seats}.values())
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return StreamingResponse(_turns(runtime, unique), media_type="text/event-stream", headers=headers)
+    return held_stream(runtime, request, _turns(runtime, unique))  # counts as one of the client's streams

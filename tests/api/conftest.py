@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -12,6 +13,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.connections import uvicorn_options
 from api.settings import NO_RATES, Settings
 from tests.api.helpers import free_port, wait_until
 
@@ -28,6 +30,7 @@ def settings(tmp_path: Path) -> Settings:
         stream_heartbeat_seconds=1.0,
         projections=False,
         rates=dict(NO_RATES),
+        rate_key_prefix=f"test:rate:{uuid.uuid4().hex}",  # a test that turns rates on with Redis
     )
 
 
@@ -51,7 +54,12 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(settings)
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level=log_level, timeout_graceful_shutdown=1
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level=log_level,
+            timeout_graceful_shutdown=1,
+            **uvicorn_options(settings),  # as `galileo serve` runs it (slow clients closed)
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -37,6 +37,9 @@ class Table:
         return [i for i, t in enumerate(self.tokens) if t is not None]
 
 
+NDJSON = {"Content-Type": "application/x-ndjson"}  # an export file's type, as POST /games/import needs
+
+
 def seats_spec(players: int, bots: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
     bots = bots or {}
     return [{"bot": bots[i]} if i in bots else {"name": f"P{i + 1}"} for i in range(players)]

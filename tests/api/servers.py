@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import httpx
@@ -47,7 +48,8 @@ class ServeProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = cwd / f"{name}.log"
         self._cwd = cwd
-        self._env = {**os.environ, **env}
+        # Rate buckets of this server's own in a shared Redis (other runs of the tests use it too).
+        self._env = {**os.environ, "GALILEO_RATE_KEY_PREFIX": f"test:rate:{uuid.uuid4().hex}", **env}
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> ServeProcess:

@@ -19,6 +19,7 @@ from domain import Options, SeatSpec, Setup, legal_moves, start
 from domain.bots import make_bot
 from domain.engine import play_through
 from replays.service import verify_file
+from replays.table import TAKEBACKS_PER_TURN
 from tests.api.async_helpers import Clock, H, bearer
 from tests.api.helpers import runtime_of
 
@@ -251,6 +252,23 @@ def test_ASYNC_1_two_processes_race_one_timeout(
 
 
 # -- take-backs (ASYNC-6, ASYNC-7) --------------------------------------------------------------------
+
+
+def test_ASYNC_7_take_backs_per_turn_are_bounded(client: TestClient) -> None:
+    """Move and take back, again and again: the turn's fifth take-back is refused (the log would grow
+    without the turn moving on), with its rule, and writes nothing; the move itself still stands."""
+    created = create(client, [people(1)[0], {"bot": "greedy"}])
+    game_id, token = created["game_id"], tokens(created)[0]
+    for cycle in range(TAKEBACKS_PER_TURN):
+        play(client, game_id, token, "@0 move 2", f"cycle-{cycle}")
+        assert table_post(client, game_id, "takeback", token).status_code == 200
+    play(client, game_id, token, "@0 move 2", "one-more")
+    before = client.get(f"/games/{game_id}").json()["version"]
+    refused = table_post(client, game_id, "takeback", token)
+    assert refused.status_code == 409, refused.text
+    body = refused.json()
+    assert body["code"] == "take-back-limit" and body["rule_id"] == "ASYNC-7"
+    assert client.get(f"/games/{game_id}").json()["version"] == before  # nothing written
 
 
 def test_ASYNC_7_take_back_alone_then_replay_verify_export_fork(client: TestClient) -> None:

@@ -67,7 +67,7 @@ def _call(client: TestClient, callers: Callers, route: str, caller: str) -> http
     if route == "events":
         return client.get(f"/games/{game}/events", headers=headers)
     if route == "stream":
-        with client.stream("GET", f"/games/{game}/stream", headers=headers) as response:
+        with client.stream("GET", f"/games/{game}/stream?after=0", headers=headers) as response:
             first = next(response.iter_lines()) if response.status_code == 200 else response.read()
             assert first is not None
             return response

@@ -76,11 +76,13 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("browser-serve")
-    # No rate limit on commands: a test plays the rest of a clicked game over HTTP as fast as it can.
+    # No rate limit on commands and reads: a test plays the rest of a clicked game over HTTP as fast as
+    # it can, while its pages read the board after every event.
     env = {
         "GALILEO_DATABASE_URL": f"sqlite:///{folder}/games.db",
         "REDIS_URL": "",
         "GALILEO_RATE_COMMAND": "off",
+        "GALILEO_RATE_READ": "off",
     }
     with ServeProcess(folder, env, "serve") as process:
         yield process.url

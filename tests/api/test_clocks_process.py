@@ -44,7 +44,7 @@ def test_galileo_clocks_run_records_the_timeout_and_plays_the_seat(  # type: ign
         created = client.post("/games", json={"seats": seats, "first_seat": 0, "clock": {"per_move": "PT2S"}})
         assert created.status_code == 201, created.text
         game_id = created.json()["game_id"]
-        stream = StreamReader(f"{server.url}/games/{game_id}/stream").start()  # on the API process
+        stream = StreamReader(f"{server.url}/games/{game_id}/stream?after=0").start()  # on the API process
         process = subprocess.Popen(
             [str(Path(sys.executable).parent / "galileo"), "clocks", "run"],
             env=env,

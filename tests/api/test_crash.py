@@ -59,7 +59,7 @@ def test_kill_9_during_create_fork_and_import_leaves_no_orphan(
         "GALILEO_DATABASE_URL": url,
         "GALILEO_PROJECTIONS": "off",
         "GALILEO_BOTS": "0",
-        **{f"GALILEO_RATE_{k}": "off" for k in ("CREATE", "FORK", "IMPORT", "COMMAND")},
+        **{f"GALILEO_RATE_{k}": "off" for k in ("CREATE", "FORK", "IMPORT", "COMMAND", "READ")},
     }
     backup = _backup(tmp_path)
     acknowledged: list[dict] = []

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from domain.events import GameStarted
 from domain.rng import digest
-from tests.api.helpers import create, finish_in_process, play_turns, runtime_of, wait_until
+from tests.api.helpers import NDJSON, create, finish_in_process, play_turns, runtime_of, wait_until
 
 HEX = re.compile(r"[0-9a-f]{32}")
 TWO = {"seats": [{"name": "A"}, {"name": "B"}]}
@@ -81,6 +81,7 @@ def test_forks_and_imports_say_who_may_know_their_deal(client: TestClient) -> No
     head = client.get(f"/games/{done.game_id}").json()["version"]
     known = client.post(f"/games/{done.game_id}/fork", json={"at_version": head // 2}).json()
     assert known["deal"] == "known"  # a finished game's deal is public: its fork keeps it
-    imported = client.post("/games/import", content=client.get(f"/games/{done.game_id}/export").content)
+    export = client.get(f"/games/{done.game_id}/export").content
+    imported = client.post("/games/import", content=export, headers=NDJSON)
     assert imported.status_code == 201 and imported.json()["deal"] == "known"
     assert client.get(f"/games/{imported.json()['game_id']}").json()["deal"] == "known"

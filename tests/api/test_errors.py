@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.settings import Settings
-from tests.api.helpers import Table, create
+from tests.api.helpers import NDJSON, Table, create
 
 PROBLEM = "application/problem+json"
 
@@ -122,7 +122,7 @@ def test_malformed_unknown_oversized_and_unknown_game(client: TestClient, settin
     _problem(client.get("/nowhere"), 404, "not-found")
     _problem(client.delete("/games"), 405, "method-not-allowed")
     _problem(client.post(f"/games/{table.game_id}/fork", json={"at_version": 99999}), 422, "fork-refused")
-    _problem(client.post("/games/import", content=b"garbage\n"), 422, "import-rejected")
+    _problem(client.post("/games/import", content=b"garbage\n", headers=NDJSON), 422, "import-rejected")
     _problem(
         client.get(f"/games/{table.game_id}/stream", headers={"Last-Event-ID": "x"}), 422, "invalid-request"
     )

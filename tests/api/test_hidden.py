@@ -73,7 +73,7 @@ def test_no_response_reveals_the_hidden_deal_before_the_end(client: TestClient) 
         keep(
             f"timeline svg {name}", client.get(f"/games/{game}/timeline", headers={**headers, "Accept": SVG})
         )
-        with client.stream("GET", f"/games/{game}/stream", headers=headers) as response:
+        with client.stream("GET", f"/games/{game}/stream?after=0", headers=headers) as response:
             if response.status_code == 200:
                 messages = parse_sse(response.iter_lines(), count=head)
                 assert [int(m["id"]) for m in messages] == list(range(1, head + 1))
@@ -204,10 +204,10 @@ def test_a_face_down_card_is_seen_by_the_seat_that_drew_it_and_nobody_else(
     with httpx.Client(base_url=posting.url, timeout=10) as http:
         table = create(http, 2, seed="face-down")
         game = table.game_id
-        url = f"{streaming.url}/games/{game}/stream"
+        url = f"{streaming.url}/games/{game}/stream?after=0"
         readers = {
             "seat0": StreamReader(url, table.auth(0)).start(),
-            "seat1": StreamReader(f"{url}?access_token={table.tokens[1]}").start(),  # as a browser does
+            "seat1": StreamReader(f"{url}&access_token={table.tokens[1]}").start(),  # as a browser does
             "spectator": StreamReader(url).start(),
         }
         runtime = runtime_of(posting)
@@ -344,7 +344,7 @@ def test_CHAR_HEV_1_CHAR_CUN_1_no_response_reveals_the_characters_hidden_orders_
             bodies.append((f"at {at} {name}", client.get(f"/games/{game}/at/{at}", headers=headers).text))
         bodies.append((f"export {name}", client.get(f"/games/{game}/export", headers=headers).text))
         bodies.append((f"timeline {name}", client.get(f"/games/{game}/timeline", headers=headers).text))
-        with client.stream("GET", f"/games/{game}/stream", headers=headers) as streamed:
+        with client.stream("GET", f"/games/{game}/stream?after=0", headers=headers) as streamed:
             bodies.append(
                 (f"stream {name}", str([m["data"] for m in parse_sse(streamed.iter_lines(), count=head)]))
             )

@@ -4,7 +4,9 @@ games and bytes one client stores answer 403 quota-exceeded; nothing is written 
 
 from __future__ import annotations
 
+import asyncio
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,12 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.limits import Rate, RateLimiter
+from api.limits import Rate, RateLimiter, RedisBuckets
 from api.settings import DEFAULT_RATES, NO_RATES, Settings
 from domain import SeatSpec, Setup
 from replays.service import Games
 from tests.api.conftest import LiveServer
-from tests.api.helpers import create
+from tests.api.helpers import NDJSON, create, free_port
 
 PROBLEM = "application/problem+json"
 TEN_MB = 10 * 1024 * 1024
@@ -72,12 +74,12 @@ def test_declared_oversized_body_gets_413_before_reading(client: TestClient, set
 def test_token_bucket_refills_at_its_rate() -> None:
     now = [0.0]
     limiter = RateLimiter({"create": Rate(60, 3)}, clock=lambda: now[0])  # one a second, bursts of 3
-    assert [limiter.take("create", "a") for _ in range(3)] == [0.0, 0.0, 0.0]
-    assert limiter.take("create", "a") == pytest.approx(1.0)
-    assert limiter.take("create", "b") == 0.0  # buckets are per client
+    assert [limiter.take_local("create", "a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limiter.take_local("create", "a") == pytest.approx(1.0)
+    assert limiter.take_local("create", "b") == 0.0  # buckets are per client
     now[0] = 1.0
-    assert limiter.take("create", "a") == 0.0
-    assert limiter.take("fork", "a") == 0.0  # no rate for the kind: unlimited
+    assert limiter.take_local("create", "a") == 0.0
+    assert limiter.take_local("fork", "a") == 0.0  # no rate for the kind: unlimited
 
 
 def test_rate_parse() -> None:
@@ -106,8 +108,8 @@ def test_rate_limits_answer_429_with_retry_after(settings: Settings, tmp_path: P
         assert client.post(fork, json={"at_version": 1}).status_code == 201
         assert client.post(fork, json={"at_version": 1}).status_code == 429
         backup = _backup(tmp_path)
-        assert client.post("/games/import", content=backup).status_code == 201
-        assert client.post("/games/import", content=backup).status_code == 429
+        assert client.post("/games/import", content=backup, headers=NDJSON).status_code == 201
+        assert client.post("/games/import", content=backup, headers=NDJSON).status_code == 429
         seat = client.get(f"/games/{table.game_id}/moves", headers=table.auth(0)).json()["to_act"]
         listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
         url = f"/games/{table.game_id}/commands"
@@ -159,8 +161,8 @@ def test_caps_on_games_and_bytes_per_client(settings: Settings, tmp_path: Path) 
     cap = len(backup) + 10
     other = replace(settings, database_url=f"sqlite:///{tmp_path}/other.db", max_bytes_per_client=cap)
     with TestClient(create_app(other)) as client:
-        assert client.post("/games/import", content=backup).status_code == 201
-        refused = client.post("/games/import", content=backup)
+        assert client.post("/games/import", content=backup, headers=NDJSON).status_code == 201
+        refused = client.post("/games/import", content=backup, headers=NDJSON)
         assert refused.status_code == 403 and refused.json()["code"] == "quota-exceeded"
         usage = client.app.state.runtime.seats.usage(next(iter(_clients(client))))
         assert usage.games == 1 and 0 < usage.bytes <= cap
@@ -170,3 +172,44 @@ def _clients(client: TestClient) -> set[str]:
     seats = client.app.state.runtime.seats
     rows = seats._db.execute("SELECT client FROM galileo_creations").fetchall()
     return {r[0] for r in rows}
+
+
+@pytest.mark.redis
+def test_rate_buckets_are_shared_across_replicas_with_redis(redis_url: str, settings: Settings) -> None:
+    """With Redis configured, two API replicas take from one bucket per client: a client gets the
+    rate once, not once per replica (keys under a prefix of this test's own)."""
+    prefix = f"test:rate:{uuid.uuid4().hex}"
+    rate = Rate(60, 4)
+
+    async def run() -> tuple[list[float], float]:
+        replicas = [RedisBuckets(redis_url, 0.5, prefix) for _ in range(2)]
+        limiters = [RateLimiter({"create": rate}, shared=r) for r in replicas]
+        try:
+            waits = [await limiters[i % 2].take("create", "client-a") for i in range(6)]
+            other = await limiters[1].take("create", "client-b")
+        finally:
+            for r in replicas:
+                await r.close()
+        return waits, other
+
+    waits, other = asyncio.run(run())
+    assert waits[:4] == [0.0] * 4  # the burst, taken on both replicas together
+    assert all(0 < w <= 1.0 for w in waits[4:])  # then one a second, whichever replica is asked
+    assert other == 0.0  # buckets are per client
+
+
+def test_an_unreachable_redis_falls_back_to_local_buckets() -> None:
+    """Redis down: each replica limits with its own bucket (never unlimited, never blocked)."""
+
+    async def run() -> list[float]:
+        dead = RedisBuckets(f"redis://127.0.0.1:{free_port()}/0", 0.2)
+        limiter = RateLimiter({"create": Rate(60, 2)}, shared=dead)
+        try:
+            return [await limiter.take("create", "a") for _ in range(3)]
+        finally:
+            await dead.close()
+
+    started = time.monotonic()
+    waits = asyncio.run(run())
+    assert waits[:2] == [0.0, 0.0] and waits[2] > 0
+    assert time.monotonic() - started < 3

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.settings import Settings
-from tests.api.helpers import create, play_turns, runtime_of, wait_until
+from tests.api.helpers import NDJSON, create, play_turns, runtime_of, wait_until
 
 
 def test_after_the_end_every_version_is_public_and_as_seat_shows_a_seat(client: TestClient) -> None:
@@ -28,7 +28,7 @@ def test_after_the_end_every_version_is_public_and_as_seat_shows_a_seat(client: 
 
     exported = client.get(f"/games/{game}/export")
     assert exported.headers["content-type"].startswith("application/x-ndjson")
-    imported = client.post("/games/import", content=exported.content)
+    imported = client.post("/games/import", content=exported.content, headers=NDJSON)
     assert imported.status_code == 201, imported.text
     copy = imported.json()
     assert copy["version"] == head and all(s["token"] is None for s in copy["seats"])

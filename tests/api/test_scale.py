@@ -46,7 +46,7 @@ def test_two_processes_share_moves_streams_and_conflicts(
         httpx.Client(base_url=b.url, timeout=10) as on_b,
     ):
         table = _create(on_a, "two-processes")
-        reader = StreamReader(f"{b.url}/games/{table.game_id}/stream").start()
+        reader = StreamReader(f"{b.url}/games/{table.game_id}/stream?after=0").start()
         try:
             # B was ready (its Redis subscription live) before the test began, and a stream registers
             # its listener before it reads the store: once event 1 has arrived, A's next batch reaches it.
@@ -113,7 +113,7 @@ def test_play_goes_on_while_redis_is_down_and_streams_catch_up(redis_url: str, t
             # than the 0.3 s connect timeout and retry): ready once it is.
             wait_until(lambda: http.get("/readyz").json()["checks"]["redis"] == "ok", 10, "Redis subscribed")
             table = _create(http, "redis-down")
-            reader = StreamReader(f"{server.url}/games/{table.game_id}/stream").start()
+            reader = StreamReader(f"{server.url}/games/{table.game_id}/stream?after=0").start()
             received: list[int] = []
             try:
                 play_turns(http, table, random.Random(1), max_decisions=5)
@@ -159,7 +159,7 @@ def test_redis_on_a_closed_port_does_not_stop_play(tmp_path: Path) -> None:
         ready = http.get("/readyz")
         assert ready.status_code == 503 and ready.json()["checks"]["redis"].startswith("unreachable")
         table = _create(http, "closed-port")
-        reader = StreamReader(f"{server.url}/games/{table.game_id}/stream").start()
+        reader = StreamReader(f"{server.url}/games/{table.game_id}/stream?after=0").start()
         try:
             assert play_turns(http, table, random.Random(5), max_decisions=6) == 6
             head = http.get(f"/games/{table.game_id}").json()["version"]

@@ -9,7 +9,7 @@ import random
 
 from fastapi.testclient import TestClient
 
-from tests.api.helpers import Table, play_turns
+from tests.api.helpers import NDJSON, Table, play_turns
 
 
 def _solo(client: TestClient, seed: str = "api-solo", **body: object) -> Table:
@@ -57,7 +57,7 @@ def test_a_solo_game_over_the_api_is_played_to_the_end_and_verifies(client: Test
     assert dealt["stack"] == revealed["stack"] and len(dealt["stack"]) == 60
     assert client.get(f"/games/{game}/verify").json()["ok"]
     exported = client.get(f"/games/{game}/export")
-    imported = client.post("/games/import", content=exported.content)
+    imported = client.post("/games/import", content=exported.content, headers=NDJSON)
     assert imported.status_code == 201, imported.text
     assert client.get(f"/games/{imported.json()['game_id']}/verify").json()["ok"]
     forked = client.post(f"/games/{game}/fork", json={"at_version": 40})

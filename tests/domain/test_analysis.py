@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 
@@ -162,6 +163,20 @@ def test_progress_cancellation_and_a_part_of_the_game() -> None:
     calls = iter(range(1000))
     with pytest.raises(AnalysisCancelled):
         analyse_game(events, viewer=1, budget=TINY, cancelled=lambda: next(calls) > 5)
+
+
+def test_a_cancellation_at_any_poll_stops_the_analysis_as_cancelled() -> None:
+    """A search cut short by the cancellation (even before its first iteration, so the move played
+    was never visited) ends the analysis with AnalysisCancelled, never with an error of its own."""
+    events = [e for e in play_game(default_setup(2, "cut"), [GreedyBot("a"), GreedyBot("b")]).events]
+    for polls in range(40):
+        calls = iter(range(10_000))
+
+        def cancelled(calls: Iterator[int] = calls, polls: int = polls) -> bool:
+            return next(calls) >= polls
+
+        with pytest.raises(AnalysisCancelled):
+            analyse_game(events, viewer=None, budget=TINY, cancelled=cancelled)
 
 
 def test_decisions_are_found_from_the_events_alone() -> None:

@@ -24,8 +24,11 @@ from replays.jobs import (
     Analyser,
     Cancelled,
     JobInfo,
+    JobLimits,
     JobQueue,
+    JobRefused,
     LocalJobs,
+    NotAsked,
     Progress,
     RedisJobs,
     Task,
@@ -325,3 +328,49 @@ def test_redis_job_survives_its_work_horse_killed(
         assert len(list(redis_jobs.redis.scan_iter(f"{PREFIX}:result:*"))) == 1
     finally:
         worker.stop()
+
+
+@pytest.mark.redis
+def test_redis_limits_and_who_may_cancel(redis_jobs: RedisJobs, stored: tuple[str, str, int]) -> None:
+    """No worker: the jobs stay queued. Per asker and in all, the queue's length decides (every API
+    replica sees the same); only an asker withdraws a job, and it is cancelled when the last one does."""
+    _, game_id, head = stored
+    limits = JobLimits(per_asker=1, queued=2)
+    first, _ = redis_jobs.submit(task_of(game_id, head, "slow", viewer=0), "alice", limits)
+    same, created = redis_jobs.submit(task_of(game_id, head, "slow", viewer=0), "bob", limits)
+    assert not created and same.job_id == first.job_id  # joining a job costs nothing
+    with pytest.raises(JobRefused) as mine:
+        redis_jobs.submit(task_of(game_id, head, "slow", viewer=1), "alice", limits)
+    assert mine.value.scope == "client"
+    redis_jobs.submit(task_of(game_id, head, "slow", viewer=1), "carol", limits)
+    with pytest.raises(JobRefused) as full:
+        redis_jobs.submit(task_of(game_id, head, "steady"), "dave", limits)
+    assert full.value.scope == "queue"
+    with pytest.raises(NotAsked):
+        redis_jobs.cancel(first.job_id, "mallory")
+    kept = redis_jobs.cancel(first.job_id, "alice")
+    assert kept is not None and kept.status == "queued"  # bob still wants it
+    gone = redis_jobs.cancel(first.job_id, "bob")
+    assert gone is not None and gone.status == "cancelled"
+    again, created = redis_jobs.submit(task_of(game_id, head, "slow", viewer=2), "alice", limits)
+    assert created  # alice's cancelled job no longer counts
+
+
+def test_local_limits_and_who_may_cancel(stored: tuple[str, str, int]) -> None:
+    url, game_id, head = stored
+    jobs = LocalJobs(PACED, store_loader(url), threads=1)
+    try:
+        limits = JobLimits(per_asker=1, queued=2)
+        first, _ = jobs.submit(task_of(game_id, head, "slow", viewer=0), "alice", limits)
+        with pytest.raises(JobRefused):
+            jobs.submit(task_of(game_id, head, "slow", viewer=1), "alice", limits)
+        jobs.submit(task_of(game_id, head, "slow", viewer=1), "bob", limits)
+        with pytest.raises(JobRefused) as full:
+            jobs.submit(task_of(game_id, head, "steady"), "carol", limits)
+        assert full.value.scope == "queue"
+        with pytest.raises(NotAsked):
+            jobs.cancel(first.job_id, "mallory")
+        assert jobs.cancel(first.job_id, "alice") is not None
+        assert wait_status(jobs, first.job_id, ["cancelled"]).status == "cancelled"
+    finally:
+        jobs.close()
