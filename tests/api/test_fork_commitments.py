@@ -1,9 +1,9 @@
 """The fork attack of issue 26, end to end over HTTP: a spectator reads a face-down card's sealed digest
 from the export of a running game, forks it with no token (at its head, and at the draw), reads everything
 a fork lets it read (its export as each of its seats and as a spectator; for the fork at the head, once
-resigned to its bots and ended, its complete export with every nonce and key), and tries every card of the catalog against the
-digest with every nonce and key it found. It must recover nothing (docs/audit.md, "Scheme 3"; OBS-52:
-the front of a face-down card is its seat's alone until the end).
+resigned to its bots and ended, its complete export with every nonce and key), and tries every card of
+the catalog against the digest with every nonce and key it found. It must recover nothing
+(docs/audit.md, "Scheme 3"; OBS-52: the front of a face-down card is its seat's alone until the end).
 
 The brute force is written here from the documented digests (bare SHA-256 in schemes 1 and 2, HMAC in
 scheme 3), not taken from replays.audit, and it is shown to find the card when it is given the real
