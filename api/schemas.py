@@ -197,6 +197,18 @@ class CommandResult(BaseModel):
     events: list[EventItem]
 
 
+class MovePreview(BaseModel):
+    """What a move will do, from the events the engine produces for it (projections/preview.py), told only
+    up to the information horizon (ASYNC-7): nothing hidden is in it."""
+
+    lines: list[str] = Field(description="Each event up to the horizon, in the words of the history.")
+    warnings: list[str] = Field(description="Rewards the move wastes, with the reason (`EffectLost`).")
+    reveals: str | None = Field(description="What hidden thing is revealed next, where the telling stops.")
+    ends_turn: bool
+    undoable: bool = Field(description="Whether a take-back can return to before this move (ASYNC-7).")
+    events: list[dict[str, Any]] = Field(description="The told events, each with its `type`.")
+
+
 class MovesOut(BaseModel):
     game_id: str
     version: int
@@ -205,8 +217,12 @@ class MovesOut(BaseModel):
     moves: list[dict[str, Any]]
     descriptions: list[str] = Field(
         default_factory=list,
-        description="Each move in words with what it will do, in the order of `moves` (not part of a move: "
+        description="Each move in words (what is chosen), in the order of `moves` (not part of a move: "
         "post the move back unchanged).",
+    )
+    previews: list[MovePreview] = Field(
+        default_factory=list,
+        description="What each move will do, in the order of `moves` (projections/preview.py).",
     )
 
 

@@ -263,19 +263,6 @@ class Context:
                 return f"Scale tile {slot + 1} ({theme + ', ' if theme else ''}{scale[slot]})"
         return f"Scale tile {slot + 1}"
 
-    def scale_row(self, slot: int, height: int) -> str:
-        """The reward of row `height` (1..4) of the Scale tile in `slot`, when the position is known."""
-        if self.state is None or not 1 <= height <= 4:
-            return ""
-        scale = self.state.get("scale") or []
-        if not 0 <= slot < len(scale):
-            return ""
-        try:
-            face = self.catalog.scale_face(scale[slot])
-        except KeyError:
-            return ""
-        return reward_text(face.rows[height - 1].reward)
-
     def player(self, seat: int) -> Mapping[str, Any] | None:
         if self.state is None:
             return None
@@ -482,7 +469,7 @@ EVENT_TEXT: Mapping[str, EventText] = {
     "GameEnded": _game_ended,
     "TelescopeMoved": lambda e, c: (
         f"Moved the telescope {plural(int(e.get('steps', 0)), 'step')} from {_sky(e.get('start'))} to "
-        f"{_sky(e.get('end'))}" + (" (passing U: a Quadrant)" if e.get("wrapped") else "")
+        f"{_sky(e.get('end'))}" + (" (round past U)" if e.get("wrapped") else "")
     ),
     "FixedActionTaken": lambda e, c: (
         f"Took the fixed action of {e.get('space')}: "
@@ -679,6 +666,18 @@ EVENT_TEXT: Mapping[str, EventText] = {
 }
 
 
+# Steps the rules take every turn whatever the player chose: folded in the history and left out of a
+# move's preview (the page shows them on demand).
+ROUTINE_EVENTS = frozenset({"FreeActionsClosed", "TurnEnded", "ActionPhaseEnded"})
+
+
+def routine(event: Mapping[str, Any], type_name: str | None = None) -> bool:
+    """Whether an event (its JSON form) is a routine step: one of `ROUTINE_EVENTS`, or an objective
+    check that met nothing (OBJ-2)."""
+    name = type_name or str(event.get("type", ""))
+    return name in ROUTINE_EVENTS or (name == "ObjectivesChecked" and not event.get("met"))
+
+
 def describe_event(
     event: Mapping[str, Any], context: Context | None = None, type_name: str | None = None
 ) -> str:
@@ -713,15 +712,8 @@ def _observe(m: Mapping[str, Any], c: Context) -> str:
     if target.startswith("C:"):
         parts = target.split(":")
         card, index = parts[1], int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0
-        reward = c.constellation_reward(card, index)
-        p = c.player(int(m.get("seat", 0)))
-        slot = ""
-        if p is not None:
-            used = int(p.get("tokens_used", 0))
-            slots = c.catalog.constellation_slots
-            if 0 <= used < len(slots):
-                slot = f" and {reward_text(slots[used])} from the token's slot"
-        return f"Observe {c.constellation(card, index)} on {c.card_name(card)} {paying}: {reward}{slot}"
+        reward = c.constellation_reward(card, index)  # the token's slot reward: the event tells it
+        return f"Observe {c.constellation(card, index)} on {c.card_name(card)} {paying}: {reward}"
     if target.startswith("MOON:"):
         tile = next((t for t in c.catalog.luna.moon_tiles if t.id == target[5:]), None)
         reward = f": {reward_text(tile.reward)}" if tile is not None else ""
@@ -732,14 +724,7 @@ def _observe(m: Mapping[str, Any], c: Context) -> str:
 def _move(m: Mapping[str, Any], c: Context) -> str:
     steps = int(m.get("steps", 0))
     text = f"Move the telescope {plural(steps, 'step')}"
-    p = c.player(int(m.get("seat", 0)))
-    if p is not None:
-        pos, wrapped = int(p.get("telescope", 1)), False
-        for _ in range(steps):  # MOV-3, MOV-5: U wraps round to S1
-            wrapped = wrapped or pos == 6
-            pos = 2 if pos in (1, 6) else pos + 1
-        text += f" to {SKY[pos]}" + (" (passing U: a Quadrant)" if wrapped else "")
-    return text
+    return text  # where it lands is told by the engine's event (projections/preview.py)
 
 
 def _use_tile(m: Mapping[str, Any], c: Context) -> str:
@@ -761,16 +746,7 @@ def _use_tile(m: Mapping[str, Any], c: Context) -> str:
 
 
 def _lecture(m: Mapping[str, Any], c: Context) -> str:
-    slot = int(m.get("tile", 0))
-    p = c.player(int(m.get("seat", 0)))
-    text = f"Lecture at {c.scale(slot)}"
-    if p is not None:
-        university = p.get("university") or []
-        height = int(university[slot]) + 1 if 0 <= slot < len(university) else 0
-        reward = c.scale_row(slot, height)
-        if reward:
-            text += f": University token to row {height}, {reward}"
-    return text
+    return f"Lecture at {c.scale(int(m.get('tile', 0)))}"  # the row reached: the event tells it (LEC-1)
 
 
 def _write(m: Mapping[str, Any], c: Context, complete: bool) -> str:
