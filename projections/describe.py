@@ -102,6 +102,22 @@ _CODE = re.compile(
 )
 
 
+# A rule ID inside component text ("(AMB-16)", "(p ≥ 3, AMB-17)"): the catalog notes which rule settles a
+# wording; the words a player reads leave it out (the history links the event's rule beside its text).
+_RULE_ID = re.compile(r",?\s*\b[A-Z]{2,5}(?:-[A-Z]{2,4})?-\d+(?:\.\d+)?[a-z]?\b")
+_PARENS = re.compile(r"\s*\(([^()]*)\)")
+
+
+def without_rule_ids(words: str) -> str:
+    """Component text without the rule IDs noted in it (the same as svg.js `withoutRuleIds`)."""
+
+    def keep(m: re.Match[str]) -> str:
+        inside = _RULE_ID.sub("", m[1]).lstrip(",; ").strip()
+        return f" ({inside})" if inside else ""
+
+    return _PARENS.sub(keep, words).strip()
+
+
 def colour_name(code: str) -> str:
     return COLOUR_NAMES.get(code, code)
 
@@ -239,7 +255,7 @@ class Context:
         if objective_id == "MOON":
             return "the Moon objective"
         o = self.catalog.objectives.get(str(objective_id))
-        return f"{objective_id} ({o.text})" if o is not None else str(objective_id)
+        return f"{objective_id} ({without_rule_ids(o.text)})" if o is not None else str(objective_id)
 
     def page(self, page_id: Any) -> str:
         if page_id == "appendix":
@@ -323,8 +339,8 @@ def _constellation(e: Mapping[str, Any], c: Context) -> str:
 def _face_down(e: Mapping[str, Any], c: Context) -> str:
     source = "the reserve" if e.get("from_reserve") else "the deck"
     if "card" in e:
-        return f"Took {c.card_name(e['card'])} face down from {source} into the library (OBS-52)"
-    return f"Took a face-down tier {e.get('tier')} card from {source} into the library (OBS-52)"
+        return f"Took {c.card_name(e['card'])} face down from {source} into the library"
+    return f"Took a face-down tier {e.get('tier')} card from {source} into the library"
 
 
 def _points(e: Mapping[str, Any], c: Context) -> str:
@@ -348,7 +364,7 @@ def _game_ended(e: Mapping[str, Any], c: Context) -> str:
 
 def _moving(e: Mapping[str, Any], c: Context) -> str:
     if not e.get("tile"):
-        return "Took a Quadrant at U instead of a moving action (UPG-2)"
+        return "Took a Quadrant at U instead of a moving action"
     option = int(e.get("option", 0))
     face = "upgraded" if e.get("upgraded") else "basic"
     reward = c.tile_option(e["tile"], option, bool(e.get("upgraded")))

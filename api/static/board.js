@@ -6,7 +6,7 @@
 // `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
 import { api, clear, el } from "/static/common.js";
 import {
-  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, wrap,
+  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
 } from "/static/svg.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
@@ -207,10 +207,10 @@ function objectives(board, catalog, y0) {
       s(
         "g",
         { "data-kind": "objective", "data-objective": id, "data-claims": claims.join(",") },
-        s("title", {}, `${id}: ${o.text}${claims.length ? `; claimed by ${claims.map((c) => nameOf(board, c)).join(", ")}` : ""}`),
+        s("title", {}, `${id}: ${withoutRuleIds(o.text)}${claims.length ? `; claimed by ${claims.map((c) => nameOf(board, c)).join(", ")}` : ""}`),
         s("rect", { x, y, width: ow, height: 118, rx: 8, class: "objective" }),
         text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
-        lines(x + 8, y + 36, o.text, 36, 15, { class: "small" }),
+        lines(x + 8, y + 36, withoutRuleIds(o.text), 36, 15, { class: "small" }),
         claims.map((seat, k) => pawn(seat, x + ow - 18 - k * 24, y + 18, 10)),
       ),
     );
@@ -298,7 +298,13 @@ function bookOfComets(board, catalog, y0) {
 function luna(board, catalog, y0) {
   const st = board.state;
   const moon = st.luna;
-  const out = [text(8, y0 + 16, `Luna: the Moon (phase ${moon.phase}), Scoring tiles and the Bonus board (side ${moon.side})`, { class: "heading" })];
+  // LUNA-22: an observation of the Moon costs the number on the top Observation tile (the state's stack,
+  // top first), whichever Moon tile is chosen: one cost for all of them, never a cost per tile.
+  const cost = moon.costs.length ? `the next observation costs ${moon.costs[0]}` : "no Observation tile left";
+  const out = [
+    text(8, y0 + 16, W < NARROW ? `Luna (phase ${moon.phase}, side ${moon.side})` : `Luna: the Moon (phase ${moon.phase}), Scoring tiles and the Bonus board (side ${moon.side})`, { class: "heading" }),
+    text(W - 8, y0 + 16, `Moon: ${cost}`, { class: "small", "text-anchor": "end", "font-weight": "700", "data-kind": "moon-cost", "data-cost": moon.costs.length ? moon.costs[0] : "" }),
+  ];
   const tiles = catalog.luna.moon_tiles;
   const scoring = Object.fromEntries(catalog.luna.scoring_tiles.map((t) => [t.id, t]));
   const tw = 104;
@@ -310,10 +316,10 @@ function luna(board, catalog, y0) {
     out.push(
       target(
         `moon:${tile.id}`,
-        `Moon tile ${tile.id} (phase ${tile.column}, cost ${moon.costs[i] ?? catalog.luna.moon_costs[i]}): ${rewardWords(tile.reward)}; Scoring tile ${on === "?" ? "face down" : score ? score.name : on || "none"}`,
+        `Moon tile ${tile.id} (phase ${tile.column}): ${rewardWords(tile.reward)}; Scoring tile ${on === "?" ? "face down" : score ? score.name : on || "none"}`,
         { "data-kind": "moon", "data-tile": tile.id, "data-scoring": on ?? "" },
         s("rect", { x, y, width: tw, height: 96, rx: 6, class: `moon${tile.column <= moon.phase ? " open" : ""}${taken ? " taken" : ""}` }),
-        text(x + 6, y + 16, `${tile.id} · cost ${moon.costs[i] ?? catalog.luna.moon_costs[i]}`, { class: "small", "font-weight": "700" }),
+        text(x + 6, y + 16, `${tile.id} · phase ${tile.column}`, { class: "small", "font-weight": "700" }),
         lines(x + 6, y + 34, rewardShort(tile.reward), 15, 13, { class: "tiny" }),
         lines(x + 6, y + 64, on === "?" ? "Scoring: face down" : score ? score.name : on ? on : "–", 16, 12, { class: "tiny muted" }),
       ),
@@ -892,7 +898,7 @@ function characterArea(board, catalog, p, y0) {
   if (p.hevelius && catalog.luna_characters) add(heveliusArea(board, catalog, p, y));
   if (p.urania && catalog.luna_characters) add(cunitzArea(board, catalog, p, y));
   if (p.venus && catalog.luna_characters) add(sophiaArea(board, catalog, p, y));
-  if (p.character === "galileo") add([[lines(8, y + 14, "Galileo: each Observe may be a Major Object and one constellation, or one to three constellations (CHAR-GAL-2).", 120, 15, { class: "small muted" })], 24]);
+  if (p.character === "galileo") add([[lines(8, y + 14, "Galileo: each Observe may be a Major Object and one constellation, or one to three constellations.", 120, 15, { class: "small muted" })], 24]);
   return [out, y - y0 + 4];
 }
 
@@ -1004,18 +1010,22 @@ export function renderBoard(container, board, catalog) {
   container.dataset.layout = W < NARROW ? "narrow" : "wide";
   const players = board.state.players.slice();
   const me = board.viewer ? board.viewer.seat : null;
-  players.sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
+  const own = players.find((p) => p.seat === me) || null;
+  const seatBoard = (p) =>
+    el(
+      "details",
+      { class: "player-board", open: true, "data-seat": p.seat },
+      el("summary", {}, `${nameOf(board, p.seat)} (${p.character}${abilityOf(p) ? ", ability side" : ""})${p.seat === me ? " — you" : ""}: ${p.score} VP`),
+      playerBoard(board, catalog, p),
+    );
+  // The main board and the viewer's own board side by side on a wide screen (style.css, "the desk"),
+  // the other seats' boards under them.
+  container.classList.toggle("has-own", Boolean(own));
   clear(
     container,
     el("div", { class: "board-main" }, mainBoard(board, catalog)),
-    players.map((p) =>
-      el(
-        "details",
-        { class: "player-board", open: true, "data-seat": p.seat },
-        el("summary", {}, `${nameOf(board, p.seat)} (${p.character}${abilityOf(p) ? ", ability side" : ""})${p.seat === me ? " — you" : ""}: ${p.score} VP`),
-        playerBoard(board, catalog, p),
-      ),
-    ),
+    own ? el("div", { class: "board-own" }, seatBoard(own)) : null,
+    el("div", { class: "board-others" }, players.filter((p) => p !== own).map(seatBoard)),
   );
 }
 

@@ -5,7 +5,8 @@
 import { Problem, api, clear, gameIdFromPath, newCommandId, saveToken, showProblem, takeToken } from "/static/common.js";
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
-import { MovePanel, installKeys } from "/static/moves.js";
+import { MovePanel, confirmEachMove, installKeys } from "/static/moves.js";
+import { TEXT } from "/static/words.js";
 import { TurnBanner } from "/static/turn.js";
 
 const gameId = gameIdFromPath();
@@ -21,7 +22,7 @@ let sending = false;  // a command is being posted: its answer refreshes the boa
 const boardNode = document.getElementById("board");
 const banner = new TurnBanner(document.getElementById("banner"), document.getElementById("turn-options"));
 const history = new History(document.getElementById("history"));
-const panel = new MovePanel(document.getElementById("move-panel"), boardNode, submit);
+const panel = new MovePanel(document.getElementById("move-panel"), boardNode, submit, document.getElementById("move-list"));
 installKeys(panel);
 onLayoutChange(boardNode, () => refresh());
 
@@ -75,7 +76,7 @@ async function load() {
   const seat = board.viewer.seat;
   document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : `playing seat ${seat}, ${board.seats[seat].name}`;
   let listing = null;
-  let note = "Spectators have no moves.";
+  let note = TEXT.spectator;
   if (moves) {
     try {
       listing = await moves;
@@ -86,14 +87,14 @@ async function load() {
         return;
       }
       expected = listing.version;
-      note = board.status === "finished" ? "The game has ended." : listing.to_act === listing.seat ? "Choose a highlighted element of the board (or a move from the list), then confirm." : "Not your turn: the board updates as the others play.";
+      note = board.status === "finished" ? TEXT.ended : listing.to_act === listing.seat ? (confirmEachMove() ? TEXT.yourMove : TEXT.yourMoveQuick) : TEXT.notYourTurn;
     } catch (error) {
       showProblem(problem, error);
     }
   }
   document.getElementById("moves-note").textContent = note;
   panel.update(board, listing);
-  document.getElementById("moves-section").classList.toggle("active", Boolean(listing && listing.moves.length));
+  document.getElementById("action-bar").classList.toggle("active", Boolean(listing && listing.moves.length));
   boardNode.dataset.ready = String(board.version);  // drawn, with its moves (tests wait on it)
   if (hadFocus) {
     const first = boardNode.querySelector(".target.live") || document.querySelector("#move-panel button");

@@ -1,0 +1,53 @@
+// The play page's words, in one place (a translation replaces this module). Texts about the game itself
+// (what a move is and does) come from the server: projections/describe.py.
+
+// The board areas a highlighted element can be in (moves.js, "Highlighted on the board: ...").
+export const AREAS = {
+  sky: "your starry sky",
+  mo: "the Discovery cards",
+  c: "the Discovery cards",
+  supply: "the dice supply",
+  die: "your dice",
+  scale: "the University",
+  cellar: "your cellar",
+  row: "your library",
+  page: "the Book of Comets",
+  quadrants: "your Quadrants (free actions)",
+  moon: "the Moon",
+  bonus: "the Bonus board",
+  aside: "your character board",
+  libtile: "your library tiles",
+  hoffer: "your Constellation tile offer",
+  hgroup: "your constellations",
+  round: "your Urania Propitia board",
+};
+
+export const TEXT = {
+  choicesLabel: "The moves of the chosen element",
+  confirmLabel: "Confirm the move",
+  confirmSetting: "Confirm each move",
+  filter: "Filter moves",
+  filterLabel: "Filter the legal moves",
+  allMoves: "All legal moves",
+  highlighted: "Highlighted on the board: ",
+  selected: "Selected",
+  moveCount: (n) => `${n} move${n === 1 ? "" : "s"}`,
+  confirm: "Confirm",
+  cancel: "Cancel",
+  warning: "Wasted: ",
+  thenRevealed: (what) => `Then ${what}.`,
+  endsTurn: "This ends your turn.",
+  undoable: "You can take this back until something hidden is revealed or another player acts.",
+  final: "This cannot be taken back: it reveals something hidden or ends your turn.",
+  yourMove: "Choose a highlighted element of the board or a move in this bar.",
+  yourMoveQuick: "Choose a highlighted element of the board: it acts at once (you can take it back).",
+  notYourTurn: "Not your turn: the board updates as the others play.",
+  spectator: "Spectators have no moves.",
+  ended: "The game has ended.",
+  takeBack: "Take back",
+  takeBackTitle: (v) => `Return to before your last move (version ${v})`,
+  restartTurn: "Restart my turn",
+  restartTitle: (v) => `Return to the start of your turn (version ${v})`,
+  askTakeBack: "Ask the others to take back",
+  takeBackAsk: (words) => `Take back ${words}?`,
+};
