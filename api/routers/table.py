@@ -231,7 +231,8 @@ def _takeback_now(runtime: Runtime, game_id: str, seat: int) -> dict[str, Any]:
         target = rules.check_takeback(_reader(runtime, game_id), game, seat, None)
     except TableRefused as refused:
         return {"allowed": False, "reason": refused.message, "code": refused.code, "rule_id": refused.rule}
-    return {"allowed": True, "to_version": target}
+    restart = rules.restart_target(_reader(runtime, game_id), game, seat)
+    return {"allowed": True, "to_version": target, "restart_to": restart if restart != target else None}
 
 
 # -- a seat's requests -------------------------------------------------------------------------------
