@@ -45,9 +45,10 @@ export const TEXT = {
   spectator: "Spectators have no moves.",
   ended: "The game has ended.",
   takeBack: "Take back",
-  takeBackTitle: (v) => `Return to before your last move (version ${v})`,
+  undoStep: "Undo",
+  lastStep: "your last step",
   restartTurn: "Restart my turn",
-  restartTitle: (v) => `Return to the start of your turn (version ${v})`,
-  askTakeBack: "Ask the others to take back",
+  wholeTurn: "every step of your turn",
+  askTakeBack: "Ask the others",
   takeBackAsk: (words) => `Take back ${words}?`,
 };

@@ -1010,10 +1010,11 @@ def test_take_back_requested_on_one_page_and_accepted_on_the_others(server: str,
     assert moved.status_code == 200, moved.text
     ada = table_page(pages, server, game_id, ada_token)
     ben = table_page(pages, server, game_id, ben_token)
-    assert ben.locator("#table-actions button", has_text="Take back").count() == 0  # not Ben's command
-    ada.locator("#table-actions button", has_text="Take back").click()
+    assert ben.locator("#bar-undo button").count() == 0  # not Ben's command
+    ada.locator("#bar-undo button", has_text="Ask the others: undo").click()
+    ada.locator("#bar-undo button", has_text="Take back").click()  # asked first: "confirm each move" is on
     ada.wait_for_selector("#table-actions >> text=waits for the others", timeout=10_000)
-    assert ada.locator("#table-actions button", has_text="Take back").count() == 0
+    assert ada.locator("#bar-undo button").count() == 0
     # Ben's page follows the request on the live stream (no reload) and offers the answer.
     ben.locator("#table-actions button", has_text="Accept").click(timeout=10_000)
     taken = wait_for(
@@ -1032,7 +1033,7 @@ def test_take_back_requested_on_one_page_and_accepted_on_the_others(server: str,
             " && !document.querySelector('#table-actions').textContent.includes('waits for')",
             timeout=10_000,
         )
-    assert ada.locator("#table-actions button", has_text="Take back").count() == 0  # nothing left to take
+    assert ada.locator("#bar-undo button").count() == 0  # nothing left to take back
     moves = httpx.get(f"{server}/games/{game_id}/moves", headers={"Authorization": f"Bearer {ada_token}"})
     assert moves.json()["moves"] == start.json()["moves"]  # Ada moves again from where she began
     shot(ada, "table-take-back")
