@@ -90,8 +90,9 @@ export function targetsOf(move, board, preview = null) {
 export class MovePanel {
   // `root`: the action bar's move area; `boardContainer`: the container of the SVG board; `send(move)`:
   // posts a move; `listRoot`: where the list of every legal move goes (the side panel).
-  constructor(root, boardContainer, send, listRoot = root) {
+  constructor(root, boardContainer, send, listRoot = root, undo = null) {
     this.root = root;
+    this.undo = undo;  // the action bar's Undo buttons (table.js), kept in the row of the turn controls
     this.listRoot = listRoot;
     this.boardContainer = boardContainer;
     this.send = send;
@@ -126,7 +127,7 @@ export class MovePanel {
     this.filter = el("input", { type: "search", placeholder: TEXT.filter, "aria-label": TEXT.filterLabel, oninput: () => this.renderList() });
     this.list = el("div", { class: "moves all-moves" });
     this.allBox = el("details", { class: "all" }, el("summary", { onclick: () => (this.allBox.dataset.touched = "1") }, TEXT.allMoves), el("div", { class: "row" }, this.filter), this.list);
-    clear(this.root, this.confirmBox, el("div", { class: "row bar-controls" }, this.areasBox, this.controls, this.setting), this.selection);
+    clear(this.root, this.selection, this.confirmBox, el("div", { class: "row bar-controls" }, this.areasBox, this.controls, this.undo, this.setting));
     clear(this.listRoot, this.allBox);
   }
 
@@ -290,14 +291,14 @@ export class MovePanel {
     } }, TEXT.confirm);
     const after = [];
     if (p.reveals) after.push(TEXT.thenRevealed(p.reveals));
-    if (p.ends_turn && !p.reveals) after.push(TEXT.endsTurn);
+    const undo = p.undoable ? TEXT.undoable : p.reveals ? TEXT.finalReveals : p.ends_turn ? TEXT.finalEndsTurn : TEXT.final;
     clear(
       this.confirmBox,
       el("p", { class: "head" }, el("strong", {}, item.words)),
       p.warnings.map((w) => el("p", { class: "warning", role: "alert" }, el("strong", {}, TEXT.warning), w)),
       p.lines.length ? el("ul", { class: "will" }, p.lines.map((line) => el("li", {}, line))) : null,
       after.map((line) => el("p", { class: "then" }, line)),
-      el("p", { class: p.undoable ? "muted undo-note" : "note undo-note" }, p.undoable ? TEXT.undoable : TEXT.final),
+      el("p", { class: p.undoable ? "muted undo-note" : "note undo-note" }, undo),
       el("div", { class: "row" }, confirm, el("button", { type: "button", onclick: () => this.cancel() }, TEXT.cancel), el("span", { class: "muted mono" }, item.move.text)),
     );
     this.confirmBox.hidden = false;

@@ -22,7 +22,7 @@ let sending = false;  // a command is being posted: its answer refreshes the boa
 const boardNode = document.getElementById("board");
 const banner = new TurnBanner(document.getElementById("banner"), document.getElementById("turn-options"));
 const history = new History(document.getElementById("history"));
-const panel = new MovePanel(document.getElementById("move-panel"), boardNode, submit, document.getElementById("move-list"));
+const panel = new MovePanel(document.getElementById("move-panel"), boardNode, submit, document.getElementById("move-list"), document.getElementById("bar-undo"));
 installKeys(panel);
 onLayoutChange(boardNode, () => refresh());
 
