@@ -186,6 +186,11 @@ class EventItem(BaseModel):
     text: str | None = Field(
         default=None, description="The event in words, without its subject (the seat is in `event`)."
     )
+    routine: bool = Field(
+        default=False,
+        description="A step the rules take every turn whatever the player chose (a free-action window "
+        "closed, an objective check that met nothing, the turn's end): the history folds these away.",
+    )
     actor: int | str | None = None
     received_at: str | None = None
 
@@ -257,6 +262,9 @@ class LobbyGame(BaseModel):
     solo: dict[str, Any] | None = Field(
         None,
         description="A solo game against Tycho Brahe: his seat and, with Luna, the difficulty (SOLO-2).",
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description='The game\'s options as it began, e.g. `{"luna": true}`.'
     )
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from starlette.concurrency import run_in_threadpool
 
-from api.play import stored_items, withheld_from
+from api.play import names_of, stored_items, withheld_from
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
@@ -45,7 +45,7 @@ def _read_after(
     if version <= after:
         return [], state.finished
     stored = runtime.store.events(game_id, after=after, limit=min(PAGE, version - after))
-    return stored_items(stored, state.finished, viewer), state.finished
+    return stored_items(stored, state.finished, viewer, names_of(state)), state.finished
 
 
 async def game_stream(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from domain import command_to_dict, parse_command
 from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
 
@@ -176,6 +177,14 @@ class Context:
 
     catalog: Catalog
     state: Mapping[str, Any] | None = None
+    names: tuple[str, ...] = ()  # the seats' names, when the caller knows them (the end of a game)
+
+    def seat_name(self, seat: Any) -> str:
+        i = int(seat) if isinstance(seat, int) else -1
+        if 0 <= i < len(self.names):
+            return self.names[i]
+        p = self.player(i) if self.state is not None else None
+        return str(p.get("name")) if p is not None and p.get("name") else f"seat {seat}"
 
     # -- lookups that never fail --------------------------------------------------------------------
 
@@ -357,8 +366,8 @@ def _game_started(e: Mapping[str, Any], c: Context) -> str:
 
 
 def _game_ended(e: Mapping[str, Any], c: Context) -> str:
-    scores = ", ".join(f"seat {i}: {s}" for i, s in enumerate(e.get("scores") or []))
-    winners = " and ".join(f"seat {w}" for w in e.get("winners") or [])
+    scores = ", ".join(f"{c.seat_name(i)} {s}" for i, s in enumerate(e.get("scores") or []))
+    winners = " and ".join(c.seat_name(w) for w in e.get("winners") or [])
     return f"The game ended ({scores}); won by {winners}; the deal is revealed"
 
 
@@ -405,7 +414,7 @@ def _book_token(e: Mapping[str, Any], c: Context) -> str:
 def _scoring_tile(e: Mapping[str, Any], c: Context) -> str:
     tile = next((t for t in c.catalog.luna.scoring_tiles if t.id == e.get("tile")), None)
     name = tile.name if tile is not None else str(e.get("tile"))
-    points = ", ".join(f"seat {i}: {p}" for i, p in enumerate(e.get("points") or []))
+    points = ", ".join(f"{c.seat_name(i)}: {p}" for i, p in enumerate(e.get("points") or []))
     return f"Scoring tile {name} scored ({points})"
 
 
@@ -947,3 +956,13 @@ def describe_command(command: Mapping[str, Any], context: Context | None = None)
         return text(command, ctx)
     except (TypeError, ValueError, KeyError, IndexError):
         return str(command.get("text") or name)
+
+
+def command_words(text: str, context: Context | None = None) -> str:
+    """A command in its text notation ("@0 observe MO:D1-09 B4+R3 c1=1 c2=0") in words; the text itself
+    when it does not parse."""
+    try:
+        data = command_to_dict(parse_command(text))
+    except ValueError:
+        return text
+    return describe_command(data, context)

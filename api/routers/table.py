@@ -150,7 +150,7 @@ async def _record(
         version=result.version,
         replayed=result.replayed,
         events=[
-            EventItem(**play.event_item(first + i, e, state.finished, viewer))
+            EventItem(**play.event_item(first + i, e, state.finished, viewer, play.names_of(state)))
             for i, e in enumerate(result.events)
         ],
     )

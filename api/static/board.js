@@ -56,6 +56,14 @@ function svgRoot(height, label, ...children) {
 const nameOf = (board, seat) => (board.seats[seat] ? board.seats[seat].name : `seat ${seat}`);
 const cardOf = (catalog, id) => catalog.cards[id];
 
+// A line of text that never runs out of its box: squeezed to `width` when its estimated length (0.6 em a
+// character, a little over the font's average) would pass it, drawn as it is otherwise.
+function fitted(x, y, content, width, size, attributes = {}) {
+  const words = String(content);
+  const squeeze = words.length * size * 0.6 > width ? { textLength: width, lengthAdjust: "spacingAndGlyphs" } : {};
+  return text(x, y, words, { ...attributes, "font-size": size, ...squeeze });
+}
+
 function majorLabel(card) {
   const m = card.major;
   return `${m.name}: ${m.mix} ${m.cost}, ${m.vp} VP${m.inquisitor ? ", an Inquisitor" : ""}`;
@@ -100,7 +108,7 @@ function discovery(board, catalog, y0) {
         s("rect", { x: x + 1, y: y + 1, width: cw - 2, height: 78, rx: 7, fill: MIXES[major.mix] || "#888" }),
         text(x + 8, y + 20, `Tier ${ROMAN[card.tier] || card.tier}`, { class: "on-dark small" }),
         s("g", {}, s("rect", { x: x + cw - 52, y: y + 6, width: 46, height: 20, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + cw - 29, y + 20, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
-        text(x + 8, y + 42, major.name, { class: "on-dark", "font-weight": "700", "font-size": major.name.length > 14 ? 14 : 16 }),
+        fitted(x + 8, y + 42, major.name, cw - 16, major.name.length > 14 ? 14 : 16, { class: "on-dark", "font-weight": "700" }),
         text(x + 8, y + 66, `${major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
         inq ? s("g", {}, s("title", {}, "an Inquisitor comes with it"), s("circle", { cx: x + cw - 18, cy: y + 61, r: 13, fill: "#fff" }), inquisitor(x + cw - 27, y + 50, 18)) : null,
       ),
@@ -118,8 +126,8 @@ function discovery(board, catalog, y0) {
           s("rect", { x: x + 4, y: cy, width: cw - 8, height: slot - 6, rx: 6, class: "constellation" }),
           s("circle", { cx: x + 20, cy: cy + 18, r: 12, fill: DICE[c.colour] }),
           text(x + 20, cy + 23, c.cost, { "text-anchor": "middle", fill: c.colour === "Y" ? "#1d2433" : "#fff", "font-weight": "700" }),
-          text(x + 38, cy + 16, c.name, { "font-weight": "600", "font-size": 13 }),
-          text(x + 38, cy + 34, rewardShort(c.reward), { class: "small" }),
+          fitted(x + 38, cy + 16, c.name, cw - 46, 13, { "font-weight": "600" }),
+          fitted(x + 38, cy + 34, rewardShort(c.reward), cw - 46, 12.5, { class: "small" }),
           by >= 0 ? pawn(by, x + 20, cy + 40, 8) : null,
         ),
       );

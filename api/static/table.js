@@ -145,6 +145,7 @@ function renderHost(view) {
 async function load() {
   try {
     table = await api(`${path}/table`, { token: hostToken() || seatToken() });
+    showProblem(problem, null);
   } catch (error) {
     showProblem(problem, error);
     return;

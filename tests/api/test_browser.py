@@ -875,6 +875,11 @@ def test_replay_scrubber_history_and_view_as(server: str, pages: Pages) -> None:
     page.wait_for_selector('#board[data-version="1"] .board-svg')
     page.keyboard.press("ArrowRight")
     page.wait_for_selector('#board[data-version="2"] .board-svg')
+    page.locator("#slider").focus()  # with the slider focused a key is still one event, not two
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#board[data-version="3"] .board-svg')
+    time.sleep(0.3)
+    assert page.get_attribute("#board", "data-version") == "3"
     page.locator("#slider").fill("40")
     page.wait_for_selector('#board[data-version="40"] .board-svg')
     assert "Event 40" in page.locator("#event").inner_text()
@@ -889,6 +894,13 @@ def test_replay_scrubber_history_and_view_as(server: str, pages: Pages) -> None:
     name = httpx.get(f"{server}/games/{game_id}").json()["seats"][2]["name"]
     texts = page.locator("#events li").all_inner_texts()
     assert texts and all(f" {name} " in f" {t} " for t in texts)  # only seat 2's events, in words
+    # The score timeline spans the page at its drawing's own width, its 12 px text readable.
+    page.wait_for_function("() => document.querySelector('#timeline').naturalWidth > 0", timeout=30_000)
+    natural, shown = page.evaluate(
+        "() => [document.querySelector('#timeline').naturalWidth,"
+        " document.querySelector('#timeline').getBoundingClientRect().width]"
+    )
+    assert shown >= 0.9 * natural, (shown, natural)
     shot(page, "replay")
 
 
@@ -916,6 +928,8 @@ def test_replay_analysis_graph_and_mistake_marks(server: str, pages: Pages) -> N
     page.wait_for_selector(f'#board[data-version="{target}"] .board-svg', timeout=30_000)
     assert page.locator(f'#events li.current[data-version="{target}"]').count() == 1
     assert page.locator("#events .mistake-badge").count() == marks.count()  # the history marks them too
+    listed = page.locator("#mistakes li button").all_inner_texts()
+    assert listed and not any("@" in t for t in listed), listed  # in words, not in notation
     page.locator("#mistakes li button").last.click()
     last = page.locator("#mistakes li button").last.get_attribute("data-version")
     page.wait_for_selector(f'#board[data-version="{last}"] .board-svg', timeout=30_000)
