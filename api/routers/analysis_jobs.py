@@ -85,16 +85,22 @@ def _job(info: JobInfo) -> AnalysisJob:
 
 
 def in_words(result: Mapping[str, Any]) -> dict[str, Any]:
-    """The analysis with each decision's move and best move also in words (`move_words`, `best_words`)."""
-    decisions = [
+    """The analysis with each decision's move and best move also in words (`move_words`, `best_words`);
+    a result without a list of decisions (a partial one) as it is."""
+    decisions = result.get("decisions")
+    if not isinstance(decisions, list):
+        return dict(result)
+    worded = [
         {
             **d,
             "move_words": command_words(str(d.get("move", ""))),
             "best_words": command_words(str(d.get("best", ""))),
         }
-        for d in result.get("decisions") or []
+        if isinstance(d, Mapping)
+        else d
+        for d in decisions
     ]
-    return {**result, "decisions": decisions} if "decisions" in result else dict(result)
+    return {**result, "decisions": worded}
 
 
 def _viewer(state: GameState, seat: Seat | None, wanted: int | None) -> int | None:
