@@ -24,6 +24,15 @@ from tests.api.test_browser import Pages, browser, create, pages, server, shot  
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ADA_AND_BOTS = [{"name": "Ada"}, {"bot": "greedy", "name": "Bruno"}, {"bot": "greedy", "name": "Cleo"}]
+# In the page: the time from the last click to the board redrawn after it (its `data-ready`), in ms.
+FEEDBACK = """
+window.clicked = 0; window.drawn = 0;
+document.addEventListener('click', () => { window.clicked = performance.now(); }, true);
+document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
+  if (window.drawn < window.clicked) window.drawn = performance.now(); }).observe(document.querySelector('#board'),
+  {attributes: true, attributeFilter: ['data-ready']}));
+window.feedback = () => window.drawn - window.clicked;
+"""
 ANY_CHOICE = ".board-svg .target.live, .turn-controls .move, .banner.finished"
 BOX = """(selector) => {
   const n = document.querySelector(selector);
@@ -159,6 +168,7 @@ def test_a_whole_game_clicked_with_confirm_off_at_most_1_3_clicks_a_step(server:
     game_id, token = created["game_id"], created["seats"][0]["token"]
     page = pages.new(1440, 900)
     page.add_init_script("localStorage.setItem('galileo:confirm-each-move', '0')")
+    page.add_init_script(FEEDBACK)
     page.goto(f"{server}/play/{game_id}#token={token}")
     rng = random.Random(28)
     clicks = steps = 0
@@ -171,7 +181,6 @@ def test_a_whole_game_clicked_with_confirm_off_at_most_1_3_clicks_a_step(server:
         if page.locator(".banner.finished").count():
             break
         version = page.get_attribute("#board", "data-ready")
-        started = time.monotonic()
         made = _step(page, rng)
         if not made:
             time.sleep(0.05)
@@ -180,7 +189,7 @@ def test_a_whole_game_clicked_with_confirm_off_at_most_1_3_clicks_a_step(server:
             _ready(page, version)
         except Exception:  # the click landed while the board was redrawn: nothing was sent
             continue
-        waits.append(time.monotonic() - started)
+        waits.append(page.evaluate("window.feedback()"))
         clicks += made
         steps += 1
         if not undone and page.locator("#bar-undo button", has_text="Restart my turn").count():
@@ -193,7 +202,7 @@ def test_a_whole_game_clicked_with_confirm_off_at_most_1_3_clicks_a_step(server:
     board = httpx.get(f"{server}/games/{game_id}").json()
     assert board["status"] == "finished"
     per_step = clicks / steps
-    p50 = statistics.median(waits) * 1000
+    p50 = statistics.median(waits)
     print(f"confirm off: {clicks} clicks for {steps} steps = {per_step:.2f} clicks a step; ", end="")
     print(f"click to board p50 {p50:.0f} ms")
     assert per_step <= 1.3, per_step
