@@ -9,6 +9,11 @@ first event that reveals something hidden, or at the end of the turn (the next s
 with hidden draws and other people's choices). A revealing event is told only by the fields that are
 known before it happens (`FORESEEN`); what follows it is not told at all.
 
+Under that declared horizon lies a net: the move is also played on the position as the seat could
+believe it to be (a re-deal of what it has not seen, domain/determinise.py), and only the events that
+come out the same there are told, so an event that depended on something hidden without being
+declared revealing is not told either.
+
 The same facts say whether the move can be taken back (nothing revealed, the turn not ended: exactly
 the horizon `replays.table.horizon_problem` checks afterwards) and which rewards it will waste
 (`EffectLost`, with the engine's reason).
@@ -20,7 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain import Command, Event, play_through, redact_event
+from domain import Command, Event, IllegalMove, play_through, redact_event
+from domain.determinise import determinise
 from domain.events import EffectLost, TurnEnded, owns_private_fields
 from domain.state import GameState
 from domain.takeback import reveals
@@ -121,7 +127,45 @@ def preview_events(events: Sequence[Event], viewer: int, context: Context | None
     )
 
 
-def preview(state: GameState, command: Command, context: Context | None = None) -> Preview:
-    """What `command` (a legal move at `state`) will do, as its seat may know it beforehand."""
+def preview(
+    state: GameState,
+    command: Command,
+    context: Context | None = None,
+    believed: Sequence[GameState] = (),
+) -> Preview:
+    """What `command` (a legal move at `state`) will do, as its seat may know it beforehand.
+
+    `believed`: the position as the seat could believe it to be (`believed_positions`). Beyond the
+    horizon of what is declared revealing, only the events that come out the same in each of them are
+    told: a net under any event that would depend on hidden information without being declared so."""
     _, events = play_through(state, command)
-    return preview_events(events, command.seat, context)
+    seat = command.seat
+    agreed = len(events)
+    for other in believed:
+        try:
+            _, theirs = play_through(other, command)
+        except (IllegalMove, KeyError, ValueError, IndexError):  # it does not fit there: tell nothing
+            theirs = []
+        same = 0
+        for mine, alt in zip(events, theirs, strict=False):
+            if event_form(mine, seat) != event_form(alt, seat):
+                break
+            same += 1
+        agreed = min(agreed, same)
+    shown = preview_events(events[:agreed], seat, context)
+    if agreed == len(events):
+        return shown
+    full = preview_events(events, seat, context)  # what cannot be told still decides the take-back
+    stop = full.reveals or (REVEALED if agreed < len(told(events, seat)[0]) else None)
+    return Preview(shown.lines, shown.warnings, stop, full.ends_turn, full.undoable, shown.events)
+
+
+# One re-deal of what the seat has not seen (domain/determinise.py): a net under the declared horizon
+# (`reveals`, which comes first), at the cost of playing each move once more.
+BELIEVED_SEEDS = ("preview",)
+
+
+def believed_positions(state: GameState, seat: int) -> list[GameState]:
+    """The position as `seat` could believe it to be: its determinisations (the re-deal depends only on
+    what the seat knows, so nothing hidden reaches the preview through them)."""
+    return [determinise(state, seat, seed) for seed in BELIEVED_SEEDS]

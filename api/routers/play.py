@@ -19,7 +19,7 @@ from api.schemas import CommandResult, EventItem, MovePreview, MovesOut, SubmitC
 from api.seats import HUMAN
 from domain import GameState, command_from_dict, command_to_dict, legal_moves, public_state
 from projections.describe import Context, default_context, describe_command
-from projections.preview import preview
+from projections.preview import believed_positions, preview
 from replays.clock import ClockConfig
 from replays.errors import TableRefused
 from replays.store import Game
@@ -61,7 +61,8 @@ def moves_listing(
     position = default_context(public_state(state, seat))
     descriptions = [describe_command(m, position) for m in moves]
     events = Context(position.catalog)  # events in the words of the history: no position (api/play.py)
-    previews = [preview(state, m, events).to_json() for m in listed]
+    believed = believed_positions(state, seat)
+    previews = [preview(state, m, events, believed).to_json() for m in listed]
     return moves, descriptions, previews
 
 

@@ -29,8 +29,8 @@ FEEDBACK = """
 window.clicked = 0; window.drawn = 0;
 document.addEventListener('click', () => { window.clicked = performance.now(); }, true);
 document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
-  if (window.drawn < window.clicked) window.drawn = performance.now(); }).observe(document.querySelector('#board'),
-  {attributes: true, attributeFilter: ['data-ready']}));
+  if (window.drawn < window.clicked) window.drawn = performance.now(); })
+  .observe(document.querySelector('#board'), {attributes: true, attributeFilter: ['data-ready']}));
 window.feedback = () => window.drawn - window.clicked;
 """
 ANY_CHOICE = ".board-svg .target.live, .turn-controls .move, .banner.finished"
