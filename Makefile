@@ -13,8 +13,12 @@ $(STAMP): pyproject.toml
 	python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -e '.[dev,bench]'
 	touch $(STAMP)
 
+# `make serve PORT=8080 HOST=0.0.0.0` listens elsewhere.
+PORT ?= 8000
+HOST ?= 127.0.0.1
+
 serve: $(STAMP)
-	$(VENV)/bin/galileo serve
+	$(VENV)/bin/galileo serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check . && $(VENV)/bin/mypy && $(VENV)/bin/pytest -q -n $(WORKERS)

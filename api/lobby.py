@@ -37,6 +37,7 @@ class LobbyEntry:
     deal: str | None  # api.seats.DEALS; None for a game not created through the API
     clock: dict[str, Any] | None = None  # {"config", "deadline"} of a clocked game (docs/async.md)
     solo: dict[str, Any] | None = None  # a solo game: {"opponent", "seat", "difficulty"} (SOLO-2)
+    options: dict[str, Any] | None = None  # the game's options, e.g. {"luna": true} (docs/rules-options.md)
 
 
 class Lobby(Protocol):
@@ -92,6 +93,7 @@ class ProjectedLobby:
                     deal=deals.get(game.game_id),
                     clock=clocks.get(game.game_id),
                     solo=game.solo,
+                    options=game.options,
                 )
             )
         return out

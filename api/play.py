@@ -17,9 +17,9 @@ from starlette.concurrency import run_in_threadpool
 
 from api import clocks, notify
 from api.broker import Batch
-from domain import EVENT_TYPES, Command, Event, event_to_dict, redact_event
+from domain import EVENT_TYPES, Command, Event, GameState, event_to_dict, redact_event
 from domain.events import GameEnded, SeatHandedOver, owns_private_fields
-from projections.describe import default_context, describe_event
+from projections.describe import Context, default_context, describe_event, routine
 from replays.clock import ClockConfig
 
 logger = logging.getLogger(__name__)
@@ -35,18 +35,30 @@ def event_body(event: Event, finished: bool, viewer: int | None = None) -> dict[
     return event_to_dict(event) if finished else redact_event(event, viewer)
 
 
-def event_item(version: int, event: Event, finished: bool, viewer: int | None = None) -> dict[str, Any]:
-    """An event item; `text` says it in words (projections/describe.py), from the form `viewer` sees."""
+def names_of(state: GameState) -> tuple[str, ...]:
+    """The seats' names, for the words of the events that name several seats (the final scores)."""
+    return tuple(p.name for p in state.players)
+
+
+def event_item(
+    version: int, event: Event, finished: bool, viewer: int | None = None, names: Sequence[str] = ()
+) -> dict[str, Any]:
+    """An event item; `text` says it in words (projections/describe.py), from the form `viewer` sees
+    (seats by `names` where the words name several); `routine`: a step the rules take every turn,
+    which the history folds away."""
     body = event_body(event, finished, viewer)
     name = type(event).__name__
-    text = describe_event(body, default_context(), name)
-    return {"version": version, "type": name, "event": body, "text": text}
+    context = default_context()
+    if names:
+        context = Context(context.catalog, names=tuple(names))
+    text = describe_event(body, context, name)
+    return {"version": version, "type": name, "event": body, "text": text, "routine": routine(body, name)}
 
 
 def stored_items(
-    stored: Iterable[StoredEvent], finished: bool, viewer: int | None = None
+    stored: Iterable[StoredEvent], finished: bool, viewer: int | None = None, names: Sequence[str] = ()
 ) -> list[dict[str, Any]]:
-    return [event_item(s.version, s.event, finished, viewer) for s in stored]
+    return [event_item(s.version, s.event, finished, viewer, names) for s in stored]
 
 
 def withheld_from(item: Mapping[str, Any], viewer: int | None) -> bool:
@@ -64,11 +76,11 @@ def ends_game(events: Sequence[Event]) -> bool:
     return any(isinstance(e, GameEnded) for e in events)
 
 
-def batch_of(game_id: str, last_version: int, events: Sequence[Event]) -> Batch:
+def batch_of(game_id: str, last_version: int, events: Sequence[Event], names: Sequence[str] = ()) -> Batch:
     """The batch of `events` in the spectator form, the last of which is the game's version `last_version`."""
     finished = ends_game(events)
     first = last_version - len(events) + 1
-    items = [event_item(first + i, e, finished) for i, e in enumerate(events)]
+    items = [event_item(first + i, e, finished, None, names) for i, e in enumerate(events)]
     return Batch(game_id, items, finished)
 
 
@@ -79,7 +91,9 @@ def seat_items(batch: Batch, events: Sequence[Event], viewer: int | None) -> lis
     out: list[dict[str, Any]] = []
     for item, event in zip(batch.items, events, strict=True):
         same = batch.finished or not owns_private_fields(event, viewer)
-        out.append(dict(item) if same else event_item(int(item["version"]), event, batch.finished, viewer))
+        out.append(
+            dict(item) if same else event_item(int(item["version"]), event, batch.finished, viewer, ())
+        )
     return out
 
 
@@ -119,7 +133,10 @@ async def submit(
     )
     batch = None
     if not result.replayed:
-        batch = batch_of(game_id, result.version, result.events)
+        names: tuple[str, ...] = ()
+        if ends_game(result.events):  # the final scores name the seats
+            names = names_of((await run_in_threadpool(runtime.store.current, game_id))[0])
+        batch = batch_of(game_id, result.version, result.events, names)
         await after_write(runtime, game_id, result.version, result.events, batch)
     runtime.bots.kick(game_id)
     return result, batch

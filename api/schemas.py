@@ -198,6 +198,11 @@ class EventItem(BaseModel):
     text: str | None = Field(
         default=None, description="The event in words, without its subject (the seat is in `event`)."
     )
+    routine: bool = Field(
+        default=False,
+        description="A step the rules take every turn whatever the player chose (a free-action window "
+        "closed, an objective check that met nothing, the turn's end): the history folds these away.",
+    )
     actor: int | str | None = None
     received_at: str | None = None
 
@@ -209,6 +214,18 @@ class CommandResult(BaseModel):
     events: list[EventItem]
 
 
+class MovePreview(BaseModel):
+    """What a move will do, from the events the engine produces for it (projections/preview.py), told only
+    up to the information horizon (ASYNC-7): nothing hidden is in it."""
+
+    lines: list[str] = Field(description="Each event up to the horizon, in the words of the history.")
+    warnings: list[str] = Field(description="Rewards the move wastes, with the reason (`EffectLost`).")
+    reveals: str | None = Field(description="What hidden thing is revealed next, where the telling stops.")
+    ends_turn: bool
+    undoable: bool = Field(description="Whether a take-back can return to before this move (ASYNC-7).")
+    events: list[dict[str, Any]] = Field(description="The told events, each with its `type`.")
+
+
 class MovesOut(BaseModel):
     game_id: str
     version: int
@@ -217,8 +234,12 @@ class MovesOut(BaseModel):
     moves: list[dict[str, Any]]
     descriptions: list[str] = Field(
         default_factory=list,
-        description="Each move in words with what it will do, in the order of `moves` (not part of a move: "
+        description="Each move in words (what is chosen), in the order of `moves` (not part of a move: "
         "post the move back unchanged).",
+    )
+    previews: list[MovePreview] = Field(
+        default_factory=list,
+        description="What each move will do, in the order of `moves` (projections/preview.py).",
     )
 
 
@@ -253,6 +274,9 @@ class LobbyGame(BaseModel):
     solo: dict[str, Any] | None = Field(
         None,
         description="A solo game against Tycho Brahe: his seat and, with Luna, the difficulty (SOLO-2).",
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description='The game\'s options as it began, e.g. `{"luna": true}`.'
     )
 
 

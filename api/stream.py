@@ -35,7 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
 from api.limits import client_of
-from api.play import stored_items, withheld_from
+from api.play import names_of, stored_items, withheld_from
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
@@ -101,7 +101,7 @@ def _read_after(runtime: Runtime, game_id: str, after: int, viewer: int | None) 
     page = runtime.stream_pages.get(key)
     if page is None:
         stored = runtime.store.events(game_id, after=after, limit=end - after)
-        items = stored_items(stored, state.finished, viewer)
+        items = stored_items(stored, state.finished, viewer, names_of(state))
         page = [(int(item["version"]), sse_message(item), revokes(item, viewer)) for item in items]
         runtime.stream_pages.put(key, page)
     return page, state.finished

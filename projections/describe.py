@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from domain import command_to_dict, parse_command
 from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
 
@@ -103,6 +104,22 @@ _CODE = re.compile(
 )
 
 
+# A rule ID inside component text ("(AMB-16)", "(p ≥ 3, AMB-17)"): the catalog notes which rule settles a
+# wording; the words a player reads leave it out (the history links the event's rule beside its text).
+_RULE_ID = re.compile(r",?\s*\b[A-Z]{2,5}(?:-[A-Z]{2,4})?-\d+(?:\.\d+)?[a-z]?\b")
+_PARENS = re.compile(r"\s*\(([^()]*)\)")
+
+
+def without_rule_ids(words: str) -> str:
+    """Component text without the rule IDs noted in it (the same as svg.js `withoutRuleIds`)."""
+
+    def keep(m: re.Match[str]) -> str:
+        inside = _RULE_ID.sub("", m[1]).lstrip(",; ").strip()
+        return f" ({inside})" if inside else ""
+
+    return _PARENS.sub(keep, words).strip()
+
+
 def colour_name(code: str) -> str:
     return COLOUR_NAMES.get(code, code)
 
@@ -161,6 +178,14 @@ class Context:
 
     catalog: Catalog
     state: Mapping[str, Any] | None = None
+    names: tuple[str, ...] = ()  # the seats' names, when the caller knows them (the end of a game)
+
+    def seat_name(self, seat: Any) -> str:
+        i = int(seat) if isinstance(seat, int) else -1
+        if 0 <= i < len(self.names):
+            return self.names[i]
+        p = self.player(i) if self.state is not None else None
+        return str(p.get("name")) if p is not None and p.get("name") else f"seat {seat}"
 
     # -- lookups that never fail --------------------------------------------------------------------
 
@@ -240,7 +265,7 @@ class Context:
         if objective_id == "MOON":
             return "the Moon objective"
         o = self.catalog.objectives.get(str(objective_id))
-        return f"{objective_id} ({o.text})" if o is not None else str(objective_id)
+        return f"{objective_id} ({without_rule_ids(o.text)})" if o is not None else str(objective_id)
 
     def page(self, page_id: Any) -> str:
         if page_id == "appendix":
@@ -263,19 +288,6 @@ class Context:
                 theme = next((t.theme for t in self.catalog.subject_tiles if t.arch == subject), subject)
                 return f"Scale tile {slot + 1} ({theme + ', ' if theme else ''}{scale[slot]})"
         return f"Scale tile {slot + 1}"
-
-    def scale_row(self, slot: int, height: int) -> str:
-        """The reward of row `height` (1..4) of the Scale tile in `slot`, when the position is known."""
-        if self.state is None or not 1 <= height <= 4:
-            return ""
-        scale = self.state.get("scale") or []
-        if not 0 <= slot < len(scale):
-            return ""
-        try:
-            face = self.catalog.scale_face(scale[slot])
-        except KeyError:
-            return ""
-        return reward_text(face.rows[height - 1].reward)
 
     def player(self, seat: int) -> Mapping[str, Any] | None:
         if self.state is None:
@@ -337,8 +349,8 @@ def _constellation(e: Mapping[str, Any], c: Context) -> str:
 def _face_down(e: Mapping[str, Any], c: Context) -> str:
     source = "the reserve" if e.get("from_reserve") else "the deck"
     if "card" in e:
-        return f"Took {c.card_name(e['card'])} face down from {source} into the library (OBS-52)"
-    return f"Took a face-down tier {e.get('tier')} card from {source} into the library (OBS-52)"
+        return f"Took {c.card_name(e['card'])} face down from {source} into the library"
+    return f"Took a face-down tier {e.get('tier')} card from {source} into the library"
 
 
 def _points(e: Mapping[str, Any], c: Context) -> str:
@@ -355,14 +367,14 @@ def _game_started(e: Mapping[str, Any], c: Context) -> str:
 
 
 def _game_ended(e: Mapping[str, Any], c: Context) -> str:
-    scores = ", ".join(f"seat {i}: {s}" for i, s in enumerate(e.get("scores") or []))
-    winners = " and ".join(f"seat {w}" for w in e.get("winners") or [])
+    scores = ", ".join(f"{c.seat_name(i)} {s}" for i, s in enumerate(e.get("scores") or []))
+    winners = " and ".join(c.seat_name(w) for w in e.get("winners") or [])
     return f"The game ended ({scores}); won by {winners}; the deal is revealed"
 
 
 def _moving(e: Mapping[str, Any], c: Context) -> str:
     if not e.get("tile"):
-        return "Took a Quadrant at U instead of a moving action (UPG-2)"
+        return "Took a Quadrant at U instead of a moving action"
     option = int(e.get("option", 0))
     face = "upgraded" if e.get("upgraded") else "basic"
     reward = c.tile_option(e["tile"], option, bool(e.get("upgraded")))
@@ -403,7 +415,7 @@ def _book_token(e: Mapping[str, Any], c: Context) -> str:
 def _scoring_tile(e: Mapping[str, Any], c: Context) -> str:
     tile = next((t for t in c.catalog.luna.scoring_tiles if t.id == e.get("tile")), None)
     name = tile.name if tile is not None else str(e.get("tile"))
-    points = ", ".join(f"seat {i}: {p}" for i, p in enumerate(e.get("points") or []))
+    points = ", ".join(f"{c.seat_name(i)}: {p}" for i, p in enumerate(e.get("points") or []))
     return f"Scoring tile {name} scored ({points})"
 
 
@@ -495,7 +507,7 @@ EVENT_TEXT: Mapping[str, EventText] = {
     "GameEnded": _game_ended,
     "TelescopeMoved": lambda e, c: (
         f"Moved the telescope {plural(int(e.get('steps', 0)), 'step')} from {_sky(e.get('start'))} to "
-        f"{_sky(e.get('end'))}" + (" (passing U: a Quadrant)" if e.get("wrapped") else "")
+        f"{_sky(e.get('end'))}" + (" (round past U)" if e.get("wrapped") else "")
     ),
     "FixedActionTaken": lambda e, c: (
         f"Took the fixed action of {e.get('space')}: "
@@ -693,6 +705,18 @@ EVENT_TEXT: Mapping[str, EventText] = {
 }
 
 
+# Steps the rules take every turn whatever the player chose: folded in the history and left out of a
+# move's preview (the page shows them on demand).
+ROUTINE_EVENTS = frozenset({"FreeActionsClosed", "TurnEnded", "ActionPhaseEnded"})
+
+
+def routine(event: Mapping[str, Any], type_name: str | None = None) -> bool:
+    """Whether an event (its JSON form) is a routine step: one of `ROUTINE_EVENTS`, or an objective
+    check that met nothing (OBJ-2)."""
+    name = type_name or str(event.get("type", ""))
+    return name in ROUTINE_EVENTS or (name == "ObjectivesChecked" and not event.get("met"))
+
+
 def describe_event(
     event: Mapping[str, Any], context: Context | None = None, type_name: str | None = None
 ) -> str:
@@ -727,15 +751,8 @@ def _observe(m: Mapping[str, Any], c: Context) -> str:
     if target.startswith("C:"):
         parts = target.split(":")
         card, index = parts[1], int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0
-        reward = c.constellation_reward(card, index)
-        p = c.player(int(m.get("seat", 0)))
-        slot = ""
-        if p is not None:
-            used = int(p.get("tokens_used", 0))
-            slots = c.catalog.constellation_slots
-            if 0 <= used < len(slots):
-                slot = f" and {reward_text(slots[used])} from the token's slot"
-        return f"Observe {c.constellation(card, index)} on {c.card_name(card)} {paying}: {reward}{slot}"
+        reward = c.constellation_reward(card, index)  # the token's slot reward: the event tells it
+        return f"Observe {c.constellation(card, index)} on {c.card_name(card)} {paying}: {reward}"
     if target.startswith("MOON:"):
         tile = next((t for t in c.catalog.luna.moon_tiles if t.id == target[5:]), None)
         reward = f": {reward_text(tile.reward)}" if tile is not None else ""
@@ -746,14 +763,7 @@ def _observe(m: Mapping[str, Any], c: Context) -> str:
 def _move(m: Mapping[str, Any], c: Context) -> str:
     steps = int(m.get("steps", 0))
     text = f"Move the telescope {plural(steps, 'step')}"
-    p = c.player(int(m.get("seat", 0)))
-    if p is not None:
-        pos, wrapped = int(p.get("telescope", 1)), False
-        for _ in range(steps):  # MOV-3, MOV-5: U wraps round to S1
-            wrapped = wrapped or pos == 6
-            pos = 2 if pos in (1, 6) else pos + 1
-        text += f" to {SKY[pos]}" + (" (passing U: a Quadrant)" if wrapped else "")
-    return text
+    return text  # where it lands is told by the engine's event (projections/preview.py)
 
 
 def _use_tile(m: Mapping[str, Any], c: Context) -> str:
@@ -775,16 +785,7 @@ def _use_tile(m: Mapping[str, Any], c: Context) -> str:
 
 
 def _lecture(m: Mapping[str, Any], c: Context) -> str:
-    slot = int(m.get("tile", 0))
-    p = c.player(int(m.get("seat", 0)))
-    text = f"Lecture at {c.scale(slot)}"
-    if p is not None:
-        university = p.get("university") or []
-        height = int(university[slot]) + 1 if 0 <= slot < len(university) else 0
-        reward = c.scale_row(slot, height)
-        if reward:
-            text += f": University token to row {height}, {reward}"
-    return text
+    return f"Lecture at {c.scale(int(m.get('tile', 0)))}"  # the row reached: the event tells it (LEC-1)
 
 
 def _write(m: Mapping[str, Any], c: Context, complete: bool) -> str:
@@ -970,3 +971,13 @@ def describe_command(command: Mapping[str, Any], context: Context | None = None)
         return text(command, ctx)
     except (TypeError, ValueError, KeyError, IndexError):
         return str(command.get("text") or name)
+
+
+def command_words(text: str, context: Context | None = None) -> str:
+    """A command in its text notation ("@0 observe MO:D1-09 B4+R3 c1=1 c2=0") in words; the text itself
+    when it does not parse."""
+    try:
+        data = command_to_dict(parse_command(text))
+    except ValueError:
+        return text
+    return describe_command(data, context)

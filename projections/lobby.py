@@ -167,6 +167,7 @@ class LobbyGame:
     catalog_edition: str
     forked_from: dict[str, Any] | None
     solo: dict[str, Any] | None = None  # {"opponent", "seat", "difficulty"} of a solo game
+    options: dict[str, Any] | None = None  # the game's options (GameStarted), e.g. {"luna": true}
 
     @classmethod
     def of(cls, doc: Document) -> LobbyGame:
@@ -183,6 +184,7 @@ class LobbyGame:
             catalog_edition=doc["catalog_edition"],
             forked_from=doc["forked_from"],
             solo=doc.get("solo"),
+            options=doc.get("options"),
         )
 
 

@@ -46,11 +46,25 @@ def turn_start(game: Game) -> int:
 # -- take-backs ---------------------------------------------------------------------------------------
 
 
+def standing(events: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """`events` (in order) without what a take-back among them undid: a `TakenBack` removes the events
+    after its `to_version`, and itself. What is left is the line the game stands on."""
+    out: list[StoredEvent] = []
+    for stored in events:
+        if isinstance(stored.event, ev.TakenBack):
+            to = stored.event.to_version
+            out = [s for s in out if s.version <= to]
+        else:
+            out.append(stored)
+    return out
+
+
 def horizon_problem(after: Sequence[StoredEvent], seat: int, to_version: int) -> TableRefused | None:
     """Why the events after `to_version` (`after`, in order) cannot be taken back by `seat`, or None.
 
     ASYNC-7: only the seat's own commands, with nothing hidden revealed since and nobody else acting;
-    the first of them must be a command of the seat that begins right after `to_version`."""
+    the first of them must be a command of the seat that begins right after `to_version`. What an
+    earlier take-back undid no longer counts (`standing`): a seat may take back again and again."""
     if not after:
         return TableRefused("nothing-to-take-back", "there is nothing after that version", "ASYNC-7")
     first = after[0]
@@ -62,7 +76,9 @@ def horizon_problem(after: Sequence[StoredEvent], seat: int, to_version: int) ->
         return TableRefused(
             "not-your-command", f"event {first.version} was not caused by a command of seat {seat}", "ASYNC-7"
         )
-    for stored in after:
+    if not standing(after):
+        return TableRefused("nothing-to-take-back", "what came after that version is taken back", "ASYNC-7")
+    for stored in standing(after):
         meta, event = stored.metadata, stored.event
         if meta.get("kind") == "command" and meta["command"].get("seat") != seat:
             return TableRefused(
@@ -84,24 +100,29 @@ def horizon_problem(after: Sequence[StoredEvent], seat: int, to_version: int) ->
             return TableRefused(
                 "turn-over", f"the turn ended at event {stored.version}: only the current turn", "ASYNC-7"
             )
-        if isinstance(event, ev.TakenBack | ev.SeatHandedOver | ev.GameCancelled):
+        if isinstance(event, ev.SeatHandedOver | ev.GameCancelled):
             return TableRefused(
                 "past-the-horizon", f"{type(event).__name__} (event {stored.version}) came since", "ASYNC-7"
             )
     return None
 
 
-def _target(events: Sequence[StoredEvent], seat: int, to_version: int | None) -> int:
-    """The version to return to: `to_version`, or before the seat's last command of the turn."""
-    if to_version is not None:
-        return to_version
-    starts = [
+def command_starts(events: Sequence[StoredEvent], seat: int) -> list[int]:
+    """The versions just before each of the seat's commands that still stand in `events`."""
+    return [
         s.version - 1
-        for s in events
+        for s in standing(events)
         if s.metadata.get("batch") == s.version
         and s.metadata.get("kind") == "command"
         and s.metadata["command"].get("seat") == seat
     ]
+
+
+def _target(events: Sequence[StoredEvent], seat: int, to_version: int | None) -> int:
+    """The version to return to: `to_version`, or before the seat's last command of the turn."""
+    if to_version is not None:
+        return to_version
+    starts = command_starts(events, seat)
     if not starts:
         raise TableRefused("nothing-to-take-back", f"seat {seat} has no command this turn", "ASYNC-7")
     return starts[-1]
@@ -144,6 +165,22 @@ def check_takeback(
     if problem is not None:
         raise problem
     return target
+
+
+def restart_target(read: Callable[[int], list[StoredEvent]], game: Game, seat: int) -> int | None:
+    """"Restart my turn": the earliest version of the current turn the seat may take back to (before
+    its first command of the turn that still stands, when the horizon allows; ASYNC-7), or None."""
+    _playing(game)
+    start = turn_start(game)
+    events = read(start)
+    for target in command_starts(events, seat):
+        if target < start:
+            continue
+        try:
+            return check_takeback(read, game, seat, target)
+        except TableRefused:
+            continue
+    return None
 
 
 def request_batch(

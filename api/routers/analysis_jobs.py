@@ -10,7 +10,7 @@ seat's view of a running game is readable only with that seat's token until the 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
@@ -24,6 +24,7 @@ from api.runtime import Runtime
 from api.schemas import AnalysisJob, AnalysisProgress, AnalysisRequest
 from api.seats import Seat
 from domain import GameState
+from projections.describe import command_words
 from replays.jobs import JobInfo, JobLimits, JobRefused, NotAsked, Task
 
 logger = logging.getLogger(__name__)
@@ -80,8 +81,27 @@ def _job(info: JobInfo) -> AnalysisJob:
         started_at=info.started_at,
         ended_at=info.ended_at,
         error=info.error,
-        result=None if info.result is None else dict(info.result),
+        result=None if info.result is None else in_words(info.result),
     )
+
+
+def in_words(result: Mapping[str, Any]) -> dict[str, Any]:
+    """The analysis with each decision's move and best move also in words (`move_words`, `best_words`);
+    a result without a list of decisions (a partial one) as it is."""
+    decisions = result.get("decisions")
+    if not isinstance(decisions, list):
+        return dict(result)
+    worded = [
+        {
+            **d,
+            "move_words": command_words(str(d.get("move", ""))),
+            "best_words": command_words(str(d.get("best", ""))),
+        }
+        if isinstance(d, Mapping)
+        else d
+        for d in decisions
+    ]
+    return {**result, "decisions": worded}
 
 
 def _viewer(state: GameState, seat: Seat | None, wanted: int | None) -> int | None:

@@ -36,7 +36,9 @@ async def events(
     stored = await run_in_threadpool(runtime.store.events, game_id, after, limit) if after < version else []
     items = [
         EventItem(
-            **play.event_item(s.version, s.event, state.finished, None if seat is None else seat.seat),
+            **play.event_item(
+                s.version, s.event, state.finished, None if seat is None else seat.seat, play.names_of(state)
+            ),
             actor=s.metadata.get("actor"),
             received_at=s.metadata.get("received_at"),
         )

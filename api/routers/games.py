@@ -171,6 +171,7 @@ async def lobby(
                 deal=as_deal(e.deal),
                 clock=e.clock,
                 solo=e.solo,
+                options=e.options or {},
             )
             for e in entries
         ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
@@ -14,10 +15,11 @@ from api.contract import errors
 from api.deps import CommandSeat, GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
 from api.runtime import Runtime
-from api.schemas import CommandResult, EventItem, MovesOut, SubmitCommand
+from api.schemas import CommandResult, EventItem, MovePreview, MovesOut, SubmitCommand
 from api.seats import HUMAN
-from domain import command_from_dict, command_to_dict, legal_moves, public_state
-from projections.describe import default_context, describe_command
+from domain import GameState, command_from_dict, command_to_dict, legal_moves, public_state
+from projections.describe import Context, default_context, describe_command
+from projections.preview import believed_positions, preview
 from replays.clock import ClockConfig
 from replays.errors import TableRefused
 from replays.store import Game
@@ -38,17 +40,31 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     runtime.bots.kick(game_id)
     to_act = None if state.finished else state.turn.seat
-    listed = await run_in_threadpool(legal_moves, state) if to_act == seat.seat else []
-    moves = [command_to_dict(m) for m in listed]
-    position = default_context(public_state(state, seat.seat)) if moves else None
+    listing = await run_in_threadpool(moves_listing, state, seat.seat) if to_act == seat.seat else None
+    moves, descriptions, previews = listing or ([], [], [])
     return MovesOut(
         game_id=game_id,
         version=version,
         seat=seat.seat,
         to_act=to_act,
         moves=moves,
-        descriptions=[describe_command(m, position) for m in moves],
+        descriptions=descriptions,
+        previews=[MovePreview(**p) for p in previews],
     )
+
+
+def moves_listing(
+    state: GameState, seat: int
+) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+    """The seat's legal moves at `state`: each as JSON, in words, and what it will do (its preview)."""
+    listed = legal_moves(state)
+    moves = [command_to_dict(m) for m in listed]
+    position = default_context(public_state(state, seat))
+    descriptions = [describe_command(m, position) for m in moves]
+    events = Context(position.catalog)  # events in the words of the history: no position (api/play.py)
+    believed = believed_positions(state, seat)
+    previews = [preview(state, m, events, believed).to_json() for m in listed]
+    return moves, descriptions, previews
 
 
 @router.post(

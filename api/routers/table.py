@@ -192,7 +192,7 @@ async def _record(
         version=result.version,
         replayed=result.replayed,
         events=[
-            EventItem(**play.event_item(first + i, e, state.finished, viewer))
+            EventItem(**play.event_item(first + i, e, state.finished, viewer, play.names_of(state)))
             for i, e in enumerate(result.events)
         ],
     )
@@ -289,7 +289,8 @@ def _takeback_now(runtime: Runtime, game_id: str, seat: int) -> dict[str, Any]:
         target = rules.check_takeback(_reader(runtime, game_id), game, seat, None)
     except TableRefused as refused:
         return {"allowed": False, "reason": refused.message, "code": refused.code, "rule_id": refused.rule}
-    return {"allowed": True, "to_version": target}
+    restart = rules.restart_target(_reader(runtime, game_id), game, seat)
+    return {"allowed": True, "to_version": target, "restart_to": restart if restart != target else None}
 
 
 # -- a seat's requests -------------------------------------------------------------------------------

@@ -200,7 +200,7 @@ export class Analysis {
     const who = this.seats[d.seat] ? this.seats[d.seat].name : `Seat ${d.seat}`;
     const lost = Math.round(d.loss * 100);
     const points = d.margin_loss.toFixed(1);
-    return `${LABELS[d.mistake] || ""} ${d.mistake} by ${who}, turn ${d.turn + 1}: ${d.move} (−${lost}% win, −${points} points); best ${d.best}`;
+    return `${LABELS[d.mistake] || ""} ${d.mistake} by ${who}, turn ${d.turn + 1}: ${d.move_words || d.move} (−${lost}% win, −${points} points); better: ${d.best_words || d.best}`;
   }
 
   // The scrubber moved: draw where the board is on the graph.

@@ -6,7 +6,7 @@
 // `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
 import { api, clear, el } from "/static/common.js";
 import {
-  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, wrap,
+  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
 } from "/static/svg.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
@@ -56,6 +56,14 @@ function svgRoot(height, label, ...children) {
 const nameOf = (board, seat) => (board.seats[seat] ? board.seats[seat].name : `seat ${seat}`);
 const cardOf = (catalog, id) => catalog.cards[id];
 
+// A line of text that never runs out of its box: squeezed to `width` when its estimated length (0.6 em a
+// character, a little over the font's average) would pass it, drawn as it is otherwise.
+function fitted(x, y, content, width, size, attributes = {}) {
+  const words = String(content);
+  const squeeze = words.length * size * 0.6 > width ? { textLength: width, lengthAdjust: "spacingAndGlyphs" } : {};
+  return text(x, y, words, { ...attributes, "font-size": size, ...squeeze });
+}
+
 function majorLabel(card) {
   const m = card.major;
   return `${m.name}: ${m.mix} ${m.cost}, ${m.vp} VP${m.inquisitor ? ", an Inquisitor" : ""}`;
@@ -100,7 +108,7 @@ function discovery(board, catalog, y0) {
         s("rect", { x: x + 1, y: y + 1, width: cw - 2, height: 78, rx: 7, fill: MIXES[major.mix] || "#888" }),
         text(x + 8, y + 20, `Tier ${ROMAN[card.tier] || card.tier}`, { class: "on-dark small" }),
         s("g", {}, s("rect", { x: x + cw - 52, y: y + 6, width: 46, height: 20, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + cw - 29, y + 20, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
-        text(x + 8, y + 42, major.name, { class: "on-dark", "font-weight": "700", "font-size": major.name.length > 14 ? 14 : 16 }),
+        fitted(x + 8, y + 42, major.name, cw - 16, major.name.length > 14 ? 14 : 16, { class: "on-dark", "font-weight": "700" }),
         text(x + 8, y + 66, `${major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
         inq ? s("g", {}, s("title", {}, "an Inquisitor comes with it"), s("circle", { cx: x + cw - 18, cy: y + 61, r: 13, fill: "#fff" }), inquisitor(x + cw - 27, y + 50, 18)) : null,
       ),
@@ -118,8 +126,8 @@ function discovery(board, catalog, y0) {
           s("rect", { x: x + 4, y: cy, width: cw - 8, height: slot - 6, rx: 6, class: "constellation" }),
           s("circle", { cx: x + 20, cy: cy + 18, r: 12, fill: DICE[c.colour] }),
           text(x + 20, cy + 23, c.cost, { "text-anchor": "middle", fill: c.colour === "Y" ? "#1d2433" : "#fff", "font-weight": "700" }),
-          text(x + 38, cy + 16, c.name, { "font-weight": "600", "font-size": 13 }),
-          text(x + 38, cy + 34, rewardShort(c.reward), { class: "small" }),
+          fitted(x + 38, cy + 16, c.name, cw - 46, 13, { "font-weight": "600" }),
+          fitted(x + 38, cy + 34, rewardShort(c.reward), cw - 46, 12.5, { class: "small" }),
           by >= 0 ? pawn(by, x + 20, cy + 40, 8) : null,
         ),
       );
@@ -207,10 +215,10 @@ function objectives(board, catalog, y0) {
       s(
         "g",
         { "data-kind": "objective", "data-objective": id, "data-claims": claims.join(",") },
-        s("title", {}, `${id}: ${o.text}${claims.length ? `; claimed by ${claims.map((c) => nameOf(board, c)).join(", ")}` : ""}`),
+        s("title", {}, `${id}: ${withoutRuleIds(o.text)}${claims.length ? `; claimed by ${claims.map((c) => nameOf(board, c)).join(", ")}` : ""}`),
         s("rect", { x, y, width: ow, height: 118, rx: 8, class: "objective" }),
         text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
-        lines(x + 8, y + 36, o.text, 36, 15, { class: "small" }),
+        lines(x + 8, y + 36, withoutRuleIds(o.text), 36, 15, { class: "small" }),
         claims.map((seat, k) => pawn(seat, x + ow - 18 - k * 24, y + 18, 10)),
       ),
     );
@@ -298,7 +306,13 @@ function bookOfComets(board, catalog, y0) {
 function luna(board, catalog, y0) {
   const st = board.state;
   const moon = st.luna;
-  const out = [text(8, y0 + 16, `Luna: the Moon (phase ${moon.phase}), Scoring tiles and the Bonus board (side ${moon.side})`, { class: "heading" })];
+  // LUNA-22: an observation of the Moon costs the number on the top Observation tile (the state's stack,
+  // top first), whichever Moon tile is chosen: one cost for all of them, never a cost per tile.
+  const cost = moon.costs.length ? `the next observation costs ${moon.costs[0]}` : "no Observation tile left";
+  const out = [
+    text(8, y0 + 16, W < NARROW ? `Luna (phase ${moon.phase}, side ${moon.side})` : `Luna: the Moon (phase ${moon.phase}), Scoring tiles and the Bonus board (side ${moon.side})`, { class: "heading" }),
+    text(W - 8, y0 + 16, `Moon: ${cost}`, { class: "small", "text-anchor": "end", "font-weight": "700", "data-kind": "moon-cost", "data-cost": moon.costs.length ? moon.costs[0] : "" }),
+  ];
   const tiles = catalog.luna.moon_tiles;
   const scoring = Object.fromEntries(catalog.luna.scoring_tiles.map((t) => [t.id, t]));
   const tw = 104;
@@ -310,10 +324,10 @@ function luna(board, catalog, y0) {
     out.push(
       target(
         `moon:${tile.id}`,
-        `Moon tile ${tile.id} (phase ${tile.column}, cost ${moon.costs[i] ?? catalog.luna.moon_costs[i]}): ${rewardWords(tile.reward)}; Scoring tile ${on === "?" ? "face down" : score ? score.name : on || "none"}`,
+        `Moon tile ${tile.id} (phase ${tile.column}): ${rewardWords(tile.reward)}; Scoring tile ${on === "?" ? "face down" : score ? score.name : on || "none"}`,
         { "data-kind": "moon", "data-tile": tile.id, "data-scoring": on ?? "" },
         s("rect", { x, y, width: tw, height: 96, rx: 6, class: `moon${tile.column <= moon.phase ? " open" : ""}${taken ? " taken" : ""}` }),
-        text(x + 6, y + 16, `${tile.id} · cost ${moon.costs[i] ?? catalog.luna.moon_costs[i]}`, { class: "small", "font-weight": "700" }),
+        text(x + 6, y + 16, `${tile.id} · phase ${tile.column}`, { class: "small", "font-weight": "700" }),
         lines(x + 6, y + 34, rewardShort(tile.reward), 15, 13, { class: "tiny" }),
         lines(x + 6, y + 64, on === "?" ? "Scoring: face down" : score ? score.name : on ? on : "–", 16, 12, { class: "tiny muted" }),
       ),
@@ -892,7 +906,7 @@ function characterArea(board, catalog, p, y0) {
   if (p.hevelius && catalog.luna_characters) add(heveliusArea(board, catalog, p, y));
   if (p.urania && catalog.luna_characters) add(cunitzArea(board, catalog, p, y));
   if (p.venus && catalog.luna_characters) add(sophiaArea(board, catalog, p, y));
-  if (p.character === "galileo") add([[lines(8, y + 14, "Galileo: each Observe may be a Major Object and one constellation, or one to three constellations (CHAR-GAL-2).", 120, 15, { class: "small muted" })], 24]);
+  if (p.character === "galileo") add([[lines(8, y + 14, "Galileo: each Observe may be a Major Object and one constellation, or one to three constellations.", 120, 15, { class: "small muted" })], 24]);
   return [out, y - y0 + 4];
 }
 
@@ -1004,18 +1018,22 @@ export function renderBoard(container, board, catalog) {
   container.dataset.layout = W < NARROW ? "narrow" : "wide";
   const players = board.state.players.slice();
   const me = board.viewer ? board.viewer.seat : null;
-  players.sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
+  const own = players.find((p) => p.seat === me) || null;
+  const seatBoard = (p) =>
+    el(
+      "details",
+      { class: "player-board", open: true, "data-seat": p.seat },
+      el("summary", {}, `${nameOf(board, p.seat)} (${p.character}${abilityOf(p) ? ", ability side" : ""})${p.seat === me ? " — you" : ""}: ${p.score} VP`),
+      playerBoard(board, catalog, p),
+    );
+  // The main board and the viewer's own board side by side on a wide screen (style.css, "the desk"),
+  // the other seats' boards under them.
+  container.classList.toggle("has-own", Boolean(own));
   clear(
     container,
     el("div", { class: "board-main" }, mainBoard(board, catalog)),
-    players.map((p) =>
-      el(
-        "details",
-        { class: "player-board", open: true, "data-seat": p.seat },
-        el("summary", {}, `${nameOf(board, p.seat)} (${p.character}${abilityOf(p) ? ", ability side" : ""})${p.seat === me ? " — you" : ""}: ${p.score} VP`),
-        playerBoard(board, catalog, p),
-      ),
-    ),
+    own ? el("div", { class: "board-own" }, seatBoard(own)) : null,
+    el("div", { class: "board-others" }, players.filter((p) => p !== own).map(seatBoard)),
   );
 }
 

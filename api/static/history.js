@@ -4,7 +4,7 @@ import { clear, el, ruleLink } from "/static/common.js";
 
 export class History {
   // `limit`: how many of the newest events are kept and listed (Infinity: all of them).
-  constructor(root, { onPick = null, newestFirst = true, limit = 2000 } = {}) {
+  constructor(root, { onPick = null, newestFirst = true, limit = 2000, foldRoutine = true } = {}) {
     this.root = root;
     this.onPick = onPick;
     this.newestFirst = newestFirst;
@@ -14,8 +14,11 @@ export class History {
     this.current = null;
     this.marks = new Map();  // version -> [kind, words]: the analysis' mistakes (replay page)
     this.select = el("select", { "aria-label": "Show the events of", onchange: () => this.render() });
+    // Routine steps (the server marks them: a free-action window closed, no objective met, a turn's end)
+    // are folded away unless asked for.
+    this.routine = el("input", { type: "checkbox", class: "show-routine", checked: !foldRoutine, onchange: () => this.render() });
     this.list = el("ol", { class: "log history" });
-    clear(root, el("div", { class: "row" }, el("label", {}, "Show ", this.select)), this.list);
+    clear(root, el("div", { class: "row" }, el("label", {}, "Show ", this.select), el("label", { class: "muted" }, this.routine, " routine steps")), this.list);
   }
 
   setSeats(seats) {
@@ -50,6 +53,7 @@ export class History {
   matches(item) {
     const wanted = this.select.value;
     const seat = item.event ? item.event.seat : null;
+    if (item.routine && !this.routine.checked) return false;
     if (wanted === "") return true;
     if (wanted === "game") return seat === null || seat === undefined;
     return String(seat) === wanted;

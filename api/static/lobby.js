@@ -119,7 +119,7 @@ async function loadGames() {
         "tr",
         {},
         el("td", {}, el("code", { title: g.game_id }, shortId(g.game_id))),
-        el("td", {}, el("span", { class: `badge ${g.status}` }, g.status), " ", dealBadge(g.deal)),
+        el("td", {}, el("span", { class: `badge ${g.status}` }, g.status), " ", dealBadge(g.deal), g.options && g.options.luna ? [" ", el("span", { class: "badge luna", title: "Played with the Luna expansion" }, "Luna")] : null),
         el("td", {}, seatsText(g.seats, g.solo)),
         el("td", {}, toAct, g.clock && g.clock.deadline ? ` (time until ${when(g.clock.deadline)})` : ""),
         el("td", { class: "num" }, g.version),

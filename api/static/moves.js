@@ -1,22 +1,32 @@
 // Moves on the board: which board element each legal move involves, the elements marked as live
-// (clickable, focusable, announced as buttons), the moves of a chosen element, a confirmation that says
-// what a move will do before it is sent, the turn controls (moves that involve no element: end the
-// action phase, stop, decline...) and the list of every legal move. The page supplies `send(move)`.
+// (clickable, focusable, announced as buttons), the moves of a chosen element (next to it on a wide
+// screen, in the action bar on a phone), a confirmation that says what a move will do before it is
+// sent, the turn controls (moves that involve no element: end the action phase, stop, decline...) in
+// the action bar, and the list of every legal move. The page supplies `send(move)`.
+//
+// What a move will do is the server's preview (GET .../moves `previews`: the engine's own events up to
+// the take-back horizon, projections/preview.py): this module restates no rule of the game.
 import { clear, el } from "/static/common.js";
+import { AREAS, TEXT } from "/static/words.js";
 
-const nextSpace = (pos) => (pos === 1 || pos === 6 ? 2 : pos + 1);  // MOV-3, MOV-5: U wraps to S1
+const CONFIRM_KEY = "galileo:confirm-each-move";
 
-// The data-target keys (board.js) of the elements a move involves; [] for a turn control.
-export function targetsOf(move, board) {
+// Whether each move is confirmed before it is sent (the player's setting, default on).
+export function confirmEachMove() {
+  return localStorage.getItem(CONFIRM_KEY) !== "0";
+}
+
+// The data-target keys (board.js) of the elements a move involves; [] for a turn control. `preview`:
+// the move's preview, whose events say where the telescope lands.
+export function targetsOf(move, board, preview = null) {
   const seat = move.seat;
   const player = board.state.players[seat];
   const space = board.state.turn.space || player.telescope;
   const tileAt = (id) => player.queue.indexOf(id);
   switch (move.type) {
     case "Move": {
-      let pos = player.telescope;
-      for (let i = 0; i < move.steps; i++) pos = nextSpace(pos);
-      return [`sky:${seat}:${pos}`];
+      const moved = ((preview && preview.events) || []).find((e) => e.type === "TelescopeMoved");
+      return moved ? [`sky:${seat}:${moved.end}`] : [];
     }
     case "Observe": {
       const [kind, card, index] = move.target.split(":");
@@ -76,42 +86,24 @@ export function targetsOf(move, board) {
   }
 }
 
-const AREAS = {
-  sky: "your starry sky",
-  mo: "the Discovery cards",
-  c: "the Discovery cards",
-  supply: "the dice supply",
-  die: "your dice",
-  scale: "the University",
-  cellar: "your cellar",
-  row: "your library",
-  page: "the Book of Comets",
-  quadrants: "your Quadrants (free actions)",
-  moon: "the Moon",
-  bonus: "the Bonus board",
-  aside: "your character board",
-  libtile: "your library tiles",
-  hoffer: "your Constellation tile offer",
-  hgroup: "your constellations",
-  round: "your Urania Propitia board",
-};
-
-// Moves that take something from the game for good are marked so (all moves are final until the
-// take-back of the async play issue; these are the ones that change what others can do).
-const WEIGHTY = new Set(["Observe", "EndActions", "Upgrade", "Farewell", "PlaceComet", "BonusSpace", "SwapTiles", "MoonReward", "DeclineDie", "Decline", "StopObserving", "StopWriting", "KeplerSwap", "PlaceLibraryTile", "ShiftMirror", "ClaimTile", "DiscardOffer", "DeclineAbility"]);
 
 export class MovePanel {
-  // `root`: the panel's element; `board`: the container of the SVG board; `send(move)`: posts a move.
-  constructor(root, boardContainer, send) {
+  // `root`: the action bar's move area; `boardContainer`: the container of the SVG board; `send(move)`:
+  // posts a move; `listRoot`: where the list of every legal move goes (the side panel).
+  constructor(root, boardContainer, send, listRoot = root, undo = null) {
     this.root = root;
+    this.undo = undo;  // the action bar's Undo buttons (table.js), kept in the row of the turn controls
+    this.listRoot = listRoot;
     this.boardContainer = boardContainer;
     this.send = send;
     this.moves = [];
     this.board = null;
     this.byTarget = new Map();
     this.selected = null;
+    this.selectedNode = null;
     this.pending = null;
     this.busy = false;
+    this.clicks = 0;  // clicks and key presses that chose or confirmed a move (the page reports them)
     boardContainer.addEventListener("click", (e) => this.onBoard(e));
     boardContainer.addEventListener("keydown", (e) => {
       if (e.key !== "Enter" && e.key !== " ") return;
@@ -119,41 +111,54 @@ export class MovePanel {
       e.preventDefault();
       this.onBoard(e);
     });
+    window.addEventListener("scroll", () => this.place(), { passive: true });
+    window.addEventListener("resize", () => this.place());
     this.build();
   }
 
   build() {
-    this.selection = el("div", { class: "selection", "aria-live": "polite" });
-    this.confirmBox = el("div", { class: "confirm", hidden: true, role: "dialog", "aria-label": "Confirm the move" });
+    this.selection = el("div", { class: "selection", role: "dialog", "aria-label": TEXT.choicesLabel, hidden: true });
+    this.areasBox = el("div", { class: "areas-box", "aria-live": "polite" });
+    this.confirmBox = el("div", { class: "confirm", hidden: true, role: "dialog", "aria-label": TEXT.confirmLabel });
     this.controls = el("div", { class: "turn-controls moves" });
-    this.filter = el("input", { type: "search", placeholder: "Filter moves", "aria-label": "Filter the legal moves", oninput: () => this.renderList() });
+    const setting = el("input", { type: "checkbox", id: "opt-confirm", checked: confirmEachMove() });
+    setting.addEventListener("change", () => localStorage.setItem(CONFIRM_KEY, setting.checked ? "1" : "0"));
+    this.setting = el("label", { class: "setting" }, setting, " ", TEXT.confirmSetting);
+    this.filter = el("input", { type: "search", placeholder: TEXT.filter, "aria-label": TEXT.filterLabel, oninput: () => this.renderList() });
     this.list = el("div", { class: "moves all-moves" });
-    this.allBox = el("details", { class: "all" }, el("summary", { onclick: () => (this.allBox.dataset.touched = "1") }, "All legal moves"), el("div", { class: "row" }, this.filter), this.list);
-    clear(this.root, this.confirmBox, this.selection, this.controls, this.allBox);
+    this.allBox = el("details", { class: "all" }, el("summary", { onclick: () => (this.allBox.dataset.touched = "1") }, TEXT.allMoves), el("div", { class: "row" }, this.filter), this.list);
+    clear(this.root, this.selection, this.confirmBox, el("div", { class: "row bar-controls" }, this.areasBox, this.controls, this.undo, this.setting));
+    clear(this.listRoot, this.allBox);
   }
 
   // New moves (listing of GET /moves) for a freshly drawn board.
   update(board, listing) {
     this.board = board;
-    this.moves = (listing ? listing.moves : []).map((move, i) => ({ move, words: (listing.descriptions || [])[i] || move.text, targets: targetsOf(move, board) }));
+    const previews = (listing && listing.previews) || [];
+    this.moves = (listing ? listing.moves : []).map((move, i) => {
+      const preview = previews[i] || null;
+      return { move, preview, words: (listing.descriptions || [])[i] || move.text, targets: targetsOf(move, board, preview) };
+    });
     this.byTarget = new Map();
     for (const item of this.moves) for (const key of item.targets) this.byTarget.set(key, [...(this.byTarget.get(key) || []), item]);
-    this.mark();
     this.pending = null;
     this.busy = false;
     this.confirmBox.hidden = true;
     if (this.selected && !this.byTarget.has(this.selected)) this.selected = null;
+    this.mark();
     this.renderSelection();
     this.renderControls();
     this.renderList();
   }
 
   mark() {
+    this.selectedNode = null;
     for (const node of this.boardContainer.querySelectorAll("[data-target]")) {
       const key = node.getAttribute("data-target");
       const count = (this.byTarget.get(key) || []).length;
       node.classList.toggle("live", count > 0);
       node.classList.toggle("selected", key === this.selected);
+      if (key === this.selected && !this.selectedNode) this.selectedNode = node;
       if (count) {
         node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
@@ -169,6 +174,7 @@ export class MovePanel {
   onBoard(event) {
     const node = event.target.closest && event.target.closest(".target.live");
     if (!node || this.busy) return;
+    this.clicks += 1;
     this.select(node.getAttribute("data-target"), node.getAttribute("aria-label"));
   }
 
@@ -177,8 +183,20 @@ export class MovePanel {
     this.selectedLabel = label;
     this.mark();
     const items = this.byTarget.get(key) || [];
-    if (items.length === 1) this.ask(items[0]);
-    else this.renderSelection();
+    if (items.length === 1) {
+      this.closeSelection();
+      this.choose(items[0]);
+    } else this.renderSelection();
+  }
+
+  // A chosen move: asked to confirm, or sent at once when the player confirms no moves (a step that
+  // wastes a reward is always asked).
+  choose(item) {
+    if (this.busy) return;
+    if (!confirmEachMove() && !(item.preview && item.preview.warnings.length)) {
+      this.pending = item;
+      this.confirm();
+    } else this.ask(item);
   }
 
   // Where the highlighted elements are, each a link that brings the first of them into view.
@@ -196,21 +214,50 @@ export class MovePanel {
   reveal(key) {
     const node = this.boardContainer.querySelector(`[data-target="${CSS.escape(key)}"]`);
     if (!node) return;
-    node.scrollIntoView({ block: "center", behavior: "smooth" });
+    node.scrollIntoView({ block: "nearest", behavior: "smooth" });
     node.focus({ preventScroll: true });
   }
 
   renderSelection() {
     const items = this.selected ? this.byTarget.get(this.selected) || [] : [];
-    if (!items.length) {
-      const areas = this.areas();
-      return clear(this.selection, areas.length ? el("p", { class: "areas" }, "Highlighted on the board: ", areas.flatMap((a, i) => (i ? [" · ", a] : [a]))) : null);
-    }
+    const areas = this.areas();
+    clear(this.areasBox, !items.length && areas.length ? el("p", { class: "areas" }, TEXT.highlighted, areas.flatMap((a, i) => (i ? [" · ", a] : [a]))) : null);
+    if (items.length < 2) return this.closeSelection();
     clear(
       this.selection,
-      el("p", {}, el("strong", {}, this.selectedLabel || "Selected"), ": ", `${items.length} move${items.length === 1 ? "" : "s"}`),
+      el("p", {}, el("strong", {}, this.selectedLabel || TEXT.selected), ": ", TEXT.moveCount(items.length)),
       el("div", { class: "moves" }, items.map((item) => this.button(item))),
     );
+    this.selection.hidden = false;
+    this.place();
+  }
+
+  closeSelection() {
+    this.selection.hidden = true;
+    this.selection.classList.remove("pop");
+  }
+
+  // The choices of an element open next to it on a wide screen (in the action bar on a phone).
+  place() {
+    const node = this.selectedNode;
+    const wide = window.innerWidth >= 900;
+    this.selection.classList.toggle("pop", Boolean(wide && node && !this.selection.hidden));
+    if (!wide || !node || this.selection.hidden) {
+      this.selection.style.left = this.selection.style.top = "";
+      return;
+    }
+    const box = node.getBoundingClientRect();
+    const pop = this.selection.getBoundingClientRect();
+    const right = box.right + 8 + pop.width <= window.innerWidth;
+    const left = right ? box.right + 8 : Math.max(8, box.left - 8 - pop.width);
+    const top = Math.min(Math.max(8, box.top), Math.max(8, window.innerHeight - pop.height - this.barHeight() - 8));
+    this.selection.style.left = `${Math.round(left)}px`;
+    this.selection.style.top = `${Math.round(top)}px`;
+  }
+
+  barHeight() {
+    const bar = this.root.closest(".action-bar");
+    return bar ? bar.getBoundingClientRect().height : 0;
   }
 
   renderControls() {
@@ -222,27 +269,40 @@ export class MovePanel {
     const words = this.filter.value.trim().toLowerCase();
     const items = this.moves.filter((m) => !words || `${m.words} ${m.move.text}`.toLowerCase().includes(words));
     this.allBox.hidden = !this.moves.length;
-    if (this.moves.length && this.moves.length <= 8 && !this.allBox.dataset.touched) this.allBox.open = true;
     clear(this.list, items.map((item) => this.button(item, "listed")));
   }
 
   button(item, kind = "choice") {
-    return el("button", { type: "button", class: `move ${kind}`, title: item.move.text, "data-move": item.move.text, onclick: () => this.ask(item) }, item.words);
+    const warn = item.preview && item.preview.warnings.length;
+    return el("button", { type: "button", class: `move ${kind}${warn ? " warns" : ""}`, title: item.move.text, "data-move": item.move.text, onclick: () => {
+      this.clicks += 1;
+      this.choose(item);
+    } }, item.words, warn ? " ⚠" : "");
   }
 
-  // What the move will do, then Confirm (Enter) or Cancel (Escape).
+  // What the move will do (the engine's preview), then Confirm (Enter) or Cancel (Escape).
   ask(item) {
     if (this.busy) return;
     this.pending = item;
-    const confirm = el("button", { type: "button", class: "primary", "data-confirm": "yes", onclick: () => this.confirm() }, "Confirm");
+    const p = item.preview || { lines: [], warnings: [], reveals: null, ends_turn: false, undoable: false };
+    const confirm = el("button", { type: "button", class: "primary", "data-confirm": "yes", onclick: () => {
+      this.clicks += 1;
+      this.confirm();
+    } }, TEXT.confirm);
+    const after = [];
+    if (p.reveals) after.push(TEXT.thenRevealed(p.reveals));
+    const undo = p.undoable ? TEXT.undoable : p.reveals ? TEXT.finalReveals : p.ends_turn ? TEXT.finalEndsTurn : TEXT.final;
     clear(
       this.confirmBox,
-      el("p", {}, el("strong", {}, WEIGHTY.has(item.move.type) ? "This cannot be taken back: " : "This will: "), item.words),
-      el("p", { class: "muted mono" }, item.move.text),
-      el("div", { class: "row" }, confirm, el("button", { type: "button", onclick: () => this.cancel() }, "Cancel")),
+      el("p", { class: "head" }, el("strong", {}, item.words)),
+      p.warnings.map((w) => el("p", { class: "warning", role: "alert" }, el("strong", {}, TEXT.warning), w)),
+      p.lines.length ? el("ul", { class: "will" }, p.lines.map((line) => el("li", {}, line))) : null,
+      after.map((line) => el("p", { class: "then" }, line)),
+      el("p", { class: p.undoable ? "muted undo-note" : "note undo-note" }, undo),
+      el("div", { class: "row" }, confirm, el("button", { type: "button", onclick: () => this.cancel() }, TEXT.cancel), el("span", { class: "muted mono" }, item.move.text)),
     );
     this.confirmBox.hidden = false;
-    confirm.focus();
+    confirm.focus({ preventScroll: true });
   }
 
   cancel() {
@@ -256,6 +316,7 @@ export class MovePanel {
     for (const b of this.root.querySelectorAll("button")) b.disabled = true;
     const move = this.pending.move;
     this.selected = null;
+    this.closeSelection();
     try {
       await this.send(move);
     } finally {
@@ -267,6 +328,9 @@ export class MovePanel {
 
 export function installKeys(panel) {
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") panel.cancel();
+    if (e.key === "Escape") {
+      panel.cancel();
+      panel.closeSelection();
+    }
   });
 }

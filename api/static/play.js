@@ -2,10 +2,11 @@
 // (GET .../moves) on the board elements they involve, each confirmed in words before it is posted
 // (POST .../commands with expected_version and a fresh command_id), whose turn it is, the history in
 // words, and live updates from the SSE stream (GET .../stream). Each panel is its own module.
-import { Problem, api, clear, gameIdFromPath, newCommandId, saveToken, showProblem, takeToken } from "/static/common.js";
+import { Problem, api, clear, el, gameIdFromPath, newCommandId, saveToken, showProblem, takeToken } from "/static/common.js";
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
-import { MovePanel, installKeys } from "/static/moves.js";
+import { MovePanel, confirmEachMove, installKeys } from "/static/moves.js";
+import { TEXT } from "/static/words.js";
 import { TurnBanner } from "/static/turn.js";
 import { recoverIfAsked } from "/static/account.js";
 
@@ -21,12 +22,13 @@ let expected = 0;
 let stream = null;
 let refreshing = null;
 let again = false;
+let linkInvalid = false;  // the seat token was refused (401): the page shows the game as a spectator's
 let sending = false;  // a command is being posted: its answer refreshes the board, the stream need not
 
 const boardNode = document.getElementById("board");
 const banner = new TurnBanner(document.getElementById("banner"), document.getElementById("turn-options"));
 const history = new History(document.getElementById("history"));
-const panel = new MovePanel(document.getElementById("move-panel"), boardNode, submit);
+const panel = new MovePanel(document.getElementById("move-panel"), boardNode, submit, document.getElementById("move-list"), document.getElementById("bar-undo"));
 installKeys(panel);
 onLayoutChange(boardNode, () => refresh());
 
@@ -62,15 +64,20 @@ async function load() {
     board = await api(path, { token });
     catalog = await loadCatalog(board.state.catalog.edition);
   } catch (error) {
-    if (error instanceof Problem && error.status === 401) {
+    if (error instanceof Problem && error.status === 401 && token) {
+      // A wrong or re-issued seat link: say so, and show the game as a spectator sees it.
       saveToken(gameId, null);
       token = null;
+      linkInvalid = true;
+      again = true;
+      return;
     }
     clear(boardNode);
     showProblem(document.getElementById("board-problem"), error);
     return;
   }
-  showProblem(document.getElementById("board-problem"), null);
+  const notice = document.getElementById("board-problem");
+  clear(notice, linkInvalid && !token ? el("p", { class: "note link-invalid", role: "status" }, TEXT.linkInvalid) : null);
   const hadFocus = boardNode.contains(document.activeElement) || document.getElementById("move-panel").contains(document.activeElement);
   version = board.version;
   renderBoard(boardNode, board, catalog);
@@ -80,7 +87,7 @@ async function load() {
   const seat = board.viewer.seat;
   document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : `playing seat ${seat}, ${board.seats[seat].name}`;
   let listing = null;
-  let note = "Spectators have no moves.";
+  let note = TEXT.spectator;
   if (moves) {
     try {
       listing = await moves;
@@ -91,19 +98,45 @@ async function load() {
         return;
       }
       expected = listing.version;
-      note = board.status === "finished" ? "The game has ended." : listing.to_act === listing.seat ? "Choose a highlighted element of the board (or a move from the list), then confirm." : "Not your turn: the board updates as the others play.";
+      note = board.status === "finished" ? TEXT.ended : listing.to_act === listing.seat ? (confirmEachMove() ? TEXT.yourMove : TEXT.yourMoveQuick) : TEXT.notYourTurn;
     } catch (error) {
       showProblem(problem, error);
     }
   }
   document.getElementById("moves-note").textContent = note;
+  finalScores(document.getElementById("final-scores"), board);
   panel.update(board, listing);
-  document.getElementById("moves-section").classList.toggle("active", Boolean(listing && listing.moves.length));
+  document.getElementById("action-bar").classList.toggle("active", Boolean(listing && listing.moves.length));
   boardNode.dataset.ready = String(board.version);  // drawn, with its moves (tests wait on it)
   if (hadFocus) {
     const first = boardNode.querySelector(".target.live") || document.querySelector("#move-panel button");
     if (first) first.focus({ preventScroll: true });
   }
+}
+
+// The final scoring table of a finished game: each seat by name, its points by source and its total
+// (the board view's `points`, as the engine scored them), the winners first.
+function finalScores(box, board) {
+  if (board.status !== "finished") return clear(box);
+  const players = board.state.players.slice().sort((a, b) => b.score - a.score);
+  const sources = [...new Set(players.flatMap((p) => Object.keys(p.points || {})))].sort();
+  const winners = new Set(board.winners || []);
+  clear(
+    box,
+    el("div", { class: "table-scroll" }, el(
+      "table",
+      { class: "final", "aria-label": TEXT.finalScores },
+      el("caption", {}, TEXT.finalScores),
+      el("thead", {}, el("tr", {}, el("th", {}, TEXT.player), sources.map((s) => el("th", { class: "num" }, TEXT.source(s))), el("th", { class: "num" }, TEXT.total))),
+      el("tbody", {}, players.map((p) => el(
+        "tr",
+        { class: winners.has(p.seat) ? "winner" : null, "data-seat": p.seat },
+        el("td", {}, `${board.seats[p.seat] ? board.seats[p.seat].name : p.name}${winners.has(p.seat) ? ` ${TEXT.winnerMark}` : ""}`),
+        sources.map((s) => el("td", { class: "num" }, (p.points || {})[s] ?? 0)),
+        el("td", { class: "num total" }, p.score),
+      ))),
+    )),
+  );
 }
 
 async function submit(move) {
@@ -167,6 +200,7 @@ async function start() {
 document.getElementById("token-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   token = document.getElementById("token").value.trim() || null;
+  linkInvalid = false;
   document.getElementById("token").value = "";
   saveToken(gameId, token);
   await start();

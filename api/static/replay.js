@@ -18,7 +18,7 @@ let analysis = null;
 const boardNode = document.getElementById("board");
 // Every event is listed (no `limit`): the list is how one goes to any event of the game, the first ones
 // of a long game too (the play page keeps only the newest, it follows a game as it goes on).
-const history = new History(document.getElementById("events"), { onPick: (v) => show(v), newestFirst: false, limit: Infinity });
+const history = new History(document.getElementById("events"), { onPick: (v) => show(v), newestFirst: false, limit: Infinity, foldRoutine: false });
 onLayoutChange(boardNode, () => show(current));
 
 document.getElementById("game").textContent = gameId.slice(0, 8);
@@ -116,9 +116,11 @@ document.getElementById("jump").addEventListener("submit", (e) => {
   show(Number(document.getElementById("version").value));
 });
 document.addEventListener("keydown", (e) => {
-  if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
-  if (e.key === "ArrowLeft") step(-1);
-  if (e.key === "ArrowRight") step(1);
+  const onSlider = e.target instanceof HTMLInputElement && e.target.type === "range";
+  if ((e.target instanceof HTMLInputElement && !onSlider) || e.target instanceof HTMLSelectElement) return;
+  if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+  if (onSlider) e.preventDefault();  // the slider's own step would be a second one: one event a key
+  step(e.key === "ArrowLeft" ? -1 : 1);
 });
 
 try {
@@ -137,6 +139,7 @@ try {
   listEvents();
   forkForm(seats);
   document.getElementById("timeline").src = `${path}/timeline`;
+  document.getElementById("timeline-link").href = `${path}/timeline`;
   analysis = new Analysis({
     path,
     token,

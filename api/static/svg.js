@@ -152,3 +152,13 @@ export function rewardWords(reward) {
   if (!words.length) return "nothing";
   return words.length === 1 ? words[0] : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
+
+// Component text as printed: the catalog notes the rule that settles a wording ("(AMB-16)", "p ≥ 3,
+// AMB-17"); a player reads the component, and the rules reference links sit in the history instead.
+const RULE_ID = /,?\s*\b[A-Z]{2,5}(?:-[A-Z]{2,4})?-\d+(?:\.\d+)?[a-z]?\b/g;
+export function withoutRuleIds(words) {
+  return String(words).replace(/\(([^()]*)\)/g, (all, inside) => {
+    const kept = inside.replace(RULE_ID, "").replace(/^[,;\s]+/, "").trim();
+    return kept ? `(${kept})` : "";
+  }).replace(/\s+([.,;])/g, "$1").replace(/\s{2,}/g, " ").trim();
+}

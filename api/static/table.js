@@ -3,6 +3,8 @@
 // board and the moves are play.js's. The seat token comes from localStorage (play.js took it from the
 // link); a host token is pasted into the host form and kept in this browser only.
 import { api, clear, el, gameIdFromPath, newCommandId, showProblem, takeToken } from "/static/common.js";
+import { confirmEachMove } from "/static/moves.js";
+import { TEXT } from "/static/words.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
@@ -62,19 +64,21 @@ function renderClock(view) {
 function renderSeatActions(view) {
   const box = document.getElementById("table-actions");
   const you = view.you;
-  if (you.seat === null || you.seat === undefined || view.status !== "active") return clear(box);
+  if (you.seat === null || you.seat === undefined || view.status !== "active") {
+    renderUndo(view, null);
+    return clear(box);
+  }
   const mine = view.seats[you.seat];
   if (mine && mine.played_by !== "person") {
     // Resigned, timed out or handed over: the token may still read, no longer act (ASYNC-3).
     const by = mine.played_by === "bot" ? `a bot (${mine.bot || "greedy"})` : "the server (forfeited)";
+    renderUndo(view, null);
     return clear(box, el("p", { class: "muted", id: "table-seat-gone" }, `Your seat is played by ${by} now.`));
   }
   const items = [];
   const takeback = you.takeback || {};
   const pending = view.takeback && !view.takeback.lapsed ? view.takeback : null;
-  if (takeback.allowed && !pending) {
-    items.push(button("Take back", () => post(`${path}/takeback`), `Return to version ${takeback.to_version}`));
-  }
+  renderUndo(view, takeback.allowed && !pending ? takeback : null);
   if (pending && pending.seat === you.seat) {
     items.push(el("span", { class: "muted" }, `Your take-back to version ${pending.to_version} waits for the others.`));
   }
@@ -91,6 +95,27 @@ function renderSeatActions(view) {
     if (confirm("Resign this game? Your seat will be played by the server.")) post(`${path}/resign`);
   }));
   clear(box, ...items);
+}
+
+// Undo in the action bar: take back the last step, or the whole turn (ASYNC-7), as often as the
+// horizon allows. With "confirm each move" on, each asks first; with others at the table it is a request.
+function renderUndo(view, takeback) {
+  const bar = document.getElementById("bar-undo");
+  if (!bar) return;
+  if (!takeback) return clear(bar);
+  const alone = view.seats.filter((s) => s.played_by === "person").length <= 1;
+  const act = (label, to, words) => {
+    const go = () => post(`${path}/takeback`, to === takeback.to_version ? {} : { to_version: to });
+    return button(alone ? label : `${TEXT.askTakeBack}: ${label.toLowerCase()}`, () => {
+      if (!confirmEachMove()) return go();
+      clear(bar, el("span", { class: "ask" }, TEXT.takeBackAsk(words)), " ",
+        button(TEXT.takeBack, go, ""), button(TEXT.cancel, () => renderUndo(view, takeback), ""));
+      bar.querySelector("button").focus({ preventScroll: true });
+    }, words);
+  };
+  const items = [act(TEXT.undoStep, takeback.to_version, TEXT.lastStep)];
+  if (takeback.restart_to !== null && takeback.restart_to !== undefined) items.push(act(TEXT.restartTurn, takeback.restart_to, TEXT.wholeTurn));
+  clear(bar, ...items);
 }
 
 function renderHost(view) {
@@ -130,6 +155,7 @@ function renderHostActs(view) {
 async function load() {
   try {
     table = await api(`${path}/table`, { token: hostToken() || seatToken() });
+    showProblem(problem, null);
   } catch (error) {
     showProblem(problem, error);
     return;

@@ -277,7 +277,7 @@ def test_ASYNC_7_take_back_alone_then_replay_verify_export_fork(client: TestClie
     before = client.get(f"/games/{game_id}/moves", headers=bearer(token)).json()
     played = play(client, game_id, token, "@0 move 2", "m1")
     table = client.get(f"/games/{game_id}/table", headers=bearer(token)).json()
-    assert table["you"]["takeback"] == {"allowed": True, "to_version": before["version"]}
+    assert table["you"]["takeback"] == {"allowed": True, "to_version": before["version"], "restart_to": None}
     taken = table_post(client, game_id, "takeback", token)
     assert taken.status_code == 200, taken.text
     item = taken.json()["events"][0]
@@ -301,6 +301,42 @@ def test_ASYNC_7_take_back_alone_then_replay_verify_export_fork(client: TestClie
     fork = client.post(f"/games/{game_id}/fork", json={"at_version": after["version"] + 1})
     assert fork.status_code == 201, fork.text
     assert client.get(f"/games/{fork.json()['game_id']}/verify").json()["ok"] is True
+
+
+def _undoable_step(client: TestClient, game_id: str, token: str, cid: str) -> int:
+    """Play a move the preview says can be taken back (ASYNC-7); the version before it."""
+    listing = client.get(f"/games/{game_id}/moves", headers=bearer(token)).json()
+    index = next(i for i, p in enumerate(listing["previews"]) if p["undoable"] and not p["warnings"])
+    play(client, game_id, token, listing["moves"][index]["text"], cid)
+    return int(listing["version"])
+
+
+def test_ASYNC_7_take_back_again_and_again_and_restart_the_turn(client: TestClient) -> None:
+    """Each take-back undoes one more step of the turn (what an earlier take-back undid no longer stands
+    in the way); "restart my turn" (`restart_to`) returns to before the turn's first step at once."""
+    created = create(client, [people(1)[0], {"bot": "greedy"}], seed="take-back-again")
+    game_id, token = created["game_id"], tokens(created)[0]
+    first = _undoable_step(client, game_id, token, "s1")
+    second = _undoable_step(client, game_id, token, "s2")
+    third = _undoable_step(client, game_id, token, "s3")
+    now = client.get(f"/games/{game_id}/table", headers=bearer(token)).json()["you"]["takeback"]
+    assert now == {"allowed": True, "to_version": third, "restart_to": first}
+    assert table_post(client, game_id, "takeback", token, command_id="t1").status_code == 200
+    now = client.get(f"/games/{game_id}/table", headers=bearer(token)).json()["you"]["takeback"]
+    assert now == {"allowed": True, "to_version": second, "restart_to": first}  # a second take-back
+    assert table_post(client, game_id, "takeback", token, command_id="t2").status_code == 200
+    again = _undoable_step(client, game_id, token, "s2-again")  # play on, then restart the turn
+    restart = client.get(f"/games/{game_id}/table", headers=bearer(token)).json()["you"]["takeback"]
+    assert restart == {"allowed": True, "to_version": again, "restart_to": first}
+    back = table_post(client, game_id, "takeback", token, command_id="t3", to_version=first)
+    assert back.status_code == 200, back.text
+    moves = client.get(f"/games/{game_id}/moves", headers=bearer(token)).json()
+    assert moves["moves"][0]["type"] == "Move"  # the turn's start: the telescope moves first (MOV-1)
+    assert (
+        client.get(f"/games/{game_id}/table", headers=bearer(token)).json()["you"]["takeback"]["allowed"]
+        is False
+    )
+    assert client.get(f"/games/{game_id}/verify").json()["ok"] is True  # each take-back verified (ASYNC-7)
 
 
 def _greedy_commands(seed: str, count: int, luna: bool = False) -> list[tuple[int, str]]:

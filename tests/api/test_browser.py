@@ -910,6 +910,11 @@ def test_replay_scrubber_history_and_view_as(server: str, pages: Pages) -> None:
     page.wait_for_selector('#board[data-version="1"] .board-svg')
     page.keyboard.press("ArrowRight")
     page.wait_for_selector('#board[data-version="2"] .board-svg')
+    page.locator("#slider").focus()  # with the slider focused a key is still one event, not two
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#board[data-version="3"] .board-svg')
+    time.sleep(0.3)
+    assert page.get_attribute("#board", "data-version") == "3"
     page.locator("#slider").fill("40")
     page.wait_for_selector('#board[data-version="40"] .board-svg')
     assert "Event 40" in page.locator("#event").inner_text()
@@ -924,6 +929,13 @@ def test_replay_scrubber_history_and_view_as(server: str, pages: Pages) -> None:
     name = httpx.get(f"{server}/games/{game_id}").json()["seats"][2]["name"]
     texts = page.locator("#events li").all_inner_texts()
     assert texts and all(f" {name} " in f" {t} " for t in texts)  # only seat 2's events, in words
+    # The score timeline spans the page at its drawing's own width, its 12 px text readable.
+    page.wait_for_function("() => document.querySelector('#timeline').naturalWidth > 0", timeout=30_000)
+    natural, shown = page.evaluate(
+        "() => [document.querySelector('#timeline').naturalWidth,"
+        " document.querySelector('#timeline').getBoundingClientRect().width]"
+    )
+    assert shown >= 0.9 * natural, (shown, natural)
     shot(page, "replay")
 
 
@@ -951,6 +963,8 @@ def test_replay_analysis_graph_and_mistake_marks(server: str, pages: Pages) -> N
     page.wait_for_selector(f'#board[data-version="{target}"] .board-svg', timeout=30_000)
     assert page.locator(f'#events li.current[data-version="{target}"]').count() == 1
     assert page.locator("#events .mistake-badge").count() == marks.count()  # the history marks them too
+    listed = page.locator("#mistakes li button").all_inner_texts()
+    assert listed and not any("@" in t for t in listed), listed  # in words, not in notation
     page.locator("#mistakes li button").last.click()
     last = page.locator("#mistakes li button").last.get_attribute("data-version")
     page.wait_for_selector(f'#board[data-version="{last}"] .board-svg', timeout=30_000)
@@ -1062,10 +1076,11 @@ def test_take_back_requested_on_one_page_and_accepted_on_the_others(server: str,
     assert moved.status_code == 200, moved.text
     ada = table_page(pages, server, game_id, ada_token)
     ben = table_page(pages, server, game_id, ben_token)
-    assert ben.locator("#table-actions button", has_text="Take back").count() == 0  # not Ben's command
-    ada.locator("#table-actions button", has_text="Take back").click()
+    assert ben.locator("#bar-undo button").count() == 0  # not Ben's command
+    ada.locator("#bar-undo button", has_text="Ask the others: undo").click()
+    ada.locator("#bar-undo button", has_text="Take back").click()  # asked first: "confirm each move" is on
     ada.wait_for_selector("#table-actions >> text=waits for the others", timeout=10_000)
-    assert ada.locator("#table-actions button", has_text="Take back").count() == 0
+    assert ada.locator("#bar-undo button").count() == 0
     # Ben's page follows the request on the live stream (no reload) and offers the answer.
     ben.locator("#table-actions button", has_text="Accept").click(timeout=10_000)
     taken = wait_for(
@@ -1084,7 +1099,7 @@ def test_take_back_requested_on_one_page_and_accepted_on_the_others(server: str,
             " && !document.querySelector('#table-actions').textContent.includes('waits for')",
             timeout=10_000,
         )
-    assert ada.locator("#table-actions button", has_text="Take back").count() == 0  # nothing left to take
+    assert ada.locator("#bar-undo button").count() == 0  # nothing left to take back
     moves = httpx.get(f"{server}/games/{game_id}/moves", headers={"Authorization": f"Bearer {ada_token}"})
     assert moves.json()["moves"] == start.json()["moves"]  # Ada moves again from where she began
     shot(ada, "table-take-back")

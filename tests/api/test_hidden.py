@@ -171,7 +171,7 @@ def _events(http: httpx.Client, game: str, headers: dict[str, str]) -> list[dict
         page = http.get(
             f"/games/{game}/events", headers=headers, params={"after": after, "limit": 500}
         ).json()
-        out += [{k: e[k] for k in ("version", "type", "event", "text")} for e in page["events"]]
+        out += [{k: e[k] for k in ("version", "type", "event", "text", "routine")} for e in page["events"]]
         after = page["next_after"]
     return out
 

@@ -73,7 +73,8 @@ def test_posting_a_listed_move_back_unchanged_and_by_text(client: TestClient) ->
     move = listing["moves"][0]
     # Each move in words, in the order of the moves (projections/describe.py), outside the move itself.
     assert len(listing["descriptions"]) == len(listing["moves"])
-    assert listing["descriptions"][0].startswith("Move the telescope 1 step to ")
+    assert listing["descriptions"][0] == "Move the telescope 1 step"
+    assert listing["previews"][0]["lines"][0].startswith("Moved the telescope 1 step from X2 to ")
     response = client.post(
         f"/games/{table.game_id}/commands",
         headers=table.auth(seat),

@@ -3,6 +3,7 @@ every kind of reveal, the clock computation (ASYNC-1/4/5), and verification of t
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -71,6 +72,22 @@ def test_ASYNC_7_no_take_back_of_another_seat_or_across_a_turn_end() -> None:
     assert table.horizon_problem([mine], 0, 9).code == "bad-take-back-point"  # type: ignore[union-attr]
     assert table.horizon_problem([theirs], 0, 11).code == "not-your-command"  # type: ignore[union-attr]
     assert table.horizon_problem([mine], 1, 10).code == "not-your-command"  # type: ignore[union-attr]
+
+
+def test_ASYNC_7_what_an_earlier_take_back_undid_no_longer_counts() -> None:
+    """Two steps, the second taken back: the seat may take back the first too (a take-back in between
+    used to close the horizon: the play page's button went away after one)."""
+    move = ev.TelescopeMoved(seat=0, start=0, end=1, steps=1, wrapped=False)
+    one = StoredEvent(11, move, _meta("command", 0, 11))
+    two = StoredEvent(12, move, _meta("command", 0, 12))
+    undone = StoredEvent(
+        13, dataclasses.replace(_sample(ev.TakenBack), to_version=11), _meta("table", None, 13)
+    )
+    assert [s.version for s in table.standing([one, two, undone])] == [11]
+    assert table.horizon_problem([one, two, undone], 0, 10) is None
+    assert table.horizon_problem([two, undone], 0, 11).code == "nothing-to-take-back"  # type: ignore[union-attr]
+    theirs = StoredEvent(14, move, _meta("command", 1, 14))  # what still stands keeps its limits
+    assert table.horizon_problem([one, two, undone, theirs], 0, 10).code == "another-seat-acted"  # type: ignore[union-attr]
 
 
 def _log(*entries: list[Any]) -> list[list[Any]]:
