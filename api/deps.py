@@ -76,7 +76,7 @@ async def token_refused(runtime: Runtime, client: str, digest: str | None, role:
     """The 401 for a token that opens nothing (`digest`: its hash, None when it is not even shaped like
     one), counted against the client's failed attempts. A token that opened a seat once says why it no
     longer does (`link-reissued`, `seat-handed-over`): its holder knew the seat, and the log is public."""
-    runtime.limiter.take("bad_token", client)
+    runtime.limiter.take_local("bad_token", client)  # read back by `wait` above: this process's bucket
     revoked = None if digest is None else await run_in_threadpool(runtime.seats.revocation, digest)
     if revoked is None:
         return unauthorized("invalid-token", f"the {role} token is not valid")
