@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
@@ -19,19 +20,23 @@ from api.clocks import Scheduler
 from api.egress import Resolver, system_resolve
 from api.limits import RateLimiter, RedisBuckets, StreamSlots, flush_growth
 from api.lobby import Lobby, ProjectedLobby
+from api.lru import Lru
 from api.notify import Notifier
 from api.outage import StoreHealth
 from api.repair import repair
 from api.seats import HUMAN, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
-from api.stream import PageCache
+from api.stream import Page, PageKey, page_cache
 from api.tables import TableRecord, TableStore
 from domain.events import Event
 from projections.projector import Projector, open_lobby, open_stats
 from projections.stats import StatsView
 from replays.jobs import Analyser, JobQueue, LocalJobs, QueueSettings, RedisJobs, engine_analyser
 from replays.store import Game
+
+# A seat's move listing: its legal moves as JSON, in words, and their previews (api/routers/play.py).
+Listing = tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +64,12 @@ class Runtime:
     limiter: RateLimiter = field(init=False)  # per-client token buckets (api/limits.py)
     streams: StreamSlots = field(init=False)  # the event streams open, per client (api/limits.py)
     stream_reads: asyncio.Semaphore = field(init=False)  # store reads of streams under way
-    stream_pages: PageCache = field(default_factory=PageCache)  # encoded catch-up pages (api/stream.py)
+    stream_pages: Lru[PageKey, Page] = field(
+        default_factory=page_cache
+    )  # encoded catch-up pages (api/stream.py)
+    # (game, version, seat) -> that seat's move listing with its previews (api/routers/play.py): a version
+    # and a seat fix it, and a page asks for it again after every event of the turn.
+    move_listings: Lru[tuple[str, int, int], Listing] = field(default_factory=lambda: Lru(512))
     _growth_task: asyncio.Task[None] | None = field(init=False, default=None)
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)

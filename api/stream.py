@@ -22,8 +22,6 @@ stream. A seat's stream ends with a `revoked` event after the event that took th
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
@@ -35,6 +33,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
 from api.limits import client_of
+from api.lru import Lru
 from api.play import names_of, stored_items, withheld_from
 
 if TYPE_CHECKING:
@@ -68,27 +67,13 @@ def sse_message(item: Mapping[str, Any]) -> bytes:
 Page = list[tuple[int, bytes, bool]]  # (version, its SSE message, whether it `revokes` the viewer)
 
 
-class PageCache:
-    """Pages of SSE messages already read and encoded, by (game, after, last version, ended, viewer): a
-    page never changes, so many streams catching up on one game read and redact it once."""
+PageKey = tuple[str, int, int, bool, int | None]  # (game, after, last version, ended, viewer)
 
-    def __init__(self, size: int = PAGE_CACHE) -> None:
-        self._size = size
-        self._pages: OrderedDict[tuple[str, int, int, bool, int | None], Page] = OrderedDict()
-        self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, int, int, bool, int | None]) -> Page | None:
-        with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
-
-    def put(self, key: tuple[str, int, int, bool, int | None], page: Page) -> None:
-        with self._lock:
-            self._pages[key] = page
-            while len(self._pages) > self._size:
-                self._pages.popitem(last=False)
+def page_cache() -> Lru[PageKey, Page]:
+    """Pages of SSE messages already read and encoded: a page never changes, so many streams catching up
+    on one game read and redact it once."""
+    return Lru(PAGE_CACHE)
 
 
 def _read_after(runtime: Runtime, game_id: str, after: int, viewer: int | None) -> tuple[Page, bool]:

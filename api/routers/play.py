@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
@@ -14,7 +13,7 @@ from api.clocks import may_act
 from api.contract import errors
 from api.deps import CommandSeat, GameId, RequiredSeat, RuntimeDep
 from api.problems import ApiError
-from api.runtime import Runtime
+from api.runtime import Listing, Runtime
 from api.schemas import CommandResult, EventItem, MovePreview, MovesOut, SubmitCommand
 from api.seats import HUMAN
 from domain import GameState, command_from_dict, command_to_dict, legal_moves, public_state
@@ -40,7 +39,13 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     runtime.bots.kick(game_id)
     to_act = None if state.finished else state.turn.seat
-    listing = await run_in_threadpool(moves_listing, state, seat.seat) if to_act == seat.seat else None
+    listing = None
+    if to_act == seat.seat:
+        key = (game_id, version, seat.seat)
+        listing = runtime.move_listings.get(key)
+        if listing is None:
+            listing = await run_in_threadpool(moves_listing, state, seat.seat)
+            runtime.move_listings.put(key, listing)
     moves, descriptions, previews = listing or ([], [], [])
     return MovesOut(
         game_id=game_id,
@@ -53,9 +58,7 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     )
 
 
-def moves_listing(
-    state: GameState, seat: int
-) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+def moves_listing(state: GameState, seat: int) -> Listing:
     """The seat's legal moves at `state`: each as JSON, in words, and what it will do (its preview)."""
     listed = legal_moves(state)
     moves = [command_to_dict(m) for m in listed]

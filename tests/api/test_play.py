@@ -141,3 +141,22 @@ def test_CHAR_1_an_ability_game_over_http_is_played_to_the_end_and_verifies(clie
         json={"seats": [{"character": "galileo", "side": "ability", "aside": "A2"}, {}], "seed": "x"},
     )
     assert bad.status_code in (400, 422) and "CHAR-KEP-1" in bad.text
+
+
+def test_a_seat_s_move_listing_is_computed_once_per_version(client: TestClient) -> None:
+    table = create(client, 2, seed="listing-cache")
+    seat = client.get(f"/games/{table.game_id}/moves", headers=table.auth(0)).json()["to_act"]
+    first = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    cached = runtime.move_listings.get((table.game_id, first["version"], seat))
+    assert cached is not None and cached[0] == first["moves"]
+    assert client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json() == first
+    move = first["moves"][0]
+    posted = client.post(
+        f"/games/{table.game_id}/commands",
+        headers=table.auth(seat),
+        json={"command": move, "expected_version": first["version"], "command_id": "cache-1"},
+    )
+    assert posted.status_code == 200, posted.text
+    after = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
+    assert after["version"] == posted.json()["version"]  # a new version: a listing of its own
