@@ -42,7 +42,10 @@ from tests.api.servers import ServeProcess
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "docs" / "openapi.json"
 TS_CLIENT = ROOT / "clients" / "ts"
-NO_LIMITS = {f"GALILEO_RATE_{kind}": "off" for kind in ("CREATE", "FORK", "IMPORT", "COMMAND", "ANALYSIS")}
+# The clients play whole games as fast as the machine lets them: no rate limit (reads included) is in the way.
+NO_LIMITS = {
+    f"GALILEO_RATE_{kind}": "off" for kind in ("CREATE", "FORK", "IMPORT", "COMMAND", "ANALYSIS", "READ")
+}
 # openapi-python-client's own settings: the import and export bodies are JSON Lines files, which it
 # handles as the binary bodies they are (a `File`); its post-generation formatting is not needed here.
 GENERATOR_CONFIG = """\
@@ -300,7 +303,7 @@ def test_httpx_sse_resumes_a_stream_by_last_event_id_across_a_server_restart(
     with before, httpx.Client(base_url=before.url, timeout=10) as client:
         table = create(client, 2, seed=f"httpx-sse-{backend}")
         play_turns(client, table, rng, max_decisions=6)
-        stream = f"{before.url}/games/{table.game_id}/stream"
+        stream = f"{before.url}/games/{table.game_id}/stream?after=0"  # the whole log, then live
         reader = SseReader(stream, table.auth(0))
         play_turns(client, table, rng, max_decisions=6)  # followed live
         reader.wait_for(client.get(f"/games/{table.game_id}").json()["version"])

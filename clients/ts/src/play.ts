@@ -84,7 +84,8 @@ async function main(base: string): Promise<void> {
   let dropped = false;
   let ended: () => void = () => undefined;
   const end = new Promise<void>((resolve) => (ended = resolve));
-  const source = new EventSource(`${base}/games/${gameId}/stream`, { fetch: streamFetch });
+  // after=0: the whole log first (a new stream without it starts at the head), then live events.
+  const source = new EventSource(`${base}/games/${gameId}/stream?after=0`, { fetch: streamFetch });
   source.onmessage = (message) => {
     const item = JSON.parse(message.data) as components["schemas"]["EventItem"];
     if (String(item.version) !== message.lastEventId) fail(`event ${item.version} has id ${message.lastEventId}`);
