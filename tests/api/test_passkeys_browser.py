@@ -23,7 +23,7 @@ import uvicorn
 from api.app import create_app
 from api.settings import Settings
 from tests.api.helpers import free_port, wait_until
-from tests.api.test_browser import _chromium, _unavailable
+from tests.api.test_browser import browser  # noqa: F401  (the module's one browser: a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -53,24 +53,7 @@ def site(settings: Settings) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    executable = _chromium()
-    if executable is None:
-        _unavailable("no chromium on this machine (apt-get install chromium; .ci/run does it)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def device(browser: Any, errors: list[str]) -> tuple[Any, Any, Any, str]:
+def device(browser: Any, errors: list[str]) -> tuple[Any, Any, Any, str]:  # noqa: F811
     """A new context (a device) with its page, the page's CDP session and its virtual authenticator."""
     context = browser.new_context()
     page = context.new_page()
@@ -85,7 +68,8 @@ def device(browser: Any, errors: list[str]) -> tuple[Any, Any, Any, str]:
 
 
 def test_passkey_registers_signs_in_claims_and_opens_the_seat_on_another_device(
-    browser: Any, site: str
+    browser: Any,  # noqa: F811  (the fixture imported above)
+    site: str,
 ) -> None:
     errors: list[str] = []
     seats = [{"name": "Ada", "character": "galileo"}, {"name": "Ben", "character": "kepler"}]
