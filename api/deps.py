@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
@@ -61,14 +60,7 @@ def token_gate(runtime: Runtime, request: Request) -> str:
     client = limits.client_of(request, runtime.settings.trust_forwarded_for)
     wait = runtime.limiter.wait("bad_token", client)
     if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise ApiError(
-            429,
-            "too-many-failed-tokens",
-            f"too many invalid tokens from this client; retry in {seconds} s",
-            headers={"Retry-After": str(seconds)},
-            retry_after=seconds,
-        )
+        raise limits.too_many("bad_token", wait, "too-many-failed-tokens", "invalid tokens")
     return client
 
 

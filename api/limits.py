@@ -293,12 +293,13 @@ def client_of_scope(scope: Scope, trust_forwarded: bool) -> str:
     return client_key(_address(peer[0] if peer else None, headers.get, trust_forwarded))
 
 
-def too_many(kind: str, wait: float) -> ApiError:
+def too_many(kind: str, wait: float, code: str = "rate-limited", what: str = "") -> ApiError:
+    """The 429 for a client whose `kind` bucket is empty for `wait` s (`what`: the detail's noun)."""
     seconds = max(1, math.ceil(wait))
     return ApiError(
         429,
-        "rate-limited",
-        f"too many {kind} requests from this client; retry in {seconds} s",
+        code,
+        f"too many {what or kind + ' requests'} from this client; retry in {seconds} s",
         headers={"Retry-After": str(seconds)},
         retry_after=seconds,
     )
