@@ -18,6 +18,7 @@ from api.routers import (
     analysis,
     analysis_jobs,
     catalog,
+    chat,
     claims,
     docs,
     events,
@@ -126,6 +127,7 @@ def create_app(
         catalog,
         accounts,
         claims,
+        chat,
         pages,
     )
     for module in routers:

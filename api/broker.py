@@ -103,6 +103,11 @@ class LocalHub:
         for listener in list(self._listeners.get(batch.game_id, ())):
             listener.offer(batch)
 
+    def nudge(self, game_id: str) -> None:
+        """Wake the game's streams to read the store (and the chat: api/stream.py) without a batch."""
+        for listener in list(self._listeners.get(game_id, ())):
+            listener.offer(RESYNC)
+
     def resync_all(self) -> None:
         for group in list(self._listeners.values()):
             for listener in list(group):

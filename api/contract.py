@@ -31,6 +31,7 @@ SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "session": [{SESSION_SCHEME: []}],
     "optional-session": [{}, {SESSION_SCHEME: []}],
     "seat-and-session": [{SCHEME: [], SESSION_SCHEME: []}],
+    "optional-seat-or-session": [{}, {SCHEME: []}, {SESSION_SCHEME: []}],
 }
 
 DESCRIPTIONS: dict[int, str] = {

@@ -16,6 +16,7 @@ from api.accounts import AccountStore
 from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
+from api.chat import ChatStore
 from api.clocks import Scheduler
 from api.egress import Resolver, system_resolve
 from api.limits import RateLimiter, RedisBuckets, StreamSlots, flush_growth
@@ -74,6 +75,7 @@ class Runtime:
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)
     accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
+    chat: ChatStore = field(init=False)  # table chat, apart from the games' logs (docs/chat.md)
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
     table_cache: dict[str, TableRecord | None] = field(default_factory=dict)  # game -> its host record
 
@@ -92,6 +94,7 @@ class Runtime:
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
         self.accounts = AccountStore(self.settings.database_url)
+        self.chat = ChatStore(self.settings.database_url)
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
@@ -181,6 +184,7 @@ class Runtime:
         self.seats.close()
         self.tables.close()
         self.accounts.close()
+        self.chat.close()
         self.store.close()
 
 

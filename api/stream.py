@@ -14,7 +14,11 @@ a face-down draw) is not sent from the fan-out: the stream reads those events fr
 in that seat's form, exactly like a gap. Store reads come in pages of `PAGE` events, at most
 `stream_reads` at once across the process's streams. Without a live fan-out (Redis unreachable) the
 stream polls the store every `stream_poll_seconds`; with it, it still reads the store at each
-heartbeat, as a safety net. When the game has ended and everything was sent, an `end` event closes the
+heartbeat, as a safety net. Table chat (docs/chat.md) rides on the same stream as `chat` events (no
+`id`: chat is not part of the log and never moves Last-Event-ID): a stream sends the messages written
+after it opened, read from the chat table whenever it reads the store (a message written in this process
+wakes the game's streams at once; one written in another reaches them at the next heartbeat). When the
+game has ended and everything was sent, an `end` event closes the
 stream. A seat's stream ends with a `revoked` event after the event that took the seat from its token
 (`revokes`).
 """
@@ -46,6 +50,16 @@ PAGE_CACHE = 256  # pages kept encoded (PageCache)
 
 
 REVOKED = b"event: revoked\ndata: {}\n\n"  # the token no longer opens the seat: reconnecting gets 401
+
+
+def chat_message(item: Mapping[str, Any]) -> bytes:
+    """A chat message (or a deletion's tombstone) as an SSE message of its own type, without an id."""
+    return b"event: chat\ndata: %s\n\n" % orjson.dumps(item)
+
+
+def _chat_after(runtime: Runtime, game_id: str, after: int, viewer: int | None) -> list[dict[str, Any]]:
+    hidden = runtime.chat.hidden_by(game_id, viewer)
+    return [m.public() for m in runtime.chat.after(game_id, after, hidden)]
 
 
 def revokes(item: Mapping[str, Any], viewer: int | None) -> bool:
@@ -104,6 +118,7 @@ async def game_stream(
     def fresh(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         return [i for i in items if int(i["version"]) > last]
 
+    chat_last = await run_in_threadpool(runtime.chat.head, game_id)
     try:
         yield b"retry: %d\n\n" % RETRY_MS
         while True:
@@ -120,6 +135,9 @@ async def game_stream(
                             return
                 if len(page) < PAGE:
                     break
+            for said in await run_in_threadpool(_chat_after, runtime, game_id, chat_last, viewer):
+                yield chat_message(said)
+                chat_last = max(chat_last, int(said["seq"]))
             if finished:
                 yield b"event: end\ndata: {}\n\n"
                 return

@@ -212,7 +212,10 @@ def parse(data: bytes) -> GameLog:
     for number, raw in enumerate(lines[1:], start=2):
         if not raw.strip():
             raise ExportFormatError(number, "empty line")
-        records.append(_record(_load_line(raw, number), number))
+        line = _load_line(raw, number)
+        if isinstance(line, dict) and set(line) == {"chat"}:
+            continue  # a table chat line of an export with `?chat=1`: not an event, never imported (CHAT-1)
+        records.append(_record(line, number))
     return GameLog(header, tuple(records))
 
 

@@ -16,7 +16,7 @@ PREFIXES: tuple[str, ...] = (
     "COMP", "SET", "TURN", "MOV", "ACT", "CLN", "SKY", "ROT", "DIE", "OBS", "GAIN", "LEC", "SPOT", "UPG",
     "ICON", "FREE", "RES", "LIB", "WRT", "BOC", "UNI", "OBJ", "SUBJ", "SCL", "INQ", "REP", "END", "SCO",
     "TIE", "CHAR", "LUNA", "SOLO", "EX", "CT", "DER", "DATA", "AMB", "ASYNC",
-    "HOOK", "ACCT",
+    "HOOK", "ACCT", "CHAT", "RATE", "TOUR",
 )  # fmt: skip
 
 _PREFIX = "|".join(PREFIXES)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import orjson
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
@@ -107,9 +108,21 @@ async def fork(
     },
     openapi_extra={"x-seat-token": "optional"},
 )
-async def export(game_id: GameId, runtime: RuntimeDep, seat: OptionalSeat) -> Response:
+async def export(
+    game_id: GameId,
+    runtime: RuntimeDep,
+    seat: OptionalSeat,
+    chat: Annotated[
+        bool,
+        Query(description="Also the table chat, as `{\"chat\": ...}` lines after the events (CHAT-1; the "
+              "importer skips them). Without it the file holds no chat."),
+    ] = False,
+) -> Response:
     """The game as a JSON Lines file, redacted for the caller until the game has ended."""
     data = await run_in_threadpool(runtime.store.export, game_id, None if seat is None else seat.seat)
+    if chat:
+        said = await run_in_threadpool(runtime.chat.all, game_id)
+        data += b"".join(orjson.dumps({"chat": m.public()}) + b"\n" for m in said)
     return Response(
         data,
         media_type="application/x-ndjson",
