@@ -171,6 +171,7 @@ function follow(after) {
   const query = new URLSearchParams({ after: String(after) });
   if (token) query.set("access_token", token);  // EventSource cannot send an Authorization header
   stream = new EventSource(`${path}/stream?${query}`);
+  document.dispatchEvent(new CustomEvent("galileo:stream", { detail: { stream, token } }));  // chat.js
   const live = document.getElementById("live");
   stream.onopen = () => (live.textContent = "Live: new events appear as they happen.");
   stream.onerror = () => (live.textContent = stream.readyState === EventSource.CLOSED ? "The stream has closed." : "Reconnecting…");

@@ -51,6 +51,7 @@ async function show(version) {
   const who = seat === null || seat === undefined ? "Game" : (seatsOf(events[0])[seat] || {}).name || `Seat ${seat}`;
   clear(document.getElementById("event"), el("strong", {}, `Event ${item.version}: `), `${who}: ${item.text || item.type}`, item.event.rule ? el("span", { class: "muted" }, ` (${item.event.rule})`) : null);
   history.mark(current);
+  document.dispatchEvent(new CustomEvent("galileo:version", { detail: { version: current } }));  // chat.js
   if (analysis) analysis.mark(current);
   const asSeat = document.getElementById("as-seat").value;
   const query = finished && asSeat !== "" ? `?as_seat=${asSeat}` : "";

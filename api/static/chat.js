@@ -1,0 +1,158 @@
+// Table chat (docs/chat.md): the seats' channel and the spectators' channel of one game, beside the board.
+// On the play page the messages arrive on the game's own stream as `chat` events (play.js announces its
+// EventSource with a "galileo:stream" event); on the replay page the panel shows the messages written up
+// to the version on screen (replay.js announces it with "galileo:version"). A seat writes with its token,
+// a signed-in spectator with the session (and its CSRF token); the chat is never part of the game's log.
+import { api, clear, el, gameIdFromPath, showProblem, takeToken } from "/static/common.js";
+import { currentAccount } from "/static/account.js";
+
+const gameId = gameIdFromPath();
+const path = `/games/${encodeURIComponent(gameId)}/chat`;
+const panel = document.getElementById("chat-panel");
+const replay = panel && panel.dataset.mode === "replay";
+const messages = new Map();  // message_id -> message (tombstones included)
+const MINE = `galileo-chat-mine:${gameId}`;
+let token = takeToken(gameId);
+let you = { seat: null, host: false, spectator: false };
+let hidden = [];
+let account = null;
+let upTo = Infinity;  // the replay's version on screen
+
+function mine() {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(MINE) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function remember(id) {
+  const ids = mine();
+  ids.add(id);
+  sessionStorage.setItem(MINE, JSON.stringify([...ids]));
+}
+
+function take(message) {
+  messages.set(message.message_id, message);
+}
+
+async function load() {
+  if (!panel) return;
+  try {
+    const page = await api(`${path}`, { token });
+    messages.clear();
+    page.messages.forEach(take);
+    you = page.you;
+    hidden = page.hidden;
+    showProblem(document.getElementById("chat-problem"), null);
+  } catch (error) {
+    showProblem(document.getElementById("chat-problem"), error);
+  }
+  render();
+}
+
+function act(label, handler, cls) {
+  return el("button", { type: "button", class: `link ${cls}`, onclick: handler }, label);
+}
+
+function line(m) {
+  const ownSeat = m.seat !== null && you.seat !== null && m.seat === you.seat;
+  const own = ownSeat || (m.seat === null && mine().has(m.message_id));
+  const tools = [];
+  if (!replay && !m.deleted && own) tools.push(act("delete", () => remove(m), "chat-delete"));
+  if (!replay && you.seat !== null && m.seat !== null && m.seat !== you.seat) {
+    tools.push(act(`hide seat ${m.seat}`, () => hide(m.seat, true), "chat-hide"));
+  }
+  if (!replay && (you.seat !== null || you.host) && m.seat === null && !m.deleted) {
+    tools.push(act("mute", () => mute(m), "chat-mute"));
+  }
+  return el("li", { class: "chat-message", "data-id": m.message_id, "data-version": m.version },
+    el("strong", {}, m.author), " ",
+    m.deleted ? el("em", { class: "muted" }, "(deleted)") : el("span", { class: "chat-text" }, m.text),
+    " ", el("span", { class: "muted" }, `· event ${m.version}`), " ", ...tools);
+}
+
+function render() {
+  if (!panel) return;
+  const shown = [...messages.values()].filter((m) => m.version <= upTo).sort((a, b) => a.written_at.localeCompare(b.written_at) || a.seq - b.seq);
+  for (const channel of ["seats", "spectators"]) {
+    const list = document.getElementById(`chat-${channel}`);
+    const items = shown.filter((m) => m.channel === channel && !(m.seat !== null && hidden.includes(m.seat)));
+    clear(list, items.length ? items.map(line) : el("li", { class: "muted" }, "No messages."));
+  }
+  const unhide = document.getElementById("chat-hidden");
+  clear(unhide, hidden.length ? ["Hidden by you: ", ...hidden.map((s) => act(`show seat ${s}`, () => hide(s, false), "chat-unhide"))] : null);
+  const form = document.getElementById("chat-form");
+  if (form) {
+    const where = you.seat !== null ? "the seats' channel" : account ? "the spectators' channel" : null;
+    document.getElementById("chat-where").textContent = where ? `You write in ${where}.` : "Sign in (Account) to write as a spectator.";
+    form.hidden = replay || (!where);
+  }
+}
+
+async function send(event) {
+  event.preventDefault();
+  const input = document.getElementById("chat-text");
+  const text = input.value;
+  if (!text.trim()) return;
+  try {
+    const csrf = you.seat === null && account ? account.csrf_token : null;
+    const said = await api(path, { method: "POST", token: you.seat !== null ? token : null, csrf, body: { text } });
+    if (said.seat === null) remember(said.message_id);
+    take(said);
+    input.value = "";
+    showProblem(document.getElementById("chat-problem"), null);
+  } catch (error) {
+    showProblem(document.getElementById("chat-problem"), error);
+  }
+  render();
+}
+
+async function remove(m) {
+  try {
+    const csrf = m.seat === null && account ? account.csrf_token : null;
+    take(await api(`${path}/${encodeURIComponent(m.message_id)}`, { method: "DELETE", token: m.seat !== null ? token : null, csrf }));
+  } catch (error) {
+    showProblem(document.getElementById("chat-problem"), error);
+  }
+  render();
+}
+
+async function hide(seat, value) {
+  try {
+    hidden = (await api(`${path}/hidden`, { method: "PUT", token, body: { seat, hidden: value } })).hidden;
+  } catch (error) {
+    showProblem(document.getElementById("chat-problem"), error);
+  }
+  await load();
+}
+
+async function mute(m) {
+  try {
+    await api(`${path}/mutes`, { method: "POST", token, body: { message_id: m.message_id, muted: true } });
+    showProblem(document.getElementById("chat-problem"), null);
+  } catch (error) {
+    showProblem(document.getElementById("chat-problem"), error);
+  }
+}
+
+document.addEventListener("galileo:stream", (event) => {
+  token = event.detail.token;
+  event.detail.stream.addEventListener("chat", (message) => {
+    take(JSON.parse(message.data));
+    render();
+  });
+  event.detail.stream.addEventListener("open", () => load());  // what was said while it reconnected
+});
+
+document.addEventListener("galileo:version", (event) => {
+  upTo = event.detail.version;
+  render();
+});
+
+if (panel) {
+  const form = document.getElementById("chat-form");
+  if (form) form.addEventListener("submit", send);
+  account = await currentAccount().catch(() => null);
+  await load();
+}
