@@ -163,15 +163,21 @@ class ChatStore:
                                 "a seat or the host muted you at this table: your messages are not taken",
                                 "CHAT-4",
                             )
-                    who = ("seat = ?", seat) if seat is not None else ("account_id = ? AND seat IS NULL", account_id)
+                    who = (
+                        ("seat = ?", seat)
+                        if seat is not None
+                        else ("account_id = ? AND seat IS NULL", account_id)
+                    )
                     recent = tx.execute(
-                        f"SELECT written_at FROM galileo_chat WHERE game_id = ? AND {who[0]} AND written_at > ? "
-                        "ORDER BY written_at",
+                        f"SELECT written_at FROM galileo_chat WHERE game_id = ? AND {who[0]} "
+                        "AND written_at > ? ORDER BY written_at",
                         (game_id, who[1], since),
                     )
                     if len(recent) >= RATE_COUNT:
                         first = datetime.fromisoformat(str(recent[-RATE_COUNT][0]))
-                        wait = max(1, int((first + timedelta(seconds=RATE_SECONDS) - now).total_seconds()) + 1)
+                        wait = max(
+                            1, int((first + timedelta(seconds=RATE_SECONDS) - now).total_seconds()) + 1
+                        )
                         raise ChatRefused(
                             429,
                             "chat-too-fast",
@@ -211,7 +217,8 @@ class ChatStore:
             top = tx.execute("SELECT MAX(seq) FROM galileo_chat WHERE game_id = ?", (game_id,))
             seq = int(top[0][0] or 0) + 1
             tx.execute(
-                "UPDATE galileo_chat SET body = '', deleted = 1, seq = ? WHERE game_id = ? AND message_id = ?",
+                "UPDATE galileo_chat SET body = '', deleted = 1, seq = ? "
+                "WHERE game_id = ? AND message_id = ?",
                 (seq, game_id, message_id),
             )
         found = self.message(game_id, message_id)
@@ -228,7 +235,9 @@ class ChatStore:
 
     def all(self, game_id: str) -> list[Message]:
         """Every message of a game, however many (an export with `?chat=1`)."""
-        rows = self.db.query(f"SELECT {_COLUMNS} FROM galileo_chat WHERE game_id = ? ORDER BY seq", (game_id,))
+        rows = self.db.query(
+            f"SELECT {_COLUMNS} FROM galileo_chat WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
         return [_message(r) for r in rows]
 
     def head(self, game_id: str) -> int:
@@ -237,11 +246,17 @@ class ChatStore:
 
     def mute(self, game_id: str, account_id: str, by: str, now: datetime) -> None:
         with self.db.transaction() as tx:
-            tx.execute("DELETE FROM galileo_chat_mutes WHERE game_id = ? AND account_id = ?", (game_id, account_id))
-            tx.execute("INSERT INTO galileo_chat_mutes VALUES (?, ?, ?, ?)", (game_id, account_id, by, stamp(now)))
+            tx.execute(
+                "DELETE FROM galileo_chat_mutes WHERE game_id = ? AND account_id = ?", (game_id, account_id)
+            )
+            tx.execute(
+                "INSERT INTO galileo_chat_mutes VALUES (?, ?, ?, ?)", (game_id, account_id, by, stamp(now))
+            )
 
     def unmute(self, game_id: str, account_id: str) -> None:
-        self.db.execute("DELETE FROM galileo_chat_mutes WHERE game_id = ? AND account_id = ?", (game_id, account_id))
+        self.db.execute(
+            "DELETE FROM galileo_chat_mutes WHERE game_id = ? AND account_id = ?", (game_id, account_id)
+        )
 
     def muted(self, game_id: str) -> set[str]:
         rows = self.db.query("SELECT account_id FROM galileo_chat_mutes WHERE game_id = ?", (game_id,))

@@ -39,7 +39,7 @@ class ChatMessage(BaseModel):
     channel: str = Field(description="`seats` or `spectators`.")
     seat: int | None = Field(description="The writing seat (seats' channel); null for a spectator.")
     author: str
-    text: str = Field(description='Empty once deleted (`deleted`: true).')
+    text: str = Field(description="Empty once deleted (`deleted`: true).")
     version: int = Field(description="The game's version when it was written: a replay shows it there.")
     written_at: str
     deleted: bool
@@ -74,7 +74,7 @@ def _out(message: Message) -> ChatMessage:
     return ChatMessage(**message.public())
 
 
-async def _game(runtime: Runtime, game_id: str) -> tuple[list[str], int]:
+async def _game(runtime: Runtime, game_id: str) -> tuple[tuple[str, ...], int]:
     state, version = await run_in_threadpool(runtime.store.current, game_id)
     return names_of(state), version
 
@@ -133,7 +133,12 @@ async def _spectator(request: Request, session: Session | None) -> Session:
     openapi_extra=SEAT_OR_SESSION,
 )
 async def post_chat(
-    game_id: GameId, body: ChatIn, request: Request, runtime: RuntimeDep, caller: CallerDep, session: OptionalSession
+    game_id: GameId,
+    body: ChatIn,
+    request: Request,
+    runtime: RuntimeDep,
+    caller: CallerDep,
+    session: OptionalSession,
 ) -> ChatMessage:
     """Write a message: with a seat token in the seats' channel, signed in without one in the spectators'
     channel (CHAT-1). At most 500 characters, 5 messages in 10 seconds per writer (CHAT-2: 422
@@ -146,11 +151,16 @@ async def post_chat(
         text = clean_text(body.text)
         if caller is not None and caller.seat is not None:
             seat = caller.seat.seat
-            args: tuple[Any, ...] = (SEATS, seat, None, names[seat] if seat < len(names) else f"Seat {seat}")
+            channel, seat_of, account_id = SEATS, seat, None
+            author = names[seat] if seat < len(names) else f"Seat {seat}"
         else:
             spectator = await _spectator(request, session)
-            args = (SPECTATORS, None, spectator.account.account_id, spectator.account.name)
-        message = await run_in_threadpool(runtime.chat.post, game_id, *args, text, version, runtime.clock())
+            channel, seat_of, account_id = SPECTATORS, None, spectator.account.account_id
+            author = spectator.account.name
+        now = runtime.clock()
+        message = await run_in_threadpool(
+            runtime.chat.post, game_id, channel, seat_of, account_id, author, text, version, now
+        )
     except ChatRefused as error:
         raise _refused(error) from None
     runtime.fanout.hub.nudge(game_id)
@@ -203,8 +213,8 @@ async def mute(game_id: GameId, body: MuteIn, runtime: RuntimeDep, caller: Calle
     if message is None:
         raise ApiError(404, "chat-message-not-found", "no such message in this game's chat")
     if message.account_id is None or message.seat is not None:
-        raise ApiError(422, "chat-not-a-spectator", "only a spectator is muted; a seat's messages can be hidden "
-                       "(CHAT-4, CHAT-5)", rule_id="CHAT-4", rule_url=rule_url("CHAT-4"))  # fmt: skip
+        raise ApiError(422, "chat-not-a-spectator", "only a spectator is muted; a seat's messages can be "
+                       "hidden (CHAT-4, CHAT-5)", rule_id="CHAT-4", rule_url=rule_url("CHAT-4"))  # fmt: skip
     by = "host" if caller.host else f"seat {caller.seat.seat if caller.seat else '?'}"
     if body.muted:
         await run_in_threadpool(runtime.chat.mute, game_id, message.account_id, by, runtime.clock())
@@ -233,4 +243,6 @@ async def hide(game_id: GameId, body: HideIn, runtime: RuntimeDep, caller: Calle
                        rule_url=rule_url("CHAT-5"))  # fmt: skip
     await run_in_threadpool(runtime.chat.hide, game_id, caller.seat.seat, body.seat, body.hidden)
     hidden = await run_in_threadpool(runtime.chat.hidden_by, game_id, caller.seat.seat)
-    return ChatPage(game_id=game_id, messages=[], hidden=hidden, you={"seat": caller.seat.seat, "host": False})
+    return ChatPage(
+        game_id=game_id, messages=[], hidden=hidden, you={"seat": caller.seat.seat, "host": False}
+    )

@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.settings import Settings
+from replays.export import parse
 from tests.api.async_helpers import Clock, bearer
 from tests.api.helpers import iter_sse, runtime_of
-from replays.export import parse
 from tests.api.people import Person, person
 
 
@@ -63,7 +63,10 @@ def test_CHAT_1_seats_write_the_seats_channel_and_spectators_theirs(client: Test
     assert seen.json()["channel"] == "spectators" and seen.json()["seat"] is None
     assert "account_id" not in seen.json()
     listed = client.get(f"/games/{gid}/chat").json()["messages"]
-    assert [(m["channel"], m["text"]) for m in listed] == [("seats", "good luck!"), ("spectators", "nice opening")]
+    assert [(m["channel"], m["text"]) for m in listed] == [
+        ("seats", "good luck!"),
+        ("spectators", "nice opening"),
+    ]
     # a spectator must be signed in; the session's writes need the CSRF token (ACCT-3)
     anonymous = say(client, gid, "hi", {})
     assert anonymous.status_code == 401 and anonymous.json()["code"] == "sign-in-required"
@@ -178,9 +181,10 @@ def test_CHAT_6_each_message_records_the_version_it_was_written_at(client: TestC
 def test_CHAT_1_the_stream_carries_chat_as_its_own_event_type(settings: Settings, live_server: Any) -> None:
     import httpx
 
-    with live_server(replace(settings, clocks=False, bots=False)) as server, httpx.Client(
-        base_url=server.url, timeout=10
-    ) as http:
+    with (
+        live_server(replace(settings, clocks=False, bots=False)) as server,
+        httpx.Client(base_url=server.url, timeout=10) as http,
+    ):
         seats = [{"name": "Ada", "character": "galileo"}, {"name": "Ben", "character": "kepler"}]
         game = http.post("/games", json={"seats": seats, "first_seat": 0}).json()
         gid = game["game_id"]
