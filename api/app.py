@@ -26,6 +26,7 @@ from api.routers import (
     health,
     pages,
     play,
+    players,
     replay,
     rules,
     table,
@@ -128,6 +129,7 @@ def create_app(
         accounts,
         claims,
         chat,
+        players,
         pages,
     )
     for module in routers:

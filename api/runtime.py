@@ -18,6 +18,7 @@ from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
 from api.chat import ChatStore
 from api.clocks import Scheduler
+from api.community import Community
 from api.egress import Resolver, system_resolve
 from api.limits import RateLimiter, RedisBuckets, StreamSlots, flush_growth
 from api.lobby import Lobby, ProjectedLobby
@@ -76,6 +77,7 @@ class Runtime:
     notifier: Notifier = field(init=False)
     accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
     chat: ChatStore = field(init=False)  # table chat, apart from the games' logs (docs/chat.md)
+    community: Community = field(init=False)  # ratings and profiles, read from events (docs/ratings.md)
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
     table_cache: dict[str, TableRecord | None] = field(default_factory=dict)  # game -> its host record
 
@@ -95,6 +97,7 @@ class Runtime:
         self.notifier = Notifier(self)
         self.accounts = AccountStore(self.settings.database_url)
         self.chat = ChatStore(self.settings.database_url)
+        self.community = Community(self)
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
