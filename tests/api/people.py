@@ -7,6 +7,7 @@ ceremonies themselves are tested in test_accounts.py, test_oidc.py and test_pass
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -35,7 +36,7 @@ class Person:
 def person(runtime: Runtime, name: str) -> Person:
     """A new account named `name`, signed in."""
     now = runtime.clock()
-    account = runtime.accounts.register_identity(name, "https://people.test", name, now)
+    account = runtime.accounts.register_identity(name, "https://people.test", secrets.token_hex(8), now)
     token = new_session_token()
     runtime.accounts.open_session(account.account_id, session_hash(token), now, now + timedelta(days=1))
     return Person(account, token)
