@@ -30,6 +30,7 @@ from api.routers import (
     replay,
     rules,
     table,
+    tournaments,
     turns,
 )
 from api.runtime import Runtime
@@ -130,6 +131,7 @@ def create_app(
         claims,
         chat,
         players,
+        tournaments,
         pages,
     )
     for module in routers:

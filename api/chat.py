@@ -120,9 +120,17 @@ _COLUMNS = "message_id, seq, channel, seat, author, body, version, written_at, d
 
 def _message(row: Sequence[Any]) -> Message:
     return Message(
-        str(row[0]), int(row[1]), str(row[2]), None if row[3] is None else int(row[3]), str(row[4]),
-        str(row[5]), int(row[6]), str(row[7]), bool(row[8]), None if row[9] is None else str(row[9]),
-    )  # fmt: skip
+        str(row[0]),
+        int(row[1]),
+        str(row[2]),
+        None if row[3] is None else int(row[3]),
+        str(row[4]),
+        str(row[5]),
+        int(row[6]),
+        str(row[7]),
+        bool(row[8]),
+        None if row[9] is None else str(row[9]),
+    )
 
 
 class ChatStore:
@@ -188,15 +196,34 @@ class ChatStore:
                     top = tx.execute("SELECT MAX(seq) FROM galileo_chat WHERE game_id = ?", (game_id,))
                     seq = int(top[0][0] or 0) + 1
                     message = Message(
-                        "msg_" + secrets.token_hex(10), seq, channel, seat, author, text, version, stamp(now),
-                        False, account_id,
-                    )  # fmt: skip
+                        "msg_" + secrets.token_hex(10),
+                        seq,
+                        channel,
+                        seat,
+                        author,
+                        text,
+                        version,
+                        stamp(now),
+                        False,
+                        account_id,
+                    )
                     tx.execute(
                         f"INSERT INTO galileo_chat ({_COLUMNS}, game_id) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (message.message_id, seq, channel, seat, author, text, version, message.written_at, 0,
-                         account_id, game_id),
-                    )  # fmt: skip
+                        (
+                            message.message_id,
+                            seq,
+                            channel,
+                            seat,
+                            author,
+                            text,
+                            version,
+                            message.written_at,
+                            0,
+                            account_id,
+                            game_id,
+                        ),
+                    )
                 return message
             except ChatRefused:
                 raise

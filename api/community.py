@@ -143,8 +143,11 @@ def seat_of(summary: GameSummary, account_id: str) -> int | None:
 def profile(community: Community, person: Person, recent: int = 20) -> dict[str, Any]:
     """GET /players/{name}: games by mode, characters, points by source, time per move, ratings, recent."""
     games = community.summaries(person.account_id)
-    mine = [(g, next(s for s in g.seats if s.account_id == person.account_id)) for g in games
-            if seat_of(g, person.account_id) is not None]  # fmt: skip
+    mine = [
+        (g, next(s for s in g.seats if s.account_id == person.account_id))
+        for g in games
+        if seat_of(g, person.account_id) is not None
+    ]
     modes: dict[str, dict[str, int]] = {}
     characters: dict[str, dict[str, float]] = {}
     sources: dict[str, int] = {}
@@ -167,11 +170,18 @@ def profile(community: Community, person: Person, recent: int = 20) -> dict[str,
         ch["win_rate"] = round(ch["won"] / ch["games"], 3) if ch["games"] else 0.0
     ratings = community.ratings()
     pools = [
-        {"pool": r.pool, "rating": round(r.ordinal, 2), "shown": r.shown, "provisional": r.provisional,
-         "best": None if r.best is None else round(r.best, 2), "games": r.games, "mu": round(r.mu, 3),
-         "sigma": round(r.sigma, 3)}
+        {
+            "pool": r.pool,
+            "rating": round(r.ordinal, 2),
+            "shown": r.shown,
+            "provisional": r.provisional,
+            "best": None if r.best is None else round(r.best, 2),
+            "games": r.games,
+            "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3),
+        }
         for r in ratings.of(person.account_id)
-    ]  # fmt: skip
+    ]
     solo = {level: best for (a, level), best in sorted(ratings.solo_best.items()) if a == person.account_id}
     ordered = sorted(mine, key=lambda gs: gs[0].ended_at or "9999", reverse=True)[:recent]
     return {
@@ -245,7 +255,13 @@ def game_rating(community: Community, game_id: str) -> dict[str, Any]:
         if r is not None:
             after = next((v for g, _, v in r.history if g == game_id), None)
         person = people.get(s.account_id)
-        seats.append({"seat": s.seat, "rank": s.rank, "left": s.left,
-                      "player": person.name if person and person.public else None,
-                      "rating_after": None if after is None else round(after, 2)})  # fmt: skip
+        seats.append(
+            {
+                "seat": s.seat,
+                "rank": s.rank,
+                "left": s.left,
+                "player": person.name if person and person.public else None,
+                "rating_after": None if after is None else round(after, 2),
+            }
+        )
     return {"game_id": game_id, "pool": summary.players, "seats": seats}

@@ -31,6 +31,7 @@ from api.service import Store
 from api.settings import Settings
 from api.stream import Page, PageKey, page_cache
 from api.tables import TableRecord, TableStore
+from api.tournaments import Tournaments
 from domain.events import Event
 from projections.projector import Projector, open_lobby, open_stats
 from projections.stats import StatsView
@@ -43,6 +44,7 @@ Listing = tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]
 logger = logging.getLogger(__name__)
 
 PING_TIMEOUT_SECONDS = 1.5  # a readiness ping: /readyz answers within 2 s even when the store hangs
+TOURNAMENT_SECONDS = 5.0  # how often running tournaments are checked for a round that has ended
 GROWTH_FLUSH_SECONDS = 2.0  # how often the bytes games grew by are added to their makers' usage
 
 
@@ -78,6 +80,8 @@ class Runtime:
     accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
     chat: ChatStore = field(init=False)  # table chat, apart from the games' logs (docs/chat.md)
     community: Community = field(init=False)  # ratings and profiles, read from events (docs/ratings.md)
+    tournaments: Tournaments = field(init=False)  # async tournaments (docs/tournaments.md)
+    _tournament_task: asyncio.Task[None] | None = field(init=False, default=None)
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
     table_cache: dict[str, TableRecord | None] = field(default_factory=dict)  # game -> its host record
 
@@ -98,6 +102,7 @@ class Runtime:
         self.accounts = AccountStore(self.settings.database_url)
         self.chat = ChatStore(self.settings.database_url)
         self.community = Community(self)
+        self.tournaments = Tournaments(self)
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
@@ -133,6 +138,20 @@ class Runtime:
         if self.settings.clocks:  # else a separate `galileo clocks run` keeps the clocks and webhooks
             self.scheduler.start()
             self.notifier.start()
+            loop = asyncio.get_running_loop()
+            self._tournament_task = loop.create_task(self._advance_tournaments(), name="tournaments")
+
+    async def _advance_tournaments(self) -> None:
+        """Start the next round of every tournament whose round has ended (TOUR-4), every few seconds."""
+        from api.routers.tournaments import advance  # the route's own step: pairing, games, their clocks
+
+        while True:
+            await asyncio.sleep(TOURNAMENT_SECONDS)
+            try:
+                for tournament_id in await run_in_threadpool(self.tournaments.running):
+                    await advance(self, tournament_id)
+            except Exception:
+                logger.exception("advancing the tournaments; trying again")
 
     async def _flush_growth(self) -> None:
         """Add the bytes games grew by to their makers' usage every few seconds (README, "Limits")."""
@@ -165,6 +184,10 @@ class Runtime:
         return out
 
     async def stop(self) -> None:
+        if self._tournament_task is not None:
+            self._tournament_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._tournament_task
         await self.scheduler.stop()
         await self.notifier.stop()
         await self.health.stop()

@@ -171,10 +171,19 @@ def summarise(
     elif why_not is None and len({account[s] for s in persons}) < people:
         why_not = "same-account-twice"
     seat_summaries = tuple(
-        SeatSummary(s, account[s], started.seats[s][1], scores[s], dict(sources[s]),
-                    None if ranks is None else ranks[s], left[s], moves[s], seconds[s])
+        SeatSummary(
+            s,
+            account[s],
+            started.seats[s][1],
+            scores[s],
+            dict(sources[s]),
+            None if ranks is None else ranks[s],
+            left[s],
+            moves[s],
+            seconds[s],
+        )
         for s in persons
-    )  # fmt: skip
+    )
     return GameSummary(
         game_id, people, status, ended_at, seat_summaries, why_not is None, why_not, difficulty
     )

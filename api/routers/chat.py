@@ -65,9 +65,14 @@ class HideIn(BaseModel):
 def _refused(error: ChatRefused) -> ApiError:
     headers = {"Retry-After": str(error.extra["retry_after"])} if "retry_after" in error.extra else None
     return ApiError(
-        error.status, error.code, error.message, headers, rule_id=error.rule, rule_url=rule_url(error.rule),
+        error.status,
+        error.code,
+        error.message,
+        headers,
+        rule_id=error.rule,
+        rule_url=rule_url(error.rule),
         **error.extra,
-    )  # fmt: skip
+    )
 
 
 def _out(message: Message) -> ChatMessage:
@@ -144,8 +149,13 @@ async def post_chat(
     channel (CHAT-1). At most 500 characters, 5 messages in 10 seconds per writer (CHAT-2: 422
     `chat-too-long`, 429 `chat-too-fast`); a muted spectator is refused (403 `chat-muted`, CHAT-4)."""
     if caller is not None and caller.host:
-        raise ApiError(403, "chat-host-token", "the host token does not write in the chat: use a seat token "
-                       "or sign in (CHAT-1)", rule_id="CHAT-1", rule_url=rule_url("CHAT-1"))  # fmt: skip
+        raise ApiError(
+            403,
+            "chat-host-token",
+            "the host token does not write in the chat: use a seat token or sign in (CHAT-1)",
+            rule_id="CHAT-1",
+            rule_url=rule_url("CHAT-1"),
+        )
     names, version = await _game(runtime, game_id)
     try:
         text = clean_text(body.text)
@@ -175,9 +185,13 @@ async def post_chat(
     openapi_extra=SEAT_OR_SESSION,
 )
 async def delete_chat(
-    game_id: GameId, message_id: str, request: Request, runtime: RuntimeDep, caller: CallerDep,
+    game_id: GameId,
+    message_id: str,
+    request: Request,
+    runtime: RuntimeDep,
+    caller: CallerDep,
     session: OptionalSession,
-) -> ChatMessage:  # fmt: skip
+) -> ChatMessage:
     """Delete your own message (CHAT-3): its text goes; every open page removes it."""
     message = await run_in_threadpool(runtime.chat.message, game_id, message_id)
     if message is None:
@@ -189,8 +203,13 @@ async def delete_chat(
         if mine and session is not None:
             check_csrf(request, session)
     if not mine:
-        raise ApiError(403, "chat-not-yours", "only its writer deletes a message (CHAT-3)", rule_id="CHAT-3",
-                       rule_url=rule_url("CHAT-3"))  # fmt: skip
+        raise ApiError(
+            403,
+            "chat-not-yours",
+            "only its writer deletes a message (CHAT-3)",
+            rule_id="CHAT-3",
+            rule_url=rule_url("CHAT-3"),
+        )
     deleted = await run_in_threadpool(runtime.chat.delete, game_id, message_id)
     runtime.fanout.hub.nudge(game_id)
     return _out(deleted)
@@ -207,14 +226,24 @@ async def mute(game_id: GameId, body: MuteIn, runtime: RuntimeDep, caller: Calle
     """Mute (or unmute) the spectator who wrote `message_id` at this table (CHAT-4): the host or any seat.
     A muted spectator's new messages are refused (403 `chat-muted`); what they wrote before stays."""
     if caller is None:
-        raise ApiError(401, "token-required", "muting needs a seat token or the host token (CHAT-4)",
-                       rule_id="CHAT-4", rule_url=rule_url("CHAT-4"))  # fmt: skip
+        raise ApiError(
+            401,
+            "token-required",
+            "muting needs a seat token or the host token (CHAT-4)",
+            rule_id="CHAT-4",
+            rule_url=rule_url("CHAT-4"),
+        )
     message = await run_in_threadpool(runtime.chat.message, game_id, body.message_id)
     if message is None:
         raise ApiError(404, "chat-message-not-found", "no such message in this game's chat")
     if message.account_id is None or message.seat is not None:
-        raise ApiError(422, "chat-not-a-spectator", "only a spectator is muted; a seat's messages can be "
-                       "hidden (CHAT-4, CHAT-5)", rule_id="CHAT-4", rule_url=rule_url("CHAT-4"))  # fmt: skip
+        raise ApiError(
+            422,
+            "chat-not-a-spectator",
+            "only a spectator is muted; a seat's messages can be hidden (CHAT-4, CHAT-5)",
+            rule_id="CHAT-4",
+            rule_url=rule_url("CHAT-4"),
+        )
     by = "host" if caller.host else f"seat {caller.seat.seat if caller.seat else '?'}"
     if body.muted:
         await run_in_threadpool(runtime.chat.mute, game_id, message.account_id, by, runtime.clock())
@@ -235,12 +264,22 @@ async def mute(game_id: GameId, body: MuteIn, runtime: RuntimeDep, caller: Calle
 async def hide(game_id: GameId, body: HideIn, runtime: RuntimeDep, caller: CallerDep) -> ChatPage:
     """Hide (or show again) another seat's messages for yourself only (CHAT-5)."""
     if caller is None or caller.seat is None:
-        raise ApiError(401, "token-required", "hiding is a seat's choice: send its seat token (CHAT-5)",
-                       rule_id="CHAT-5", rule_url=rule_url("CHAT-5"))  # fmt: skip
+        raise ApiError(
+            401,
+            "token-required",
+            "hiding is a seat's choice: send its seat token (CHAT-5)",
+            rule_id="CHAT-5",
+            rule_url=rule_url("CHAT-5"),
+        )
     names, _ = await _game(runtime, game_id)
     if body.seat >= len(names) or body.seat == caller.seat.seat:
-        raise ApiError(422, "chat-bad-seat", "hide another seat of this game (CHAT-5)", rule_id="CHAT-5",
-                       rule_url=rule_url("CHAT-5"))  # fmt: skip
+        raise ApiError(
+            422,
+            "chat-bad-seat",
+            "hide another seat of this game (CHAT-5)",
+            rule_id="CHAT-5",
+            rule_url=rule_url("CHAT-5"),
+        )
     await run_in_threadpool(runtime.chat.hide, game_id, caller.seat.seat, body.seat, body.hidden)
     hidden = await run_in_threadpool(runtime.chat.hidden_by, game_id, caller.seat.seat)
     return ChatPage(

@@ -70,10 +70,16 @@ async def ratings(
     folded = await run_in_threadpool(runtime.community.ratings)
     people = await run_in_threadpool(runtime.community.people)
     rows = [
-        {"player": people[r.account_id].name, "rating": round(r.ordinal, 2), "shown": r.shown,
-         "provisional": r.provisional, "games": r.games}
-        for r in folded.pool(pool) if r.account_id in people and people[r.account_id].public
-    ]  # fmt: skip
+        {
+            "player": people[r.account_id].name,
+            "rating": round(r.ordinal, 2),
+            "shown": r.shown,
+            "provisional": r.provisional,
+            "games": r.games,
+        }
+        for r in folded.pool(pool)
+        if r.account_id in people and people[r.account_id].public
+    ]
     return {"pool": pool, "pools": list(POOLS), "players": rows}
 
 
@@ -137,6 +143,10 @@ async def rating_of_game(game_id: GameId, runtime: RuntimeDep) -> dict[str, Any]
     except ValueError as error:
         reason = str(error)
         raise ApiError(
-            409, "game-not-rated", f"this game is not rated: {WHY_NOT.get(reason, reason)} (RATE-1)",
-            reason=reason, rule_id="RATE-1", rule_url=rule_url("RATE-1"),
-        ) from None  # fmt: skip
+            409,
+            "game-not-rated",
+            f"this game is not rated: {WHY_NOT.get(reason, reason)} (RATE-1)",
+            reason=reason,
+            rule_id="RATE-1",
+            rule_url=rule_url("RATE-1"),
+        ) from None

@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from api.runtime import Runtime
 from domain.bots import GreedyBot, RandomBot
 from domain.commands import Command
 from domain.engine import legal_moves
 from domain.state import GameState
 from replays.errors import VersionConflict
-from api.runtime import Runtime
 
 
 class MixedBot:

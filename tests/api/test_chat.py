@@ -136,21 +136,24 @@ def test_CHAT_4_a_seat_or_the_host_mutes_a_spectator(client: TestClient) -> None
     gid = game["game_id"]
     cleo = watcher(client)
     said = say(client, gid, "first", cleo.headers()).json()
-    muted = client.post(f"/games/{gid}/chat/mutes", json={"message_id": said["message_id"]},
-                        headers=bearer(token(game, 1)))  # fmt: skip
+    muted = client.post(
+        f"/games/{gid}/chat/mutes", json={"message_id": said["message_id"]}, headers=bearer(token(game, 1))
+    )
     assert muted.status_code == 200, muted.text
     refused = say(client, gid, "second", cleo.headers())
     assert refused.status_code == 403 and refused.json()["code"] == "chat-muted"
     assert refused.json()["rule_id"] == "CHAT-4"
     assert client.get(f"/games/{gid}/chat", cookies=cleo.cookies).json()["you"]["muted"] is True
     host = {"Authorization": f"Bearer {game['host_token']}"}
-    unmuted = client.post(f"/games/{gid}/chat/mutes", json={"message_id": said["message_id"], "muted": False},
-                          headers=host)  # fmt: skip
+    unmuted = client.post(
+        f"/games/{gid}/chat/mutes", json={"message_id": said["message_id"], "muted": False}, headers=host
+    )
     assert unmuted.status_code == 200
     assert say(client, gid, "third", cleo.headers()).status_code == 201
     seat_message = say(client, gid, "a seat", bearer(token(game, 0))).json()
-    not_spectator = client.post(f"/games/{gid}/chat/mutes", json={"message_id": seat_message["message_id"]},
-                                headers=host)  # fmt: skip
+    not_spectator = client.post(
+        f"/games/{gid}/chat/mutes", json={"message_id": seat_message["message_id"]}, headers=host
+    )
     assert not_spectator.status_code == 422 and not_spectator.json()["code"] == "chat-not-a-spectator"
     nobody = client.post(f"/games/{gid}/chat/mutes", json={"message_id": said["message_id"]})
     assert nobody.status_code == 401

@@ -37,7 +37,9 @@ def claimed_game(client: TestClient, seated: list[Person], seed: int) -> dict[st
     game: dict[str, Any] = created.json()
     for i, who in enumerate(seated):
         headers = {**bearer(game["seats"][i]["token"]), **who.headers()}
-        claimed = client.post(f"/games/{game['game_id']}/claim", json={"command_id": f"c{i}"}, headers=headers)
+        claimed = client.post(
+            f"/games/{game['game_id']}/claim", json={"command_id": f"c{i}"}, headers=headers
+        )
         assert claimed.status_code == 200, claimed.text
     return game
 
@@ -60,8 +62,7 @@ def test_RATE_3_thirty_games_order_four_accounts_by_strength(client: TestClient)
     assert all(not row["provisional"] and row["games"] == TRAIN for row in board)
     # the read model is rebuilt from the events alone: the same numbers
     again = runtime.community.rebuild()
-    assert [round(r.ordinal, 6) for r in again.pool(4)] == [row["rating"] and round(r.ordinal, 6)
-                                                           for r, row in zip(again.pool(4), board)]  # fmt: skip
+    assert [round(r.ordinal, 2) for r in again.pool(4)] == [row["rating"] for row in board]
 
     # Held-out games between the same strengths (played by the engine alone): how well each model,
     # trained on the 30 games, predicts their finishing order.
@@ -78,7 +79,8 @@ def test_RATE_3_thirty_games_order_four_accounts_by_strength(client: TestClient)
     for g in range(HELD_OUT):
         seated_names = [order[(s + g) % 4] for s in range(4)]
         record = play_game(
-            default_setup(4, f"held-out-{g}"), [MixedBot(SKILLS[n], f"held-{g}-{s}") for s, n in enumerate(seated_names)]
+            default_setup(4, f"held-out-{g}"),
+            [MixedBot(SKILLS[n], f"held-{g}-{s}") for s, n in enumerate(seated_names)],
         )
         ranks = sorted(range(4), key=lambda s: record.state.players[s].score, reverse=True)
         place = {s: ranks.index(s) + 1 for s in range(4)}
@@ -93,7 +95,9 @@ def test_RATE_3_thirty_games_order_four_accounts_by_strength(client: TestClient)
     assert pl["pairs"] >= 0.6
 
 
-def test_RATE_1_a_game_not_finished_a_chosen_seed_or_an_unclaimed_seat_is_not_rated(client: TestClient) -> None:
+def test_RATE_1_a_game_not_finished_a_chosen_seed_or_an_unclaimed_seat_is_not_rated(
+    client: TestClient,
+) -> None:
     runtime = runtime_of(client)
     ada, ben = person(runtime, "Ada"), person(runtime, "Ben")
     game = claimed_game(client, [ada, ben], 0)
@@ -106,13 +110,19 @@ def test_RATE_1_a_game_not_finished_a_chosen_seed_or_an_unclaimed_seat_is_not_ra
     assert sorted(s["rank"] for s in rated.json()["seats"]) == [1, 2]
     seeded = client.post("/games", json={"seats": [{"name": "A"}, {"name": "B"}], "seed": "chosen"}).json()
     for i, who in enumerate((ada, ben)):
-        client.post(f"/games/{seeded['game_id']}/claim", json={"command_id": f"s{i}"},
-                    headers={**bearer(seeded["seats"][i]["token"]), **who.headers()})  # fmt: skip
+        client.post(
+            f"/games/{seeded['game_id']}/claim",
+            json={"command_id": f"s{i}"},
+            headers={**bearer(seeded["seats"][i]["token"]), **who.headers()},
+        )
     play_out(runtime, seeded["game_id"], [MixedBot(0.0, "c"), MixedBot(0.0, "d")], "y")
     assert client.get(f"/games/{seeded['game_id']}/rating").json()["reason"] == "chosen-seed"
     lone = client.post("/games", json={"seats": [{"name": "A"}, {"name": "B"}]}).json()
-    client.post(f"/games/{lone['game_id']}/claim", json={"command_id": "l"},
-                headers={**bearer(lone["seats"][0]["token"]), **ada.headers()})  # fmt: skip
+    client.post(
+        f"/games/{lone['game_id']}/claim",
+        json={"command_id": "l"},
+        headers={**bearer(lone["seats"][0]["token"]), **ada.headers()},
+    )
     play_out(runtime, lone["game_id"], [MixedBot(0.0, "e"), MixedBot(0.0, "f")], "z")
     assert client.get(f"/games/{lone['game_id']}/rating").json()["reason"] == "unclaimed-seat"
     ratings = runtime.community.ratings()
