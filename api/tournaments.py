@@ -24,7 +24,6 @@ from api import pairing
 from api.accounts import Account
 from api.db import create
 from api.schemas import CreateGame
-from api.seating import Seating
 from api.seats import SECRET
 from api.tables import stamp
 from replays.claims import claim_batch
@@ -370,6 +369,7 @@ class Tournaments:
 
     def _create_game(self, t: Tournament, number: int, table_no: int, players: list[str]) -> str:
         from api.routers.games import _setup, table_rules  # the same checks and setup as POST /games
+        from api.seating import Seating  # it imports the runtime, which holds this store
 
         names = {a: self.runtime.accounts.account(a) for a in players}
         body = CreateGame.model_validate(
