@@ -124,7 +124,7 @@ def test_every_error_status_is_documented_as_problem_json(client: TestClient) ->
             for status, response in operation["responses"].items():
                 if int(status) >= 400 and not (path == "/readyz" and status == "503"):
                     assert response["content"] == {PROBLEM: problem_ref}, (method, path, status)
-            if path.startswith("/games/{game_id}") and not path.endswith(("/timeline", "/rating")):  # public reads
+            if path.startswith("/games/{game_id}") and not path.endswith(("/timeline", "/rating")):
                 assert {"401", "403", "404"} <= statuses, (method, path)
                 token = {"hostToken": []} if "/host/" in path else {"seatToken": []}
                 if path.endswith("/claim"):  # the seat's link and the account's session (ACCT-1)
