@@ -241,6 +241,7 @@ async def delete_account(session: WritingSession, runtime: RuntimeDep) -> Respon
     """Delete your account (`X-CSRF-Token` required): its name, passkeys, sessions and claims are erased;
     the games keep only its pseudonyms, which nothing links to anyone any more (docs/audit.md)."""
     await run_in_threadpool(runtime.accounts.delete, session.account.account_id)
+    await run_in_threadpool(runtime.chat.forget_account, session.account.account_id)  # docs/chat.md
     response = Response(status_code=204)
     response.delete_cookie(
         COOKIE, path="/", secure=runtime.settings.cookie_secure, httponly=True, samesite="lax"
