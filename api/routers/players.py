@@ -17,7 +17,7 @@ from api.negotiation import prefers
 from api.problems import ApiError
 from api.routers.pages import STATIC
 from api.runtime import Runtime
-from api.sessions import WritingSession
+from api.sessions import SignedIn, WritingSession
 from projections.ratings import POOLS
 from rulebook import rule_url
 
@@ -111,6 +111,22 @@ async def rating_history(name: Name, pool: Pool, runtime: RuntimeDep) -> Respons
     rating = folded.pools.get((pool, person.account_id))
     points = [] if rating is None else rating.history
     return Response(history_svg(person.name, pool, points), media_type="image/svg+xml")
+
+
+@router.get(
+    "/me/profile",
+    operation_id="getProfile",
+    response_model=ProfileOut,
+    responses=errors(401),
+    openapi_extra={"x-seat-token": "session"},
+)
+async def get_profile(runtime: RuntimeDep, session: SignedIn) -> ProfileOut:
+    """Whether your profile is public, and its link."""
+    people = await run_in_threadpool(runtime.community.people)
+    mine = people.get(session.account.account_id)
+    public = bool(mine and mine.public)
+    name = session.account.name
+    return ProfileOut(name=name, public=public, link=f"/players/{name}" if public else None)
 
 
 @router.put(

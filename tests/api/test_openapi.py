@@ -77,6 +77,7 @@ ROUTES = {
     ("get", "/players/{name}"): "getPlayer",
     ("get", "/players/{name}/ratings/{pool}.svg"): "playerRatingHistory",
     ("put", "/me/profile"): "setProfile",
+    ("get", "/me/profile"): "getProfile",
     ("get", "/games/{game_id}/rating"): "getGameRating",
     # tournaments (docs/tournaments.md)
     ("post", "/tournaments"): "createTournament",
