@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, status
+from fastapi import APIRouter, Header, Path, status
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from api import play
 from api.contract import errors
 from api.deps import RuntimeDep
+from api.negotiation import prefers
 from api.problems import ApiError
+from api.routers.pages import STATIC
 from api.runtime import Runtime
 from api.schemas import ClockRequest
 from api.sessions import WritingSession
@@ -85,10 +88,19 @@ async def create(body: CreateTournament, runtime: RuntimeDep, session: WritingSe
     return view
 
 
-@router.get("/{tournament_id}", operation_id="getTournament", responses=errors(404, 422))
-async def get(tournament_id: TournamentId, runtime: RuntimeDep) -> dict[str, Any]:
+@router.get(
+    "/{tournament_id}",
+    operation_id="getTournament",
+    responses={200: {"content": {"text/html": {}}}, **errors(404, 422)},
+)
+async def get(
+    tournament_id: TournamentId, runtime: RuntimeDep, accept: Annotated[str | None, Header()] = None
+) -> Any:
     """The tournament: entrants, each round's tables and games, byes, and the standings with their
-    tie-breaks (TOUR-5). Reading it also starts the next round when every game of this one has ended."""
+    tie-breaks (TOUR-5). Reading it also starts the next round when every game of this one has ended.
+    HTML (the tournament page) for a browser (`Accept: text/html`)."""
+    if prefers(accept, "text/html", "application/json"):
+        return FileResponse(STATIC / "tournament.html")
     await advance(runtime, tournament_id)
     view: dict[str, Any] = await _call(runtime, runtime.tournaments.view, tournament_id)
     return view

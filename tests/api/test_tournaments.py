@@ -113,6 +113,8 @@ def test_TOUR_2_too_few_entrants_is_refused_and_changes_nothing(client: TestClie
     assert refused.json()["rule_id"] == "TOUR-2" and refused.json()["needed"] == 4
     after = client.get(f"/tournaments/{t['tournament_id']}").json()
     assert after["status"] == "entry" and len(after["entrants"]) == 3 and after["schedule"] == []
+    page = client.get(f"/tournaments/{t['tournament_id']}", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "tournament.js" in page.text
     no_clock = client.post(
         "/tournaments",
         json={"name": "x", "format": "swiss", "seats": 2, "rounds": 2},
