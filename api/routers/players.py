@@ -21,6 +21,8 @@ from api.sessions import SignedIn, WritingSession
 from projections.ratings import POOLS
 from rulebook import rule_url
 
+VARY = {"Vary": "Accept"}
+
 router = APIRouter(tags=["players"])
 
 Name = Annotated[str, Path(min_length=1, max_length=40, description="The player's display name.")]
@@ -88,12 +90,15 @@ async def ratings(
     operation_id="getPlayer",
     responses={200: {"content": {"text/html": {}}}, **errors(404, 422)},
 )
-async def player(name: Name, runtime: RuntimeDep, accept: Annotated[str | None, Header()] = None) -> Any:
+async def player(
+    name: Name, runtime: RuntimeDep, response: Response, accept: Annotated[str | None, Header()] = None
+) -> Any:
     """A public profile: games played, finished and won by mode (player count), characters and their win
     rates, points by source, average time per move, current and best rating per pool, solo bests per
     Tycho level, recent games with replay links. HTML for a browser (`Accept: text/html`)."""
     if prefers(accept, "text/html", "application/json"):
-        return FileResponse(STATIC / "player.html")
+        return FileResponse(STATIC / "player.html", headers=VARY)  # one URL, two forms: caches keep both
+    response.headers["Vary"] = "Accept"
     person = await _public(runtime, name)
     return await run_in_threadpool(profile, runtime.community, person)
 

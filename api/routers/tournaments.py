@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Path, status
+from fastapi import APIRouter, Header, Path, Response, status
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -20,6 +20,8 @@ from api.schemas import ClockRequest
 from api.sessions import WritingSession
 from api.tournaments import TournamentRefused
 from rulebook import rule_url
+
+VARY = {"Vary": "Accept"}
 
 router = APIRouter(prefix="/tournaments", tags=["tournaments"])
 
@@ -94,13 +96,17 @@ async def create(body: CreateTournament, runtime: RuntimeDep, session: WritingSe
     responses={200: {"content": {"text/html": {}}}, **errors(404, 422)},
 )
 async def get(
-    tournament_id: TournamentId, runtime: RuntimeDep, accept: Annotated[str | None, Header()] = None
+    tournament_id: TournamentId,
+    runtime: RuntimeDep,
+    response: Response,
+    accept: Annotated[str | None, Header()] = None,
 ) -> Any:
     """The tournament: entrants, each round's tables and games, byes, and the standings with their
     tie-breaks (TOUR-5). Reading it also starts the next round when every game of this one has ended.
     HTML (the tournament page) for a browser (`Accept: text/html`)."""
     if prefers(accept, "text/html", "application/json"):
-        return FileResponse(STATIC / "tournament.html")
+        return FileResponse(STATIC / "tournament.html", headers=VARY)  # one URL, two forms: caches keep both
+    response.headers["Vary"] = "Accept"
     await advance(runtime, tournament_id)
     view: dict[str, Any] = await _call(runtime, runtime.tournaments.view, tournament_id)
     return view
