@@ -43,7 +43,8 @@ RESYNC = None  # queued to a listener: "read the store, something may have been 
 
 @dataclass(frozen=True, slots=True)
 class Batch:
-    """Consecutive events of one game: `items` are {"version", "event", ...} dicts, versions ascending."""
+    """Consecutive events of one game: `items` are {"version", "event", ...} dicts, versions ascending.
+    No items: a nudge (`Fanout.nudge`), which the hubs deliver as a wake-up, never as a batch."""
 
     game_id: str
     items: Sequence[Mapping[str, Any]]
@@ -100,6 +101,9 @@ class LocalHub:
                 del self._listeners[listener.game_id]
 
     def deliver(self, batch: Batch) -> None:
+        if not batch.items:  # a nudge (`Fanout.nudge`): read the store and the chat
+            self.nudge(batch.game_id)
+            return
         for listener in list(self._listeners.get(batch.game_id, ())):
             listener.offer(batch)
 
@@ -129,6 +133,10 @@ class Fanout(Protocol):
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
     async def publish(self, batch: Batch) -> None: ...
+    async def nudge(self, game_id: str) -> None:
+        """Wake the game's streams in every process without a batch (new table chat: docs/chat.md)."""
+        ...
+
     async def ping(self) -> str | None:
         """None when healthy, else what is wrong."""
         ...
@@ -152,6 +160,9 @@ class InProcessFanout:
 
     async def publish(self, batch: Batch) -> None:
         self.hub.deliver(batch)
+
+    async def nudge(self, game_id: str) -> None:
+        self.hub.nudge(game_id)
 
     async def ping(self) -> str | None:
         return None
@@ -209,6 +220,10 @@ class RedisFanout:
             self._outbox.put_nowait(batch)
         except asyncio.QueueFull as error:  # Redis far behind: the other processes read the store
             self._warn("publish", error)
+
+    async def nudge(self, game_id: str) -> None:
+        """An empty batch: each process's hub turns it into a wake-up of the game's streams."""
+        await self.publish(Batch(game_id, []))
 
     async def _send_queued(self) -> None:
         outbox = self._outbox

@@ -16,8 +16,8 @@ in that seat's form, exactly like a gap. Store reads come in pages of `PAGE` eve
 stream polls the store every `stream_poll_seconds`; with it, it still reads the store at each
 heartbeat, as a safety net. Table chat (docs/chat.md) rides on the same stream as `chat` events (no
 `id`: chat is not part of the log and never moves Last-Event-ID): a stream sends the messages written
-after it opened, read from the chat table whenever it reads the store (a message written in this process
-wakes the game's streams at once; one written in another reaches them at the next heartbeat). When the
+after it opened, read from the chat table whenever it reads the store (a message wakes the game's
+streams in every process through the fan-out: `Fanout.nudge`; without it, at the next heartbeat). When the
 game has ended and everything was sent, an `end` event closes the
 stream. A seat's stream ends with a `revoked` event after the event that took the seat from its token
 (`revokes`).

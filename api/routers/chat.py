@@ -173,7 +173,7 @@ async def post_chat(
         )
     except ChatRefused as error:
         raise _refused(error) from None
-    runtime.fanout.hub.nudge(game_id)
+    await runtime.fanout.nudge(game_id)
     return _out(message)
 
 
@@ -211,7 +211,7 @@ async def delete_chat(
             rule_url=rule_url("CHAT-3"),
         )
     deleted = await run_in_threadpool(runtime.chat.delete, game_id, message_id)
-    runtime.fanout.hub.nudge(game_id)
+    await runtime.fanout.nudge(game_id)
     return _out(deleted)
 
 

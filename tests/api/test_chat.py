@@ -208,3 +208,30 @@ def test_chat_lives_in_its_own_table(client: TestClient, settings: Settings) -> 
     with sqlite3.connect(path) as db:
         rows = db.execute("SELECT body FROM galileo_chat").fetchall()
     assert rows == [("stored apart",)]
+
+
+def test_CHAT_1_a_message_reaches_the_streams_of_another_process_through_redis(
+    settings: Settings, live_server: Any, redis_url: str
+) -> None:
+    import time
+
+    import httpx
+
+    # A long heartbeat: the message must come by the fan-out's nudge, not by a periodic store read.
+    shared = replace(settings, clocks=False, bots=False, redis_url=redis_url, stream_heartbeat_seconds=30.0)
+    with live_server(shared) as a, live_server(shared) as b, httpx.Client(timeout=10) as http:
+        seats = [{"name": "Ada", "character": "galileo"}, {"name": "Ben", "character": "kepler"}]
+        game = http.post(f"{a.url}/games", json={"seats": seats, "first_seat": 0}).json()
+        gid = game["game_id"]
+        with http.stream("GET", f"{b.url}/games/{gid}/stream") as stream:
+            time.sleep(0.5)  # the stream on b is open and listening
+            started = time.monotonic()
+            said = http.post(
+                f"{a.url}/games/{gid}/chat", json={"text": "via redis"}, headers=bearer(token(game, 0))
+            )
+            assert said.status_code == 201
+            for message in iter_sse(stream.iter_lines()):
+                if message.get("event") == "chat":
+                    assert message["data"]["text"] == "via redis"
+                    break
+            assert time.monotonic() - started < 10
