@@ -35,8 +35,14 @@ def byes_of(order: Sequence[str], seats: int, had_bye: set[str]) -> list[str]:
     return chosen
 
 
-def _repeats(table: Sequence[str], met: Mapping[tuple[str, str], int]) -> int:
-    return sum(met.get(pair(a, b), 0) for a, b in itertools.combinations(table, 2))
+def _repeats(table: Sequence[str], met: Mapping[tuple[str, str], int]) -> tuple[int, int]:
+    """(pairs at the table that have met before, and their meetings so far): fewest first."""
+    counts = [met.get(pair(a, b), 0) for a, b in itertools.combinations(table, 2)]
+    return sum(1 for c in counts if c), sum(counts)
+
+
+def _both(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
+    return x[0] + y[0], x[1] + y[1]
 
 
 def _spread(table: Sequence[str], rank: Mapping[str, int]) -> int:
@@ -46,12 +52,13 @@ def _spread(table: Sequence[str], rank: Mapping[str, int]) -> int:
 
 def group(order: Sequence[str], seats: int, met: Mapping[tuple[str, str], int]) -> list[list[str]]:
     """TOUR-3: tables of `seats` players from `order` (a multiple of `seats`, best first) with the fewest
-    repeated pairs, then players of nearest standing together (the Swiss idea)."""
+    pairs that meet again, then the fewest meetings of those pairs so far, then players of nearest
+    standing together (the Swiss idea)."""
     rank = {p: i for i, p in enumerate(order)}
     if len(order) <= EXHAUSTIVE:
-        best: tuple[tuple[int, int], list[list[str]]] | None = None
+        best: tuple[tuple[int, int, int], list[list[str]]] | None = None
 
-        def search(rest: list[str], tables: list[list[str]], cost: tuple[int, int]) -> None:
+        def search(rest: list[str], tables: list[list[str]], cost: tuple[int, int, int]) -> None:
             nonlocal best
             if best is not None and cost >= best[0]:
                 return
@@ -61,11 +68,12 @@ def group(order: Sequence[str], seats: int, met: Mapping[tuple[str, str], int]) 
             head, others = rest[0], rest[1:]
             for mates in itertools.combinations(others, seats - 1):
                 table = [head, *mates]
-                added = (cost[0] + _repeats(table, met), cost[1] + _spread(table, rank))
+                again, meetings = _repeats(table, met)
+                added = (cost[0] + again, cost[1] + meetings, cost[2] + _spread(table, rank))
                 left = [p for p in others if p not in mates]
                 search(left, [*tables, table], added)
 
-        search(list(order), [], (0, 0))
+        search(list(order), [], (0, 0, 0))
         assert best is not None
         return best[1]
     tables = [list(order[i : i + seats]) for i in range(0, len(order), seats)]
@@ -75,9 +83,9 @@ def group(order: Sequence[str], seats: int, met: Mapping[tuple[str, str], int]) 
         for t1, t2 in itertools.combinations(range(len(tables)), 2):
             for i, j in itertools.product(range(seats), range(seats)):
                 a, b = tables[t1], tables[t2]
-                before = _repeats(a, met) + _repeats(b, met)
+                before = _both(_repeats(a, met), _repeats(b, met))
                 a2, b2 = [*a[:i], b[j], *a[i + 1 :]], [*b[:j], a[i], *b[j + 1 :]]
-                if _repeats(a2, met) + _repeats(b2, met) < before:
+                if _both(_repeats(a2, met), _repeats(b2, met)) < before:
                     tables[t1], tables[t2], improved = a2, b2, True
     return tables
 
