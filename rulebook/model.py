@@ -304,6 +304,8 @@ def reference(locale: str = "en") -> Reference:
     reference has the English one's chapters, rules, IDs, kinds, sources and edition names, with the titles
     and texts of `rulebook/data/<locale>/` (rulebook.translations)."""
     chosen = locale_of(locale)
+    if chosen != locale:
+        return reference(chosen)
     if chosen != "en":
         from rulebook.translations import translate
 
