@@ -65,7 +65,8 @@ class ChapterText:
 
 @cache
 def chapter_texts(locale: str) -> dict[str, ChapterText]:
-    """The translation files of `locale`, by the English chapter file name ("02-turn.toml")."""
+    """The translation files of `locale` by file name; a file is for the chapter its name's number gives
+    (the same name as the English chapter's file)."""
     if locale not in LOCALES or locale == "en":
         raise ValueError(f"no translation folder for locale {locale!r}")
     folder = resources.files("rulebook") / "data" / locale
@@ -126,17 +127,25 @@ def _rule(rule: Rule, fields: Mapping[str, Any], where: str) -> Rule:
     )
 
 
+def _number(name: str) -> int:
+    """The chapter number a translation file is for: the digits its name starts with ("02-turn.toml")."""
+    digits = name.split("-", 1)[0]
+    if not digits.isdigit():
+        raise ValueError(f"translation file {name!r} does not start with its chapter number")
+    return int(digits)
+
+
 def translate(english: Reference, locale: str) -> Reference:
     """`english` with the titles and texts of `locale` where its files have them."""
     texts = chapter_texts(locale)
-    known = {f"{c.number:02d}-{c.slug}.toml" for c in english.chapters}
-    strays = set(texts) - known
+    known = {c.number for c in english.chapters}
+    strays = {name for name in texts if _number(name) not in known}
     if strays:
         raise ValueError(f"{locale}: translation files without an English chapter: {sorted(strays)}")
+    by_number = {_number(name): (name, text) for name, text in texts.items()}
     chapters = []
     for chapter in english.chapters:
-        name = f"{chapter.number:02d}-{chapter.slug}.toml"
-        done = texts.get(name, ChapterText(None, None, {}))
+        name, done = by_number.get(chapter.number, (f"{chapter.number:02d}", ChapterText(None, None, {})))
         ids = {r.id for r in chapter.rules}
         extra = set(done.rules) - ids
         if extra:
@@ -163,7 +172,7 @@ def missing(locale: str) -> list[str]:
     texts = chapter_texts(locale)
     out = []
     for chapter in english.chapters:
-        done = texts.get(f"{chapter.number:02d}-{chapter.slug}.toml")
+        done = next((t for name, t in texts.items() if _number(name) == chapter.number), None)
         if done is None or done.title is None or (chapter.notes and done.notes is None):
             out.append(f"chapter {chapter.number}")
         for rule in chapter.rules:
