@@ -27,10 +27,10 @@ SPACE = re.compile(r"\b(?:[XSCRU]\d|q\d|R\d|C\d)\b")
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 ASCII_LETTER = re.compile(r"[A-Za-z]")
 # What may stay in Latin letters: rule IDs, code, option and edition names, file paths, seed and page
-# citations, component names in quotes, the colours' letters and the reward notation (1D+2, INC:R, 3VP...).
+# citations, dotted names (card.moon), component names in quotes, the colours' letters and the reward notation (1D+2, INC:R, 3VP...).
 KEEP = re.compile(
     r"`[^`]+`|\b[\w.-]+\.(?:md|toml|json|py)\b|\bS00\d\b|\bCN p\.\d+|[A-Za-z]+[-_:+]?\w*\d\w*|"
-    r"\b[A-Z]{1,5}\b|\b[a-z]+[A-Z]\w*\b|\"[^\"]*\"|https?://\S+|\b(?:base|luna|solo|docs|api)\b"
+    r"\b[A-Z]{1,5}\b|\b[a-z]+[A-Z]\w*\b|\b[a-z]+\.[a-z_]+\b|\"[^\"]*\"|https?://\S+|\b(?:base|luna|solo|docs|api)\b"
 )
 
 
