@@ -31,7 +31,8 @@ KINDS: tuple[str, ...] = (
 
 
 def name_locale(tag: str | None) -> str:
-    """"ja-JP" -> "ja", "zh"/"zh-CN"/"zh-Hans-CN" -> "zh-Hans", anything else (Traditional Chinese too) -> "en"."""
+    """The names' language for a tag: "ja-JP" -> "ja", "zh"/"zh-CN"/"zh-Hans-CN" -> "zh-Hans", anything else
+    (Traditional Chinese too) -> "en"."""
     parts = (tag or "").strip().replace("_", "-").lower().split("-")
     if parts[0] == "ja":
         return "ja"

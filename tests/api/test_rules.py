@@ -110,9 +110,10 @@ def test_rules_answer_in_the_language_of_accept_language_or_lang(client: TestCli
     # English first by q, an unknown language, Traditional Chinese, or a bad q: English
     for header in ("en;q=1, ja;q=0.5", "de-DE", "zh-TW", "ja;q=x, fr"):
         assert client.get("/rules/MOV-1", headers={"Accept-Language": header}).json()["lang"] == "en"
-    assert client.get("/rules/MOV-1", params={"lang": "de"}, headers={"Accept-Language": "ja"}).json()[
-        "lang"
-    ] == "ja"
+    assert (
+        client.get("/rules/MOV-1", params={"lang": "de"}, headers={"Accept-Language": "ja"}).json()["lang"]
+        == "ja"
+    )
     page = client.get("/rules/MOV-1", params={"lang": "ja"}, headers={"Accept": BROWSER})
     assert '<html lang="ja">' in page.text and body["title"] in page.text
     index = client.get("/rules", params={"lang": "zh-Hans", "q": "MOV-1"}).json()
