@@ -37,6 +37,27 @@ _EN: Mapping[str, str] = {
     "rules_count": "{count} rule(s)",
     "matching": " matching {query}",
     "languages": "Languages",
+    "md_chapter_rules": "{count} rules: ",
+    "md_intro": (
+        "Every rule ID that the engine's errors and events, `galileo explain` and the web pages cite,\n"
+        "in the project's own words: its text, its source (a section of a rule document, or a page of the\n"
+        "publisher's rulebook) and, where an edition of the catalog changed a value, both values. The same\n"
+        "entries are served at `GET /rules/{rule_id}` (JSON or HTML) and printed by `galileo rules RULE_ID`."
+    ),
+    "md_sources": (
+        "Sources: S000 (Luna rulebook), S001 (gameplay and player board), S003 (library, comets,\n"
+        "university), S004 (Japanese base rules summary), and CN p.N, the publisher's Chinese rulebook as\n"
+        "summarised in the rules addendum. Where the rule documents overrule the digest's reading, the "
+        "entry\nsays so under *In this project* ([seed-differences.md]({up}seed-differences.md))."
+    ),
+    "md_chapters": "Chapters",
+    "md_rules": "Rules",
+    "md_ids": "IDs",
+    "md_per_prefix": "Rules per prefix",
+    "md_prefix": "Prefix",
+    "md_all": "all",
+    "md_kinds": "Kinds",
+    "md_editions": "Editions",
 }
 
 

@@ -214,6 +214,7 @@ class Reference:
             from rulebook.labels import kind_meaning
 
             data["kind_meaning"] = kind_meaning(self.locale, rule.kind)
+            data["docs"] = f"docs/rules/{self.locale}/{self._chapter_of[rule.id].filename}#{rule.id}"
         data["lang"] = self.locale
         return data
 

@@ -5,15 +5,18 @@ the English text, and no English prose is left in it."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from rulebook import LOCALES, RULE_ID, Rule, locale_of, reference
 from rulebook.html import index_page, rule_page
 from rulebook.labels import kind_meaning, label
+from rulebook.markdown import render
 from rulebook.translations import join_lines, missing
 
 TRANSLATED = [locale for locale in LOCALES if locale != "en"]
+DOCS_RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 # Words that only English prose has: one of them standing alone in a translation is an untranslated phrase.
 ENGLISH_WORDS = re.compile(
@@ -136,3 +139,20 @@ def test_the_pages_are_in_the_language_and_keep_it_in_links(locale: str) -> None
     assert f'<input type="hidden" name="lang" value="{locale}">' in index
     assert ref.chapters[1].title in index and label(locale, "reference") in index
     assert ref.search(rule.title.split()[0])  # search works on the translated words
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_docs_rules_in_each_language_match_the_data(locale: str) -> None:
+    """docs/rules/<locale>/ is generated with the English folder by `python -m rulebook docs/rules`."""
+    expected = render(reference(locale))
+    folder = DOCS_RULES / locale
+    present = {path.name: path.read_text(encoding="utf-8") for path in folder.glob("*.md")}
+    assert sorted(present) == sorted(expected), "run `python -m rulebook docs/rules`"
+    stale = [name for name, text in expected.items() if present[name] != text]
+    assert not stale, f"docs/rules/{locale}/ is out of date ({', '.join(stale)}): run python -m rulebook"
+    rule = reference(locale).get("MOV-1")
+    assert f"### MOV-1 — {rule.title}" in present["02-turn.md"]
+    assert reference(locale).to_json(rule)["docs"] == f"docs/rules/{locale}/02-turn.md#MOV-1"
+    assert "(../README.md)" in present["README.md"] and f"({locale}/README.md)" in (
+        DOCS_RULES / "README.md"
+    ).read_text(encoding="utf-8")
