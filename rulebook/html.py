@@ -72,14 +72,18 @@ def rule_page(rule: Rule, ref: Reference) -> str:
     def term(key: str) -> str:
         return escape(label(loc, key))
 
+    # the source cites documents by their own section titles (English, Japanese): it is not translated
+    cited = "" if loc == "en" else ' lang="en"'
+
     body = [
         f'<p class="muted"><a href="/rules{_query(ref)}#chapter-{chapter.number}">'
         f"{chapter.number}. {escape(chapter.title)}</a></p>",
         f'<h1 id="{rule.id}">{rule.id} — {escape(rule.title)}</h1>',
         f"<p>{_links(rule.text, ref)}</p>",
         "<dl>",
-        f"<dt>{term('source')}</dt><dd>{_links(rule.source, ref)}</dd>",
-        f"<dt>{term('kind')}</dt><dd>{escape(rule.kind)}: {escape(kind_meaning(loc, rule.kind))}</dd>",
+        f"<dt>{term('source')}</dt><dd{cited}>{_links(rule.source, ref)}</dd>",
+        f"<dt>{term('kind')}</dt><dd><code>{escape(rule.kind)}</code>: "
+        f"{escape(kind_meaning(loc, rule.kind))}</dd>",
     ]
     if rule.addendum:
         body.append(f"<dt>{term('addendum')}</dt><dd>{_links(rule.addendum, ref)}</dd>")
