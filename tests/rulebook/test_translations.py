@@ -5,6 +5,7 @@ the English text, and no English prose is left in it."""
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,44 @@ def test_docs_rules_in_each_language_match_the_data(locale: str) -> None:
     assert "(../README.md)" in present["README.md"] and f"({locale}/README.md)" in (
         DOCS_RULES / "README.md"
     ).read_text(encoding="utf-8")
+
+
+class _TextNodes(HTMLParser):
+    """The text a reader sees on a page, without what is marked as another language or as code."""
+
+    SKIP = frozenset({"code", "title", "style", "script"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[bool] = []  # per open element: is its text exempt?
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        exempt = tag in self.SKIP or dict(attrs).get("lang") == "en" or bool(self.stack and self.stack[-1])
+        if tag not in {"meta", "link", "input", "br"}:
+            self.stack.append(exempt)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in {"meta", "link", "input", "br"} and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if data.strip() and not (self.stack and self.stack[-1]):
+            self.texts.append(data.strip())
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_no_english_on_any_rules_page(locale: str) -> None:
+    """Every rule's page and the index, as served to a reader of `locale`: no English word in a text node
+    (the site name, rule IDs and notation aside; source citations are marked lang="en")."""
+    ref = reference(locale)
+    pages = {"index": index_page(ref)} | {rule.id: rule_page(rule, ref) for rule in ref}
+    left = []
+    for name, page in pages.items():
+        parser = _TextNodes()
+        parser.feed(page)
+        for text in parser.texts:
+            words = ENGLISH_WORDS.findall(KEEP.sub(" ", text.replace("Galileo Galilei", "")))
+            if words:
+                left.append(f"{name}: {words} in {text[:80]!r}")
+    assert not left, f"{locale}: English on {len(left)} text nodes:\n" + "\n".join(left[:40])
