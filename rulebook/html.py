@@ -72,8 +72,8 @@ def rule_page(rule: Rule, ref: Reference) -> str:
     def term(key: str) -> str:
         return escape(label(loc, key))
 
-    # the source cites documents by their own section titles (English, Japanese): it is not translated
-    cited = "" if loc == "en" else ' lang="en"'
+    # the source cites documents by their own section titles (English and Japanese): kept as cited
+    cited = "" if loc == "en" else ' class="citation" translate="no"'
 
     body = [
         f'<p class="muted"><a href="/rules{_query(ref)}#chapter-{chapter.number}">'

@@ -160,7 +160,7 @@ def test_docs_rules_in_each_language_match_the_data(locale: str) -> None:
 
 
 class _TextNodes(HTMLParser):
-    """The text a reader sees on a page, without what is marked as another language or as code."""
+    """The text a reader sees on a page, without code and what is marked English or not to translate."""
 
     SKIP = frozenset({"code", "title", "style", "script"})
 
@@ -170,7 +170,8 @@ class _TextNodes(HTMLParser):
         self.texts: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        exempt = tag in self.SKIP or dict(attrs).get("lang") == "en" or bool(self.stack and self.stack[-1])
+        marked = dict(attrs).get("lang") == "en" or dict(attrs).get("translate") == "no"
+        exempt = tag in self.SKIP or marked or bool(self.stack and self.stack[-1])
         if tag not in {"meta", "link", "input", "br"}:
             self.stack.append(exempt)
 
@@ -186,7 +187,7 @@ class _TextNodes(HTMLParser):
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_no_english_on_any_rules_page(locale: str) -> None:
     """Every rule's page and the index, as served to a reader of `locale`: no English word in a text node
-    (the site name, rule IDs and notation aside; source citations are marked lang="en")."""
+    (the site name, rule IDs and notation aside; source citations are marked translate="no")."""
     ref = reference(locale)
     pages = {"index": index_page(ref)} | {rule.id: rule_page(rule, ref) for rule in ref}
     left = []
