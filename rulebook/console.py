@@ -22,7 +22,8 @@ def rule_panel(rule: Rule, ref: Reference) -> Panel:
     facts.add_column()
     facts.add_row(label(loc, "source"), rule.source)
     facts.add_row(label(loc, "kind"), f"{rule.kind}: {kind_meaning(loc, rule.kind)}")
-    facts.add_row(label(loc, "chapter"), f"{chapter.number}. {chapter.title} (docs/rules/{'' if loc == 'en' else loc + '/'}{chapter.filename})")
+    docs = f"docs/rules/{'' if loc == 'en' else loc + '/'}{chapter.filename}"
+    facts.add_row(label(loc, "chapter"), f"{chapter.number}. {chapter.title} ({docs})")
     if rule.addendum:
         facts.add_row(label(loc, "addendum"), rule.addendum)
     if rule.project:
