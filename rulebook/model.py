@@ -297,20 +297,21 @@ def _chapter(name: str, raw: Mapping[str, Any]) -> Chapter:
     )
 
 
-@cache
 def reference(locale: str = "en") -> Reference:
     """The reference as shipped with the package (read and validated once per language).
 
     `locale` is "en", "ja" or "zh-Hans" (any spelling `locale_of` accepts; others give English). A translated
     reference has the English one's chapters, rules, IDs, kinds, sources and edition names, with the titles
     and texts of `rulebook/data/<locale>/` (rulebook.translations)."""
-    chosen = locale_of(locale)
-    if chosen != locale:
-        return reference(chosen)
-    if chosen != "en":
+    return _reference(locale_of(locale))
+
+
+@cache
+def _reference(locale: str) -> Reference:
+    if locale != "en":
         from rulebook.translations import translate
 
-        return translate(reference("en"), chosen)
+        return translate(_reference("en"), locale)
     folder = resources.files("rulebook") / "data"
     files = sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
     chapters = tuple(_chapter(f.name, tomllib.loads(f.read_text(encoding="utf-8"))) for f in files)
