@@ -9,6 +9,7 @@ import pytest
 
 from domain.catalog.loader import editions, load_catalog
 from domain.catalog.names import KINDS, NAME_LOCALES, component_name, names
+from domain.expansions.solo.data import solo_data
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
@@ -29,6 +30,18 @@ def _printed_names() -> dict[str, dict[str, str]]:
             found["character"][character.id] = character.name
         for objective in catalog.objectives.values():
             found["objective"][objective.id] = objective.text
+        for subject in catalog.subject_tiles:
+            found["subject"][subject.id] = subject.theme
+        for scoring in catalog.luna.scoring_tiles:
+            found["scoring_tile"][scoring.id] = scoring.name
+        if catalog.luna_characters is not None:
+            for own in (*catalog.luna_characters.newton_tiles, *catalog.luna_characters.cunitz_tiles):
+                found["action_tile"][own.id] = own.name
+        for character in catalog.characters:
+            if character.ability is not None and character.ability.tile is not None:
+                found["action_tile"][character.ability.tile.id] = character.ability.tile.name
+    for solo in solo_data().tiles.values():
+        found["solo_tile"][solo.id] = solo.name
     return found
 
 
