@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import orjson
-from fastapi import APIRouter, Header, Path, Query, Response
+from fastapi import APIRouter, Cookie, Header, Path, Query, Response
 from pydantic import BaseModel
 
 from api.negotiation import prefers
@@ -85,13 +85,15 @@ def _html(accept: str | None) -> bool:
     return prefers(accept, HTML, JSON)
 
 
-def rules_locale(lang: str | None, accept_language: str | None) -> str:
+def rules_locale(lang: str | None, accept_language: str | None, cookie: str | None = None) -> str:
     """The language of the rules reference for a request: `?lang=` if it names one the reference has, else
-    the first language of `Accept-Language` (by q, then order) that it has, else English.
+    the `galileo_lang` cookie (the choice made on a page), else the first language of `Accept-Language` (by
+    q, then order) that it has, else English.
 
     (The one place the rules routes choose a language; the service-wide negotiation replaces it.)"""
-    if lang and (lang.strip().lower().startswith("en") or locale_of(lang) != "en"):
-        return locale_of(lang)
+    for named in (lang, cookie):
+        if named and (named.strip().lower().startswith("en") or locale_of(named) != "en"):
+            return locale_of(named)
     ranked: list[tuple[float, int, str]] = []
     for position, item in enumerate((accept_language or "").split(",")):
         tag, _, params = item.strip().partition(";")
@@ -117,6 +119,9 @@ LANG = Query(
     max_length=35,
     description="The language of titles and texts: `en`, `ja` or `zh-Hans` (overrides Accept-Language).",
 )
+LANG_COOKIE = Cookie(
+    alias="galileo_lang", description="The language chosen on a page (used when there is no `lang`)."
+)
 
 
 HTML_RESPONSE = {"content": {HTML: {"schema": {"type": "string"}}}}
@@ -136,13 +141,14 @@ async def rules_index(
     lang: Annotated[str | None, LANG] = None,
     accept: Annotated[str | None, Header()] = None,
     accept_language: Annotated[str | None, Header()] = None,
+    galileo_lang: Annotated[str | None, LANG_COOKIE] = None,
 ) -> Response:
     """The rules reference: every rule ID by chapter, or those matching `q`; JSON or HTML (Accept), in
     English, Japanese or Simplified Chinese (`lang`, else Accept-Language)."""
-    ref = reference(rules_locale(lang, accept_language))
+    ref = reference(rules_locale(lang, accept_language, galileo_lang))
     found = ref.search(q) if q else None
     headers = {
-        "Vary": "Accept, Accept-Language",
+        "Vary": "Accept, Accept-Language, Cookie",
         "Cache-Control": "public, max-age=3600",
         "Content-Language": ref.locale,
     }
@@ -188,16 +194,17 @@ async def rule(
     lang: Annotated[str | None, LANG] = None,
     accept: Annotated[str | None, Header()] = None,
     accept_language: Annotated[str | None, Header()] = None,
+    galileo_lang: Annotated[str | None, LANG_COOKIE] = None,
 ) -> Response:
     """One rule by ID (MOV-1, INQ-20, AMB-8…): text, source, kind, edition values; JSON or HTML (Accept),
     in English, Japanese or Simplified Chinese (`lang`, else Accept-Language)."""
-    ref = reference(rules_locale(lang, accept_language))
+    ref = reference(rules_locale(lang, accept_language, galileo_lang))
     try:
         found = ref.get(rule_id)
     except UnknownRule as error:
         raise ApiError(404, "unknown-rule", str(error), suggestions=list(error.suggestions)) from None
     headers = {
-        "Vary": "Accept, Accept-Language",
+        "Vary": "Accept, Accept-Language, Cookie",
         "Cache-Control": "public, max-age=3600",
         "Content-Language": ref.locale,
     }
