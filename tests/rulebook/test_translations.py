@@ -28,6 +28,8 @@ ENGLISH_WORDS = re.compile(
 # Notation a translation must keep as it is: `code`, board spaces and positions (X1, S4, C1, R2, q0, h=2).
 CODE = re.compile(r"`[^`]+`")
 SPACE = re.compile(r"\b(?:[XSCRU]\d|q\d|R\d|C\d)\b")
+# Numbers a translation must keep (digits, not words: "phase 1" stays 1, not 一): not parts of IDs or spaces.
+NUMBER = re.compile(r"(?<![A-Za-z0-9.])\d+(?:\.\d+)?")
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 ASCII_LETTER = re.compile(r"[A-Za-z]")
 # What may stay in Latin letters: rule IDs, code, option and edition names, file paths, seed and page
@@ -51,6 +53,11 @@ def _fields(rule: Rule) -> dict[str, str]:
         out[f"options.{option.name}.default"] = option.default
         out[f"options.{option.name}.alternative"] = option.alternative
     return out
+
+
+def _bare(text: str) -> str:
+    """`text` without rule IDs and board spaces (whose digits are not numbers of their own)."""
+    return SPACE.sub(" ", RULE_ID.sub(" ", text))
 
 
 def _has_words(text: str) -> bool:
@@ -96,6 +103,9 @@ def test_translations_cite_the_same_rule_ids_and_keep_the_notation(locale: str) 
                 lost = set(pattern.findall(text)) - set(pattern.findall(mine))
                 if lost:
                     wrong.append(f"{where}: notation {sorted(lost)} missing")
+            lost = set(NUMBER.findall(_bare(text))) - set(NUMBER.findall(_bare(mine)))
+            if lost:
+                wrong.append(f"{where}: numbers {sorted(lost)} missing")
         assert other.mentions() == rule.mentions() or set(other.mentions()) == set(rule.mentions())
     assert not wrong, "\n".join(wrong)
 
