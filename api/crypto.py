@@ -39,7 +39,7 @@ _FILE_HEADER = (
 
 
 class KeyringError(Exception):
-    """The configured keys are unusable, or do not open what the database holds: the service must not start."""
+    """The configured keys are unusable, or do not open what the database holds: the service cannot start."""
 
 
 class Unsealable(Exception):
@@ -135,8 +135,8 @@ def read_key_file(path: Path, create: bool) -> Keyring:
         if not create:
             raise KeyringError(f"the key file {path} does not exist")
         _create_key_file(path)
-    lines = [s for s in (line.strip() for line in path.read_text().splitlines()) if s and not s.startswith("#")]
-    return Keyring.of(lines, f"the key file {path}")
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return Keyring.of([k for k in lines if k and not k.startswith("#")], f"the key file {path}")
 
 
 def _create_key_file(path: Path) -> None:

@@ -28,7 +28,7 @@ from api.seats import HUMAN, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
 from api.stream import Page, PageKey, page_cache
-from api.tables import TableRecord, TableStore
+from api.tables import TableRecord, TableStore, open_tables
 from domain.events import Event
 from projections.projector import Projector, open_lobby, open_stats
 from projections.stats import StatsView
@@ -108,7 +108,7 @@ class Runtime:
         """The runtime of `settings`. `analyser`: the analysis engine (default: domain.analysis at the
         search's levels); with Redis it only names the budgets and the version, the workers run theirs."""
         clock = clock or (lambda: datetime.now(UTC))
-        tables = TableStore(settings.database_url)  # first: a creation writes galileo_tables with its events
+        tables = open_tables(settings)  # first: a creation writes galileo_tables with its events
         store = Store(settings.database_url, clock=clock)
         seats = open_seats(settings.database_url)
         fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)

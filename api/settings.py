@@ -13,8 +13,6 @@ from projections.projector import in_process as projections_in_process
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 
 
-
-
 def _float(name: str, default: float) -> float:
     raw = os.environ.get(name)
     return default if raw in (None, "") else float(raw)
@@ -127,11 +125,17 @@ class Settings:
     # serves `/.well-known/openid-configuration`; the redirect URI is `public_url` + /session/oidc/callback.
     oidc_issuer: str = ""
     oidc_client_id: str = ""
-    oidc_client_secret: str = ""
+    oidc_client_secret: str = field(default="", repr=False)
     oidc_name: str = "OpenID Connect"  # the provider's name on the sign-in button
     # Signs the short-lived cookie that binds a sign-in's state to its browser; empty: a random key per
     # process (set one shared key when several processes serve the site).
-    secret_key: str = ""
+    secret_key: str = field(default="", repr=False)
+    # Seal the webhook secrets (and push keys) stored in the database (api/crypto.py, README "Operations"):
+    # keys (base64url, comma-separated in GALILEO_ENCRYPTION_KEYS; the first seals, each opens) or a key
+    # file (GALILEO_ENCRYPTION_KEY_FILE, made if missing). Neither: on SQLite the file `encryption.key`
+    # beside the database, made at first start; on PostgreSQL one of them must be set.
+    encryption_keys: tuple[str, ...] = field(default=(), repr=False)
+    encryption_key_file: str = ""
 
     @property
     def webhook_networks(self) -> tuple[Network, ...]:
@@ -200,6 +204,10 @@ class Settings:
             oidc_client_secret=os.environ.get("GALILEO_OIDC_CLIENT_SECRET") or d.oidc_client_secret,
             oidc_name=os.environ.get("GALILEO_OIDC_NAME") or d.oidc_name,
             secret_key=os.environ.get("GALILEO_SECRET_KEY") or d.secret_key,
+            encryption_keys=tuple(
+                k.strip() for k in (os.environ.get("GALILEO_ENCRYPTION_KEYS") or "").split(",") if k.strip()
+            ),
+            encryption_key_file=os.environ.get("GALILEO_ENCRYPTION_KEY_FILE") or d.encryption_key_file,
             passkey_origins=tuple(
                 o.strip() for o in (os.environ.get("GALILEO_PASSKEY_ORIGINS") or "").split(",") if o.strip()
             ),

@@ -4,18 +4,26 @@ deadline for the scheduler), each seat's webhook (`galileo_hooks`) and the notif
 (`galileo_outbox`, also the delivery log). Seat rows (`galileo_seats`, api/seats.py) are rewritten here
 when a link is re-issued or a seat handed to a new person.
 
-Times are stored as fixed-width UTC text (`stamp`), so they compare as text in both databases.
+Times are stored as fixed-width UTC text (`stamp`), so they compare as text in both databases. A webhook's
+secrets are stored sealed (api/crypto.py), bound to their game and seat: the table never holds one in clear.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from api.crypto import Keyring, KeyringError, Unsealable, is_sealed, load_keyring, sealed_key_id
 from api.db import PostgresDb, SQLiteDb, create, open_db
+
+if TYPE_CHECKING:
+    from api.settings import Settings
+
+logger = logging.getLogger(__name__)
 
 CREATE_TABLES = """
 CREATE TABLE IF NOT EXISTS galileo_tables (
@@ -220,11 +228,13 @@ def _add_columns(db: SQLiteDb | PostgresDb, table: str, columns: Sequence[str]) 
 class TableStore:
     """The host records, webhooks and outbox, in the database of `database_url`."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, keyring: Keyring) -> None:
         self.db: SQLiteDb | PostgresDb = open_db(database_url)
+        self.keyring = keyring
         create(self.db, [CREATE_TABLES, _CREATE_HOOKS, _CREATE_OUTBOX, _INDEX_OUTBOX, _INDEX_DEADLINE])
         _add_columns(self.db, "galileo_hooks", _HOOK_COLUMNS)
         _add_columns(self.db, "galileo_outbox", _OUTBOX_COLUMNS)
+        self._seal_hooks()
 
     def close(self) -> None:
         self.db.close()
@@ -296,25 +306,95 @@ class TableStore:
 
     # -- webhooks and the outbox ------------------------------------------------------------------------
 
+    @staticmethod
+    def _aad(game_id: str, seat: int) -> str:
+        """What a seat's webhook secrets are bound to: sealed for one row, they open in no other."""
+        return f"galileo_hooks:{game_id}:{seat}"
+
+    def _seal_hooks(self) -> None:
+        """At start-up: seal the secrets stored in clear (older releases) and seal again those sealed under
+        a key that is no longer the first (a rotation of the keys). Idempotent, and safe with several
+        processes starting at once (each update applies only to the value it read). KeyringError when
+        rows are sealed under keys not configured: this process could not sign their deliveries."""
+        current = f"gs1:{self.keyring.current_id}:%"
+        rows = self.db.query(
+            "SELECT game_id, seat, secret, previous_secret FROM galileo_hooks WHERE secret NOT LIKE ? "
+            "OR (previous_secret IS NOT NULL AND previous_secret NOT LIKE ?)",
+            (current, current),
+        )
+        unknown: dict[str, int] = {}
+        for game_id, seat, *values in rows:
+            for column, value in zip(("secret", "previous_secret"), values, strict=True):
+                if value is None or self.keyring.current(value):
+                    continue
+                kid = sealed_key_id(value)
+                if kid is not None and kid not in self.keyring.ids:
+                    unknown[kid] = unknown.get(kid, 0) + 1
+                    continue
+                self._reseal(str(game_id), int(seat), column, str(value))
+        if unknown:
+            kids = ", ".join(f"{kid} ({n} secret(s))" for kid, n in sorted(unknown.items()))
+            raise KeyringError(
+                f"galileo_hooks holds webhook secrets sealed under key(s) {kids}, not in "
+                f"{self.keyring.source} (key ids {', '.join(self.keyring.ids)}): start with the key they "
+                "were sealed with; to rotate keys, put the new key first and keep the old one after it"
+            )
+
+    def _reseal(self, game_id: str, seat: int, column: str, value: str) -> str | None:
+        """Seal `value` (in clear, or under an older key) under the current key in its row; the plaintext,
+        None when it does not open there (moved from another row, or altered)."""
+        aad = self._aad(game_id, seat)
+        try:
+            plain = self.keyring.open(value, aad) if is_sealed(value) else value
+        except Unsealable as refusal:
+            logger.error("webhook of game %s seat %s: its %s %s", game_id, seat, column, refusal)
+            return None
+        self.db.execute(
+            f"UPDATE galileo_hooks SET {column} = ? WHERE game_id = ? AND seat = ? AND {column} = ?",
+            (self.keyring.seal(plain, aad), game_id, seat, value),
+        )
+        return plain
+
+    def _open(self, game_id: str, seat: int, column: str, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if is_sealed(value) and self.keyring.current(value):
+            try:
+                return self.keyring.open(value, self._aad(game_id, seat))
+            except Unsealable as refusal:
+                logger.error("webhook of game %s seat %s: its %s %s", game_id, seat, column, refusal)
+                return None
+        return self._reseal(game_id, seat, column, value)  # written by an older release meanwhile
+
+    def _hook(self, row: Sequence[Any]) -> Hook | None:
+        """The registration of a galileo_hooks row, its secrets opened; None when its secret does not."""
+        game_id, seat = str(row[0]), int(row[1])
+        secret = self._open(game_id, seat, "secret", row[3])
+        if secret is None:
+            return None
+        previous = self._open(game_id, seat, "previous_secret", row[5])
+        return Hook(game_id, seat, str(row[2]), secret, row[4], previous, row[6] if previous else None)
+
     def hooks(self, game_id: str) -> dict[int, Hook]:
+        """The seats' webhooks of a game. A row whose secret does not open (sealed for another row, or
+        altered) is left out, and logged: its deliveries are never signed with it."""
         rows = self.db.query(
             "SELECT game_id, seat, url, secret, hook_id, previous_secret, previous_until "
             "FROM galileo_hooks WHERE game_id = ?",
             (game_id,),
         )
-        return {
-            int(r[1]): Hook(str(r[0]), int(r[1]), str(r[2]), str(r[3]), r[4], r[5], r[6]) for r in rows
-        }
+        return {hook.seat: hook for hook in map(self._hook, rows) if hook is not None}
 
     def set_hook(self, hook: Hook, now: datetime) -> None:
         """Register (or replace) a seat's webhook. The notifications still pending for the registration
         it replaces are dropped with it: they were made for that URL and secret only."""
+        sealed = self.keyring.seal(hook.secret, self._aad(hook.game_id, hook.seat))
         with self.db.transaction() as tx:
             self._drop_hook(tx, hook.game_id, hook.seat)
             tx.execute(
                 "INSERT INTO galileo_hooks (game_id, seat, url, secret, created_at, hook_id, "
                 "previous_secret, previous_until) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)",
-                (hook.game_id, hook.seat, hook.url, hook.secret, stamp(now), hook.hook_id),
+                (hook.game_id, hook.seat, hook.url, sealed, stamp(now), hook.hook_id),
             )
 
     def delete_hook(self, game_id: str, seat: int) -> bool:
@@ -339,17 +419,15 @@ class TableStore:
         """Give a seat's webhook a new secret; its current one goes on signing (a second signature)
         until `overlap_until`. The registration stays: its pending notifications are signed with both.
         None when the seat has no webhook."""
+        # The current secret moves to previous_secret sealed as it is: both are bound to the same row.
         with self.db.transaction() as tx:
             updated = tx.execute(
                 "UPDATE galileo_hooks SET previous_secret = secret, previous_until = ?, secret = ? "
                 "WHERE game_id = ? AND seat = ? RETURNING game_id, seat, url, secret, hook_id, "
                 "previous_secret, previous_until",
-                (stamp(overlap_until), secret, game_id, seat),
+                (stamp(overlap_until), self.keyring.seal(secret, self._aad(game_id, seat)), game_id, seat),
             )
-        if not updated:
-            return None
-        r = updated[0]
-        return Hook(str(r[0]), int(r[1]), str(r[2]), str(r[3]), r[4], r[5], r[6])
+        return self._hook(updated[0]) if updated else None
 
     def enqueue(
         self, rows: Sequence[tuple[str, str, int, str, int, str, str, str | None]], now: datetime
@@ -438,3 +516,9 @@ class TableStore:
             (*params, limit),
         )
         return [_delivery(r) for r in rows]
+
+
+def open_tables(settings: Settings) -> TableStore:
+    """The table store of `settings`, with the keyring they configure (api/crypto.py)."""
+    keyring = load_keyring(settings.encryption_keys, settings.encryption_key_file, settings.database_url)
+    return TableStore(settings.database_url, keyring)

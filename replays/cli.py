@@ -65,9 +65,16 @@ def serve(
     import uvicorn
 
     from api.connections import uvicorn_options
+    from api.crypto import KeyringError
     from api.settings import Settings
+    from api.tables import open_tables
 
     DATA_DIR.mkdir(parents=True, exist_ok=True)
+    settings = Settings.from_env()
+    try:  # the keys must open the secrets the database holds (and seal those kept in clear by older releases)
+        open_tables(settings).close()
+    except KeyringError as error:
+        raise _fail(f"encryption keys: {error}", 2) from None
     # On SIGTERM, requests in flight get SHUTDOWN_GRACE_SECONDS to finish; then the live streams, which
     # never end by themselves, are closed (their clients resume with Last-Event-ID) and the process exits.
     uvicorn.run(
@@ -75,7 +82,7 @@ def serve(
         host=host,
         port=port,
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
-        **uvicorn_options(Settings.from_env()),
+        **uvicorn_options(settings),
     )
 
 
@@ -441,9 +448,11 @@ def seats_command(
     seat link (a person's token; the seat's old token stops working), so that games made by
     `galileo new` can be played over HTTP."""
     import uuid
+    from dataclasses import replace
 
     from api.seats import HUMAN, REISSUED, open_seats, rewritten_seat
-    from api.tables import TableStore, stamp
+    from api.settings import Settings
+    from api.tables import open_tables, stamp
     from api.tokens import new_token, token_hash
     from replays.errors import TableRefused
     from replays.service import OPERATOR
@@ -463,7 +472,7 @@ def seats_command(
             raise _fail(str(exc)) from None
         state = aggregate.state
         assert state is not None
-        tables, seat_store = TableStore(url), open_seats(url)
+        tables, seat_store = open_tables(replace(Settings.from_env(), database_url=url)), open_seats(url)
         try:
             rows = {r.seat: r for r in seat_store.of_game(game_id)}
             hooks = tables.hooks(game_id)

@@ -20,12 +20,16 @@ from standardwebhooks.webhooks import Webhook as StandardWebhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
 from api.app import create_app
+from api.crypto import Keyring
 from api.notify import SIGNATURE_HEADER, sign, verify_signature
 from api.schemas import DeliveryOut
 from api.settings import Settings
 from api.tables import TableStore
 from tests.api.async_helpers import Call, Clock, Listener, bearer, public_resolver
 from tests.api.helpers import free_port, runtime_of, wait_until
+from tests.conftest import TEST_ENCRYPTION_KEY
+
+KEYRING = Keyring.of([TEST_ENCRYPTION_KEY], "the tests' key")
 
 
 @pytest.fixture
@@ -408,13 +412,13 @@ def test_tables_of_an_older_release_gain_the_new_columns_and_hide_their_raw_erro
             "INSERT INTO galileo_outbox VALUES ('d', 'g', 0, 'your-turn', 3, 'https://example.org/h', '{}', "
             "'pending', 1, 't', NULL, NULL, 'ConnectError: [Errno 111] Connection refused', 't', NULL)"
         )
-    tables = TableStore(f"sqlite:///{path}")
+    tables = TableStore(f"sqlite:///{path}", KEYRING)
     try:
         [hook] = tables.hooks("g").values()
         [row] = tables.log("g")
         assert hook.hook_id is None and row.hook_id is None  # bound to each other (sent as before)
         assert row.to_json()["result"] == "no-response" and "Errno" not in str(row.to_json())
-        TableStore(f"sqlite:///{path}").close()  # a second start adds nothing twice
+        TableStore(f"sqlite:///{path}", KEYRING).close()  # a second start adds nothing twice
     finally:
         tables.close()
 
