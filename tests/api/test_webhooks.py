@@ -4,6 +4,7 @@ after a server restart, and never delaying a move. A local listener on 127.0.0.1
 from __future__ import annotations
 
 import base64
+import logging
 import sqlite3
 import threading
 import time
@@ -270,8 +271,9 @@ def test_a_standard_webhooks_verifier_accepts_each_delivery_and_refuses_a_stale_
 
 
 def test_a_rotated_secret_signs_beside_the_new_one_until_the_overlap_ends(
-    driven: TestClient, now_clock: Clock
+    driven: TestClient, now_clock: Clock, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     listener = Listener().start()
     try:
         created = _made(driven, webhook=listener.url)
@@ -281,6 +283,11 @@ def test_a_rotated_secret_signs_beside_the_new_one_until_the_overlap_ends(
         assert rotated.status_code == 200, rotated.text
         new = rotated.json()["secret"]
         assert new != old and rotated.json()["url"] == listener.url
+        # The table holds both secrets sealed (api/crypto.py): neither, nor its key's base64, in clear.
+        with sqlite3.connect(settings.database_url.removeprefix("sqlite:///")) as db:
+            stored = repr(list(db.execute("SELECT * FROM galileo_hooks")))
+        assert stored.count("gs1:") == 2
+        assert old.removeprefix("whsec_") not in stored and new.removeprefix("whsec_") not in stored
         _deliver(driven)  # the your-turn queued before the rotation: same registration, both secrets
         [during] = listener.calls
         assert len(during.headers["webhook-signature"].split(" ")) == 2
@@ -300,6 +307,7 @@ def test_a_rotated_secret_signs_beside_the_new_one_until_the_overlap_ends(
         assert none.status_code == 404 and none.json()["code"] == "no-webhook"
     finally:
         listener.stop()
+    assert old.removeprefix("whsec_") not in caplog.text and new.removeprefix("whsec_") not in caplog.text
 
 
 STAMPED = ("id", "created_at", "delivered_at", "next_attempt_at")  # an id and times: digits by chance
