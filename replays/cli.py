@@ -87,6 +87,15 @@ def serve(
 
 
 @app.command()
+def keygen() -> None:
+    """Print a new encryption key (for GALILEO_ENCRYPTION_KEYS or a line of GALILEO_ENCRYPTION_KEY_FILE;
+    README, "Secrets at rest"): to rotate, put it first and keep the old key after it."""
+    from api.crypto import new_key
+
+    typer.echo(new_key())
+
+
+@app.command()
 def selfplay(
     ctx: typer.Context,
     players: int = typer.Option(3, "--players", "-p", min=2, max=4, help="Seats per game (2-4)."),

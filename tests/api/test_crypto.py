@@ -52,6 +52,11 @@ def test_sealed_values_open_only_for_their_row_and_under_a_configured_key() -> N
         ring.open(altered, "galileo_hooks:g:0")
 
 
+def test_galileo_keygen_prints_a_new_key_each_time() -> None:
+    first, second = (CliRunner().invoke(cli, ["keygen"]).output.strip() for _ in range(2))
+    assert first != second and _ring(first, second).ids == tuple(_ring(k).current_id for k in (first, second))
+
+
 def test_a_bad_key_is_refused_by_name_never_shown() -> None:
     with pytest.raises(KeyringError, match=r"GALILEO_ENCRYPTION_KEYS, key 2: not a key") as refused:
         load_keyring((KEY_A, "not-a-key-but-a-password"), "", "sqlite:///x.db")
