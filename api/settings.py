@@ -113,6 +113,9 @@ class Settings:
     # within `body_timeout_seconds`; else it is closed (a body cut short gets 408).
     header_timeout_seconds: float = 10.0
     body_timeout_seconds: float = 30.0
+    # On SIGTERM (`galileo serve`), requests in flight get this long to finish; then the live streams,
+    # which never end by themselves, are closed (their clients resume with Last-Event-ID) and it exits.
+    shutdown_grace_seconds: int = 5
 
     # Accounts (docs/accounts.md): optional sign-in with a passkey; a session is a cookie.
     session_days: float = 30.0  # how long a session lasts from sign-in
@@ -219,4 +222,5 @@ class Settings:
             stream_reads=_int("GALILEO_STREAM_READS", d.stream_reads),
             header_timeout_seconds=_float("GALILEO_HEADER_TIMEOUT_SECONDS", d.header_timeout_seconds),
             body_timeout_seconds=_float("GALILEO_BODY_TIMEOUT_SECONDS", d.body_timeout_seconds),
+            shutdown_grace_seconds=_int("GALILEO_SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
         )

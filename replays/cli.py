@@ -53,8 +53,6 @@ def _echo_json(value: Any) -> None:
     typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
 
 
-SHUTDOWN_GRACE_SECONDS = 5
-
 
 @app.command()
 def serve(
@@ -75,13 +73,13 @@ def serve(
         open_tables(settings).close()
     except KeyringError as error:
         raise _fail(f"encryption keys: {error}", 2) from None
-    # On SIGTERM, requests in flight get SHUTDOWN_GRACE_SECONDS to finish; then the live streams, which
-    # never end by themselves, are closed (their clients resume with Last-Event-ID) and the process exits.
+    # On SIGTERM, requests in flight get GALILEO_SHUTDOWN_GRACE_SECONDS to finish; then the live streams,
+    # which never end by themselves, are closed (their clients resume with Last-Event-ID) and it exits.
     uvicorn.run(
         "api.app:app",
         host=host,
         port=port,
-        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
+        timeout_graceful_shutdown=settings.shutdown_grace_seconds,
         **uvicorn_options(settings),
     )
 
