@@ -9,7 +9,8 @@ row it belongs to (e.g. `galileo_hooks:<game>:<seat>`), so a value copied into a
 The keys come from `GALILEO_ENCRYPTION_KEYS` (comma-separated) or the key file `GALILEO_ENCRYPTION_KEY_FILE`
 (one a line); by default, on SQLite, the file `encryption.key` beside the database, made at first start
 (mode 0600). The first key seals; every key opens, so a key is rotated by putting a new one first: rows
-sealed under the others are sealed again under it at start-up (`TableStore`).
+sealed under the others are sealed again under it at start-up. A table's sealed columns, bound to their
+rows and sealed at start-up, are `api.sealed.SealedColumns` (the webhooks' in api/tables.py).
 """
 
 from __future__ import annotations

@@ -11,19 +11,17 @@ secrets are stored sealed (api/crypto.py), bound to their game and seat: the tab
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from api.crypto import Keyring, KeyringError, Unsealable, is_sealed, load_keyring, sealed_key_id
+from api.crypto import Keyring, load_keyring
 from api.db import PostgresDb, SQLiteDb, create, open_db
+from api.sealed import SealedColumns
 
 if TYPE_CHECKING:
     from api.settings import Settings
-
-logger = logging.getLogger(__name__)
 
 CREATE_TABLES = """
 CREATE TABLE IF NOT EXISTS galileo_tables (
@@ -234,7 +232,17 @@ class TableStore:
         create(self.db, [CREATE_TABLES, _CREATE_HOOKS, _CREATE_OUTBOX, _INDEX_OUTBOX, _INDEX_DEADLINE])
         _add_columns(self.db, "galileo_hooks", _HOOK_COLUMNS)
         _add_columns(self.db, "galileo_outbox", _OUTBOX_COLUMNS)
-        self._seal_hooks()
+        # A webhook's secrets, bound to their game and seat (a rotation moves `secret` to
+        # `previous_secret` as it is: the same row).
+        self.sealed = SealedColumns(
+            self.db,
+            keyring,
+            "galileo_hooks",
+            ("game_id", "seat"),
+            ("secret", "previous_secret"),
+            "webhook secrets",
+        )
+        self.sealed.seal_all()
 
     def close(self) -> None:
         self.db.close()
@@ -306,73 +314,13 @@ class TableStore:
 
     # -- webhooks and the outbox ------------------------------------------------------------------------
 
-    @staticmethod
-    def _aad(game_id: str, seat: int) -> str:
-        """What a seat's webhook secrets are bound to: sealed for one row, they open in no other."""
-        return f"galileo_hooks:{game_id}:{seat}"
-
-    def _seal_hooks(self) -> None:
-        """At start-up: seal the secrets stored in clear (older releases) and seal again those sealed under
-        a key that is no longer the first (a rotation of the keys). Idempotent, and safe with several
-        processes starting at once (each update applies only to the value it read). KeyringError when
-        rows are sealed under keys not configured: this process could not sign their deliveries."""
-        current = f"gs1:{self.keyring.current_id}:%"
-        rows = self.db.query(
-            "SELECT game_id, seat, secret, previous_secret FROM galileo_hooks WHERE secret NOT LIKE ? "
-            "OR (previous_secret IS NOT NULL AND previous_secret NOT LIKE ?)",
-            (current, current),
-        )
-        unknown: dict[str, int] = {}
-        for game_id, seat, *values in rows:
-            for column, value in zip(("secret", "previous_secret"), values, strict=True):
-                if value is None or self.keyring.current(value):
-                    continue
-                kid = sealed_key_id(value)
-                if kid is not None and kid not in self.keyring.ids:
-                    unknown[kid] = unknown.get(kid, 0) + 1
-                    continue
-                self._reseal(str(game_id), int(seat), column, str(value))
-        if unknown:
-            kids = ", ".join(f"{kid} ({n} secret(s))" for kid, n in sorted(unknown.items()))
-            raise KeyringError(
-                f"galileo_hooks holds webhook secrets sealed under key(s) {kids}, not in "
-                f"{self.keyring.source} (key ids {', '.join(self.keyring.ids)}): start with the key they "
-                "were sealed with; to rotate keys, put the new key first and keep the old one after it"
-            )
-
-    def _reseal(self, game_id: str, seat: int, column: str, value: str) -> str | None:
-        """Seal `value` (in clear, or under an older key) under the current key in its row; the plaintext,
-        None when it does not open there (moved from another row, or altered)."""
-        aad = self._aad(game_id, seat)
-        try:
-            plain = self.keyring.open(value, aad) if is_sealed(value) else value
-        except Unsealable as refusal:
-            logger.error("webhook of game %s seat %s: its %s %s", game_id, seat, column, refusal)
-            return None
-        self.db.execute(
-            f"UPDATE galileo_hooks SET {column} = ? WHERE game_id = ? AND seat = ? AND {column} = ?",
-            (self.keyring.seal(plain, aad), game_id, seat, value),
-        )
-        return plain
-
-    def _open(self, game_id: str, seat: int, column: str, value: str | None) -> str | None:
-        if value is None:
-            return None
-        if is_sealed(value) and self.keyring.current(value):
-            try:
-                return self.keyring.open(value, self._aad(game_id, seat))
-            except Unsealable as refusal:
-                logger.error("webhook of game %s seat %s: its %s %s", game_id, seat, column, refusal)
-                return None
-        return self._reseal(game_id, seat, column, value)  # written by an older release meanwhile
-
     def _hook(self, row: Sequence[Any]) -> Hook | None:
         """The registration of a galileo_hooks row, its secrets opened; None when its secret does not."""
         game_id, seat = str(row[0]), int(row[1])
-        secret = self._open(game_id, seat, "secret", row[3])
+        secret = self.sealed.open((game_id, seat), "secret", row[3])
         if secret is None:
             return None
-        previous = self._open(game_id, seat, "previous_secret", row[5])
+        previous = self.sealed.open((game_id, seat), "previous_secret", row[5])
         return Hook(game_id, seat, str(row[2]), secret, row[4], previous, row[6] if previous else None)
 
     def hooks(self, game_id: str) -> dict[int, Hook]:
@@ -388,7 +336,7 @@ class TableStore:
     def set_hook(self, hook: Hook, now: datetime) -> None:
         """Register (or replace) a seat's webhook. The notifications still pending for the registration
         it replaces are dropped with it: they were made for that URL and secret only."""
-        sealed = self.keyring.seal(hook.secret, self._aad(hook.game_id, hook.seat))
+        sealed = self.sealed.seal((hook.game_id, hook.seat), hook.secret)
         with self.db.transaction() as tx:
             self._drop_hook(tx, hook.game_id, hook.seat)
             tx.execute(
@@ -419,13 +367,12 @@ class TableStore:
         """Give a seat's webhook a new secret; its current one goes on signing (a second signature)
         until `overlap_until`. The registration stays: its pending notifications are signed with both.
         None when the seat has no webhook."""
-        # The current secret moves to previous_secret sealed as it is: both are bound to the same row.
         with self.db.transaction() as tx:
             updated = tx.execute(
                 "UPDATE galileo_hooks SET previous_secret = secret, previous_until = ?, secret = ? "
                 "WHERE game_id = ? AND seat = ? RETURNING game_id, seat, url, secret, hook_id, "
                 "previous_secret, previous_until",
-                (stamp(overlap_until), self.keyring.seal(secret, self._aad(game_id, seat)), game_id, seat),
+                (stamp(overlap_until), self.sealed.seal((game_id, seat), secret), game_id, seat),
             )
         return self._hook(updated[0]) if updated else None
 

@@ -163,7 +163,7 @@ def test_a_wrong_key_stops_the_start_with_a_clear_error(
     path = tmp_path / "games.db"
     _old_release(path)
     TableStore(f"sqlite:///{path}", _ring(KEY_A)).close()
-    with pytest.raises(KeyringError, match=rf"sealed under key\(s\) {_ring(KEY_A).current_id} \(3 secret"):
+    with pytest.raises(KeyringError, match=rf"sealed under key\(s\) {_ring(KEY_A).current_id} \(3 value"):
         TableStore(f"sqlite:///{path}", _ring(KEY_B))
     # `galileo serve` says so and exits before listening.
     monkeypatch.chdir(tmp_path)
@@ -186,10 +186,13 @@ def test_a_secret_moved_to_another_row_is_refused(tmp_path: Path, caplog: pytest
             "UPDATE galileo_hooks SET secret = (SELECT secret FROM galileo_hooks WHERE seat = 0) "
             "WHERE seat = 1"
         )
-        with caplog.at_level(logging.ERROR, logger="api.tables"):
+        with caplog.at_level(logging.ERROR, logger="api.sealed"):
             hooks = tables.hooks("g")
         assert list(hooks) == [0] and hooks[0].secret == SECRET  # seat 1 is not signed with seat 0's secret
-        assert "game g seat 1: its secret does not open: sealed for another row, or altered" in caplog.text
+        assert (
+            "galileo_hooks (game_id g, seat 1): its secret does not open: sealed for another row, or altered"
+            in caplog.text
+        )
         assert SECRET not in caplog.text
     finally:
         tables.close()
