@@ -91,7 +91,7 @@ class Runtime:
         self.stream_reads = asyncio.Semaphore(max(1, settings.stream_reads))
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
-        self.accounts = AccountStore(self.settings.database_url)
+        self.accounts = AccountStore(self.settings.database_url, self.tables.keyring)
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
