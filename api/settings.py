@@ -133,7 +133,8 @@ class Settings:
     # Signs the short-lived cookie that binds a sign-in's state to its browser; empty: a random key per
     # process (set one shared key when several processes serve the site).
     secret_key: str = field(default="", repr=False)
-    # Seal the webhook secrets (and push keys) stored in the database (api/crypto.py, README "Operations"):
+    # Seal the secrets stored in the database (webhook secrets, pseudonym keys; api/crypto.py, README
+    # "Secrets at rest"):
     # keys (base64url, comma-separated in GALILEO_ENCRYPTION_KEYS; the first seals, each opens) or a key
     # file (GALILEO_ENCRYPTION_KEY_FILE, made if missing). Neither: on SQLite the file `encryption.key`
     # beside the database, made at first start; on PostgreSQL one of them must be set.
