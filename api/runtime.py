@@ -17,6 +17,7 @@ from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
 from api.clocks import Scheduler
+from api.crypto import Keyring
 from api.egress import Resolver, system_resolve
 from api.limits import RateLimiter, RedisBuckets, StreamSlots, flush_growth
 from api.lobby import Lobby, ProjectedLobby
@@ -92,6 +93,11 @@ class Runtime:
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
         self.accounts = AccountStore(self.settings.database_url, self.tables.keyring)
+
+    @property
+    def keyring(self) -> Keyring:
+        """The server's keys (api/crypto.py): what a store must read back in clear is sealed under them."""
+        return self.tables.keyring
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""

@@ -62,6 +62,7 @@ def serve(
     """Run the HTTP service (embedded SQLite store under ./data/ unless configured otherwise)."""
     import uvicorn
 
+    from api.accounts import AccountStore
     from api.connections import uvicorn_options
     from api.crypto import KeyringError
     from api.settings import Settings
@@ -70,7 +71,11 @@ def serve(
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     settings = Settings.from_env()
     try:  # the keys must open the secrets the database holds (and seal those kept in clear by older releases)
-        open_tables(settings).close()
+        tables = open_tables(settings)
+        try:
+            AccountStore(settings.database_url, tables.keyring).close()
+        finally:
+            tables.close()
     except KeyringError as error:
         raise _fail(f"encryption keys: {error}", 2) from None
     # On SIGTERM, requests in flight get GALILEO_SHUTDOWN_GRACE_SECONDS to finish; then the live streams,

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from api.accounts import AccountStore, Passkey
 from api.crypto import KEY_FILE_NAME, Keyring, KeyringError, Unsealable, load_keyring, new_key
 from api.settings import Settings
 from api.tables import Hook, TableStore, open_tables
@@ -21,6 +22,7 @@ from replays.cli import app as cli
 from tests.conftest import TEST_ENCRYPTION_KEY
 
 KEY_A, KEY_B = new_key(), new_key()
+PASSKEY = Passkey("cred-a", "", "cHVibGlj", 0, "internal")
 SECRET = "whsec_" + "c2VjcmV0LW9mLXNlYXQtMC1vZi10aGUtdGVzdHMtMDE="
 OLD_SECRET = "whsec_" + "b2xkLXNlY3JldC1vZi1zZWF0LTAtb2YtdGhlLXRlc3Q="
 
@@ -173,6 +175,21 @@ def test_a_wrong_key_stops_the_start_with_a_clear_error(
     assert result.exit_code == 2, result.output
     assert "error: encryption keys: galileo_hooks holds webhook secrets sealed under key(s)" in result.output
     assert "start with the key they were sealed with" in result.output and KEY_B not in result.output
+
+
+def test_a_wrong_key_for_the_accounts_stops_galileo_serve_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "games.db"
+    AccountStore(f"sqlite:///{path}", _ring(KEY_A)).register("Ada", "handle-a", PASSKEY, datetime.now(UTC))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GALILEO_DATABASE_URL", f"sqlite:///{path}")
+    monkeypatch.setenv("GALILEO_ENCRYPTION_KEYS", KEY_B)
+    result = CliRunner().invoke(cli, ["serve", "--port", "9"])
+    assert result.exit_code == 2, result.output
+    assert (
+        "error: encryption keys: galileo_accounts holds pseudonym keys sealed under key(s)" in result.output
+    )
 
 
 def test_a_secret_moved_to_another_row_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
