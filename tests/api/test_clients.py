@@ -8,7 +8,7 @@
   package) type-checks with `tsc --noEmit`, plays a game and follows its live stream, drops the stream
   mid-game and resumes it with `Last-Event-ID`: every event once, in order.
 - `httpx-sse` reads a game's stream and resumes it by `Last-Event-ID` across a server restart, on
-  SQLite and on PostgreSQL.
+  SQLite (and on PostgreSQL under `make soak`).
 """
 
 from __future__ import annotations
