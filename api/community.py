@@ -88,10 +88,13 @@ class Community:
         return out
 
     def _keys(self) -> dict[str, str]:
-        return {
-            str(r[0]): str(r[1])
-            for r in self.db.query("SELECT account_id, pseudonym_key FROM galileo_accounts")
-        }
+        """Each account's pseudonym key, opened (sealed at rest: api/crypto.py) by the account store."""
+        accounts = self.runtime.accounts
+        rows = self.db.query(
+            "SELECT account_id, name, user_handle, pseudonym_key, created_at FROM galileo_accounts"
+        )
+        opened = (accounts._account(r) for r in rows)
+        return {a.account_id: a.pseudonym_key for a in opened if a is not None}
 
     def summary(
         self, game_id: str, claims: dict[int, str] | None = None, keys: dict[str, str] | None = None
