@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from api import push, secretbox
 from api.accounts import AccountStore
 from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
@@ -23,6 +24,7 @@ from api.lobby import Lobby, ProjectedLobby
 from api.lru import Lru
 from api.notify import Notifier
 from api.outage import StoreHealth
+from api.reach import ReachStore
 from api.repair import repair
 from api.seats import HUMAN, SeatStore, open_seats
 from api.service import Store
@@ -74,6 +76,9 @@ class Runtime:
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)
     accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
+    box: secretbox.SecretBox = field(init=False)  # the data key (api/secretbox.py)
+    reach: ReachStore = field(init=False)  # addresses and push subscriptions (docs/notifications.md)
+    vapid: push.Vapid = field(init=False)  # the service's Web Push identity
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
     table_cache: dict[str, TableRecord | None] = field(default_factory=dict)  # game -> its host record
 
@@ -92,6 +97,14 @@ class Runtime:
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
         self.accounts = AccountStore(self.settings.database_url)
+        self.box = secretbox.load(
+            settings.data_key, secretbox.key_file(settings.database_url, settings.data_key_file)
+        )
+        self.reach = ReachStore(settings.database_url, self.box)
+        private = settings.vapid_private_key or self.reach.service_key(
+            "vapid", push.new_private_key, datetime.now(UTC)
+        )
+        self.vapid = push.Vapid.of(private, settings.vapid_subject)
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
@@ -181,6 +194,7 @@ class Runtime:
         self.seats.close()
         self.tables.close()
         self.accounts.close()
+        self.reach.close()
         self.store.close()
 
 
