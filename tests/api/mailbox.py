@@ -23,7 +23,7 @@ class Keeper:
         self.refused: list[str] = []
         self._lock = threading.Lock()
 
-    async def handle_RCPT(  # noqa: N802  (aiosmtpd's hook name)
+    async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
     ) -> str:
         if address.startswith("bounce"):
@@ -33,7 +33,7 @@ class Keeper:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:  # noqa: N802
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         content: Any = envelope.original_content or envelope.content
         message = message_from_bytes(bytes(content), policy=policy.default)
         assert isinstance(message, EmailMessage)

@@ -101,7 +101,7 @@ def link_in(text: str, path: str) -> str:
 def confirm(client: TestClient, message: EmailMessage) -> None:
     link = link_in(message.get_content(), "/mail/confirm")
     page = client.get(link)
-    assert page.status_code == 200 and 'id=confirm' in page.text  # a button: opening the link confirms nothing
+    assert page.status_code == 200 and "id=confirm" in page.text  # a button: a GET confirms nothing
     token = parse_qs(urlsplit(link).query)["token"][0]
     done = client.post("/mail/confirm", content=f"token={token}", headers=FORM)
     assert done.status_code == 200, done.text
@@ -199,7 +199,8 @@ def test_without_smtp_mails_are_written_to_the_mail_folder(settings: Settings, t
         confirm(client, message)
         end_turn(client, game_id, ada, random.Random(3))
         wait_until(lambda: len(list(folder.glob("*.eml"))) == 2, 10, "the turn mail in the folder")
-        turn = [m for p in folder.glob("*.eml") if (m := message_from_bytes(p.read_bytes()))["List-Unsubscribe"]]
+        written = [message_from_bytes(p.read_bytes()) for p in folder.glob("*.eml")]
+        turn = [m for m in written if m["List-Unsubscribe"]]
         assert len(turn) == 1 and turn[0]["Subject"] == messages.TURN_SUBJECT.format(game="Ada and Ben")
 
 
@@ -219,7 +220,8 @@ def test_ACCT_4_an_accounts_address_follows_its_choice_per_game_and_is_erased_wi
     for game_id, (_, ben) in games:
         assert claim(client, game_id, ben, csrf).status_code == 200
     quiet = games[2][0]
-    assert client.put(f"/me/games/{quiet}/notifications", headers=write, json={"email": "off"}).status_code == 200
+    choice = client.put(f"/me/games/{quiet}/notifications", headers=write, json={"email": "off"})
+    assert choice.status_code == 200
     for game_id, (ada, _) in games:
         end_turn(client, game_id, ada, rng)
     # The digest leaves at its hour (18:00 UTC), one mail for the two games that want it.
