@@ -256,7 +256,7 @@ async def push_key(runtime: RuntimeDep) -> VapidKey:
 def _page(text: str, form: str = "", status: int = 200) -> HTMLResponse:
     body = (
         "<!doctype html><html><head><meta charset=utf-8><title>Galileo Galilei</title>"
-        "<link rel=stylesheet href=/static/style.css></head><body><main>"
+        "<link rel=icon href='data:,'><link rel=stylesheet href=/static/style.css></head><body><main>"
         f"<p id=message>{html.escape(text)}</p>{form}</main></body></html>"
     )
     return HTMLResponse(body, status_code=status, headers=pages.HEADERS)
