@@ -3,6 +3,8 @@ and refuses for good (550) every recipient whose address starts with `bounce`.""
 
 from __future__ import annotations
 
+import contextlib
+import ssl
 import threading
 from collections.abc import Iterator
 from email import message_from_bytes, policy
@@ -10,7 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
+from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
 from tests.api.helpers import free_port, wait_until
 
@@ -50,13 +52,35 @@ class Keeper:
         return self.to(address)
 
 
-def mailbox() -> Iterator[tuple[Keeper, int]]:
-    """An SMTP server on a free loopback port for the duration of a test: (its keeper, its port)."""
+def mailbox(
+    tls: ssl.SSLContext | None = None, login: tuple[str, str] | None = None
+) -> Iterator[tuple[Keeper, int]]:
+    """An SMTP server on a free loopback port for the duration of a test: (its keeper, its port). With
+    `tls`, it requires STARTTLS under that context; with `login`, AUTH with that user and password."""
     keeper = Keeper()
     port = free_port()
-    controller = Controller(keeper, hostname="127.0.0.1", port=port)
+
+    def authenticate(
+        server: SMTP, session: Session, envelope: Envelope, mechanism: str, data: Any
+    ) -> AuthResult:
+        good = (
+            login is not None
+            and isinstance(data, LoginPassword)
+            and (data.login, data.password) == (login[0].encode(), login[1].encode())
+        )
+        return AuthResult(success=good)
+
+    options: dict[str, Any] = {}
+    if tls is not None:
+        options.update(tls_context=tls, require_starttls=True)
+    if login is not None:
+        options.update(authenticator=authenticate, auth_required=True, auth_require_tls=tls is not None)
+    controller = Controller(keeper, hostname="127.0.0.1", port=port, **options)
     controller.start()
     try:
         yield keeper, port
     finally:
         controller.stop()
+
+
+serving = contextlib.contextmanager(mailbox)  # `with serving(...) as (keeper, port):`

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+import ssl
 from collections.abc import Iterator
 from dataclasses import replace
 from email import message_from_bytes, policy
@@ -17,6 +18,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import trustme
 from fastapi.testclient import TestClient
 
 from api import messages
@@ -31,6 +33,7 @@ from tests.api.test_accounts import claim, register
 ORIGIN = "https://testserver"
 BEN = "ben@example.org"
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+OUTBOX = "SELECT attempts, status FROM galileo_outbox"
 
 
 @pytest.fixture
@@ -239,3 +242,32 @@ def test_ACCT_4_an_accounts_address_follows_its_choice_per_game_and_is_erased_wi
     with sqlite3.connect(settings.database_url.removeprefix("sqlite:///")) as db:
         assert db.execute("SELECT count(*) FROM galileo_mail").fetchone() == (0,)
         assert db.execute("SELECT count(*) FROM galileo_notify_prefs").fetchone() == (0,)
+
+
+def test_mail_goes_over_starttls_with_the_settings_credentials(settings: Settings, tmp_path: Path) -> None:
+    ca, stranger = trustme.CA(), trustme.CA()
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(server_tls)
+    for name, authority in (("ca", ca), ("stranger", stranger)):
+        authority.cert_pem.write_to_path(str(tmp_path / f"{name}.pem"))
+    # The server's certificate is checked: under another CA nothing is sent, and the mail is retried.
+    for name, delivered in (("ca", True), ("stranger", False)):
+        with contextlib.contextmanager(mailbox)(tls=server_tls, login=("galileo", "s3cret")) as (
+            keeper,
+            port,
+        ):
+            config = replace(
+                mail_settings(settings, port),
+                smtp_security="starttls",
+                smtp_username="galileo",
+                smtp_password="s3cret",
+                smtp_ca_file=str(tmp_path / f"{name}.pem"),
+                database_url=f"sqlite:///{tmp_path}/{name}.db",
+            )
+            with TestClient(create_app(config), base_url=ORIGIN) as client:
+                game_id, (_, ben) = new_game(client)
+                client.put(f"/games/{game_id}/email", headers=bearer(ben), json={"address": BEN})
+                db = runtime_of(client).tables.db
+                wait_until(lambda db=db: db.query(OUTBOX) and db.query(OUTBOX)[0][0] >= 1, 10, "an attempt")
+                assert (len(keeper.to(BEN)) == 1) is delivered
+                assert db.query(OUTBOX)[0][1] == ("delivered" if delivered else "pending")
