@@ -252,10 +252,7 @@ def test_mail_goes_over_starttls_with_the_settings_credentials(settings: Setting
         authority.cert_pem.write_to_path(str(tmp_path / f"{name}.pem"))
     # The server's certificate is checked: under another CA nothing is sent, and the mail is retried.
     for name, delivered in (("ca", True), ("stranger", False)):
-        with contextlib.contextmanager(mailbox)(tls=server_tls, login=("galileo", "s3cret")) as (
-            keeper,
-            port,
-        ):
+        with serving(tls=server_tls, login=("galileo", "s3cret")) as (keeper, port):
             config = replace(
                 mail_settings(settings, port),
                 smtp_security="starttls",
