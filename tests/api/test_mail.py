@@ -27,7 +27,7 @@ from api.settings import Settings
 from tests.api.async_helpers import Clock, bearer
 from tests.api.authenticator import Authenticator
 from tests.api.helpers import hidden_ids, runtime_of, wait_until
-from tests.api.mailbox import Keeper, mailbox
+from tests.api.mailbox import Keeper, mailbox, serving
 from tests.api.test_accounts import claim, register
 
 ORIGIN = "https://testserver"
