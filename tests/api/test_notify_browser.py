@@ -31,12 +31,12 @@ from tests.api.async_helpers import Listener
 from tests.api.helpers import free_port, wait_until
 from tests.api.mailbox import Keeper, mailbox
 from tests.api.pushbox import Device, check_vapid
-from tests.api.test_browser import _play_by_clicking, browser  # noqa: F401  (the module's one browser)
+from tests.api.test_browser import _play_by_clicking, browser, shot  # noqa: F401  (the module's one browser)
 from tests.api.test_passkeys_browser import device
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ADA = "ada@example.org"
+ADA, BEN = "ada@example.org", "ben@example.org"
 
 
 @pytest.fixture
@@ -116,6 +116,7 @@ def test_must_show_a_closed_tab_is_told_by_mail_and_push_and_plays_from_another_
     page_a.fill("#email", ADA)
     page_a.click("#email-form button[type=submit]")
     page_a.wait_for_selector("#email-status[data-status=pending]")
+    shot(page_a, "account-notifications")
     (confirmation,) = keeper.wait_for(ADA, 1)
     link = next(w for w in confirmation.get_content().split() if "/mail/confirm?" in w)
     page_a.goto(link)
@@ -146,6 +147,11 @@ def test_must_show_a_closed_tab_is_told_by_mail_and_push_and_plays_from_another_
     page_b.on("pageerror", lambda e: errors.append(f"{page_b.url}: {e}"))
     page_b.goto(f"{site}/play/{game_id}#token={token_b}")
     page_b.wait_for_selector("#board[data-ready]")
+    page_b.fill("#seat-mail-address", BEN)  # B has no account: an address for his seat
+    page_b.click("#seat-mail-form button[type=submit]")
+    page_b.wait_for_selector("#seat-mail-status:has-text('confirmation mail')")
+    assert keeper.wait_for(BEN, 1)[0]["Subject"] == messages.CONFIRM_SUBJECT
+    shot(page_b, "play-seat-mail")
     _play_by_clicking(page_b, site, game_id, rng, lambda _: to_act(site, game_id) != 1)
     assert to_act(site, game_id) == 0
 
