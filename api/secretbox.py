@@ -46,7 +46,7 @@ class SecretBox:
         return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
 
     def verify(self, message: str, signature: str) -> bool:
-        return hmac.compare_digest(self.sign(message), signature)
+        return hmac.compare_digest(self.sign(message).encode("ascii"), signature.encode("utf-8"))
 
     def lookup(self, text: str) -> str:
         """A keyed digest of `text` for finding a sealed value without opening every row (Fernet is

@@ -267,9 +267,10 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(raw).items()}
 
 
-@router.get("/mail/confirm", include_in_schema=False)
+@router.get("/mail/confirm", operation_id="confirmEmailPage", response_class=HTMLResponse)
 async def confirm_page(token: str = Query("", max_length=100)) -> HTMLResponse:
-    """The confirmation link's page: a button (a link opened by a mail scanner confirms nothing)."""
+    """The confirmation mail's link: an HTML page with a button that confirms (`POST /mail/confirm`); the
+    GET itself changes nothing (a link opened by a mail scanner confirms nothing)."""
     form = (
         f'<form method=post action="/mail/confirm">'
         f'<input type=hidden name=token value="{html.escape(token)}">'
@@ -281,11 +282,12 @@ async def confirm_page(token: str = Query("", max_length=100)) -> HTMLResponse:
 @router.post("/mail/confirm", operation_id="confirmEmail", response_class=HTMLResponse, responses=errors(404))
 async def confirm(request: Request, runtime: RuntimeDep) -> HTMLResponse:
     """Confirm an address (form field `token`, from the confirmation mail): mails may be sent to it now
-    (ACCT-5). 404 for a token that is unknown, used or replaced: nothing changes."""
+    (ACCT-5). 404 `unknown-confirmation` for a token that is unknown, used or replaced: nothing
+    changes."""
     token = (await _form(request)).get("token", "")
     found = await run_in_threadpool(runtime.reach.confirm, token) if token else None
     if found is None:
-        return _page(messages.PAGE_BAD_LINK, status=404)
+        raise ApiError(404, "unknown-confirmation", messages.PAGE_BAD_LINK, rule_id=RULE_MAIL)
     if found.owner_kind == SEAT:  # the turn it may be already is told at once
         await queue_present(runtime, found.owner.rsplit(":", 1)[0])
     return _page(messages.PAGE_CONFIRMED)
@@ -298,16 +300,18 @@ def _unsubscribe_check(runtime: Runtime, a: str, g: str, s: str) -> None:
         )
 
 
-@router.get("/mail/unsubscribe", include_in_schema=False)
+@router.get("/mail/unsubscribe", operation_id="unsubscribeEmailPage", response_class=HTMLResponse)
 async def unsubscribe_page(
     runtime: RuntimeDep,
     a: str = Query("", max_length=40),
     g: str = Query("", max_length=64),
     s: str = Query("", max_length=40),
 ) -> HTMLResponse:
-    """The unsubscribe link's page, for a person (the mail program's one click POSTs instead)."""
+    """The unsubscribe link opened by a person: an HTML page with a button that unsubscribes (a mail
+    program's one click POSTs instead); the GET itself changes nothing, and a link whose signature does
+    not match gets a page that says so."""
     if not runtime.box.verify(f"unsubscribe|{a}|{g}", s):
-        return _page(messages.PAGE_BAD_LINK, status=403)
+        return _page(messages.PAGE_BAD_LINK)
     action = html.escape(f"/mail/unsubscribe?a={a}&g={g}&s={s}")
     form = (
         f'<form method=post action="{action}">'

@@ -80,7 +80,9 @@ ROUTES = {
     ("put", "/games/{game_id}/push"): "addSeatPushDevice",
     ("post", "/games/{game_id}/push/remove"): "removeSeatPushDevice",
     ("get", "/push/key"): "getPushKey",
+    ("get", "/mail/confirm"): "confirmEmailPage",
     ("post", "/mail/confirm"): "confirmEmail",
+    ("get", "/mail/unsubscribe"): "unsubscribeEmailPage",
     ("post", "/mail/unsubscribe"): "unsubscribeEmail",
 }
 
