@@ -314,9 +314,8 @@ class Teller:
         )
 
     async def _still_waiting(self, d: Delivery) -> bool:
-        """Whether the turn a (digest) row tells of is still the seat's to play."""
-        if orjson.loads(d.body).get("mode") != DIGEST:
-            return True
+        """Whether the turn a row tells of is still the seat's to play (a retry, or a digest's row, may
+        come after the seat played it: then it is not told)."""
         game = await run_in_threadpool(self._runtime.store.game, d.game_id)
         state = game.state
         if state is None or state.finished or game.cancelled or state.turn.seat != d.seat:
@@ -327,6 +326,8 @@ class Teller:
     async def _push(self, d: Delivery) -> str | None:
         runtime = self._runtime
         settings = runtime.settings
+        if not await self._still_waiting(d):
+            return SUPERSEDED
         body = orjson.loads(d.body)
         game = messages.game_label(body["names"])
         payload = orjson.dumps(
