@@ -152,6 +152,19 @@ async def remove_my_push(body: PushOut, session: WritingSession, runtime: Runtim
     return Response(status_code=204)
 
 
+@router.get(
+    "/me/games/{game_id}/notifications",
+    operation_id="getGameNotifications",
+    response_model=GameChoice,
+    responses=errors(401),
+    openapi_extra=SESSION,
+)
+async def game_choice(game_id: GameId, session: SignedIn, runtime: RuntimeDep) -> GameChoice:
+    """Your choice for one game (`email` null: your address's mode; `push` true by default)."""
+    prefs = await run_in_threadpool(runtime.reach.prefs, session.account.account_id, game_id)
+    return GameChoice.model_validate({"email": prefs.email or None, "push": prefs.push})
+
+
 @router.put(
     "/me/games/{game_id}/notifications",
     operation_id="setGameNotifications",

@@ -226,6 +226,8 @@ def test_ACCT_4_an_accounts_address_follows_its_choice_per_game_and_is_erased_wi
     quiet = games[2][0]
     choice = client.put(f"/me/games/{quiet}/notifications", headers=write, json={"email": "off"})
     assert choice.status_code == 200
+    assert client.get(f"/me/games/{quiet}/notifications").json() == {"email": "off", "push": True}
+    assert client.get(f"/me/games/{games[0][0]}/notifications").json() == {"email": None, "push": True}
     for game_id, (ada, _) in games:
         end_turn(client, game_id, ada, rng)
     # The digest leaves at its hour (18:00 UTC), one mail for the two games that want it.

@@ -73,6 +73,7 @@ ROUTES = {
     ("delete", "/me/email"): "deleteMyEmail",
     ("put", "/me/push"): "addMyPushDevice",
     ("post", "/me/push/remove"): "removeMyPushDevice",
+    ("get", "/me/games/{game_id}/notifications"): "getGameNotifications",
     ("put", "/me/games/{game_id}/notifications"): "setGameNotifications",
     ("get", "/games/{game_id}/reach"): "getSeatNotifications",
     ("put", "/games/{game_id}/email"): "setSeatEmail",
