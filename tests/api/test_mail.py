@@ -271,3 +271,25 @@ def test_mail_goes_over_starttls_with_the_settings_credentials(settings: Setting
                 wait_until(lambda db=db: db.query(OUTBOX) and db.query(OUTBOX)[0][0] >= 1, 10, "an attempt")
                 assert (len(keeper.to(BEN)) == 1) is delivered
                 assert db.query(OUTBOX)[0][1] == ("delivered" if delivered else "pending")
+
+
+def test_ACCT_4_a_seat_handed_over_loses_the_address_given_for_it(
+    client: TestClient, smtp: tuple[Keeper, int]
+) -> None:
+    keeper = smtp[0]
+    created = client.post(
+        "/games", json={"seats": [{"name": "Ada"}, {"name": "Ben"}], "first_seat": 0}
+    ).json()
+    game_id, ben, host = created["game_id"], created["seats"][1]["token"], created["host_token"]
+    client.put(f"/games/{game_id}/email", headers=bearer(ben), json={"address": BEN})
+    confirm(client, keeper.wait_for(BEN, 1)[0])
+    handed = client.post(
+        f"/games/{game_id}/host/seats/1/handover",
+        headers=bearer(host),
+        json={"to": "person", "command_id": "h"},
+    )
+    assert handed.status_code == 200, handed.text
+    token = handed.json()["link"]["token"]
+    assert client.get(f"/games/{game_id}/reach", headers=bearer(token)).json()["email"] is None
+    end_turn(client, game_id, created["seats"][0]["token"], random.Random(8))  # the new person's turn
+    assert mails(client, game_id, token) == [] and len(keeper.to(BEN)) == 1
