@@ -4,9 +4,10 @@
 // game on a click).
 import { api } from "/static/common.js";
 
-const STATES = {
+// What each state of an address means to its owner (also the play page's, seat-mail.js).
+export const STATES = {
   pending: "waiting for you to open the link of the confirmation mail",
-  confirmed: "confirmed",
+  confirmed: "confirmed: you get a mail when it is your turn",
   bounced: "refused by the mail server: give another address",
   unsubscribed: "unsubscribed: save it again to get mails",
 };

@@ -2,18 +2,12 @@
 // account needed, an address for this seat only. It gets a confirmation mail first, and nothing else until
 // its link is opened (ACCT-5); every mail has a link to stop them.
 import { api, clear, gameIdFromPath, showProblem, takeToken } from "/static/common.js";
+import { STATES } from "/static/notifications.js";
 
 const gameId = gameIdFromPath();
 const panel = document.getElementById("seat-mail");
 const status = document.getElementById("seat-mail-status");
 const problem = document.getElementById("seat-mail-problem");
-
-const STATES = {
-  pending: "waiting for you to open the link of the confirmation mail",
-  confirmed: "confirmed: you get a mail when it is your turn",
-  bounced: "refused by the mail server: give another address",
-  unsubscribed: "unsubscribed: save it again to get mails",
-};
 
 async function render() {
   const token = takeToken(gameId);
