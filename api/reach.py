@@ -18,6 +18,7 @@ deletes its rows here (`forget_account`), and with them every address and subscr
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ import orjson
 from api.db import PostgresDb, SQLiteDb, create, open_db
 from api.secretbox import SecretBox
 from api.tables import stamp
+
+logger = logging.getLogger(__name__)
 
 ACCOUNT, SEAT = "account", "seat"
 TURN, DIGEST, OFF = "turn", "digest", "off"
@@ -159,12 +162,18 @@ class ReachStore:
             )
         )
 
-    def _address(self, row: Sequence[Any]) -> Address:
+    def _address(self, row: Sequence[Any]) -> Address | None:
+        """The row's address; None (and a warning) when it was sealed under another data key."""
+        try:
+            address = self.box.open(str(row[3]))
+        except ValueError:
+            logger.warning("address %s was sealed under another data key: ignored", row[0])
+            return None
         return Address(
             str(row[0]),
             str(row[1]),
             str(row[2]),
-            self.box.open(str(row[3])),
+            address,
             str(row[4]),
             str(row[5]),
             row[6],
@@ -196,6 +205,8 @@ class ReachStore:
                 (CONFIRMED, rows[0][0]),
             )
         found = self._address(rows[0])
+        if found is None:
+            return None
         return Address(
             found.address_id, found.owner_kind, found.owner, found.address, found.mode, CONFIRMED, None
         )
@@ -236,7 +247,11 @@ class ReachStore:
         )
         out = []
         for sub_id, sealed in rows:
-            d = orjson.loads(self.box.open(str(sealed)))
+            try:
+                d = orjson.loads(self.box.open(str(sealed)))
+            except ValueError:
+                logger.warning("push subscription %s was sealed under another data key: ignored", sub_id)
+                continue
             out.append(Subscription(str(sub_id), d["endpoint"], d["p256dh"], d["auth"]))
         return out
 
@@ -289,7 +304,8 @@ class ReachStore:
 
     def service_key(self, name: str, make: Any, now: datetime) -> str:
         """The generated key `name`, made by `make()` at the first call of any process (the first writer
-        wins: every process reads back the same)."""
+        wins: every process reads back the same). ValueError when it was sealed under another data key
+        (processes that do not share `GALILEO_DATA_KEY`)."""
         rows = self.db.query("SELECT sealed FROM galileo_service_keys WHERE name = ?", (name,))
         if not rows:
             self.db.execute(

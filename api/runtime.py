@@ -101,10 +101,22 @@ class Runtime:
             settings.data_key, secretbox.key_file(settings.database_url, settings.data_key_file)
         )
         self.reach = ReachStore(settings.database_url, self.box)
-        private = settings.vapid_private_key or self.reach.service_key(
-            "vapid", push.new_private_key, datetime.now(UTC)
-        )
-        self.vapid = push.Vapid.of(private, settings.vapid_subject)
+        self.vapid = push.Vapid.of(self._vapid_key(), settings.vapid_subject)
+
+    def _vapid_key(self) -> str:
+        """The VAPID private key: the settings', else the one generated at the first start. A start never
+        fails on it: a stored key this process cannot open (another data key) gives a key of this process
+        only, with an error in the log (pushes to subscriptions made under the other key may be refused)."""
+        if self.settings.vapid_private_key:
+            return self.settings.vapid_private_key
+        try:
+            return self.reach.service_key("vapid", push.new_private_key, datetime.now(UTC))
+        except ValueError:
+            logger.error(
+                "the VAPID key in the database was sealed under another data key: this process pushes "
+                "with a key of its own; give every process the same GALILEO_DATA_KEY (docs/notifications.md)"
+            )
+            return push.new_private_key()
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""

@@ -9,6 +9,7 @@ import random
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -122,3 +123,23 @@ def test_the_vapid_key_is_generated_once_and_kept_sealed(push_settings: Settings
     configured = replace(push_settings, vapid_private_key=private, database_url=other_db)
     with TestClient(create_app(configured), base_url=ORIGIN) as third:
         assert third.get("/push/key").json()["public_key"] == key  # the settings' key, the same key
+
+
+def test_a_process_with_another_data_key_still_starts_and_reads_no_sealed_value(
+    push_settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with TestClient(create_app(push_settings), base_url=ORIGIN) as first:
+        key = first.get("/push/key").json()["public_key"]
+        game_id, (_, ben) = new_game(first)
+        first.put(
+            f"/games/{game_id}/push",
+            headers=bearer(ben),
+            json=Device("https://push.example.org/b").subscription,
+        )
+    # Another process on the same database whose data key is another (its own key file): it starts, says
+    # why in the log, and opens none of the first one's sealed values.
+    other = replace(push_settings, data_key_file=str(tmp_path / "other.key"))
+    with caplog.at_level("ERROR"), TestClient(create_app(other), base_url=ORIGIN) as second:
+        assert second.get("/push/key").json()["public_key"] != key
+        assert second.get(f"/games/{game_id}/reach", headers=bearer(ben)).json()["push_devices"] == 0
+    assert "GALILEO_DATA_KEY" in caplog.text
