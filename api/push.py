@@ -4,8 +4,8 @@ push service's endpoint through api/egress.py, as a webhook does (the endpoint's
 public address, or one of `GALILEO_WEBHOOK_ALLOW_NETWORKS`; docs/notifications.md).
 
 The VAPID key is `GALILEO_VAPID_PRIVATE_KEY`, else generated at the first start and kept sealed under the
-data key in `galileo_service_keys` (every process reads the same one back). It is never logged; the
-public key is what `GET /push/key` gives browsers (`applicationServerKey`).
+server's keys (api/crypto.py) in `galileo_service_keys` (every process reads the same one back). It is
+never logged; the public key is what `GET /push/key` gives browsers (`applicationServerKey`).
 """
 
 from __future__ import annotations

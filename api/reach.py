@@ -2,7 +2,7 @@
 Web Push subscriptions, each an account's (all its games, with per-game choices) or one seat's (given with
 the seat token, no account needed), in the store's own database beside the accounts.
 
-- `galileo_mail`: an address (sealed under the data key: api/secretbox.py), its mode (`turn`: a mail per
+- `galileo_mail`: an address (sealed under the server's keys: api/secretbox.py), its mode (`turn`: a mail per
   turn; `digest`: one mail a day), its state (`pending` until the confirmation mail's link is opened,
   `confirmed`, `bounced` when the mail server refused it, `unsubscribed`) and the SHA-256 of its
   confirmation token;
@@ -163,11 +163,11 @@ class ReachStore:
         )
 
     def _address(self, row: Sequence[Any]) -> Address | None:
-        """The row's address; None (and a warning) when it was sealed under another data key."""
+        """The row's address; None (and a warning) when it was sealed under a key not configured here."""
         try:
             address = self.box.open(str(row[3]))
         except ValueError:
-            logger.warning("address %s was sealed under another data key: ignored", row[0])
+            logger.warning("address %s was sealed under a key not configured here: ignored", row[0])
             return None
         return Address(
             str(row[0]),
@@ -250,7 +250,7 @@ class ReachStore:
             try:
                 d = orjson.loads(self.box.open(str(sealed)))
             except ValueError:
-                logger.warning("push subscription %s was sealed under another data key: ignored", sub_id)
+                logger.warning("push subscription %s: sealed under a key not configured here", sub_id)
                 continue
             out.append(Subscription(str(sub_id), d["endpoint"], d["p256dh"], d["auth"]))
         return out
@@ -304,8 +304,8 @@ class ReachStore:
 
     def service_key(self, name: str, make: Any, now: datetime) -> str:
         """The generated key `name`, made by `make()` at the first call of any process (the first writer
-        wins: every process reads back the same). ValueError when it was sealed under another data key
-        (processes that do not share `GALILEO_DATA_KEY`)."""
+        wins: every process reads back the same). ValueError when it was sealed under a key not configured
+        here (processes that do not share `GALILEO_ENCRYPTION_KEYS`)."""
         rows = self.db.query("SELECT sealed FROM galileo_service_keys WHERE name = ?", (name,))
         if not rows:
             self.db.execute(

@@ -18,6 +18,7 @@ from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
 from api.clocks import Scheduler
+from api.crypto import Keyring
 from api.egress import Resolver, system_resolve
 from api.limits import RateLimiter, RedisBuckets, StreamSlots, flush_growth
 from api.lobby import Lobby, ProjectedLobby
@@ -30,7 +31,7 @@ from api.seats import HUMAN, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
 from api.stream import Page, PageKey, page_cache
-from api.tables import TableRecord, TableStore
+from api.tables import TableRecord, TableStore, open_tables
 from domain.events import Event
 from projections.projector import Projector, open_lobby, open_stats
 from projections.stats import StatsView
@@ -76,7 +77,7 @@ class Runtime:
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)
     accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
-    box: secretbox.SecretBox = field(init=False)  # the data key (api/secretbox.py)
+    box: secretbox.SecretBox = field(init=False)  # seals and signs for the notifications
     reach: ReachStore = field(init=False)  # addresses and push subscriptions (docs/notifications.md)
     vapid: push.Vapid = field(init=False)  # the service's Web Push identity
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
@@ -96,16 +97,14 @@ class Runtime:
         self.stream_reads = asyncio.Semaphore(max(1, settings.stream_reads))
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
-        self.accounts = AccountStore(self.settings.database_url)
-        self.box = secretbox.load(
-            settings.data_key, secretbox.key_file(settings.database_url, settings.data_key_file)
-        )
+        self.accounts = AccountStore(self.settings.database_url, self.tables.keyring)
+        self.box = secretbox.SecretBox(self.tables.keyring)
         self.reach = ReachStore(settings.database_url, self.box)
         self.vapid = push.Vapid.of(self._vapid_key(), settings.vapid_subject)
 
     def _vapid_key(self) -> str:
         """The VAPID private key: the settings', else the one generated at the first start. A start never
-        fails on it: a stored key this process cannot open (another data key) gives a key of this process
+        fails on it: a stored key this process cannot open (other encryption keys) gives a key of this process
         only, with an error in the log (pushes to subscriptions made under the other key may be refused)."""
         if self.settings.vapid_private_key:
             return self.settings.vapid_private_key
@@ -113,10 +112,15 @@ class Runtime:
             return self.reach.service_key("vapid", push.new_private_key, datetime.now(UTC))
         except ValueError:
             logger.error(
-                "the VAPID key in the database was sealed under another data key: this process pushes "
-                "with a key of its own; give every process the same GALILEO_DATA_KEY (docs/notifications.md)"
+                "the VAPID key in the database was sealed under a key this process lacks: it pushes with a "
+                "key of its own; give every process the same GALILEO_ENCRYPTION_KEYS (docs/notifications.md)"
             )
             return push.new_private_key()
+
+    @property
+    def keyring(self) -> Keyring:
+        """The server's keys (api/crypto.py): what a store must read back in clear is sealed under them."""
+        return self.tables.keyring
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
@@ -133,7 +137,7 @@ class Runtime:
         """The runtime of `settings`. `analyser`: the analysis engine (default: domain.analysis at the
         search's levels); with Redis it only names the budgets and the version, the workers run theirs."""
         clock = clock or (lambda: datetime.now(UTC))
-        tables = TableStore(settings.database_url)  # first: a creation writes galileo_tables with its events
+        tables = open_tables(settings)  # first: a creation writes galileo_tables with its events
         store = Store(settings.database_url, clock=clock)
         seats = open_seats(settings.database_url)
         fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)

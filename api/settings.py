@@ -13,8 +13,6 @@ from projections.projector import in_process as projections_in_process
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 
 
-
-
 def _float(name: str, default: float) -> float:
     raw = os.environ.get(name)
     return default if raw in (None, "") else float(raw)
@@ -115,6 +113,9 @@ class Settings:
     # within `body_timeout_seconds`; else it is closed (a body cut short gets 408).
     header_timeout_seconds: float = 10.0
     body_timeout_seconds: float = 30.0
+    # On SIGTERM (`galileo serve`), requests in flight get this long to finish; then the live streams,
+    # which never end by themselves, are closed (their clients resume with Last-Event-ID) and it exits.
+    shutdown_grace_seconds: int = 5
 
     # Accounts (docs/accounts.md): optional sign-in with a passkey; a session is a cookie.
     session_days: float = 30.0  # how long a session lasts from sign-in
@@ -127,27 +128,30 @@ class Settings:
     # serves `/.well-known/openid-configuration`; the redirect URI is `public_url` + /session/oidc/callback.
     oidc_issuer: str = ""
     oidc_client_id: str = ""
-    oidc_client_secret: str = ""
+    oidc_client_secret: str = field(default="", repr=False)
     oidc_name: str = "OpenID Connect"  # the provider's name on the sign-in button
     # Signs the short-lived cookie that binds a sign-in's state to its browser; empty: a random key per
     # process (set one shared key when several processes serve the site).
-    secret_key: str = ""
+    secret_key: str = field(default="", repr=False)
+    # Seal the secrets stored in the database (webhook secrets, pseudonym keys; api/crypto.py, README
+    # "Secrets at rest"):
+    # keys (base64url, comma-separated in GALILEO_ENCRYPTION_KEYS; the first seals, each opens) or a key
+    # file (GALILEO_ENCRYPTION_KEY_FILE, made if missing). Neither: on SQLite the file `encryption.key`
+    # beside the database, made at first start; on PostgreSQL one of them must be set.
+    encryption_keys: tuple[str, ...] = field(default=(), repr=False)
+    encryption_key_file: str = ""
 
     # Turn notifications by mail and Web Push (docs/notifications.md).
     smtp_host: str = ""  # empty: mails are written into the mail folder instead (`make serve`)
     smtp_port: int = 0  # 0: 465 with tls, else 587 with starttls, else 25
     smtp_security: str = "starttls"  # starttls | tls | none
     smtp_username: str = ""
-    smtp_password: str = ""
+    smtp_password: str = field(default="", repr=False)
     smtp_timeout_seconds: float = 10.0
     smtp_ca_file: str = ""  # CA certificates (PEM) the server is checked against; default: the system's
     mail_from: str = "Galileo Galilei <galileo@localhost>"
     mail_dir: str = ""  # the mail folder; empty: mail/ beside the SQLite database, or ./data/mail
     mail_digest_hour: int = 18  # the hour (UTC) the daily digests leave
-    # The data key (api/secretbox.py): seals addresses, push subscriptions and generated keys. Empty: the
-    # key file's (`data_key_file`, by default beside the SQLite database), generated at the first start.
-    data_key: str = ""
-    data_key_file: str = ""
     # VAPID (RFC 8292): the private key (base64url of the raw 32-byte P-256 key, or PEM); empty: generated
     # at the first start and kept sealed in the database. The subject is a mailto: or https: contact.
     vapid_private_key: str = ""
@@ -237,11 +241,13 @@ class Settings:
             mail_from=os.environ.get("GALILEO_MAIL_FROM") or d.mail_from,
             mail_dir=os.environ.get("GALILEO_MAIL_DIR") or d.mail_dir,
             mail_digest_hour=_int("GALILEO_MAIL_DIGEST_HOUR", d.mail_digest_hour),
-            data_key=os.environ.get("GALILEO_DATA_KEY") or d.data_key,
-            data_key_file=os.environ.get("GALILEO_DATA_KEY_FILE") or d.data_key_file,
             vapid_private_key=os.environ.get("GALILEO_VAPID_PRIVATE_KEY") or d.vapid_private_key,
             vapid_subject=os.environ.get("GALILEO_VAPID_SUBJECT") or d.vapid_subject,
             push_ttl_seconds=_int("GALILEO_PUSH_TTL_SECONDS", d.push_ttl_seconds),
+            encryption_keys=tuple(
+                k.strip() for k in (os.environ.get("GALILEO_ENCRYPTION_KEYS") or "").split(",") if k.strip()
+            ),
+            encryption_key_file=os.environ.get("GALILEO_ENCRYPTION_KEY_FILE") or d.encryption_key_file,
             passkey_origins=tuple(
                 o.strip() for o in (os.environ.get("GALILEO_PASSKEY_ORIGINS") or "").split(",") if o.strip()
             ),
@@ -253,4 +259,5 @@ class Settings:
             stream_reads=_int("GALILEO_STREAM_READS", d.stream_reads),
             header_timeout_seconds=_float("GALILEO_HEADER_TIMEOUT_SECONDS", d.header_timeout_seconds),
             body_timeout_seconds=_float("GALILEO_BODY_TIMEOUT_SECONDS", d.body_timeout_seconds),
+            shutdown_grace_seconds=_int("GALILEO_SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
         )

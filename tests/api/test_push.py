@@ -9,13 +9,13 @@ import random
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from api import messages
 from api.app import create_app
+from api.crypto import new_key
 from api.settings import Settings
 from tests.api.async_helpers import Listener, bearer
 from tests.api.helpers import hidden_ids, runtime_of, wait_until
@@ -125,8 +125,8 @@ def test_the_vapid_key_is_generated_once_and_kept_sealed(push_settings: Settings
         assert third.get("/push/key").json()["public_key"] == key  # the settings' key, the same key
 
 
-def test_a_process_with_another_data_key_still_starts_and_reads_no_sealed_value(
-    push_settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
+def test_a_process_with_other_keys_still_starts_and_reads_no_sealed_value(
+    push_settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
     with TestClient(create_app(push_settings), base_url=ORIGIN) as first:
         key = first.get("/push/key").json()["public_key"]
@@ -136,10 +136,10 @@ def test_a_process_with_another_data_key_still_starts_and_reads_no_sealed_value(
             headers=bearer(ben),
             json=Device("https://push.example.org/b").subscription,
         )
-    # Another process on the same database whose data key is another (its own key file): it starts, says
-    # why in the log, and opens none of the first one's sealed values.
-    other = replace(push_settings, data_key_file=str(tmp_path / "other.key"))
+    # Another process on the same database with other encryption keys: it starts, says why in the log, and
+    # opens none of the first one's sealed values.
+    other = replace(push_settings, encryption_keys=(new_key(),))
     with caplog.at_level("ERROR"), TestClient(create_app(other), base_url=ORIGIN) as second:
         assert second.get("/push/key").json()["public_key"] != key
         assert second.get(f"/games/{game_id}/reach", headers=bearer(ben)).json()["push_devices"] == 0
-    assert "GALILEO_DATA_KEY" in caplog.text
+    assert "GALILEO_ENCRYPTION_KEYS" in caplog.text
