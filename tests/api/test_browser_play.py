@@ -326,6 +326,18 @@ def test_lobby_columns_rules_links_luna_and_a_bad_link(server: str, pages: Pages
     row = lobby.locator("#games tr", has=lobby.locator(f'code[title="{game_id}"]'))
     assert row.locator(".badge.luna").inner_text() == "Luna"
     assert "with or without Luna" in lobby.locator("#create").inner_text()
+    # The clock (docs/async.md): 3 hours a turn with a day's reserve, the seat forfeiting at the end.
+    lobby.select_option("#clock-kind", "per_move")
+    lobby.fill("#clock-per-move", "3")
+    lobby.select_option("#clock-per-move-unit", "H")
+    lobby.fill("#clock-reserve", "1")
+    assert lobby.locator("[data-clock=base]").is_hidden()
+    lobby.select_option("#clock-timeout", "forfeit")
+    lobby.locator('#create [type="submit"]').click()
+    link = lobby.wait_for_selector("#created a[href^='/play/']", timeout=30_000).get_attribute("href")
+    clocked = link.split("/play/")[1].split("#")[0]
+    config = httpx.get(f"{server}/games/{clocked}/table").json()["clock"]["config"]
+    assert config == {"per_move": "PT10800S", "reserve": "PT86400S", "on_timeout": "forfeit", "bot": "greedy"}
     page = pages.new(1440, 900)
     page.goto(f"{server}/play/{game_id}#token=gg_not-a-seat-token")
     page.wait_for_selector(".board-svg", timeout=30_000)
