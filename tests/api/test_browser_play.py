@@ -334,7 +334,7 @@ def test_lobby_columns_rules_links_luna_and_a_bad_link(server: str, pages: Pages
     assert lobby.locator("[data-clock=base]").is_hidden()
     lobby.select_option("#clock-timeout", "forfeit")
     lobby.locator('#create [type="submit"]').click()
-    link = lobby.wait_for_selector("#created a[href^='/play/']", timeout=30_000).get_attribute("href")
+    link = lobby.wait_for_selector("#created a[href*='/play/']", timeout=30_000).get_attribute("href")
     clocked = link.split("/play/")[1].split("#")[0]
     config = httpx.get(f"{server}/games/{clocked}/table").json()["clock"]["config"]
     assert config == {"per_move": "PT10800S", "reserve": "PT86400S", "on_timeout": "forfeit", "bot": "greedy"}
