@@ -17,16 +17,28 @@ export function confirmEachMove() {
 }
 
 // The data-target keys (board.js) of the elements a move involves; [] for a turn control. `preview`:
-// the move's preview, whose events say where the telescope lands.
-export function targetsOf(move, board, preview = null) {
+// the move's preview, whose events say where the telescope lands and which space's action or tile a
+// step takes (`catalog`: the sky's space names, for the space an event names).
+export function targetsOf(move, board, preview = null, catalog = null) {
   const seat = move.seat;
   const player = board.state.players[seat];
   const space = board.state.turn.space || player.telescope;
   const tileAt = (id) => player.queue.indexOf(id);
+  const told = (type) => ((preview && preview.events) || []).find((e) => e.type === type);
   switch (move.type) {
     case "Move": {
-      const moved = ((preview && preview.events) || []).find((e) => e.type === "TelescopeMoved");
+      const moved = told("TelescopeMoved");
       return moved ? [`sky:${seat}:${moved.end}`] : [];
+    }
+    case "TakeFixed": {  // the space whose fixed action it is (an effect may lend another's)
+      const taken = told("FixedActionTaken");
+      const at = taken && catalog ? catalog.starry_sky.findIndex((s) => s.id === taken.space) : -1;
+      return [`sky:${seat}:${at >= 0 ? at : space}`];
+    }
+    case "UseTile": {  // the tile used; none at U, whose moving action is a Quadrant (UPG-2)
+      const used = told("MovingActionTaken");
+      const at = used && used.tile ? tileAt(used.tile) : -1;
+      return [`sky:${seat}:${at >= 0 ? at : space}`];
     }
     case "Observe": {
       const [kind, card, index] = move.target.split(":");
@@ -35,9 +47,6 @@ export function targetsOf(move, board, preview = null) {
       if (kind === "MOON") return [`moon:${card}`];
       return [];
     }
-    case "TakeFixed":
-    case "UseTile":
-      return [`sky:${seat}:${move.type === "UseTile" && move.option === 0 ? 6 : space}`];
     case "BuyFree":
       return [`quadrants:${seat}`];
     case "Persuade":
@@ -132,12 +141,12 @@ export class MovePanel {
   }
 
   // New moves (listing of GET /moves) for a freshly drawn board.
-  update(board, listing) {
+  update(board, listing, catalog = null) {
     this.board = board;
     const previews = (listing && listing.previews) || [];
     this.moves = (listing ? listing.moves : []).map((move, i) => {
       const preview = previews[i] || null;
-      return { move, preview, words: (listing.descriptions || [])[i] || move.text, targets: targetsOf(move, board, preview) };
+      return { move, preview, words: (listing.descriptions || [])[i] || move.text, targets: targetsOf(move, board, preview, catalog) };
     });
     this.byTarget = new Map();
     for (const item of this.moves) for (const key of item.targets) this.byTarget.set(key, [...(this.byTarget.get(key) || []), item]);

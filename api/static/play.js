@@ -105,7 +105,7 @@ async function load() {
   }
   document.getElementById("moves-note").textContent = note;
   finalScores(document.getElementById("final-scores"), board);
-  panel.update(board, listing);
+  panel.update(board, listing, catalog);
   document.getElementById("action-bar").classList.toggle("active", Boolean(listing && listing.moves.length));
   boardNode.dataset.ready = String(board.version);  // drawn, with its moves (tests wait on it)
   if (hadFocus) {
