@@ -255,11 +255,24 @@ export class MovePanel {
       this.selection.style.left = this.selection.style.top = "";
       return;
     }
+    // Beside the element where there is room, else under it, else above it, else on its left: the
+    // choices never cover the element itself, and cover the other board only when nothing else fits.
     const box = node.getBoundingClientRect();
     const pop = this.selection.getBoundingClientRect();
-    const right = box.right + 8 + pop.width <= window.innerWidth;
-    const left = right ? box.right + 8 : Math.max(8, box.left - 8 - pop.width);
-    const top = Math.min(Math.max(8, box.top), Math.max(8, window.innerHeight - pop.height - this.barHeight() - 8));
+    const width = window.innerWidth;
+    const floor = window.innerHeight - this.barHeight() - 8;
+    const within = (v, low, high) => Math.min(Math.max(low, v), Math.max(low, high));
+    let left = within(box.left, 8, width - pop.width - 8);
+    let top;
+    if (box.right + 8 + pop.width <= width) {
+      left = box.right + 8;
+      top = within(box.top, 8, floor - pop.height);
+    } else if (box.bottom + 8 + pop.height <= floor) top = box.bottom + 8;
+    else if (box.top - 8 - pop.height >= 8) top = box.top - 8 - pop.height;
+    else {
+      left = Math.max(8, box.left - 8 - pop.width);
+      top = within(box.top, 8, floor - pop.height);
+    }
     this.selection.style.left = `${Math.round(left)}px`;
     this.selection.style.top = `${Math.round(top)}px`;
   }
