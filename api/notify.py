@@ -34,6 +34,7 @@ from api import egress, tell
 from api.tables import NO_RESPONSE, REFUSED, SUPERSEDED, Delivery, Hook, status_class
 from domain import Event
 from domain import events as ev
+from replays.errors import GameNotFound
 from replays.store import Game
 
 if TYPE_CHECKING:
@@ -226,17 +227,31 @@ async def queue(runtime: Runtime, game_id: str, version: int, events: Sequence[E
 
 
 async def sweep(runtime: Runtime) -> int:
-    """Queue whatever the present of each game with a webhook calls for that is not queued yet (a
-    process that died between storing a batch and queueing its notifications); returns the rows added."""
+    """Queue whatever the present of each game with a webhook, an address or a device calls for that is
+    not queued yet (a process that died between storing a batch and queueing its notifications); returns
+    the webhook rows added (mails and pushes are counted by whether any was new)."""
     added = 0
-    for game_id in await run_in_threadpool(runtime.tables.hooked_games):
-        hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
-        game = await run_in_threadpool(runtime.store.game, game_id)
+    told = False
+    hooked = set(await run_in_threadpool(runtime.tables.hooked_games))
+    reached = set(await run_in_threadpool(runtime.reach.reached_games))
+    for game_id in sorted(hooked | reached):
+        try:
+            game = await run_in_threadpool(runtime.store.game, game_id)
+        except GameNotFound:
+            continue
         people = await runtime.people(game_id, game)
-        rows = plan(game_id, game, [], people, hooks, runtime.settings.public_url, resync=True)
-        if rows:
-            added += await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
-    if added:
+        if game_id in hooked:
+            hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
+            rows = plan(game_id, game, [], people, hooks, runtime.settings.public_url, resync=True)
+            if rows:
+                added += await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
+        if game_id in reached:
+            state = game.state
+            if state is None or state.finished or game.cancelled:
+                await run_in_threadpool(runtime.reach.mark_over, game_id)
+                continue
+            told = await tell.queue(runtime, game_id, game, [], people, turn_mark(game), resync=True) or told
+    if added or told:
         runtime.notifier.wake()
     return added
 

@@ -75,6 +75,11 @@ CREATE TABLE IF NOT EXISTS galileo_notify_prefs (
 )
 """,
     """
+CREATE TABLE IF NOT EXISTS galileo_notify_over (
+    game_id TEXT PRIMARY KEY
+)
+""",
+    """
 CREATE TABLE IF NOT EXISTS galileo_service_keys (
     name TEXT PRIMARY KEY,
     sealed TEXT NOT NULL,
@@ -299,6 +304,33 @@ class ReachStore:
         with self.db.transaction() as tx:
             tx.execute("DELETE FROM galileo_mail WHERE owner_kind = ? AND owner = ?", (SEAT, owner))
             tx.execute("DELETE FROM galileo_push WHERE owner_kind = ? AND owner = ?", (SEAT, owner))
+
+    # -- the sweep's work -------------------------------------------------------------------------------
+
+    def reached_games(self) -> list[str]:
+        """The games a mail or a push may be owed in (the notification sweep's work): a seat with a
+        confirmed address or a device given for it, or claimed by an account that has one; less the games
+        the sweep found over (`mark_over`)."""
+        seats = self.db.query(
+            "SELECT owner FROM galileo_mail WHERE owner_kind = ? AND status = ? "
+            "UNION SELECT owner FROM galileo_push WHERE owner_kind = ?",
+            (SEAT, CONFIRMED, SEAT),
+        )
+        claimed = self.db.query(
+            "SELECT DISTINCT c.game_id FROM galileo_claims c WHERE EXISTS (SELECT 1 FROM galileo_mail m "
+            "WHERE m.owner_kind = ? AND m.owner = c.account_id AND m.status = ?) OR EXISTS (SELECT 1 FROM "
+            "galileo_push p WHERE p.owner_kind = ? AND p.owner = c.account_id)",
+            (ACCOUNT, CONFIRMED, ACCOUNT),
+        )
+        games = {str(owner).rsplit(":", 1)[0] for (owner,) in seats} | {str(g) for (g,) in claimed}
+        over = {str(g) for (g,) in self.db.query("SELECT game_id FROM galileo_notify_over")}
+        return sorted(games - over)
+
+    def mark_over(self, game_id: str) -> None:
+        """A game that has ended or been cancelled: the sweep owes it no mail or push again."""
+        self.db.execute(
+            "INSERT INTO galileo_notify_over (game_id) VALUES (?) ON CONFLICT DO NOTHING", (game_id,)
+        )
 
     # -- generated service keys ----------------------------------------------------------------------------
 

@@ -293,3 +293,39 @@ def test_ACCT_4_a_seat_handed_over_loses_the_address_given_for_it(
     assert client.get(f"/games/{game_id}/reach", headers=bearer(token)).json()["email"] is None
     end_turn(client, game_id, created["seats"][0]["token"], random.Random(8))  # the new person's turn
     assert mails(client, game_id, token) == [] and len(keeper.to(BEN)) == 1
+
+
+def test_a_turn_mail_lost_between_a_write_and_its_queueing_is_queued_by_the_sweep(
+    client: TestClient, smtp: tuple[Keeper, int]
+) -> None:
+    """A process that dies after storing the move that passed the turn and before queueing its mail: the
+    scheduler's periodic re-check queues it (once), as it does for webhooks; a game that is over is no
+    longer swept."""
+    keeper = smtp[0]
+    rng = random.Random(31)
+    seats = [{"name": "Ada", "character": "galileo"}, {"name": "Ben", "character": "kepler"}]
+    created = client.post("/games", json={"seats": seats, "first_seat": 0, "seed": "mail-2"}).json()
+    game_id, host = created["game_id"], created["host_token"]
+    ada, ben = (s["token"] for s in created["seats"])
+    client.put(f"/games/{game_id}/email", headers=bearer(ben), json={"address": BEN})
+    (confirmation,) = keeper.wait_for(BEN, 1)
+    confirm(client, confirmation)
+    runtime = runtime_of(client)
+    assert runtime.reach.reached_games() == [game_id]
+    end_turn(client, game_id, ada, rng)  # Ben's turn
+    keeper.wait_for(BEN, 2)
+    runtime.tables.db.execute("DELETE FROM galileo_outbox")  # as if the process died before queueing
+    assert mails(client, game_id, ben) == []
+    scheduler = runtime.scheduler
+    assert scheduler is not None
+    client.portal.call(scheduler.tick, True)
+    wait_until(
+        lambda: [m["status"] for m in mails(client, game_id, ben)] == ["delivered"], 10, "the mail re-sent"
+    )
+    client.portal.call(scheduler.tick, True)
+    assert len(mails(client, game_id, ben)) == 1  # one row per seat, kind and turn
+    assert len(keeper.wait_for(BEN, 3)) == 3
+    cancelled = client.post(f"/games/{game_id}/host/cancel", headers=bearer(host), json={"command_id": "end"})
+    assert cancelled.status_code == 200, cancelled.text
+    client.portal.call(scheduler.tick, True)
+    assert runtime.reach.reached_games() == []  # over: the sweep reads it no more
