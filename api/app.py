@@ -27,6 +27,7 @@ from api.routers import (
     pages,
     play,
     players,
+    reach,
     replay,
     rules,
     table,
@@ -132,6 +133,7 @@ def create_app(
         chat,
         players,
         tournaments,
+        reach,
         pages,
     )
     for module in routers:
