@@ -101,7 +101,10 @@ async def submit(
         raise ApiError(422, "malformed-command", str(error)) from None
     if command.seat != seat.seat:
         raise ApiError(
-            403, "wrong-seat", f"this token is seat {seat.seat}'s, the command is for seat {command.seat}"
+            403,
+            "wrong-seat",
+            "this token is seat {seat}'s, the command is for seat {seat2}",
+            params={"seat": seat.seat, "seat2": command.seat},
         )
     check = await guard(runtime, game_id, seat.seat, body.expected_version, received, now=False)
     try:
