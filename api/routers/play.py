@@ -12,6 +12,7 @@ from api import limits, play
 from api.clocks import may_act
 from api.contract import errors
 from api.deps import CommandSeat, GameId, RequiredSeat, RuntimeDep
+from api.i18n import locale_of
 from api.problems import ApiError
 from api.runtime import Listing, Runtime
 from api.schemas import CommandResult, EventItem, MovePreview, MovesOut, SubmitCommand
@@ -33,7 +34,7 @@ router = APIRouter(prefix="/games/{game_id}", tags=["play"])
     responses=errors(401, 403, 404, 422),
     openapi_extra={"x-seat-token": "required"},
 )
-async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> MovesOut:
+async def moves(game_id: GameId, request: Request, runtime: RuntimeDep, seat: RequiredSeat) -> MovesOut:
     """The caller's legal moves now, each a complete command to post back unchanged (empty when it is
     not the caller's turn)."""
     state, version = await run_in_threadpool(runtime.store.current, game_id)
@@ -41,10 +42,11 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     to_act = None if state.finished else state.turn.seat
     listing = None
     if to_act == seat.seat:
-        key = (game_id, version, seat.seat)
+        locale = locale_of(request)
+        key = (game_id, version, seat.seat, locale)
         listing = runtime.move_listings.get(key)
         if listing is None:
-            listing = await run_in_threadpool(moves_listing, state, seat.seat)
+            listing = await run_in_threadpool(moves_listing, state, seat.seat, locale)
             runtime.move_listings.put(key, listing)
     moves, descriptions, previews = listing or ([], [], [])
     return MovesOut(
@@ -58,13 +60,14 @@ async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> Mov
     )
 
 
-def moves_listing(state: GameState, seat: int) -> Listing:
-    """The seat's legal moves at `state`: each as JSON, in words, and what it will do (its preview)."""
+def moves_listing(state: GameState, seat: int, locale: str = "en") -> Listing:
+    """The seat's legal moves at `state`: each as JSON, in words (of `locale`), and what it will do."""
     listed = legal_moves(state)
     moves = [command_to_dict(m) for m in listed]
-    position = default_context(public_state(state, seat))
+    position = default_context(public_state(state, seat), locale)
     descriptions = [describe_command(m, position) for m in moves]
-    events = Context(position.catalog)  # events in the words of the history: no position (api/play.py)
+    # events in the words of the history: no position (api/play.py)
+    events = Context(position.catalog, locale=locale)
     believed = believed_positions(state, seat)
     previews = [preview(state, m, events, believed).to_json() for m in listed]
     return moves, descriptions, previews
@@ -135,7 +138,10 @@ async def submit(
         game_id=game_id,
         version=result.version,
         replayed=result.replayed,
-        events=[EventItem(**item, actor=result.actor, received_at=result.received_at) for item in items],
+        events=[
+            EventItem(**item, actor=result.actor, received_at=result.received_at)
+            for item in play.localised(items, locale_of(request))
+        ],
     )
 
 

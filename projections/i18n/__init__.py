@@ -234,3 +234,9 @@ def _pseudo_catalog() -> Catalog:
         else:
             out.add(message.id, pseudo(str(message.id)))
     return out
+
+
+def N_(message: str) -> str:
+    """Marks a message id for the catalogs where it is written (a table of words) and returns it as it
+    is: whoever shows it translates it then (`words(locale)(message)`)."""
+    return message
