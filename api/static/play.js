@@ -2,6 +2,7 @@
 // (GET .../moves) on the board elements they involve, each confirmed in words before it is posted
 // (POST .../commands with expected_version and a fresh command_id), whose turn it is, the history in
 // words, and live updates from the SSE stream (GET .../stream). Each panel is its own module.
+import { t, tn } from "./i18n.js";
 import { Problem, api, clear, el, gameIdFromPath, newCommandId, saveToken, showProblem, takeToken } from "/static/common.js";
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
@@ -85,7 +86,7 @@ async function load() {
   banner.show(board);
   history.setSeats(board.seats);
   const seat = board.viewer.seat;
-  document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : `playing seat ${seat}, ${board.seats[seat].name}`;
+  document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : t("playing seat {seat}, {name}", { seat, name: board.seats[seat].name });
   let listing = null;
   let note = TEXT.spectator;
   if (moves) {
@@ -172,15 +173,15 @@ function follow(after) {
   if (token) query.set("access_token", token);  // EventSource cannot send an Authorization header
   stream = new EventSource(`${path}/stream?${query}`);
   const live = document.getElementById("live");
-  stream.onopen = () => (live.textContent = "Live: new events appear as they happen.");
-  stream.onerror = () => (live.textContent = stream.readyState === EventSource.CLOSED ? "The stream has closed." : "Reconnecting…");
+  stream.onopen = () => (live.textContent = t("Live: new events appear as they happen."));
+  stream.onerror = () => (live.textContent = stream.readyState === EventSource.CLOSED ? "The stream has closed." : t("Reconnecting…"));
   stream.onmessage = (message) => {
     const item = JSON.parse(message.data);
     history.add(item);
     if (item.version > version && !sending) refresh();
   };
   stream.addEventListener("end", () => {
-    live.textContent = "The game has ended.";
+    live.textContent = t("The game has ended.");
     stream.close();
     refresh();
   });

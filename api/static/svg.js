@@ -1,5 +1,6 @@
 // Small helpers for drawing the board as SVG: elements, text, reward labels and the colours of the game.
 // Plain ES module, no build step. Everything is inserted as text nodes, never as markup.
+import { t, tn } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -100,46 +101,46 @@ export function pawn(seat, x, y, r, label = null) {
 // -- reward codes (docs/catalog.md, "Reward codes") --------------------------------------------------
 
 const SIMPLE = {
-  Q: ["Q", "a Quadrant"],
-  PER: ["Persuade", "persuade an Inquisitor"],
-  DIE: ["Die", "gain a die"],
-  LEC: ["Lecture", "a Lecture"],
-  INQ: ["Inquisitor", "gain an Inquisitor"],
-  FW: ["Farewell", "an Inquisitor's Farewell"],
-  CARD: ["Card", "take a face-down card"],
-  WC: ["Write all", "complete writing"],
-  UPG: ["Upgrade", "upgrade an Action tile"],
-  SPOT: ["Spot", "spot a comet"],
+  Q: ["Q", t("a Quadrant")],
+  PER: ["Persuade", t("persuade an Inquisitor")],
+  DIE: ["Die", t("gain a die")],
+  LEC: ["Lecture", t("a Lecture")],
+  INQ: ["Inquisitor", t("gain an Inquisitor")],
+  FW: ["Farewell", t("an Inquisitor's Farewell")],
+  CARD: ["Card", t("take a face-down card")],
+  WC: ["Write all", t("complete writing")],
+  UPG: ["Upgrade", t("upgrade an Action tile")],
+  SPOT: ["Spot", t("spot a comet")],
   OBS: ["Observe", "observe"],
-  REREAD: ["Reread", "regain a library row's rewards"],
-  ANYTILE: ["Any tile", "the moving action of any Action tile"],
-  SWAP: ["Swap", "swap two Action tiles"],
-  RELOCATE: ["Relocate", "move the telescope to any space"],
-  ADVANCE: ["Advance", "advance an Inquisitor to the last space"],
-  BOOKVP: ["Book VP", "VP for the Book tokens"],
-  SCALEREWARDS: ["Scales", "collect Scale rewards"],
+  REREAD: ["Reread", t("regain a library row's rewards")],
+  ANYTILE: ["Any tile", t("the moving action of any Action tile")],
+  SWAP: ["Swap", t("swap two Action tiles")],
+  RELOCATE: ["Relocate", t("move the telescope to any space")],
+  ADVANCE: ["Advance", t("advance an Inquisitor to the last space")],
+  BOOKVP: ["Book VP", t("VP for the Book tokens")],
+  SCALEREWARDS: ["Scales", t("collect Scale rewards")],
   // the characters' abilities (digest §17)
-  "KSWAP:board": ["Swap 2 sky tiles", "swap two Action tiles of the sky (Kepler)"],
-  "KSWAP:aside": ["Swap with aside", "swap the set-aside tile with a sky tile (Kepler)"],
-  PER2D: ["Persuade 2 ×2", "persuade two different Inquisitors up to 2 spaces each"],
-  NSHIFT: ["Mirror forward", "move a special tile up to 2 positions forward"],
-  NVP: ["2 VP × mirror", "2 VP times the higher special tile's multiplier"],
-  FOCUS: ["Focus", "Focus: the round token onto the increase's colour"],
-  FOCUSANY: ["Focus any", "Focus: the round token onto any colour"],
+  "KSWAP:board": ["Swap 2 sky tiles", t("swap two Action tiles of the sky (Kepler)")],
+  "KSWAP:aside": ["Swap with aside", t("swap the set-aside tile with a sky tile (Kepler)")],
+  PER2D: ["Persuade 2 ×2", t("persuade two different Inquisitors up to 2 spaces each")],
+  NSHIFT: ["Mirror forward", t("move a special tile up to 2 positions forward")],
+  NVP: ["2 VP × mirror", t("2 VP times the higher special tile's multiplier")],
+  FOCUS: ["Focus", t("Focus: the round token onto the increase's colour")],
+  FOCUSANY: ["Focus any", t("Focus: the round token onto any colour")],
 };
 
 export function codeLabel(code) {
   if (SIMPLE[code]) return SIMPLE[code];
   let m;
-  if ((m = /^(\d+)VP$/.exec(code))) return [`${m[1]} VP`, `${m[1]} victory points`];
-  if ((m = /^(\d+)Q$/.exec(code))) return [`${m[1]} Q`, `${m[1]} Quadrants`];
-  if ((m = /^PERx(\d+)$/.exec(code))) return [`Persuade ×${m[1]}`, `persuade ${m[1]} times`];
-  if ((m = /^INC(2?):([RYB])$/.exec(code))) return [`all ${COLOUR_NAMES[m[2]]} +${m[1] || 1}`, `all ${COLOUR_NAMES[m[2]]} dice +${m[1] || 1}`];
-  if ((m = /^1D\+(\d)$/.exec(code))) return [`a die +${m[1]}`, `one die +${m[1]}`];
-  if ((m = /^MOVE(\d)$/.exec(code))) return [`Move ${m[1]}`, `the square token ${m[1]} space${m[1] === "1" ? "" : "s"} on`];
-  if ((m = /^W(\d+)$/.exec(code))) return [`Write ${m[1]}`, `write ${m[1]}`];
-  if ((m = /^DIE@(\d)$/.exec(code))) return [`Die at ${m[1]}`, `a die at value ${m[1]}`];
-  if ((m = /^FREEOBS:(\d+)$/.exec(code))) return [`Free obs ≤${m[1]}`, `observe a constellation of cost ${m[1]} or less for free`];
+  if ((m = /^(\d+)VP$/.exec(code))) return [`${m[1]} VP`, t("{m} victory points", { m: m[1] })];
+  if ((m = /^(\d+)Q$/.exec(code))) return [`${m[1]} Q`, t("{m} Quadrants", { m: m[1] })];
+  if ((m = /^PERx(\d+)$/.exec(code))) return [`Persuade ×${m[1]}`, t("persuade {m} times", { m: m[1] })];
+  if ((m = /^INC(2?):([RYB])$/.exec(code))) return [`all ${COLOUR_NAMES[m[2]]} +${m[1] || 1}`, t("all {m} dice +{m2}", { m: COLOUR_NAMES[m[2]], m2: m[1] || 1 })];
+  if ((m = /^1D\+(\d)$/.exec(code))) return [`a die +${m[1]}`, t("one die +{m}", { m: m[1] })];
+  if ((m = /^MOVE(\d)$/.exec(code))) return [`Move ${m[1]}`, tn("the square token {n} space on", "the square token {n} spaces on", Number(m[1]))];
+  if ((m = /^W(\d+)$/.exec(code))) return [`Write ${m[1]}`, t("write {m}", { m: m[1] })];
+  if ((m = /^DIE@(\d)$/.exec(code))) return [`Die at ${m[1]}`, t("a die at value {m}", { m: m[1] })];
+  if ((m = /^FREEOBS:(\d+)$/.exec(code))) return [`Free obs ≤${m[1]}`, t("observe a constellation of cost {m} or less for free", { m: m[1] })];
   return [code, code];
 }
 
@@ -150,7 +151,7 @@ export function rewardShort(reward) {
 export function rewardWords(reward) {
   const words = (reward || []).map((c) => codeLabel(c)[1]);
   if (!words.length) return "nothing";
-  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  return words.length === 1 ? words[0] : t("{slice} and {n_words}", { slice: words.slice(0, -1).join(", "), n_words: words[words.length - 1] });
 }
 
 // Component text as printed: the catalog notes the rule that settles a wording ("(AMB-16)", "p ≥ 3,
