@@ -772,7 +772,7 @@ function heveliusArea(board, catalog, p, y0) {
   groups.forEach(({ ids, k }, i) => {
     const { x, y: gy } = place(i, 236, 8, y + 24, 76);
     const n = stars(ids);
-    const label = k === 0 ? "A new constellation (place a claimed tile here to start one)" : t("Constellation {k}: {ids}; {n} star{s}, {open} open connection{s2}; complete now it would give {rewardWords}", { k, ids: ids.join(", "), n, s: n === 1 ? "" : "s", open: open(ids), s2: open(ids) === 1 ? "" : "s", rewardWords: rewardWords(band(n)) });
+    const label = k === 0 ? t("A new constellation (place a claimed tile here to start one)") : t("Constellation {k}: {ids}; {stars}, {connections}; complete now it would give {rewardWords}", { k, ids: ids.join(", "), stars: tn("{n} star", "{n} stars", n), connections: tn("{n} open connection", "{n} open connections", open(ids)), rewardWords: rewardWords(band(n)) });
     out.push(
       target(
         `hgroup:${p.seat}:${k}`,

@@ -9,6 +9,7 @@ python -m projections.i18n check     # every id in every catalog, translated, sa
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,6 +70,9 @@ def extracted() -> Catalog:
         ):
             if not message or (isinstance(message, tuple) and not all(message)):
                 continue
+            first = message if isinstance(message, str) else message[0]
+            if "${" in first or re.fullmatch(r"[a-z]+(-[a-z]+)+", first):
+                continue  # a template literal's own text (translated where it is built) or a code
             out.add(
                 message, None, [(f"{folder}/{filename}", lineno)], auto_comments=comments, context=context
             )
