@@ -7,7 +7,7 @@
 import { t, tn } from "./i18n.js";
 import { api, clear, el } from "/static/common.js";
 import {
-  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
+  COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
 } from "/static/svg.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
@@ -67,7 +67,7 @@ function fitted(x, y, content, width, size, attributes = {}) {
 
 function majorLabel(card) {
   const m = card.major;
-  return t("{name}: {mix} {cost}, {vp} VP{Inquisitor}", { name: m.name, mix: m.mix, cost: m.cost, vp: m.vp, Inquisitor: m.inquisitor ? ", an Inquisitor" : "" });
+  return t("{name}: {mix} {cost}, {vp} VP{Inquisitor}", { name: m.name, mix: MIX_NAMES[m.mix] || m.mix, cost: m.cost, vp: m.vp, Inquisitor: m.inquisitor ? t(", an Inquisitor") : "" });
 }
 
 // -- the main board ------------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ function discovery(board, catalog, y0) {
         text(x + 8, y + 20, t("Tier {tier}", { tier: ROMAN[card.tier] || card.tier }), { class: "on-dark small" }),
         s("g", {}, s("rect", { x: x + cw - 52, y: y + 6, width: 46, height: 20, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + cw - 29, y + 20, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
         fitted(x + 8, y + 42, major.name, cw - 16, major.name.length > 14 ? 14 : 16, { class: "on-dark", "font-weight": "700" }),
-        text(x + 8, y + 66, `${major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
+        text(x + 8, y + 66, `${MIX_NAMES[major.mix] || major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
         inq ? s("g", {}, s("title", {}, t("an Inquisitor comes with it")), s("circle", { cx: x + cw - 18, cy: y + 61, r: 13, fill: "#fff" }), inquisitor(x + cw - 27, y + 50, 18)) : null,
       ),
     ];
@@ -122,7 +122,7 @@ function discovery(board, catalog, y0) {
       parts.push(
         target(
           `c:${id}:${k}`,
-          t("Constellation {name}: {colour} {cost}, gives {rewardWords}{by}", { name: c.name, colour: COLOUR_NAMES[c.colour], cost: c.cost, rewardWords: rewardWords(c.reward), by: by >= 0 ? `; covered by ${nameOf(board, by)}` : "" }),
+          t("Constellation {name}: {colour} {cost}, gives {rewardWords}{by}", { name: c.name, colour: COLOUR_NAMES[c.colour], cost: c.cost, rewardWords: rewardWords(c.reward), by: by >= 0 ? t("; covered by {name}", { name: nameOf(board, by) }) : "" }),
           { "data-kind": "constellation", "data-card": id, "data-index": k, "data-covered": by ?? -1 },
           s("rect", { x: x + 4, y: cy, width: cw - 8, height: slot - 6, rx: 6, class: "constellation" }),
           s("circle", { cx: x + 20, cy: cy + 18, r: 12, fill: DICE[c.colour] }),
@@ -153,7 +153,7 @@ function supply(board, y) {
     out.push(
       target(
         `supply:${colour}`,
-        t("{n} {colour} {dice} in the supply", { n, colour: COLOUR_NAMES[colour], dice: n === 1 ? "die" : "dice" }),
+        tn("{n} {colour} die in the supply", "{n} {colour} dice in the supply", n, { colour: COLOUR_NAMES[colour] }),
         { "data-kind": "supply", "data-colour": colour, "data-count": n },
         s("rect", { x: 104 + i * 110, y: y - 4, width: 96, height: 40, rx: 6, class: "hit" }),
         die(colour, "1", 110 + i * 110, y, 32),
@@ -280,7 +280,7 @@ function bookOfComets(board, catalog, y0) {
     out.push(
       target(
         `page:${page.id}`,
-        t("Book of Comets page {id}: {rewardWords}{players}{by}", { id: page.id, rewardWords: rewardWords(page.reward), players: usable ? "" : t(" (needs {min_players}+ players)", { min_players: page.min_players }), by: by >= 0 ? `; covered by ${nameOf(board, by)}` : "" }),
+        t("Book of Comets page {id}: {rewardWords}{players}{by}", { id: page.id, rewardWords: rewardWords(page.reward), players: usable ? "" : t(" (needs {min_players}+ players)", { min_players: page.min_players }), by: by >= 0 ? t("; covered by {name}", { name: nameOf(board, by) }) : "" }),
         { "data-kind": "page", "data-page": page.id, "data-covered": by },
         s("rect", { x, y, width: pw - 3, height: 62, rx: 5, class: `page ${page.colour}${usable ? "" : t(" unused")}` }),
         text(x + 5, y + 15, page.id, { class: "tiny on-dark" }),
@@ -325,12 +325,12 @@ function luna(board, catalog, y0) {
     out.push(
       target(
         `moon:${tile.id}`,
-        t("Moon tile {id} (phase {column}): {rewardWords}; Scoring tile {none}", { id: tile.id, column: tile.column, rewardWords: rewardWords(tile.reward), none: on === "?" ? "face down" : score ? score.name : on || "none" }),
+        t("Moon tile {id} (phase {column}): {rewardWords}; Scoring tile {none}", { id: tile.id, column: tile.column, rewardWords: rewardWords(tile.reward), none: on === "?" ? t("face down") : score ? score.name : on || "none" }),
         { "data-kind": "moon", "data-tile": tile.id, "data-scoring": on ?? "" },
         s("rect", { x, y, width: tw, height: 96, rx: 6, class: `moon${tile.column <= moon.phase ? " open" : ""}${taken ? " taken" : ""}` }),
         text(x + 6, y + 16, t("{id} · phase {column}", { id: tile.id, column: tile.column }), { class: "small", "font-weight": "700" }),
         lines(x + 6, y + 34, rewardShort(tile.reward), 15, 13, { class: "tiny" }),
-        lines(x + 6, y + 64, on === "?" ? "Scoring: face down" : score ? score.name : on ? on : "–", 16, 12, { class: "tiny muted" }),
+        lines(x + 6, y + 64, on === "?" ? t("Scoring: face down") : score ? score.name : on ? on : "–", 16, 12, { class: "tiny muted" }),
       ),
     );
   });
@@ -393,28 +393,28 @@ function sky(board, catalog, p, y0) {
     const parts = [
       s("rect", { x, y, width: cw, height: 196, rx: 8, class: `sky${crossed ? " crossed" : ""}${i === here ? " here" : ""}` }),
       text(x + 8, y + 20, space.id, { "font-weight": "700" }),
-      text(x + cw - 8, y + 20, crossed ? "crossed out" : fixed, { "text-anchor": "end", class: "small" }),
+      text(x + cw - 8, y + 20, crossed ? t("crossed out") : fixed, { "text-anchor": "end", class: "small" }),
     ];
-    let label = t("Sky space {id}{none}", { id: space.id, none: crossed ? " (crossed out)" : t(": fixed action {none}", { none: space.fixed.map((r) => rewardWords(r)).join(t(" or ")) || "none" }) });
+    let label = t("Sky space {id}{none}", { id: space.id, none: crossed ? t(" (crossed out)") : t(": fixed action {none}", { none: space.fixed.map((r) => rewardWords(r)).join(t(" or ")) || "none" }) });
     if (i < 6) {
       const id = p.queue[i];
       const tile = tiles[id];
       const up = upgraded.has(id);
       const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
       const times = multipliers ? multipliers[i] + (up && tile && tile.mirror ? tile.upgrade_bonus : 0) : null;
-      const special = tile && tile.special ? " (his special tile: never swapped)" : "";
+      const special = tile && tile.special ? t(" (his special tile: never swapped)") : "";
       const name = tile ? tile.name : id;
       const body = [];
       if (tile && tile.mirror) {
         // a special tile (mirror): its bonus times the multiplier of the position it lies on
-        label += t("; Newton's special tile {name} ({basic}): {rewardWords} × {times} here (position ×{i}{upgraded})", { name, basic: up ? "upgraded" : "basic", rewardWords: rewardWords(face[0]), times, i: multipliers[i], upgraded: up ? ` + ${tile.upgrade_bonus} upgraded` : "" });
+        label += t("; Newton's special tile {name} ({basic}): {rewardWords} × {times} here (position ×{i}{upgraded})", { name, basic: up ? t("upgraded") : t("basic"), rewardWords: rewardWords(face[0]), times, i: multipliers[i], upgraded: up ? ` + ${tile.upgrade_bonus} upgraded` : "" });
         body.push(
           text(x + 14, y + 88, "bonus", { class: "option-no" }),
           lines(x + 14, y + 106, rewardShort(face[0]), 16, 14, { class: "small" }),
           text(x + 14, y + 136, t("× {times} here", { times }), { "font-weight": "700", "data-kind": "mirror-times", "data-times": times }),
         );
       } else {
-        label += t("; Action tile {name}{special} ({basic}): 1 {rewardWords}, 2 {rewardWords2}", { name, special, basic: up ? "upgraded" : "basic", rewardWords: rewardWords(face[0]), rewardWords2: rewardWords(face[1]) });
+        label += t("; Action tile {name}{special} ({basic}): 1 {rewardWords}, 2 {rewardWords2}", { name, special, basic: up ? t("upgraded") : t("basic"), rewardWords: rewardWords(face[0]), rewardWords2: rewardWords(face[1]) });
         body.push(
           text(x + 14, y + 88, "1", { class: "option-no" }),
           lines(x + 30, y + 88, rewardShort(face[0]), 14, 14, { class: "small" }),
@@ -428,7 +428,7 @@ function sky(board, catalog, p, y0) {
           { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic", "data-special": tile && (tile.mirror || tile.special) ? "true" : null },
           s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: `${up ? "tile upgraded" : "tile"}${tile && (tile.mirror || tile.special) ? " special" : ""}` }),
           text(x + 14, y + 51, name.length > 17 ? `${name.slice(0, 16)}…` : name, { "font-weight": "700", "font-size": name.length > 12 ? 12 : null }),
-          text(x + 14, y + 66, `${up ? "★ upgraded" : t("basic side")}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? " · special" : ""}`, { class: "tiny" }),
+          text(x + 14, y + 66, `${up ? t("★ upgraded") : t("basic side")}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? " · special" : ""}`, { class: "tiny" }),
           body,
         ),
       );
@@ -444,7 +444,7 @@ function sky(board, catalog, p, y0) {
           s("title", {}, t("{nameOf}'s telescope is on {id}", { nameOf: nameOf(board, p.seat), id: space.id })),
           s("path", { d: `M${x + cw / 2 - 34},${y + 186} L${x + cw / 2 + 24},${y + 166} L${x + cw / 2 + 28},${y + 176} L${x + cw / 2 - 30},${y + 192} Z`, fill: seatColour(p.seat), stroke: "#1d2433" }),
           s("circle", { cx: x + cw / 2 + 26, cy: y + 171, r: 7, fill: "#fff", stroke: "#1d2433" }),
-          text(x + 8, y + 182, "telescope", { class: "tiny" }),
+          text(x + 8, y + 182, t("telescope"), { class: "tiny" }),
         ),
       );
     }
@@ -504,7 +504,7 @@ function resources(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "token-slot", "data-seat": p.seat, "data-index": i, "data-present": String(present) },
-        s("title", {}, t("Constellation token slot {i}: {empty}; gives {rewardWords} when its token leaves", { i: i + 1, empty: present ? "token here" : "empty", rewardWords: rewardWords(reward) })),
+        s("title", {}, t("Constellation token slot {i}: {empty}; gives {rewardWords} when its token leaves", { i: i + 1, empty: present ? t("token here") : t("empty"), rewardWords: rewardWords(reward) })),
         s("rect", { x, y, width: 40, height: 44, rx: 5, class: "slot" }),
         present ? s("path", { d: star(x + 20, y + 14, 9), fill: seatColour(p.seat), stroke: "#1d2433", "stroke-width": 0.8 }) : null,
         text(x + 20, y + 39, rewardShort(reward), { class: "tiny", "text-anchor": "middle" }),
@@ -529,7 +529,7 @@ function cellar(board, catalog, p, y0) {
   const own = abilityOf(p) && (characterOf(catalog, p.character) || {}).ability;
   const tile = own && own.cellar ? own.cellar : null;
   const archs = tile ? tile.arch : catalog.cellar_arch;
-  const out = [text(8, y0 + 22, tile ? "Cellar: Bruno's cellar tile (each Inquisitor moving onto a space gains its reward)" : t("Cellar (Inquisitors)"), { class: "heading" })];
+  const out = [text(8, y0 + 22, tile ? t("Cellar: Bruno's cellar tile (each Inquisitor moving onto a space gains its reward)") : t("Cellar (Inquisitors)"), { class: "heading" })];
   const y = y0 + 32;
   const cw = Math.min(118, Math.floor((W - 16) / archs.length) - 4);
   archs.forEach((arch, i) => {
@@ -552,7 +552,7 @@ function cellar(board, catalog, p, y0) {
         text(x + cw - 6, y + 16, `${arch > 0 ? "+" : ""}${arch} / ${bottom} VP`, { "text-anchor": "end", class: "tiny" }),
         figures,
         tile ? text(x + 6, y + 72, reward.length ? `→ ${rewardShort(reward)}` : t("no reward"), { class: "tiny", "font-weight": "600" }) : null,
-        n + g === 0 ? text(x + cw / 2, y + 50, "empty", { "text-anchor": "middle", class: "tiny muted" }) : null,
+        n + g === 0 ? text(x + cw / 2, y + 50, t("empty"), { "text-anchor": "middle", class: "tiny muted" }) : null,
       ),
     );
   });
@@ -591,7 +591,7 @@ function library(board, catalog, p, y0) {
       ),
     );
   });
-  out.push(text(50 + sw / 2, y + 15, "start", { "text-anchor": "middle", class: "tiny muted" }), text(50 + sw * 1.5, y + 15, "printed", { "text-anchor": "middle", class: "tiny muted" }));
+  out.push(text(50 + sw / 2, y + 15, t("start"), { "text-anchor": "middle", class: "tiny muted" }), text(50 + sw * 1.5, y + 15, t("printed"), { "text-anchor": "middle", class: "tiny muted" }));
   const covered = libraryCovers(catalog, p);
   ROWS.forEach((row, r) => {
     const ry = y + 26 + r * rh;
@@ -676,7 +676,7 @@ function personalPages(board, catalog, p, own, y0) {
     out.push(
       target(
         `page:${page.id}`,
-        t("{nameOf}'s personal page {id}: {rewardWords}{free}", { nameOf: nameOf(board, p.seat), id: page.id, rewardWords: rewardWords(page.reward), free: covered ? "; covered by a comet" : t("; free") }),
+        t("{nameOf}'s personal page {id}: {rewardWords}{free}", { nameOf: nameOf(board, p.seat), id: page.id, rewardWords: rewardWords(page.reward), free: covered ? t("; covered by a comet") : t("; free") }),
         { "data-kind": "personal-page", "data-seat": p.seat, "data-page": page.id, "data-covered": String(covered) },
         ...box(x, y0 + 24, 160, 54, "page personal"),
         text(x + 6, y0 + 40, page.id, { class: "tiny", "font-weight": "700" }),
@@ -702,7 +702,7 @@ function keplerAside(board, catalog, p, y0) {
         { "data-kind": "aside", "data-seat": p.seat, "data-tile": id, "data-face": up ? "upgraded" : "basic" },
         ...box(8, y0 + 8, 250, 84, up ? "tile upgraded" : "tile"),
         text(16, y0 + 26, t("Character board: {id} ({id2})", { id: tile ? tile.name : id, id2: id }), { "font-weight": "700", class: "small" }),
-        text(16, y0 + 42, t("{side} · set aside", { side: up ? "★ upgraded" : t("basic side") }), { class: "tiny" }),
+        text(16, y0 + 42, t("{side} · set aside", { side: up ? t("★ upgraded") : t("basic side") }), { class: "tiny" }),
         text(16, y0 + 62, `1 ${rewardShort(face[0])}`, { class: "small" }),
         text(16, y0 + 82, `2 ${rewardShort(face[1])}`, { class: "small" }),
       ),
@@ -748,7 +748,7 @@ function heveliusArea(board, catalog, p, y0) {
   const revealed = h.deck.length && !h.deck.includes("?");  // the deck's order is public once the game has ended
   const out = [
     revealed ? s("g", { "data-kind": "hevelius-deck-order", "data-seat": p.seat }, s("title", {}, t("Her deck from the top (revealed at the end): {h}", { h: h.deck.join(", ") }))) : null,
-    text(8, y0 + 16, t("Constellation tiles: deck {n_deck} face down{n_deck2} · discard pile {n_discard} · this turn {yet}{turn}", { n_deck: h.deck.length, n_deck2: revealed ? ` (revealed: ${h.deck.slice(0, 6).join(", ")}${h.deck.length > 6 ? "…" : ""})` : "", n_discard: h.discard.length, yet: performed.length ? performed.map(conditionWords).join(", ") : t("nothing performed yet"), turn: now && h.claimed ? " · a tile claimed this turn" : "" }), { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
+    text(8, y0 + 16, t("Constellation tiles: deck {n_deck} face down{n_deck2} · discard pile {n_discard} · this turn {yet}{turn}", { n_deck: h.deck.length, n_deck2: revealed ? ` (revealed: ${h.deck.slice(0, 6).join(", ")}${h.deck.length > 6 ? "…" : ""})` : "", n_discard: h.discard.length, yet: performed.length ? performed.map(conditionWords).join(", ") : t("nothing performed yet"), turn: now && h.claimed ? t(" · a tile claimed this turn") : "" }), { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
     text(8, y0 + 38, t("Offer (claim one whose action you performed this turn):"), { class: "small" }),
   ];
   h.offer.forEach((id, i) => {
@@ -757,7 +757,7 @@ function heveliusArea(board, catalog, p, y0) {
     out.push(
       target(
         `hoffer:${p.seat}:${id}`,
-        t("Offer tile {id}: {id2}{turn}", { id, id2: tl ? `${tl.stars} star${tl.stars === 1 ? "" : "s"}, ${tl.connections} connection${tl.connections === 1 ? "" : "s"}, condition: ${conditionWords(tl.condition)}` : id, turn: performed.includes(t && tl.condition) ? " (performed this turn)" : "" }),
+        t("Offer tile {id}: {id2}{turn}", { id, id2: tl ? `${tl.stars} star${tl.stars === 1 ? "" : "s"}, ${tl.connections} connection${tl.connections === 1 ? "" : "s"}, condition: ${conditionWords(tl.condition)}` : id, turn: performed.includes(t && tl.condition) ? t(" (performed this turn)") : "" }),
         { "data-kind": "hevelius-offer", "data-seat": p.seat, "data-tile": id },
         ...box(x, y, 220, 58, "tile"),
         text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
@@ -781,7 +781,7 @@ function heveliusArea(board, catalog, p, y0) {
         ...box(x, gy, 236, 72, k ? "constellation-tiles" : "constellation-tiles new"),
         text(x + 8, gy + 18, k ? `Constellation ${k}: ${ids.join(" + ")}` : t("+ new constellation"), { "font-weight": "700", class: "small" }),
         k ? text(x + 8, gy + 36, t("{n} ★ · {open} open", { n, open: open(ids) }), { class: "small" }) : null,
-        k ? text(x + 8, gy + 54, t("complete now: {nothing}", { nothing: band(n).length ? rewardShort(band(n)) : "nothing" }), { class: "tiny" }) : null,
+        k ? text(x + 8, gy + 54, t("complete now: {nothing}", { nothing: band(n).length ? rewardShort(band(n)) : t("nothing") }), { class: "tiny" }) : null,
         k ? text(x + 8, gy + 68, ids.map(tileText).join(" | ").slice(0, 40), { class: "tiny muted" }) : null,
       ),
     );
@@ -791,8 +791,8 @@ function heveliusArea(board, catalog, p, y0) {
     s(
       "g",
       { "data-kind": "hevelius-discard", "data-seat": p.seat, "data-count": h.discard.length },
-      s("title", {}, t("Discard pile (completed constellations and discarded offers): {empty}", { empty: h.discard.join(", ") || "empty" })),
-      text(8, y + 14, t("Discard pile (completed constellations, discarded offers): {empty} · {hevelius} VP from completed constellations", { empty: h.discard.join(", ") || "empty", hevelius: (p.points || {}).hevelius || 0 }), { class: "tiny muted" }),
+      s("title", {}, t("Discard pile (completed constellations and discarded offers): {empty}", { empty: h.discard.join(", ") || t("empty") })),
+      text(8, y + 14, t("Discard pile (completed constellations, discarded offers): {empty} · {hevelius} VP from completed constellations", { empty: h.discard.join(", ") || t("empty"), hevelius: (p.points || {}).hevelius || 0 }), { class: "tiny muted" }),
     ),
   );
   return [out, y - y0 + 22];
@@ -815,7 +815,7 @@ function cunitzArea(board, catalog, p, y0) {
       on ? s("circle", { cx: x + 77, cy: y0 + 44, r: 7, fill: seatColour(p.seat), stroke: "#1d2433", "data-kind": "round-token" }) : null,
     ];
     const attrs = { "data-kind": "round-space", "data-seat": p.seat, "data-colour": colour || "arrow", "data-token": String(on) };
-    const label = t("Round token space: {name}{here}", { name, here: on ? " (the round token is here)" : "" });
+    const label = t("Round token space: {name}{here}", { name, here: on ? t(" (the round token is here)") : "" });
     out.push(colour ? target(`round:${p.seat}:${colour}`, label, attrs, ...parts) : s("g", attrs, s("title", {}, label), ...parts));
   });
   let note = 0;
@@ -842,8 +842,8 @@ function cunitzArea(board, catalog, p, y0) {
         ];
       }
     } else {
-      label = t("Track space {i}: {rewardWords}", { i, rewardWords: i === 0 ? "the start" : rewardWords(reward) });
-      body = [lines(x + 4, y + 36, i === 0 ? "start" : rewardShort(reward), 10, 12, { class: "tiny" })];
+      label = t("Track space {i}: {rewardWords}", { i, rewardWords: i === 0 ? t("the start") : rewardWords(reward) });
+      body = [lines(x + 4, y + 36, i === 0 ? t("start") : rewardShort(reward), 10, 12, { class: "tiny" })];
     }
     out.push(
       s(
@@ -872,10 +872,10 @@ function sophiaArea(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "sun-space", "data-seat": p.seat, "data-index": i, "data-covered": String(hidden) },
-        s("title", {}, t("Sun space {i}: {rewardWords}{Observe}", { i: i + 1, rewardWords: rewardWords(reward), Observe: hidden ? " (covered by Venus)" : t(" (gained after each Observe)") })),
+        s("title", {}, t("Sun space {i}: {rewardWords}{Observe}", { i: i + 1, rewardWords: rewardWords(reward), Observe: hidden ? t(" (covered by Venus)") : t(" (gained after each Observe)") })),
         ...box(x, y0 + 24, 112, 48, hidden ? "sun covered" : "sun"),
         text(x + 8, y0 + 44, rewardShort(reward), { "font-weight": "700", class: "small" }),
-        text(x + 8, y0 + 62, hidden ? "covered by Venus" : "visible", { class: "tiny" }),
+        text(x + 8, y0 + 62, hidden ? t("covered by Venus") : "visible", { class: "tiny" }),
       ),
     );
   });
@@ -932,14 +932,14 @@ function tychoLine(board, catalog, p, y0) {
     const parts = [
       s("rect", { x, y, width: cw, height: h, rx: 8, class: `tile${tile.upgraded ? " upgraded" : ""}${here ? " here" : ""}` }),
       text(x + 8, y + 18, `${tile.name}${here ? " ◆ marker" : ""}`, { "font-weight": "700" }),
-      text(x + 8, y + 34, tile.upgraded ? "★ upgraded side" : t("basic side"), { class: "tiny" }),
+      text(x + 8, y + 34, tile.upgraded ? t("★ upgraded side") : t("basic side"), { class: "tiny" }),
     ];
     let ry = y + 52;
     wrapped[i].forEach((rowLines) => {
       rowLines.forEach((line, k) => parts.push(text(x + (k ? 18 : 8), ry + k * rowH, line, { class: "tiny" })));
       ry += (rowLines.length + 1) * rowH;
     });
-    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: tile.name, basic: tile.upgraded ? "upgraded" : "basic", marker: here ? ", under his marker" : "", tile: tile.rows.map((r) => r.text).join("; ") });
+    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: tile.name, basic: tile.upgraded ? t("upgraded") : t("basic"), marker: here ? t(", under his marker") : "", tile: tile.rows.map((r) => r.text).join("; ") });
     out.push(target(`tycho:${i}`, label, { "data-kind": "tycho-tile", "data-tile": tile.id }, parts));
   });
   const rows = place(0, cw, 4, 0, h).rows(n);
@@ -986,7 +986,7 @@ export function playerBoard(board, catalog, p) {
   const parts = [
     s("rect", { x: 0, y: 0, width: W, height: 40, fill: seatColour(p.seat) }),
     text(12, 27, `${nameOf(board, p.seat)} · ${p.character}`, { fill: "white", "font-weight": "700", "font-size": 18 }),
-    text(W - 12, 27, t("{score} VP · {quadrants} Q{reputation}{act}", { score: p.score, quadrants: p.quadrants, reputation: W < NARROW ? "" : t(" · reputation {reputation}", { reputation: p.reputation }), act: acting ? " · to act" : "" }), { fill: "white", "text-anchor": "end", "font-weight": "600" }),
+    text(W - 12, 27, t("{score} VP · {quadrants} Q{reputation}{act}", { score: p.score, quadrants: p.quadrants, reputation: W < NARROW ? "" : t(" · reputation {reputation}", { reputation: p.reputation }), act: acting ? t(" · to act") : "" }), { fill: "white", "text-anchor": "end", "font-weight": "600" }),
   ];
   let y = 44;
   const opponent = board.tycho && board.tycho.seat === p.seat;
@@ -1024,7 +1024,7 @@ export function renderBoard(container, board, catalog) {
     el(
       "details",
       { class: "player-board", open: true, "data-seat": p.seat },
-      el("summary", {}, t("{nameOf} ({character}{side}){you}: {score} VP", { nameOf: nameOf(board, p.seat), character: p.character, side: abilityOf(p) ? ", ability side" : "", you: p.seat === me ? " — you" : "", score: p.score })),
+      el("summary", {}, t("{nameOf} ({character}{side}){you}: {score} VP", { nameOf: nameOf(board, p.seat), character: p.character, side: abilityOf(p) ? t(", ability side") : "", you: p.seat === me ? t(" — you") : "", score: p.score })),
       playerBoard(board, catalog, p),
     );
   // The main board and the viewer's own board side by side on a wide screen (style.css, "the desk"),

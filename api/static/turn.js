@@ -3,6 +3,7 @@
 import { t, tn } from "./i18n.js";
 import { clear, el } from "/static/common.js";
 import { seatColour } from "/static/svg.js";
+import { PHASES } from "/static/words.js";
 
 const SOUND_KEY = "galileo:sound";
 const NOTIFY_KEY = "galileo:notify";
@@ -71,11 +72,11 @@ export class TurnBanner {
       text = t("The game has ended: {winners} {wins}.", { winners, wins: board.winners.length > 1 ? "share the victory" : "wins" });
       cls = "finished";
     } else if (board.your_turn) {
-      text = t("Your turn, {name}: round {round}, {phase} phase.", { name: name(me), round: board.round, phase: board.phase });
+      text = t("Your turn, {name}: round {round}, {phase} phase.", { name: name(me), round: board.round, phase: PHASES[board.phase] || board.phase });
       cls = "mine";
     } else {
       const bot = seats[board.to_act] && seats[board.to_act].bot;
-      text = t("{name}{bot} to play: round {round}, {phase} phase.{Waiting}", { name: name(board.to_act), bot: bot ? ` (${bot} bot)` : "", round: board.round, phase: board.phase, Waiting: me === null || me === undefined ? "" : t(" Waiting…") });
+      text = t("{name}{bot} to play: round {round}, {phase} phase.{Waiting}", { name: name(board.to_act), bot: bot ? ` (${bot} bot)` : "", round: board.round, phase: PHASES[board.phase] || board.phase, Waiting: me === null || me === undefined ? "" : t(" Waiting…") });
       cls = "theirs";
     }
     this.root.className = `banner ${cls}`;
@@ -93,7 +94,7 @@ export class TurnBanner {
   alert(board) {
     if (localStorage.getItem(SOUND_KEY) === "1") beep();
     if (localStorage.getItem(NOTIFY_KEY) === "1" && "Notification" in window && Notification.permission === "granted" && document.hidden) {
-      new Notification(t("Galileo Galilei: your turn"), { body: t("Round {round}, {phase} phase", { round: board.round, phase: board.phase }), tag: `galileo-${board.version}` });
+      new Notification(t("Galileo Galilei: your turn"), { body: t("Round {round}, {phase} phase", { round: board.round, phase: PHASES[board.phase] || board.phase }), tag: `galileo-${board.version}` });
     }
   }
 }

@@ -60,3 +60,6 @@ export const TEXT = {
   askTakeBack: t("Ask the others"),
   takeBackAsk: (words) => t("Take back {words}?", { words }),
 };
+
+// The phases of a turn, as the board view names them (docs/state.md: "movement" | "actions" | ...).
+export const PHASES = { movement: t("movement"), actions: t("actions"), cleanup: t("cleanup"), scoring: t("scoring"), over: t("over") };
