@@ -190,7 +190,7 @@ function university(board, catalog, y0) {
       );
     }
     const stairs = y + 34 + 4 * rowH;
-    parts.push(s("line", { x1: x, x2: x + tw, y1: stairs, y2: stairs, class: "rule" }), text(x + 8, stairs + 20, "stairs", { class: "small muted" }));
+    parts.push(s("line", { x1: x, x2: x + tw, y1: stairs, y2: stairs, class: "rule" }), text(x + 8, stairs + 20, t("stairs"), { class: "small muted" }));
     const here = {};
     st.players.forEach((p) => {
       const h = p.university[slot];
@@ -541,7 +541,7 @@ function cellar(board, catalog, p, y0) {
     const figures = [];
     for (let k = 0; k < n; k++) figures.push(inquisitor(x + 8 + (k % 5) * 20, y + 24 + Math.floor(k / 5) * 22, 18));
     for (let k = 0; k < g; k++) figures.push(s("g", { "data-kind": "grand-figure" }, inquisitor(x + 8 + ((n + k) % 5) * 20, y + 24 + Math.floor((n + k) / 5) * 22, 18, "#3a1060", true)));
-    const label = t("Cellar space C{i}: {n} Inquisitor{s}{s2}; interrogation {arch}, end of game {bottom} VP each{reward}", { i: i + 1, n, s: n === 1 ? "" : "s", s2: g ? ` and ${g} Grand Inquisitor${g === 1 ? "" : "s"}` : "", arch, bottom, reward: tile ? `; an Inquisitor moving here gains ${rewardWords(reward)}` : "" });
+    const label = t("Cellar space C{i}: {inquisitors}{grand}; interrogation {arch}, end of game {bottom} VP each{reward}", { i: i + 1, inquisitors: tn("{n} Inquisitor", "{n} Inquisitors", n), grand: g ? tn(" and {n} Grand Inquisitor", " and {n} Grand Inquisitors", g) : "", arch, bottom, reward: tile ? t("; an Inquisitor moving here gains {reward}", { reward: rewardWords(reward) }) : "" });
     out.push(
       target(
         `cellar:${p.seat}:${i}`,

@@ -36,12 +36,11 @@ PYTHON_KEYWORDS = {
     "N_": (1,),  # a table of words, translated where it is shown
     "text": (2,),
 }
-JS_KEYWORDS = {"t": (1,), "tn": (1, 2)}
 SOURCES: tuple[tuple[str, list[tuple[str, str]], dict[str, tuple[int, ...]]], ...] = (
     ("domain", [("**.py", "python")], PYTHON_KEYWORDS),
     ("api", [("**.py", "python")], PYTHON_KEYWORDS),
     ("projections", [("describe.py", "python"), ("preview.py", "python")], PYTHON_KEYWORDS),
-    ("api/static", [("*.js", "javascript")], JS_KEYWORDS),
+    ("api/static", [("*.js", "projections.i18n.js:extract")], {"t": None, "tn": (1, 2)}),
     ("api/static", [("*.html", "projections.i18n.html:extract")], {}),
 )
 TITLES = (
