@@ -23,7 +23,7 @@ from projections.i18n import LOCALES_DIR, TEMPLATE, available, babel_id, placeho
 ROOT = Path(__file__).resolve().parents[2]
 
 # Where message ids are written, and the calls that carry them (Babel keyword specs: argument numbers).
-PYTHON_KEYWORDS = {
+PYTHON_KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "IllegalMove": (2,),  # domain: the refusal's English template (domain/errors.py)
     "CleanupChoice": (5,),
     "ApiError": (3,),  # api: a problem's detail (api/problems.py)
@@ -36,7 +36,7 @@ PYTHON_KEYWORDS = {
     "N_": (1,),  # a table of words, translated where it is shown
     "text": (2,),
 }
-SOURCES: tuple[tuple[str, list[tuple[str, str]], dict[str, tuple[int, ...]]], ...] = (
+SOURCES: tuple[tuple[str, list[tuple[str, str]], dict[str, tuple[int, ...] | None]], ...] = (
     ("domain", [("**.py", "python")], PYTHON_KEYWORDS),
     ("api", [("**.py", "python")], PYTHON_KEYWORDS),
     ("projections", [("describe.py", "python"), ("preview.py", "python")], PYTHON_KEYWORDS),
