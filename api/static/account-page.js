@@ -19,7 +19,7 @@ function duration(seconds) {
 }
 
 function gameRow(game) {
-  const turn = game.status !== "active" ? "—" : game.your_turn ? el("span", { class: "badge turn" }, "yours") : game.to_act_name;
+  const turn = game.status !== "active" ? "—" : game.your_turn ? el("span", { class: "badge turn" }, t("yours")) : game.to_act_name;
   const time = !game.clock ? "no clock" : game.clock.paused ? `${duration(game.clock.seconds_left)} (paused)` : game.clock.deadline ? `${duration(game.clock.seconds_left)}, until ${when(game.clock.deadline)}` : duration(game.clock.seconds_left);
   const open = game.status === "active" ? el("a", { href: game.link, class: "open-seat" }, t("Open")) : el("a", { href: game.replay_link }, t("Replay"));
   return el("tr", { class: game.your_turn ? "to-act" : null, "data-game": game.game_id },

@@ -196,7 +196,7 @@ function university(board, catalog, y0) {
       const h = p.university[slot];
       const k = (here[h] = (here[h] || 0) + 1) - 1;
       const cy = h === 0 ? stairs + 15 : y + 34 + (4 - h) * rowH + rowH / 2;
-      parts.push(s("g", { "data-kind": "university", "data-seat": p.seat, "data-slot": slot, "data-height": h }, s("title", {}, `${nameOf(board, p.seat)}: ${h === 0 ? "on the stairs" : t("row {h}", { h })}`), pawn(p.seat, x + tw - 18 - k * 24, cy, 10)));
+      parts.push(s("g", { "data-kind": "university", "data-seat": p.seat, "data-slot": slot, "data-height": h }, s("title", {}, `${nameOf(board, p.seat)}: ${h === 0 ? t("on the stairs") : t("row {h}", { h })}`), pawn(p.seat, x + tw - 18 - k * 24, cy, 10)));
     });
     const label = t("Scale tile {slot}, {subject} ({faceId}): rows {face}", { slot: slot + 1, subject: themes[subject] || subject, faceId, face: face ? face.rows.map((r, i) => `${i + 1}: ×${r.multiplier} ${rewardWords(r.reward)}`).join("; ") : "" });
     out.push(target(`scale:${slot}`, label, { "data-kind": "scale", "data-slot": slot, "data-face": faceId }, parts));

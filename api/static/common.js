@@ -1,7 +1,7 @@
 // Shared by the pages: seat tokens, calling the API, showing its problems, building elements.
 // The board is drawn by board.js, the moves by moves.js, whose turn by turn.js, the history by history.js.
 // Plain ES modules, no build step. Everything user-supplied is inserted as text, never as HTML.
-import { t, tn } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 // -- seat tokens ------------------------------------------------------------------------------------
 // A seat token is a secret. Links carry it in the URL fragment (#token=...), which browsers never send
@@ -53,7 +53,7 @@ export class Problem extends Error {
 }
 
 export async function api(path, { token = null, method = "GET", body, csrf = null } = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang };  // the page's language (i18n.js)
   if (token) headers.Authorization = `Bearer ${token}`;
   if (csrf) headers["X-CSRF-Token"] = csrf;  // a write the session cookie authenticates (account.js)
   const init = { method, headers };
@@ -133,7 +133,7 @@ export const DEAL_NOTES = {
 
 export function dealBadge(deal) {
   if (!deal || deal === "secret") return null;
-  return el("span", { class: "badge practice", title: DEAL_NOTES[deal] || "" }, deal === "chosen-seed" ? "practice: chosen seed" : t("deal {deal}", { deal }));
+  return el("span", { class: "badge practice", title: DEAL_NOTES[deal] || "" }, deal === "chosen-seed" ? t("practice: chosen seed") : t("deal {deal}", { deal }));
 }
 
 // A rule ID as a link to its page in the rules reference (/rules/{rule_id}).

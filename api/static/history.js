@@ -69,7 +69,7 @@ export class History {
 
   line(item) {
     const seat = item.event ? item.event.seat : null;
-    const who = seat === null || seat === undefined ? "Game" : (this.seats[seat] || {}).name || t("Seat {seat}", { seat });
+    const who = seat === null || seat === undefined ? t("Game") : (this.seats[seat] || {}).name || t("Seat {seat}", { seat });
     const rule = item.event && item.event.rule ? item.event.rule : "";
     const attributes = { "data-version": item.version, class: item.version === this.current ? "current" : null };
     const content = [

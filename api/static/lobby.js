@@ -3,6 +3,8 @@ import { t, tn } from "./i18n.js";
 import { Problem, api, clear, dealBadge, el, saveToken, seatLink, shortId, showProblem, when } from "/static/common.js";
 
 const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"];
+const STATUSES = { active: t("active"), finished: t("finished"), cancelled: t("cancelled") };
+const BOTS = { greedy: t("greedy"), random: t("random") };
 const KINDS = [["person", t("a person")], ["greedy", t("greedy bot")], ["random", t("random bot")]];
 const seatsBody = document.getElementById("seats");
 
@@ -13,8 +15,8 @@ function seatRow(index) {
     el("td", {}, index),
     el("td", {}, el("select", { name: "kind" }, KINDS.map(([value, label]) => el("option", { value, selected: index > 0 && value === "greedy" }, label)))),
     el("td", {}, el("input", { name: "name", maxlength: 40, placeholder: t("Player {index}", { index: index + 1 }) })),
-    el("td", {}, el("select", { name: "character" }, el("option", { value: "" }, "any"), CHARACTERS.map((c) => el("option", { value: c }, c)))),
-    el("td", {}, el("select", { name: "side", title: t("The character board's side (CHAR-1)") }, el("option", { value: "basic" }, "basic"), el("option", { value: "ability" }, "ability"))),
+    el("td", {}, el("select", { name: "character" }, el("option", { value: "" }, t("any")), CHARACTERS.map((c) => el("option", { value: c }, c)))),
+    el("td", {}, el("select", { name: "side", title: t("The character board's side (CHAR-1)") }, el("option", { value: "basic" }, t("basic")), el("option", { value: "ability" }, t("ability")))),
   );
 }
 
@@ -92,7 +94,7 @@ function showCreated(created) {
             "li",
             {},
             t("Seat {seat}, {name} ({character}{side}): ", { seat: s.seat, name: s.name, character: s.character, side: s.side === "ability" ? ", ability side" : "" }),
-            el("a", { href: seatLink("play", created.game_id, s.token) }, "play"),
+            el("a", { href: seatLink("play", created.game_id, s.token) }, t("play")),
             " ",
             el("button", { type: "button", onclick: () => navigator.clipboard.writeText(seatLink("play", created.game_id, s.token)) }, t("copy link")),
           ),
@@ -103,7 +105,7 @@ function showCreated(created) {
 }
 
 function seatsText(seats, solo) {
-  const text = seats.map((s) => `${s.name} (${s.character}${s.side === "ability" ? ", ability side" : ""}${s.bot ? `, ${s.bot} bot` : ""})`).join(", ");
+  const text = seats.map((s) => `${s.name} (${s.character}${s.side === "ability" ? t(", ability side") : ""}${s.bot ? t(", {bot} bot", { bot: BOTS[s.bot] || s.bot }) : ""})`).join(", ");
   return solo ? `${text} · solo${solo.difficulty ? `, ${solo.difficulty}` : ""}` : text;
 }
 
@@ -120,12 +122,12 @@ async function loadGames() {
         "tr",
         {},
         el("td", {}, el("code", { title: g.game_id }, shortId(g.game_id))),
-        el("td", {}, el("span", { class: `badge ${g.status}` }, g.status), " ", dealBadge(g.deal), g.options && g.options.luna ? [" ", el("span", { class: "badge luna", title: t("Played with the Luna expansion") }, t("Luna"))] : null),
+        el("td", {}, el("span", { class: `badge ${g.status}` }, STATUSES[g.status] || g.status), " ", dealBadge(g.deal), g.options && g.options.luna ? [" ", el("span", { class: "badge luna", title: t("Played with the Luna expansion") }, t("Luna"))] : null),
         el("td", {}, seatsText(g.seats, g.solo)),
         el("td", {}, toAct, g.clock && g.clock.deadline ? ` (time until ${when(g.clock.deadline)})` : ""),
         el("td", { class: "num" }, g.version),
         el("td", {}, when(g.last_move_at)),
-        el("td", { class: "nowrap" }, el("a", { href: `/play/${id}` }, g.status === "finished" ? "board" : "play"), " · ", el("a", { href: `/replay/${id}` }, "replay")),
+        el("td", { class: "nowrap" }, el("a", { href: `/play/${id}` }, g.status === "finished" ? t("board") : t("play")), " · ", el("a", { href: `/replay/${id}` }, t("replay"))),
       );
     });
     clear(document.getElementById("games"), rows.length ? rows : el("tr", {}, el("td", { colspan: 7, class: "muted" }, t("No games yet."))));
@@ -177,7 +179,7 @@ async function loadMine() {
   const known = rows.filter(Boolean);
   known.sort((a, b) => Number(b.board.your_turn) - Number(a.board.your_turn) || (a.board.status === "finished") - (b.board.status === "finished"));
   const yours = known.filter((r) => r.board.your_turn).length;
-  document.title = yours ? `● Your turn in ${yours} game${yours === 1 ? "" : "s"} · Galileo Galilei` : t("Galileo Galilei: lobby");
+  document.title = yours ? tn("● Your turn in {n} game · Galileo Galilei", "● Your turn in {n} games · Galileo Galilei", yours) : t("Galileo Galilei: lobby");
   section.hidden = !known.length;
   clear(
     document.getElementById("mine"),

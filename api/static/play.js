@@ -2,7 +2,7 @@
 // (GET .../moves) on the board elements they involve, each confirmed in words before it is posted
 // (POST .../commands with expected_version and a fresh command_id), whose turn it is, the history in
 // words, and live updates from the SSE stream (GET .../stream). Each panel is its own module.
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 import { Problem, api, clear, el, gameIdFromPath, newCommandId, saveToken, showProblem, takeToken } from "/static/common.js";
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
@@ -169,7 +169,7 @@ async function loadHistory() {
 function follow(after) {
   // EventSource reconnects by itself with Last-Event-ID; a finished game answers 204, which stops it.
   if (stream) stream.close();
-  const query = new URLSearchParams({ after: String(after) });
+  const query = new URLSearchParams({ after: String(after), lang });  // its words in the page's language
   if (token) query.set("access_token", token);  // EventSource cannot send an Authorization header
   stream = new EventSource(`${path}/stream?${query}`);
   const live = document.getElementById("live");

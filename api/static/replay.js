@@ -24,7 +24,7 @@ onLayoutChange(boardNode, () => show(current));
 
 document.getElementById("game").textContent = gameId.slice(0, 8);
 document.getElementById("play-link").href = `/play/${encodeURIComponent(gameId)}`;
-document.getElementById("who").textContent = token ? "with your seat's view" : t("as a spectator");
+document.getElementById("who").textContent = token ? t("with your seat's view") : t("as a spectator");
 
 async function loadEvents() {
   const all = [];
@@ -49,7 +49,7 @@ async function show(version) {
   document.getElementById("fork-at").textContent = String(current);
   const item = events[current - 1];
   const seat = item.event.seat;
-  const who = seat === null || seat === undefined ? "Game" : (seatsOf(events[0])[seat] || {}).name || t("Seat {seat}", { seat });
+  const who = seat === null || seat === undefined ? t("Game") : (seatsOf(events[0])[seat] || {}).name || t("Seat {seat}", { seat });
   clear(document.getElementById("event"), el("strong", {}, t("Event {version}: ", { version: item.version })), `${who}: ${item.text || item.type}`, item.event.rule ? el("span", { class: "muted" }, ` (${item.event.rule})`) : null);
   history.mark(current);
   if (analysis) analysis.mark(current);
@@ -97,7 +97,7 @@ document.getElementById("fork").addEventListener("submit", async (event) => {
         { class: "ok" },
         el("p", {}, t("New game "), el("a", { href: `/play/${encodeURIComponent(forked.game_id)}` }, forked.game_id.slice(0, 8)), t(" at version "), forked.version, " ", dealBadge(forked.deal)),
         people.length ? el("p", {}, t("Each link is one seat's secret, shown only now:")) : null,
-        el("ul", {}, people.map((s) => el("li", {}, t("Seat {seat}, {name}: ", { seat: s.seat, name: s.name }), el("a", { href: seatLink("play", forked.game_id, s.token) }, "play")))),
+        el("ul", {}, people.map((s) => el("li", {}, t("Seat {seat}, {name}: ", { seat: s.seat, name: s.name }), el("a", { href: seatLink("play", forked.game_id, s.token) }, t("play"))))),
       ),
     );
   } catch (error) {

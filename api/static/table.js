@@ -6,6 +6,7 @@ import { t, tn } from "./i18n.js";
 import { api, clear, el, gameIdFromPath, newCommandId, showProblem, takeToken } from "/static/common.js";
 import { confirmEachMove } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
+const PLAYED_BY = { person: t("person"), bot: t("bot"), server: t("server") };
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
@@ -55,7 +56,7 @@ function renderClock(view) {
   const rows = view.seats.map((s, i) => {
     const running = c && c.seat === i && !c.paused;
     const time = c ? `: ${duration(c.seconds_left[i])}${running ? " (running)" : ""}` : "";
-    return el("li", { "data-seat": String(i), "data-played-by": s.played_by }, `${s.name}${time} — ${s.played_by}`);
+    return el("li", { "data-seat": String(i), "data-played-by": s.played_by }, `${s.name}${time} — ${PLAYED_BY[s.played_by] || s.played_by}`);
   });
   if (!c) return clear(box, el("ul", {}, ...rows), el("p", { class: "muted" }, t("No clock: the game waits as long as it takes.")));
   const state = c.paused ? "Clocks paused." : c.deadline ? `Deadline: ${new Date(c.deadline).toLocaleString()}` : "";
@@ -72,7 +73,7 @@ function renderSeatActions(view) {
   const mine = view.seats[you.seat];
   if (mine && mine.played_by !== "person") {
     // Resigned, timed out or handed over: the token may still read, no longer act (ASYNC-3).
-    const by = mine.played_by === "bot" ? `a bot (${mine.bot || "greedy"})` : t("the server (forfeited)");
+    const by = mine.played_by === "bot" ? t("a bot ({bot})", { bot: mine.bot || "greedy" }) : t("the server (forfeited)");
     renderUndo(view, null);
     return clear(box, el("p", { class: "muted", id: "table-seat-gone" }, t("Your seat is played by {by} now.", { by })));
   }

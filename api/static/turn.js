@@ -83,7 +83,7 @@ export class TurnBanner {
     this.root.style.setProperty("--seat", board.to_act === null ? "#555" : seatColour(board.to_act));
     this.message.textContent = text;
     this.jump.hidden = cls !== "mine";
-    const title = board.status === "finished" ? "Finished" : board.your_turn ? "● Your turn" : t("{name} to play", { name: name(board.to_act) });
+    const title = board.status === "finished" ? t("Finished") : board.your_turn ? t("● Your turn") : t("{name} to play", { name: name(board.to_act) });
     document.title = t("{title} · Galileo Galilei", { title });
     favicon(board.to_act === null ? "#555" : seatColour(board.to_act), board.your_turn);
     const mine = Boolean(board.your_turn);
