@@ -1,8 +1,8 @@
 // The account page (/account): sign in or create an account with a passkey, sign out, add a passkey, and
 // My games (GET /me/games) with links that open each seat on this device (ACCT-2).
-import { t, tn } from "./i18n.js";
 import { Problem, clear, el, shortId, showProblem, when } from "/static/common.js";
 import { currentAccount, myGames, registerPasskey, sessionNow, signIn, signOut } from "/static/account.js";
+import { t, tn } from "./i18n.js";
 
 const problem = document.getElementById("account-problem");
 

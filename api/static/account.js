@@ -2,8 +2,8 @@
 // passkey ceremonies (WebAuthn, discoverable credentials), claiming a seat (ACCT-1) and opening a claimed
 // seat on this device (ACCT-2). The session is an HttpOnly cookie no script reads; every write it
 // authenticates sends the session's CSRF token (from GET /me) as X-CSRF-Token (ACCT-3).
-import { t, tn } from "./i18n.js";
 import { Problem, api, newCommandId, saveToken } from "/static/common.js";
+import { t, tn } from "./i18n.js";
 
 // {account, oidc}: the signed-in account ({account_id, name, csrf_token, ...}) or null, and the name of
 // the OpenID Connect provider one may sign in with (or null).

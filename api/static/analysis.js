@@ -2,9 +2,9 @@
 // progress, cancel it (DELETE its job), then draw each seat's win probability after every decision under
 // the board, with the mistakes marked on the graph, on the timeline strip under the scrubber and in a list;
 // each mark jumps to the move.
-import { t, tn } from "./i18n.js";
 import { api, clear, el, showProblem } from "/static/common.js";
 import { s, seatColour, text } from "/static/svg.js";
+import { t, tn } from "./i18n.js";
 
 const FINAL = ["finished", "failed", "cancelled"];
 const POLL_MS = 500;

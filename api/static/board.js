@@ -4,11 +4,11 @@
 // board per seat (the starry sky with the Action tiles and the telescope, dice, comets, Constellation
 // tokens, cellar, library with Book tokens). Every element that a move can involve carries
 // `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
-import { t, tn } from "./i18n.js";
 import { api, clear, el } from "/static/common.js";
 import {
   COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
 } from "/static/svg.js";
+import { t, tn } from "./i18n.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
 // elements wrap into more rows so that the text stays legible when the drawing is scaled down.

@@ -1,6 +1,6 @@
 // The lobby: list games (GET /games), create one (POST /games), statistics (GET /stats).
-import { t, tn } from "./i18n.js";
 import { Problem, api, clear, dealBadge, el, saveToken, seatLink, shortId, showProblem, when } from "/static/common.js";
+import { t, tn } from "./i18n.js";
 
 const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"];
 const STATUSES = { active: t("active"), finished: t("finished"), cancelled: t("cancelled") };

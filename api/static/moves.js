@@ -6,9 +6,9 @@
 //
 // What a move will do is the server's preview (GET .../moves `previews`: the engine's own events up to
 // the take-back horizon, projections/preview.py): this module restates no rule of the game.
-import { t, tn } from "./i18n.js";
 import { clear, el } from "/static/common.js";
 import { AREAS, TEXT } from "/static/words.js";
+import { t, tn } from "./i18n.js";
 
 const CONFIRM_KEY = "galileo:confirm-each-move";
 

@@ -2,7 +2,6 @@
 // (GET .../moves) on the board elements they involve, each confirmed in words before it is posted
 // (POST .../commands with expected_version and a fresh command_id), whose turn it is, the history in
 // words, and live updates from the SSE stream (GET .../stream). Each panel is its own module.
-import { lang, t, tn } from "./i18n.js";
 import { Problem, api, clear, el, gameIdFromPath, newCommandId, saveToken, showProblem, takeToken } from "/static/common.js";
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
@@ -10,6 +9,7 @@ import { MovePanel, confirmEachMove, installKeys } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
 import { TurnBanner } from "/static/turn.js";
 import { recoverIfAsked } from "/static/account.js";
+import { lang, t, tn } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;

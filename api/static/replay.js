@@ -2,11 +2,11 @@
 // (GET .../at/{v}; after the end, as any seat), a fork at any version (POST .../fork) and the score
 // timeline (GET .../timeline, drawn as SVG); the analysis (POST .../analysis, analysis.js): the win
 // probability graph under the board, mistakes marked on the strip under the scrubber.
-import { t, tn } from "./i18n.js";
 import { api, clear, dealBadge, el, gameIdFromPath, seatLink, showProblem, takeToken } from "/static/common.js";
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
 import { Analysis } from "/static/analysis.js";
+import { t, tn } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;

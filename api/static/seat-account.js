@@ -1,9 +1,9 @@
 // The play page's Account panel: signed in, attach the seat whose link this browser holds to the account
 // (ACCT-1), so that it is listed under My games and opens on any device (ACCT-2). Signed out, a link to
 // the account page, which comes back here after signing in.
-import { t, tn } from "./i18n.js";
 import { clear, el, gameIdFromPath, showProblem, takeToken } from "/static/common.js";
 import { claimSeat, currentAccount, myGames } from "/static/account.js";
+import { t, tn } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const target = document.getElementById("account-seat");

@@ -2,10 +2,10 @@
 // host's powers. A module of its own: it reads GET /games/{id}/table and posts the table routes; the
 // board and the moves are play.js's. The seat token comes from localStorage (play.js took it from the
 // link); a host token is pasted into the host form and kept in this browser only.
-import { t, tn } from "./i18n.js";
 import { api, clear, el, gameIdFromPath, newCommandId, showProblem, takeToken } from "/static/common.js";
 import { confirmEachMove } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
+import { t, tn } from "./i18n.js";
 const PLAYED_BY = { person: t("person"), bot: t("bot"), server: t("server") };
 
 const gameId = gameIdFromPath();

@@ -1,9 +1,9 @@
 // Whose turn: a banner, the tab's title and favicon, and (opt-in) a sound and a browser notification
 // when it becomes the viewer's turn. The opt-ins are kept in localStorage.
-import { t, tn } from "./i18n.js";
 import { clear, el } from "/static/common.js";
 import { seatColour } from "/static/svg.js";
 import { PHASES } from "/static/words.js";
+import { t, tn } from "./i18n.js";
 
 const SOUND_KEY = "galileo:sound";
 const NOTIFY_KEY = "galileo:notify";
