@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
@@ -35,9 +36,12 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 
 @lru_cache(maxsize=64)
 def _translated(name: str, locale: str) -> str:
-    """A page in `locale`: its text and read attributes from the catalogs, `<html lang>` set (the page's
-    scripts read it to fetch the same catalog as JSON)."""
-    return html.translate((STATIC / name).read_text(encoding="utf-8"), words(locale), locale)
+    """A page in `locale`: its text and read attributes from the catalogs, `<html lang>` set, and the
+    catalog of the language for its scripts (api/static/i18n.js) as a JSON data block."""
+    page = html.translate((STATIC / name).read_text(encoding="utf-8"), words(locale), locale)
+    catalog = orjson.dumps({**catalog_json(locale), "languages": languages()}).decode().replace("</", "<\\/")
+    block = f'<script type="application/json" id="i18n-catalog">{catalog}</script>'
+    return page.replace("</head>", f"  {block}\n</head>", 1)
 
 
 def _page(name: str, request: Request) -> HTMLResponse:

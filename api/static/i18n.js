@@ -1,25 +1,26 @@
-// The pages' words (docs/i18n.md). The server sets <html lang> to the negotiated language and serves
-// that language's catalog as JSON (GET /i18n/{lang}.json), made from the same gettext catalogs as the
-// server's own words: message ids are the English texts, `{name}` placeholders are filled in here.
-// Plurals follow the language's CLDR rules through Intl.PluralRules; numbers through Intl.NumberFormat.
-// Every page imports this module first (top-level await: the catalog is there before any page code).
+// The pages' words (docs/i18n.md). The server sets <html lang> to the negotiated language and puts that
+// language's catalog into the page as JSON (the same as GET /i18n/{lang}.json), made from the same gettext
+// catalogs as the server's own words: message ids are the English texts, `{name}` placeholders are
+// filled in here. Plurals follow the language's CLDR rules through Intl.PluralRules; numbers through
+// Intl.NumberFormat.
 
 const LANG_KEY = "galileo:lang";
 const COOKIE = "galileo_lang";
 
 export const lang = document.documentElement.lang || "en";
 
-async function load() {
+// The server puts the catalog of the page's language into the page (a JSON data block, never run), so
+// the words are there before any page code runs; a client may also read GET /i18n/{lang}.json.
+function embedded() {
+  const block = document.getElementById("i18n-catalog");
   try {
-    const response = await fetch(`/i18n/${encodeURIComponent(lang)}.json`, { headers: { Accept: "application/json" } });
-    if (response.ok) return await response.json();
+    return block ? JSON.parse(block.textContent) : null;
   } catch {
-    // offline or refused: the English ids are the words
+    return null;
   }
-  return { locale: "en", intl: "en", messages: {}, languages: [] };
 }
 
-const data = await load();
+const data = embedded() || { locale: "en", intl: "en", messages: {}, languages: [] };
 const messages = data.messages || {};
 export const intl = data.intl || "en";
 const plurals = new Intl.PluralRules(intl);
