@@ -202,7 +202,9 @@ def _allowed(request: Request) -> list[str]:
 
 async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     status, code, extra = service.classify(exc)
-    return problem(status, code, str(exc), _path(request), locale=locale_of(request), **extra)
+    said: str = getattr(exc, "template", "")  # replays/errors.py: a template said in any language
+    template, params = (said, getattr(exc, "params", {})) if said else (str(exc), {})
+    return problem(status, code, template, _path(request), params=params, locale=locale_of(request), **extra)
 
 
 async def _unavailable(request: Request, exc: Exception) -> JSONResponse:

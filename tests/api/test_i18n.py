@@ -66,6 +66,7 @@ def test_the_cookie_and_the_lang_parameter_choose_before_accept_language(client:
     missing = "/games/00000000-0000-0000-0000-000000000000"
     asked = client.get(missing, headers={"Accept-Language": "ja"}).json()
     assert asked["title"] == "見つかりません" and asked["code"] == "game-not-found"
+    assert asked["detail"] == "ゲーム00000000-0000-0000-0000-000000000000はありません"
     client.cookies.set(COOKIE, "zh-Hans")
     assert client.get(missing, headers={"Accept-Language": "ja"}).json()["title"] == "未找到"
     assert client.get(missing + "?lang=en", headers={"Accept-Language": "ja"}).json()["title"] == "Not found"
