@@ -70,10 +70,19 @@ export async function choose(locale) {
   location.reload();
 }
 
-// The selector every page shows in its header.
-function selector() {
+// The selector every page shows in its header (a page served without its catalog, such as a rules page
+// rendered by rulebook/, asks the server for the list of languages).
+async function selector() {
   const header = document.querySelector("header");
   if (!header || header.querySelector("#lang")) return;
+  if (!(data.languages || []).length) {
+    try {
+      const response = await fetch(`/i18n/${encodeURIComponent(lang)}.json`, { headers: { Accept: "application/json" } });
+      if (response.ok) Object.assign(data, { languages: (await response.json()).languages, locale: lang });
+    } catch {
+      return;
+    }
+  }
   const label = document.createElement("label");
   label.className = "lang";
   const select = document.createElement("select");
