@@ -188,5 +188,5 @@ def test_the_history_follows_the_game_in_chinese(server: str, pages: Pages) -> N
     page.wait_for_selector("#history li", timeout=15_000)
     with httpx.Client(base_url=server, timeout=10) as http:
         play_turns(http, Table(game_id, tokens), random.Random(3), max_decisions=12, timeout=60)
-    page.wait_for_function("document.querySelectorAll('#history li').length > 3", timeout=20_000)
+    page.wait_for_function("() => document.querySelectorAll('#history li').length > 3", timeout=20_000)
     assert all(re.search(r"[\u4e00-\u9fff]", t) for t in page.locator("#history li").all_inner_texts())
