@@ -12,6 +12,7 @@ import argparse
 import re
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -21,6 +22,7 @@ from babel.messages.pofile import read_po, write_po
 from projections.i18n import LOCALES_DIR, TEMPLATE, available, babel_id, placeholders
 
 ROOT = Path(__file__).resolve().parents[2]
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
 # Where message ids are written, and the calls that carry them (Babel keyword specs: argument numbers).
 PYTHON_KEYWORDS: dict[str, tuple[int, ...] | None] = {
@@ -63,7 +65,8 @@ TITLES = (
 
 def extracted() -> Catalog:
     """Every message id the code holds, with where it is."""
-    out = Catalog(project="galileo-service", msgid_bugs_address="", fuzzy=False)
+    # A fixed date: the template changes only when a message does (git keeps the history).
+    out = Catalog(project="galileo-service", msgid_bugs_address="", fuzzy=False, creation_date=EPOCH)
     for folder, method_map, keywords in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
             ROOT / folder, method_map, keywords=keywords, comment_tags=("i18n:",), strip_comment_tags=True
