@@ -1,13 +1,13 @@
 """The pages in Japanese and Chinese (docs/i18n.md), in Debian's chromium: no English word left on the
 lobby, play and replay pages (the rules pages: tests/rulebook/test_translations.py), the pseudo-locale
-(accented, 40% longer) without clipping or overflow at 1440 px and 390 px, and a whole game clicked in
-Japanese."""
+(accented, 40% longer) without clipping or overflow at 1440 px and 390 px, and the history followed live in
+Chinese. The game clicked in Japanese: tests/api/test_browser_play.py (`_clicked_with_confirm_off`: its
+first 40 steps in every run, the whole game under `make soak`)."""
 
 from __future__ import annotations
 
 import random
 import re
-import time
 from typing import Any
 
 import httpx
@@ -15,7 +15,6 @@ import pytest
 
 from tests.api.helpers import Table, play_turns
 from tests.api.test_browser import Pages, browser, create, no_overflow, pages, server  # noqa: F401
-from tests.api.test_browser_play import ANY_CHOICE, _ready, _step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -144,40 +143,6 @@ def test_the_pseudo_locale_is_not_clipped(server: str, pages: Pages, width: int)
     page.wait_for_selector("#games a", timeout=15_000)
     no_overflow(page)
     assert page.evaluate(CLIPPED) == [], "the lobby"
-
-
-def test_a_whole_game_clicked_in_japanese(server: str, pages: Pages) -> None:  # noqa: F811
-    """A whole two-seat game, every step of the person clicked on the board in Japanese ("confirm each
-    move" off), the bot's turns followed live; the end is told in Japanese."""
-    created = create(server, [{"name": "Ada"}, {"bot": "greedy", "name": "Bruno"}], "i18n-whole")
-    game_id, token = created["game_id"], created["seats"][0]["token"]
-    page = pages.new(1440, 900)
-    page.add_init_script("localStorage.setItem('galileo:confirm-each-move', '0')")
-    page.goto(f"{server}/play/{game_id}?lang=ja#token={token}")
-    assert page.get_attribute("html", "lang") == "ja"
-    rng = random.Random(31)
-    steps = 0
-    deadline = time.monotonic() + 300
-    while True:
-        assert time.monotonic() < deadline, "the game did not end in time"
-        page.wait_for_selector(ANY_CHOICE, state="attached", timeout=60_000)
-        if page.locator(".banner.finished").count():
-            break
-        version = page.get_attribute("#board", "data-ready")
-        if not _step(page, rng):
-            time.sleep(0.05)
-            continue
-        try:
-            _ready(page, version)
-        except Exception:  # the click landed while the board was redrawn: nothing was sent
-            continue
-        steps += 1
-    board = httpx.get(f"{server}/games/{game_id}").json()
-    assert board["status"] == "finished" and steps > 50
-    assert "ゲームは終了しました" in page.locator("#banner").inner_text()
-    lines = page.locator("#history li").all_inner_texts()
-    assert lines and all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line) for line in lines)
-    assert "ガリレオ・ガリレイ" in page.title()
 
 
 def test_the_history_follows_the_game_in_chinese(server: str, pages: Pages) -> None:  # noqa: F811
