@@ -20,7 +20,7 @@ COOKIE = "galileo_lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie (RFC 6265bis)
 QUERY = "lang"
 
-__all__ = ["COOKIE", "DEFAULT", "chosen", "languages", "locale_of", "locale_of_scope"]
+__all__ = ["COOKIE", "DEFAULT", "chosen", "languages", "locale_of", "locale_of_scope", "pick"]
 
 
 def chosen(value: str | None) -> str | None:
@@ -32,13 +32,14 @@ def chosen(value: str | None) -> str | None:
     return match(value, available())
 
 
-def _pick(query: str | None, cookie: str | None, accept: str | None) -> str:
+def pick(query: str | None, cookie: str | None, accept: str | None) -> str:
+    """The locale named by a query parameter, else by the cookie, else negotiated from Accept-Language."""
     return chosen(query) or chosen(cookie) or negotiate(accept, available())
 
 
 def locale_of(request: HTTPConnection) -> str:
     """The locale to answer `request` in: "en", "ja", "zh-Hans" (or a catalog added later)."""
-    return _pick(
+    return pick(
         request.query_params.get(QUERY), request.cookies.get(COOKIE), request.headers.get("accept-language")
     )
 

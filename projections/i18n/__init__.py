@@ -40,6 +40,7 @@ PSEUDO = "en-XA"
 # The names of the languages in themselves, for the selector on every page.
 NATIVE_NAMES: Mapping[str, str] = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", PSEUDO: "Ƥşéûðö"}
 
+TRADITIONAL = frozenset({"TW", "HK", "MO"})  # where Chinese is written in Traditional characters
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 
 
@@ -139,8 +140,9 @@ def words(locale: str) -> Words:
 def negotiate(accept_language: str | None, offered: Iterable[str] | None = None) -> str:
     """The best of the offered locales for an `Accept-Language` header (RFC 9110 §12.5.4), else English.
 
-    "ja-JP" finds "ja"; any Chinese ("zh", "zh-CN", "zh-Hans-CN", "zh-TW") finds "zh-Hans" when it is
-    offered, the only written Chinese here. The pseudo-locale is never negotiated."""
+    "ja-JP" finds "ja"; Simplified Chinese ("zh", "zh-CN", "zh-SG", "zh-Hans-HK") finds "zh-Hans";
+    Traditional ("zh-TW", "zh-HK", "zh-Hant") finds nothing here (the next language asked for is tried).
+    The pseudo-locale is never negotiated."""
     choices = tuple(offered or available())
     ranked: list[tuple[float, int, str]] = []
     for i, part in enumerate((accept_language or "").split(",")):
@@ -173,8 +175,9 @@ def match(name: str, offered: Iterable[str] | None = None) -> str | None:
         parsed = BabelLocale.parse(wanted, sep="-")
     except (ValueError, UnknownLocaleError):
         return None
-    if parsed.language == "zh" and "zh-hans" in lowered:
-        return lowered["zh-hans"]
+    if parsed.language == "zh":  # written Chinese here is Simplified: not for a Traditional tag
+        traditional = parsed.script == "Hant" or (parsed.script is None and parsed.territory in TRADITIONAL)
+        return None if traditional else lowered.get("zh-hans")
     return lowered.get(parsed.language)
 
 

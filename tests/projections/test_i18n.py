@@ -96,7 +96,9 @@ def test_the_pseudo_locale_is_accented_40_percent_longer_and_keeps_placeholders(
     [
         ("ja-JP,ja;q=0.9,en;q=0.8", "ja"),
         ("zh-CN,zh;q=0.9", "zh-Hans"),
-        ("zh-TW", "zh-Hans"),
+        ("zh-TW", "en"),  # Traditional Chinese: not spoken here
+        ("zh-TW,zh;q=0.9,en;q=0.8", "zh-Hans"),
+        ("zh-Hant-HK", "en"),
         ("zh-Hans-SG", "zh-Hans"),
         ("fr-FR, de;q=0.5", "en"),
         ("en;q=0.1, ja;q=0.5", "ja"),
