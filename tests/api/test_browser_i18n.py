@@ -1,5 +1,5 @@
 """The pages in Japanese and Chinese (docs/i18n.md), in Debian's chromium: no English word left on the
-lobby, play and replay pages (the rules pages: tests/rulebook/test_translations.py), the pseudo-locale
+lobby, play and replay pages (every rules page: tests/rulebook/test_translations.py), the pseudo-locale
 (accented, 40% longer) without clipping or overflow at 1440 px and 390 px, and the history followed live in
 Chinese. The game clicked in Japanese: tests/api/test_browser_play.py (`_clicked_with_confirm_off`: its
 first 40 steps in every run, the whole game under `make soak`)."""
@@ -18,12 +18,14 @@ from tests.api.test_browser import Pages, browser, create, no_overflow, pages, s
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-NAMES = ["Ada", "Bruno", "Cleo"]
+NAMES = ["Ada", "Bruno", "Cleo", "Galileo", "Galilei"]  # the people's names, the game's
 # Every text node a reader sees (and the read attributes), as [text, where] pairs; not the language
 # selector (each language in its own name) and not code (tokens, IDs).
 TEXTS = """() => {
   const out = [];
-  const skip = (n) => n.closest && n.closest('script, style, code, #lang, [translate="no"]');
+  // Not what is marked as another language (a language's own name in a selector or a link).
+  const other = `[lang]:not([lang="${document.documentElement.lang}"])`;
+  const skip = (n) => n.closest && n.closest(`script, style, code, #lang, [translate="no"], ${other}`);
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
