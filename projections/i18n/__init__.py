@@ -192,13 +192,31 @@ def plural_categories(locale: str) -> tuple[str, ...]:
     return tuple(t for t in order if t in rule.tags or t == "other")
 
 
+@lru_cache(maxsize=1)
+def _page_ids() -> frozenset[str]:
+    """The ids that the pages' scripts use (their locations in the template are under api/static/)."""
+    with TEMPLATE.open("rb") as f:
+        template = read_po(f)
+    return frozenset(
+        m.id if isinstance(m.id, str) else m.id[0]
+        for m in template
+        if m.id
+        and any(str(where).startswith("api/static/") and where.endswith(".js") for where, _ in m.locations)
+    )
+
+
+@lru_cache(maxsize=8)
 def page_messages(locale: str) -> dict[str, Any]:
-    """The catalog as the pages read it (GET /i18n/{locale}.json): each message id to its text, a
-    plural one (keyed by its singular id) to its forms by CLDR category for `Intl.PluralRules`."""
+    """The catalog as the pages' scripts read it (GET /i18n/{locale}.json, and inside every page): each
+    message id the scripts use to its text, a plural one (keyed by its singular id) to its forms by CLDR
+    category for `Intl.PluralRules`. The server's own words (describer, problems) stay on the server."""
     messages: dict[str, Any] = {}
     categories = plural_categories(locale)
+    used = _page_ids()
     for message in catalog(locale):
         if not message.id or not message.string:
+            continue
+        if (message.id if isinstance(message.id, str) else message.id[0]) not in used:
             continue
         if isinstance(message.id, tuple | list):
             forms = list(message.string)
