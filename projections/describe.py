@@ -20,8 +20,11 @@ from functools import lru_cache
 from typing import Any
 
 from domain import command_to_dict, parse_command
+from domain.abilities.newton import multiplier
 from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
+from domain.characters.copernicus import covering
+from domain.effects import reward_tasks
 from projections.i18n import N_, Words, words
 
 ENGLISH = words("en")
@@ -186,6 +189,13 @@ class Context:
     catalog: Catalog
     state: Mapping[str, Any] | None = None
     names: tuple[str, ...] = ()  # the seats' names, when the caller knows them (the end of a game)
+    # For a command: the events the engine produces for it, as far as its mover may be told (the
+    # preview's `events`, projections/preview.py): what it grants and where it lands is read there.
+    told: tuple[Mapping[str, Any], ...] = ()
+
+    def told_event(self, type_name: str) -> Mapping[str, Any] | None:
+        return next((e for e in self.told if e.get("type") == type_name), None)
+
     locale: str = "en"  # the language of the words (projections/i18n): "en", "ja", "zh-Hans"...
 
     @property
@@ -243,14 +253,16 @@ class Context:
             found = next((t for t in (*luna.newton_tiles, *luna.cunitz_tiles) if t.id == tile_id), None)
         return found
 
-    def mirror_times(self, tile_id: Any, position: int, upgraded: bool) -> int | None:
-        """How many times Newton's special tile `tile_id` gives its bonus on queue `position`
-        (CHAR-NEW-2, AMB-34); None for any other tile."""
-        t = self.tile(tile_id)
-        luna = self.catalog.luna_characters
-        if luna is None or not getattr(t, "mirror", False) or not 0 <= position < len(luna.multipliers):
+    def mirror_times(self, event: Mapping[str, Any]) -> int | None:
+        """How many times the engine gave the bonus of Newton's special tile in `event` (a moving or
+        bonus action: its grants, CHAR-NEW-2); None for any other tile, or grants unknown."""
+        t = self.tile(event.get("tile"))
+        grants = event.get("grants")
+        if not getattr(t, "mirror", False) or grants is None:
             return None
-        return luna.multipliers[position] + (t.upgrade_bonus if upgraded else 0)
+        face = t.upgraded if event.get("upgraded") else t.basic
+        each = len(reward_tasks(face[0], "action-tile")) or 1
+        return sum(1 for g in grants if len(g) > 3 and g[3] == "action-tile") // each
 
     def library_tile(self, tile_id: Any) -> Any:
         """Copernicus' library tile `tile_id` (CHAR-COP-2), or None."""
@@ -440,22 +452,30 @@ def _moving(e: Mapping[str, Any], c: Context) -> str:
     face = c.w("upgraded") if e.get("upgraded") else c.w("basic")
     reward = c.tile_option(e["tile"], option, bool(e.get("upgraded")))
     return c.w(
-        "Used {tile_name} ({face}), option {option}: {reward}",
+        "Used {tile_name} ({face}), option {option}: {reward}{times}",
         tile_name=c.tile_name(e["tile"]),
         face=face,
         option=option,
         reward=reward,
+        times=_times(e, c),
     )
+
+
+def _times(e: Mapping[str, Any], c: Context) -> str:
+    """A special tile's bonus: as many times as the event granted it (CHAR-NEW-2)."""
+    times = c.mirror_times(e)
+    return "" if times is None else c.w(", {count}", count=c.w.n("{n} time", "{n} times", times))
 
 
 def _bonus_action(e: Mapping[str, Any], c: Context) -> str:
     option = int(e.get("option", 0))
     reward = c.tile_option(e.get("tile"), option, bool(e.get("upgraded")))
     return c.w(
-        "Used {tile_name} as a bonus, option {option}: {reward}",
+        "Used {tile_name} as a bonus, option {option}: {reward}{times}",
         tile_name=c.tile_name(e.get("tile")),
         option=option,
         reward=reward,
+        times=_times(e, c),
     )
 
 
@@ -1004,15 +1024,13 @@ def _use_tile(m: Mapping[str, Any], c: Context) -> str:
     queue = p.get("queue") or []
     tile = queue[space] if 0 <= space < len(queue) else None
     upgraded = tile in (p.get("upgraded") or [])
-    times = c.mirror_times(tile, space, upgraded)
-    if times is not None:  # Newton's special tile: its bonus times its position's multiplier (CHAR-NEW-2)
-        bonus = c.tile_option(tile, 1, upgraded)
-        return c.w(
-            "Use {tile_name}: {bonus}, {count} (its position's multiplier)",
-            tile_name=c.tile_name(tile),
-            bonus=bonus,
-            count=c.w.n("{n} time", "{n} times", times),
+    if getattr(c.tile(tile), "mirror", False):  # Newton's special tile: its bonus, as often as granted
+        used = c.told_event("MovingActionTaken")
+        times = c.mirror_times(used) if used is not None else None
+        text = c.w(
+            "Use {tile_name}: {bonus}", tile_name=c.tile_name(tile), bonus=c.tile_option(tile, 1, upgraded)
         )
+        return text + ("" if times is None else c.w(", {count}", count=c.w.n("{n} time", "{n} times", times)))
     return c.w(
         "Use {tile_name} option {option}: {tile_option}",
         tile_name=c.tile_name(tile),
@@ -1042,7 +1060,11 @@ def _persuade(m: Mapping[str, Any], c: Context) -> str:
     what = c.w("a Grand Inquisitor") if m.get("grand") else c.w("an Inquisitor")
     size = c.cellar_size(int(m.get("seat", 0)))  # Bruno's cellar tile has 5 spaces (CHAR-BRU-2)
     src = f"C{space + 1}" if 0 <= space < size else str(space)
-    dst = f"C{space + 2}" if 0 <= space + 1 < size else c.w("the next space")
+    moved = c.told_event("InquisitorPersuaded")  # where it goes is the engine's event (INQ-10)
+    if moved is None:
+        return c.w("Persuade {what} from {src}", what=what, src=src)
+    end = int(moved.get("end", 0))
+    dst = f"C{end + 1}" if 0 <= end < size else c.w("out of the cellar")
     return c.w("Persuade {what} from {src} to {dst}", what=what, src=src, dst=dst)
 
 
@@ -1130,11 +1152,12 @@ def _library_tile(m: Mapping[str, Any], c: Context) -> str:
         where=where,
     )
     tile = c.library_tile(m.get("tile"))
-    rows = tile.faces.get(str(m.get("face")), ()) if tile is not None else ()
+    face = str(m.get("face"))
+    rows = covering(tile, face, row) if tile is not None and face in tile.faces else ()
     covered = [
-        c.w("{ROWS} gives {reward_text}", ROWS=ROWS[row + k], reward_text=reward_text(r, c.w))
-        for k, r in enumerate(rows)
-        if 0 <= row + k < len(ROWS)
+        c.w("{ROWS} gives {reward_text}", ROWS=ROWS[at], reward_text=reward_text(r, c.w))
+        for at, r in rows
+        if 0 <= at < len(ROWS)
     ]
     return f"{text}: {', '.join(covered)}" if covered else f"{text}, {ROWS[row] if 0 <= row < 4 else row}"
 
@@ -1154,15 +1177,17 @@ def _shift_mirror(m: Mapping[str, Any], c: Context) -> str:
         count=c.w.n("{n} position", "{n} positions", steps),
     )
     luna = c.catalog.luna_characters
-    if tile in queue and luna is not None and queue.index(tile) + steps < len(luna.multipliers):
-        at = queue.index(tile)
-        before, after = luna.multipliers[at], luna.multipliers[at + steps]
+    shifted = c.told_event("MirrorShifted")  # the queue it makes is the engine's event (CHAR-NEW-4)
+    after = list(shifted.get("queue") or []) if shifted is not None else []
+    at, to = (queue.index(tile), after.index(tile)) if tile in queue and tile in after else (-1, -1)
+    if luna is not None and 0 <= at < len(luna.multipliers) and 0 <= to < len(luna.multipliers):
+        before, then = multiplier(luna.multipliers, at), multiplier(luna.multipliers, to)
         text += c.w(
             " (from {sky}, multiplier {before}, to {sky2}, multiplier {after})",
             sky=_sky(at),
             before=before,
-            sky2=_sky(at + steps),
-            after=after,
+            sky2=_sky(to),
+            after=then,
         )
     return text
 
@@ -1176,7 +1201,11 @@ def _claim_tile(m: Mapping[str, Any], c: Context) -> str:
     if luna is not None:
         tile = next((t for t in luna.hevelius_tiles if t.id == tile_id), None)
         if tile is not None:
-            what += f" ({plural(tile.stars, 'star')}, {plural(tile.connections, 'connection')})"
+            what += c.w(
+                " ({stars}, {connections})",
+                stars=c.w.n("{n} star", "{n} stars", tile.stars),
+                connections=c.w.n("{n} connection", "{n} connections", tile.connections),
+            )
     where = (
         c.w(" to start a new constellation")
         if not target

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from fastapi import APIRouter, Request
@@ -65,11 +66,15 @@ def moves_listing(state: GameState, seat: int, locale: str = "en") -> Listing:
     listed = legal_moves(state)
     moves = [command_to_dict(m) for m in listed]
     position = default_context(public_state(state, seat), locale)
-    descriptions = [describe_command(m, position) for m in moves]
     # events in the words of the history: no position (api/play.py)
     events = Context(position.catalog, locale=locale)
     believed = believed_positions(state, seat)
     previews = [preview(state, m, events, believed).to_json() for m in listed]
+    # A move in words tells what it grants and where it lands from its own told events (its preview's).
+    descriptions = [
+        describe_command(m, replace(position, told=tuple(p["events"])))
+        for m, p in zip(moves, previews, strict=True)
+    ]
     return moves, descriptions, previews
 
 
