@@ -614,6 +614,7 @@ TABLE_TEXT: Mapping[str, EventText] = {
     "GameCancelled": lambda e, c: c.w("The host cancelled the game"),
     # People (docs/accounts.md): service rules ACCT-n.
     "SeatClaimed": lambda e, c: c.w("The seat was attached to its player's account"),
+    "SeatInvited": lambda e, c: c.w("The host invited an account to the seat"),
     "SeatRecovered": lambda e, c: c.w("The seat was opened on another device: its old link stopped working"),
 }
 

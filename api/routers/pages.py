@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 
 from api.deps import GameId
 from api.i18n import chosen, languages, locale_of
@@ -83,3 +83,10 @@ async def account_page(request: Request) -> HTMLResponse:
 async def replay_page(game_id: GameId, request: Request) -> HTMLResponse:
     """Step through a game event by event, jump to a version, fork there, see its score timeline."""
     return _page("replay.html", request)
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker of Web Push (docs/notifications.md): served from the root so that its scope is
+    every page; it shows a pushed turn and opens the game on a click."""
+    return FileResponse(STATIC / "sw.js", media_type="text/javascript; charset=utf-8", headers=HEADERS)

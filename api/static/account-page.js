@@ -2,6 +2,7 @@
 // My games (GET /me/games) with links that open each seat on this device (ACCT-2).
 import { Problem, clear, el, shortId, showProblem, when } from "/static/common.js";
 import { currentAccount, myGames, registerPasskey, sessionNow, signIn, signOut } from "/static/account.js";
+import { pushOn, renderNotifications, saveEmail } from "/static/notifications.js";
 import { t, tn } from "./i18n.js";
 
 const problem = document.getElementById("account-problem");
@@ -64,7 +65,9 @@ async function render() {
   document.getElementById("signed-out").hidden = Boolean(account);
   document.getElementById("signed-in").hidden = !account;
   document.getElementById("my-games-section").hidden = !account;
+  document.getElementById("notifications-section").hidden = !account;
   if (!account) return;
+  await renderNotifications(account);
   document.getElementById("account-name").textContent = account.name;
   document.getElementById("account-passkeys").textContent = tn("{n} passkey signs this account in.", "{n} passkeys sign this account in.", account.passkeys);
   const games = await myGames();
@@ -101,6 +104,16 @@ document.getElementById("sign-out").addEventListener("click", async () => {
   if (account) await signOut(account);
   signInError();
 await render();
+});
+
+document.getElementById("email-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const account = await currentAccount();
+  if (account) await signedIn(() => saveEmail(account));
+});
+document.getElementById("push-on").addEventListener("click", async () => {
+  const account = await currentAccount();
+  if (account) await signedIn(() => pushOn(account));
 });
 
 signInError();
