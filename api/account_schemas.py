@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from api.accounts import NAME_MAX
 from api.schemas import Request
@@ -95,3 +95,11 @@ class RecoveredSeat(BaseModel):
     version: int = Field(description="The game's version after the recovery (SeatRecovered).")
     token: str = Field(description="This device's new seat token (the one before stopped working).")
     link: str = Field(description="The seat's page, the token in the fragment.")
+
+
+class LanguageIn(BaseModel):
+    """The language to keep with the account: a BCP 47 tag this service speaks (docs/i18n.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    locale: str = Field(min_length=2, max_length=16, examples=["ja", "zh-Hans", "en"])

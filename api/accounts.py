@@ -9,7 +9,8 @@ and the table records (SQLite by default, PostgreSQL with `GALILEO_DATABASE_URL`
 - `galileo_ceremonies`: a WebAuthn challenge between its options and the answer, used once, short-lived;
 - `galileo_claims`: which account claimed which seat, an index for "my games" (the fact itself is the
   game's `SeatClaimed` event, and the index is checked against it on every read);
-- `galileo_identities`: the OpenID Connect identities (issuer, subject) that sign an account in.
+- `galileo_identities`: the OpenID Connect identities (issuer, subject) that sign an account in;
+- `galileo_languages`: the language the account chose on a page (docs/i18n.md), set on each new session.
 
 Nothing here is a game event: an account, a passkey or a session can be removed without rewriting any
 game. Times are fixed-width UTC text (`api.tables.stamp`).
@@ -92,7 +93,15 @@ CREATE TABLE IF NOT EXISTS galileo_identities (
     PRIMARY KEY (issuer, subject)
 )
 """
+_CREATE_LANGUAGES = """
+CREATE TABLE IF NOT EXISTS galileo_languages (
+    account_id TEXT PRIMARY KEY,
+    locale TEXT NOT NULL,
+    chosen_at TEXT NOT NULL
+)
+"""
 _SCHEMA = (
+    _CREATE_LANGUAGES,
     _CREATE_ACCOUNTS,
     _CREATE_PASSKEYS,
     _INDEX_PASSKEYS,
@@ -379,9 +388,18 @@ class AccountStore:
         and claims (docs/audit.md, "Personal data"). The games' logs keep only pseudonyms no key opens."""
         with self.db.transaction() as tx:
             tables = ("galileo_passkeys", "galileo_sessions", "galileo_ceremonies", "galileo_claims")
-            for table in (*tables, "galileo_identities"):
+            for table in (*tables, "galileo_identities", "galileo_languages"):
                 tx.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
             tx.execute("DELETE FROM galileo_accounts WHERE account_id = ?", (account_id,))
+
+    def set_language(self, account_id: str, locale: str, now: datetime) -> None:
+        with self.db.transaction() as tx:
+            tx.execute("DELETE FROM galileo_languages WHERE account_id = ?", (account_id,))
+            tx.execute("INSERT INTO galileo_languages VALUES (?, ?, ?)", (account_id, locale, stamp(now)))
+
+    def language(self, account_id: str) -> str | None:
+        rows = self.db.query("SELECT locale FROM galileo_languages WHERE account_id = ?", (account_id,))
+        return str(rows[0][0]) if rows else None
 
     def claims_of(self, account_id: str) -> list[tuple[str, int]]:
         """(game, seat) of the account's claims, newest first."""

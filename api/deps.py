@@ -74,29 +74,31 @@ async def token_refused(runtime: Runtime, client: str, digest: str | None, role:
     runtime.limiter.take_local("bad_token", client)  # read back by `wait` above: this process's bucket
     revoked = None if digest is None else await run_in_threadpool(runtime.seats.revocation, digest)
     if revoked is None:
-        return unauthorized("invalid-token", f"the {role} token is not valid")
+        return unauthorized("invalid-token", "the {role} token is not valid", params={"role": role})
     if revoked.reason == REISSUED:
         return unauthorized(
             "link-reissued",
-            f"the table's host re-issued the link of seat {revoked.seat} (event {revoked.version}): this "
-            "token no longer opens it; ask the host for the new link",
+            "the table's host re-issued the link of seat {seat} (event {version}): this token no longer opens"
+            " it; ask the host for the new link",
             rule_id="ASYNC-9",
             version=revoked.version,
+            params={"seat": revoked.seat, "version": revoked.version},
         )
     if revoked.reason == RECOVERED:
         return unauthorized(
             "seat-recovered",
-            f"seat {revoked.seat} was opened on another device by the account it is attached to (event "
-            f"{revoked.version}): this token no longer opens it",
+            "seat {seat} was opened on another device by the account it is attached to (event {version}):"
+            " this token no longer opens it",
             rule_id="ACCT-2",
             version=revoked.version,
+            params={"seat": revoked.seat, "version": revoked.version},
         )
     return unauthorized(
         "seat-handed-over",
-        f"the table's host handed seat {revoked.seat} over (event {revoked.version}): this token no "
-        "longer opens it",
+        "the table's host handed seat {seat} over (event {version}): this token no longer opens it",
         rule_id="ASYNC-3",
         version=revoked.version,
+        params={"seat": revoked.seat, "version": revoked.version},
     )
 
 

@@ -36,6 +36,7 @@ from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.i18n import locale_of_scope
 from api.problems import ApiError, problem
 
 if TYPE_CHECKING:
@@ -102,16 +103,23 @@ class BodyLimit:
         response = problem(
             408,
             "body-too-slow",
-            f"the request body must arrive within {self.timeout:g} s",
+            "the request body must arrive within {timeout:g} s",
             scope["path"],
             headers={"Connection": "close"},
+            params={"timeout": self.timeout},
+            locale=locale_of_scope(scope),
         )
         await response(scope, receive, send)
 
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         response = problem(
-            413, "body-too-large", f"request bodies are limited to {limit} bytes", scope["path"]
+            413,
+            "body-too-large",
+            "request bodies are limited to {limit} bytes",
+            scope["path"],
+            params={"limit": limit},
+            locale=locale_of_scope(scope),
         )
         await response(scope, receive, send)
 
@@ -307,9 +315,10 @@ def too_many(kind: str, wait: float, code: str = "rate-limited", what: str = "")
     return ApiError(
         429,
         code,
-        f"too many {what or kind + ' requests'} from this client; retry in {seconds} s",
+        "too many {what} from this client; retry in {seconds} s",
         headers={"Retry-After": str(seconds)},
         retry_after=seconds,
+        params={"what": what or kind + " requests", "seconds": seconds},
     )
 
 
@@ -373,10 +382,11 @@ class StreamSlots:
             raise ApiError(
                 429,
                 "too-many-streams",
-                f"this client has {mine} streams open, the most one client may have; close one first",
+                "this client has {mine} streams open, the most one client may have; close one first",
                 headers={"Retry-After": "5"},
                 retry_after=5,
                 limit=self.per_client,
+                params={"mine": mine},
             )
         if 0 < self.total <= self.count:
             raise ApiError(
@@ -425,16 +435,18 @@ async def admit(runtime: Runtime, request: Request, kind: str, size: int = 0) ->
         raise ApiError(
             403,
             "quota-exceeded",
-            f"this client has made {usage.games} games, the most one client may store",
+            "this client has made {games} games, the most one client may store",
             limit=settings.max_games_per_client,
+            params={"games": usage.games},
         )
     if 0 < settings.max_bytes_per_client < usage.bytes + size:
         raise ApiError(
             403,
             "quota-exceeded",
-            f"this client has stored {usage.bytes} bytes of games; with this one it would pass "
-            f"the {settings.max_bytes_per_client} bytes one client may store",
+            "this client has stored {bytes} bytes of games; with this one it would pass the"
+            " {max_bytes_per_client} bytes one client may store",
             limit=settings.max_bytes_per_client,
+            params={"bytes": usage.bytes, "max_bytes_per_client": settings.max_bytes_per_client},
         )
     return client
 

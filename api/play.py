@@ -41,24 +41,46 @@ def names_of(state: GameState) -> tuple[str, ...]:
 
 
 def event_item(
-    version: int, event: Event, finished: bool, viewer: int | None = None, names: Sequence[str] = ()
+    version: int,
+    event: Event,
+    finished: bool,
+    viewer: int | None = None,
+    names: Sequence[str] = (),
+    locale: str = "en",
 ) -> dict[str, Any]:
     """An event item; `text` says it in words (projections/describe.py), from the form `viewer` sees
     (seats by `names` where the words name several); `routine`: a step the rules take every turn,
     which the history folds away."""
     body = event_body(event, finished, viewer)
     name = type(event).__name__
-    context = default_context()
-    if names:
-        context = Context(context.catalog, names=tuple(names))
-    text = describe_event(body, context, name)
+    text = describe_event(body, _words(names, locale), name)
     return {"version": version, "type": name, "event": body, "text": text, "routine": routine(body, name)}
 
 
+def _words(names: Sequence[str], locale: str) -> Context:
+    context = default_context(locale=locale)
+    return Context(context.catalog, names=tuple(names), locale=locale) if names else context
+
+
 def stored_items(
-    stored: Iterable[StoredEvent], finished: bool, viewer: int | None = None, names: Sequence[str] = ()
+    stored: Iterable[StoredEvent],
+    finished: bool,
+    viewer: int | None = None,
+    names: Sequence[str] = (),
+    locale: str = "en",
 ) -> list[dict[str, Any]]:
-    return [event_item(s.version, s.event, finished, viewer, names) for s in stored]
+    return [event_item(s.version, s.event, finished, viewer, names, locale) for s in stored]
+
+
+def localised(
+    items: Sequence[Mapping[str, Any]], locale: str, names: Sequence[str] = ()
+) -> list[Mapping[str, Any]]:
+    """Items (made in English, as batches and caches keep them) with their `text` in `locale`: the
+    words are made again from the item's own (already redacted) event, so they say no more."""
+    if locale == "en":
+        return list(items)
+    context = _words(names, locale)
+    return [{**i, "text": describe_event(i["event"], context, str(i["type"]))} for i in items]
 
 
 def withheld_from(item: Mapping[str, Any], viewer: int | None) -> bool:

@@ -4,6 +4,10 @@ Each problem has a stable `code` (also the last segment of its `type`), a `title
 for people and the `instance` path. Illegal moves add the engine's `reason` code, the `rule_id` and the
 `rule_url` of its entry in the rules reference (`/rules/{rule_id}`); version
 conflicts add `current_version`. Bodies never echo a header, a token or anything hidden.
+
+`title` and `detail` are in the request's language (api/i18n.py: `lang`, the cookie, `Accept-Language`):
+a detail is an English template with its parameters, looked up in the catalogs (projections/i18n) and
+filled in; the `type`, `code`, `reason` and `rule_id` never change with the language.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from api import service
+from api.i18n import locale_of
 from api.outage import UNAVAILABLE
 from domain import IllegalMove
+from projections.i18n import text as translate
 from rulebook import rule_url
 
 logger = logging.getLogger(__name__)
@@ -49,12 +55,20 @@ class ApiError(Exception):
     """An error the API reports as a problem: HTTP status, stable code, human detail, extra members."""
 
     def __init__(
-        self, status: int, code: str, detail: str, headers: Mapping[str, str] | None = None, **extra: Any
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        headers: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | None = None,
+        **extra: Any,
     ) -> None:
-        super().__init__(detail)
+        self.template = detail  # the English template; `params` fill it in (in any language)
+        self.params = dict(params or {})
+        self.detail = detail.format(**self.params) if self.params else detail
+        super().__init__(self.detail)
         self.status = status
         self.code = code
-        self.detail = detail
         self.headers = dict(headers or {})
         self.extra = extra
 
@@ -65,19 +79,23 @@ def problem(
     detail: str,
     instance: str | None = None,
     headers: Mapping[str, str] | None = None,
+    params: Mapping[str, Any] | None = None,
+    locale: str = "en",
     **extra: Any,
 ) -> JSONResponse:
+    """A problem response; `detail` is an English template (filled in with `params`), said in `locale`."""
     body: dict[str, Any] = {
         "type": TYPE_BASE + code,
-        "title": TITLES.get(status, "Error"),
+        "title": translate(locale, TITLES.get(status, "Error")),
         "status": status,
-        "detail": detail,
+        "detail": translate(locale, detail, **(params or {})),
         "code": code,
     }
     if instance is not None:
         body["instance"] = instance
     body.update(extra)
-    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=dict(headers or {}))
+    answer_headers = {**(headers or {}), "Content-Language": locale}
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=answer_headers)
 
 
 def unauthorized(code: str, detail: str, **extra: Any) -> ApiError:
@@ -90,7 +108,16 @@ def _path(request: Request) -> str:
 
 async def _api_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return problem(exc.status, exc.code, exc.detail, _path(request), exc.headers, **exc.extra)
+    return problem(
+        exc.status,
+        exc.code,
+        exc.template,
+        _path(request),
+        exc.headers,
+        exc.params,
+        locale_of(request),
+        **exc.extra,
+    )
 
 
 async def _illegal_move(request: Request, exc: Exception) -> JSONResponse:
@@ -100,8 +127,10 @@ async def _illegal_move(request: Request, exc: Exception) -> JSONResponse:
     return problem(
         status,
         code,
-        exc.message,
+        exc.template,
         _path(request),
+        params=exc.params,
+        locale=locale_of(request),
         reason=exc.code,
         rule_id=exc.rule_id,
         rule_url=rule_url(exc.rule_id),
@@ -115,9 +144,20 @@ async def _validation(request: Request, exc: Exception) -> JSONResponse:
         for e in exc.errors()
     ]  # without "input" and "ctx": the parsed input is echoed by nothing
     if any(e["type"] == "json_invalid" for e in errors):
-        return problem(400, "malformed-json", "the request body is not valid JSON", _path(request))
+        return problem(
+            400,
+            "malformed-json",
+            "the request body is not valid JSON",
+            _path(request),
+            locale=locale_of(request),
+        )
     return problem(
-        422, "invalid-request", "the request does not match its schema", _path(request), errors=errors
+        422,
+        "invalid-request",
+        "the request does not match its schema",
+        _path(request),
+        locale=locale_of(request),
+        errors=errors,
     )
 
 
@@ -134,7 +174,7 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
     headers = dict(exc.headers or {})
     if exc.status_code == 405:  # every method the path has (Starlette names only one route's)
         headers["Allow"] = ", ".join(_allowed(request))
-    return problem(exc.status_code, code, detail, _path(request), headers)
+    return problem(exc.status_code, code, detail, _path(request), headers, locale=locale_of(request))
 
 
 def _allowed(request: Request) -> list[str]:
@@ -162,7 +202,9 @@ def _allowed(request: Request) -> list[str]:
 
 async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     status, code, extra = service.classify(exc)
-    return problem(status, code, str(exc), _path(request), **extra)
+    said: str = getattr(exc, "template", "")  # replays/errors.py: a template said in any language
+    template, params = (said, getattr(exc, "params", {})) if said else (str(exc), {})
+    return problem(status, code, template, _path(request), params=params, locale=locale_of(request), **extra)
 
 
 async def _unavailable(request: Request, exc: Exception) -> JSONResponse:
@@ -175,13 +217,20 @@ async def _unavailable(request: Request, exc: Exception) -> JSONResponse:
         "the game store cannot be reached; retry shortly (nothing was written)",
         _path(request),
         {"Retry-After": str(seconds)},
+        locale=locale_of(request),
         retry_after=seconds,
     )
 
 
 async def _internal(request: Request, exc: Exception) -> JSONResponse:
     logger.exception("unhandled error on %s %s", request.method, _path(request))
-    return problem(500, "internal-error", "the server failed; the error was logged", _path(request))
+    return problem(
+        500,
+        "internal-error",
+        "the server failed; the error was logged",
+        _path(request),
+        locale=locale_of(request),
+    )
 
 
 def install(app: FastAPI) -> None:

@@ -76,7 +76,7 @@ class Runtime:
     )  # encoded catch-up pages (api/stream.py)
     # (game, version, seat) -> that seat's move listing with its previews (api/routers/play.py): a version
     # and a seat fix it, and a page asks for it again after every event of the turn.
-    move_listings: Lru[tuple[str, int, int], Listing] = field(default_factory=lambda: Lru(512))
+    move_listings: Lru[tuple[str, int, int, str], Listing] = field(default_factory=lambda: Lru(512))
     _growth_task: asyncio.Task[None] | None = field(init=False, default=None)
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)

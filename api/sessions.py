@@ -18,6 +18,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from api import i18n
 from api.accounts import SESSION_PREFIX, Account, csrf_token, new_session_token, session_hash
 from api.deps import RuntimeDep
 from api.problems import ApiError
@@ -114,6 +115,16 @@ async def open_session(runtime: Runtime, account: Account, response: Response) -
         httponly=True,
         samesite="lax",
     )
+    chosen = i18n.chosen(await run_in_threadpool(runtime.accounts.language, account.account_id))
+    if chosen is not None:  # the account's language follows it to this browser (docs/i18n.md)
+        response.set_cookie(
+            i18n.COOKIE,
+            chosen,
+            max_age=i18n.COOKIE_MAX_AGE,
+            path="/",
+            secure=runtime.settings.cookie_secure,
+            samesite="lax",
+        )
     return Session(account, token)
 
 

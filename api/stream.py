@@ -38,7 +38,7 @@ from starlette.types import Receive, Scope, Send
 
 from api.limits import client_of
 from api.lru import Lru
-from api.play import names_of, stored_items, withheld_from
+from api.play import localised, names_of, stored_items, withheld_from
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
@@ -81,7 +81,7 @@ def sse_message(item: Mapping[str, Any]) -> bytes:
 Page = list[tuple[int, bytes, bool]]  # (version, its SSE message, whether it `revokes` the viewer)
 
 
-PageKey = tuple[str, int, int, bool, int | None]  # (game, after, last version, ended, viewer)
+PageKey = tuple[str, int, int, bool, int | None, str]  # (game, after, last version, ended, viewer, locale)
 
 
 def page_cache() -> Lru[PageKey, Page]:
@@ -90,26 +90,29 @@ def page_cache() -> Lru[PageKey, Page]:
     return Lru(PAGE_CACHE)
 
 
-def _read_after(runtime: Runtime, game_id: str, after: int, viewer: int | None) -> tuple[Page, bool]:
+def _read_after(
+    runtime: Runtime, game_id: str, after: int, viewer: int | None, locale: str = "en"
+) -> tuple[Page, bool]:
     """The page of events after `after` as `viewer` may see them now, and whether the game has ended."""
     state, version = runtime.store.current(game_id)
     if version <= after:
         return [], state.finished
     end = min(version, after + PAGE)
-    key = (game_id, after, end, state.finished, viewer)
+    key = (game_id, after, end, state.finished, viewer, locale)
     page = runtime.stream_pages.get(key)
     if page is None:
         stored = runtime.store.events(game_id, after=after, limit=end - after)
-        items = stored_items(stored, state.finished, viewer, names_of(state))
+        items = stored_items(stored, state.finished, viewer, names_of(state), locale)
         page = [(int(item["version"]), sse_message(item), revokes(item, viewer)) for item in items]
         runtime.stream_pages.put(key, page)
     return page, state.finished
 
 
 async def game_stream(
-    runtime: Runtime, game_id: str, last_id: int, viewer: int | None = None
+    runtime: Runtime, game_id: str, last_id: int, viewer: int | None = None, locale: str = "en"
 ) -> AsyncIterator[bytes]:
-    """The stream after version `last_id` (0: from the start) for `viewer` (a seat, None: a spectator)."""
+    """The stream after version `last_id` (0: from the start) for `viewer` (a seat, None: a spectator),
+    its words in `locale`."""
     settings = runtime.settings
     listener = runtime.fanout.hub.listen(game_id)  # listen first, then read: nothing falls in between
     last = last_id
@@ -125,7 +128,9 @@ async def game_stream(
             # Catch up from the store until nothing more is there.
             while True:
                 async with runtime.stream_reads:  # streams never hold more than a few worker threads
-                    page, finished = await run_in_threadpool(_read_after, runtime, game_id, last, viewer)
+                    page, finished = await run_in_threadpool(
+                        _read_after, runtime, game_id, last, viewer, locale
+                    )
                 for version, message, revoking in page:
                     if version > last:
                         yield message
@@ -155,7 +160,7 @@ async def game_stream(
                     break  # a resync request or a gap
                 if any(withheld_from(item, viewer) for item in fresh(batch.items)):
                     break  # this seat's own private field: read its form from the store
-                for item in fresh(batch.items):
+                for item in localised(fresh(batch.items), locale):
                     yield sse_message(item)
                     last = int(item["version"])
                     if revokes(item, viewer):

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 
 class IllegalMove(Exception):
-    """A command the rules do not allow now: a stable `code`, a human `message` and the `rule_id`."""
+    """A command the rules do not allow now: a stable `code`, a human `message` and the `rule_id`.
 
-    def __init__(self, code: str, message: str, rule_id: str) -> None:
-        super().__init__(f"{message} [{rule_id}]")
+    The message is given as an English template and its parameters (`"tile {tile} is already upgraded"`,
+    `tile="T3"`): `message` is the template filled in, and the edge that speaks another language
+    looks the template up in its catalog (docs/i18n.md) and fills that in with the same `params`. The
+    domain itself never translates."""
+
+    def __init__(self, code: str, message: str, rule_id: str, **params: object) -> None:
         self.code = code
-        self.message = message
+        self.template = message
+        self.params = params
+        self.message = message.format(**params) if params else message
         self.rule_id = rule_id
+        super().__init__(f"{self.message} [{rule_id}]")
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "rule": self.rule_id}

@@ -166,7 +166,13 @@ def observe_check(s: GameState, cmd: c.Observe, majors: bool, constellations: bo
     if extra is not None:
         return extra.check(s, cmd, majors)
     if not ((parts[0] == "MO" and len(parts) == 2) or (parts[0] == "C" and len(parts) == 3)):
-        return IllegalMove("bad-target", f"bad target {cmd.target!r}: use {_target_forms()}", "OBS-1")
+        return IllegalMove(
+            "bad-target",
+            "bad target {target!r}: use {target_forms}",
+            "OBS-1",
+            target=cmd.target,
+            target_forms=_target_forms(),
+        )
     if parts[0] == "MO" and not majors:
         return IllegalMove(
             "one-major-object", "an Observe is one Major Object or up to two constellations", "OBS-1"
@@ -174,13 +180,17 @@ def observe_check(s: GameState, cmd: c.Observe, majors: bool, constellations: bo
     if parts[0] == "C" and not constellations:
         return IllegalMove("no-constellation", "this observation is of a Major Object", "OBS-1")
     if parts[1] not in s.display:
-        return IllegalMove("not-on-board", f"card {parts[1]} is not face up on the board", "OBS-2")
+        return IllegalMove(
+            "not-on-board", "card {parts1} is not face up on the board", "OBS-2", parts1=parts[1]
+        )
     card = s.catalog.cards[parts[1]]
     if parts[0] == "MO":
         return payment_check(s, cmd, MIXES[card.major.mix], card.major.cost, "OBS-22")
     index = constellation_index(parts[2], len(card.constellations))
     if index is None:
-        return IllegalMove("bad-target", f"card {card.id} has no constellation {parts[2]!r}", "OBS-2")
+        return IllegalMove(
+            "bad-target", "card {id} has no constellation {parts2!r}", "OBS-2", id=card.id, parts2=parts[2]
+        )
     if p.tokens_used >= TOKENS:
         return IllegalMove("no-constellation-tokens", "all 7 Constellation tokens are used", "OBS-54")
     if s.covers[s.display.index(parts[1])][index] >= 0:
@@ -197,33 +207,49 @@ def payment_check(
     held = list(s.players[cmd.seat].dice)
     for die in cmd.dice:
         if die not in held:
-            return IllegalMove("die-not-held", f"you have no die {die[0]}{die[1]} to spend", "OBS-20")
+            return IllegalMove(
+                "die-not-held", "you have no die {die0}{die1} to spend", "OBS-20", die0=die[0], die1=die[1]
+            )
         held.remove(die)
     if not cmd.dice:
         return IllegalMove("no-dice", "an observation is paid with at least one die", "OBS-33")
     for die in cmd.dice:
         if die[0] not in colours:
-            return IllegalMove("wrong-colour", f"{die[0]} dice cannot pay for {'+'.join(colours)}", rule)
+            return IllegalMove(
+                "wrong-colour",
+                "{die0} dice cannot pay for {colours}",
+                rule,
+                die0=die[0],
+                colours="+".join(colours),
+            )
     for colour in colours:
         if all(d[0] != colour for d in cmd.dice):
-            return IllegalMove("missing-colour", f"at least one {colour} die is needed", "OBS-33")
+            return IllegalMove(
+                "missing-colour", "at least one {colour} die is needed", "OBS-33", colour=colour
+            )
     sky1, sky2 = free_comets(s, cmd.seat)
     if not (0 <= cmd.comets1 <= len(sky1) and 0 <= cmd.comets2 <= len(sky2)):
         return IllegalMove(
             "comet-not-available",
-            f"you have {len(sky1)} '1' and {len(sky2)} '2' comets usable this turn",
+            "you have {n_sky1} '1' and {n_sky2} '2' comets usable this turn",
             "OBS-31",
+            n_sky1=len(sky1),
+            n_sky2=len(sky2),
         )
     paid = sum(v for _, v in cmd.dice) + cmd.comets1 + 2 * cmd.comets2
     if paid < cost:
-        return IllegalMove("not-enough", f"the cost is {cost}; dice and comets give {paid}", "OBS-20")
+        return IllegalMove(
+            "not-enough", "the cost is {cost}; dice and comets give {paid}", "OBS-20", cost=cost, paid=paid
+        )
     for value, used in ((1, cmd.comets1), (2, cmd.comets2)):
         if used and paid - value >= cost:
             return IllegalMove(
                 "comet-not-needed",
-                f"a '{value}' comet is superfluous: without it the payment is {paid - value}, "
-                f"the cost {cost}",
+                "a '{value}' comet is superfluous: without it the payment is {paid}, the cost {cost}",
                 "OBS-32",
+                value=value,
+                paid=paid - value,
+                cost=cost,
             )
     return None
 
@@ -256,19 +282,29 @@ def _gain_check(s: GameState, cmd: c.GainDie) -> IllegalMove | None:
     p = s.players[cmd.seat]
     colour, returned = cmd.colour, cmd.returned
     if colour not in COLOURS:
-        return IllegalMove("bad-colour", f"unknown colour {colour!r}: R, Y or B", "DIE-1")
+        return IllegalMove("bad-colour", "unknown colour {colour!r}: R, Y or B", "DIE-1", colour=colour)
     if len(p.dice) < MAX_DICE and returned is not None:
         return IllegalMove("no-exchange", "an exchange is only for a player holding 4 dice", "DIE-5")
     if len(p.dice) >= MAX_DICE and returned is None:
         return IllegalMove("four-dice", "you hold 4 dice: return one (exchange) or decline", "DIE-5")
     if returned is not None and returned not in p.dice:
-        return IllegalMove("die-not-held", f"you have no die {returned[0]}{returned[1]} to return", "DIE-5")
+        return IllegalMove(
+            "die-not-held",
+            "you have no die {returned0}{returned1} to return",
+            "DIE-5",
+            returned0=returned[0],
+            returned1=returned[1],
+        )
     back = returned is not None and returned[0] == colour  # the returned die is of the gained colour
     if s.supply[COLOURS.index(colour)] + back <= 0:
-        return IllegalMove("supply-empty", f"no {colour} die left in the supply", "DIE-7")
+        return IllegalMove("supply-empty", "no {colour} die left in the supply", "DIE-7", colour=colour)
     if p.count(colour) - back >= MAX_PER_COLOUR:
         return IllegalMove(
-            "fourth-of-colour", f"you hold {MAX_PER_COLOUR} {colour} dice: a fourth is not allowed", "DIE-6"
+            "fourth-of-colour",
+            "you hold {MAX_PER_COLOUR} {colour} dice: a fourth is not allowed",
+            "DIE-6",
+            MAX_PER_COLOUR=MAX_PER_COLOUR,
+            colour=colour,
         )
     return None
 
@@ -303,18 +339,24 @@ def recolour_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         return IllegalMove("pending-decision", "first change a die's colour", "RES-1")
     p = s.players[cmd.seat]
     if cmd.die not in p.dice:
-        return IllegalMove("die-not-held", f"you have no die {cmd.die[0]}{cmd.die[1]}", "ICON-5")
+        return IllegalMove(
+            "die-not-held", "you have no die {die0}{die1}", "ICON-5", die0=cmd.die[0], die1=cmd.die[1]
+        )
     if cmd.colour not in COLOURS:
-        return IllegalMove("bad-colour", f"unknown colour {cmd.colour!r}: R, Y or B", "DIE-1")
+        return IllegalMove("bad-colour", "unknown colour {colour!r}: R, Y or B", "DIE-1", colour=cmd.colour)
     if cmd.colour == cmd.die[0]:
-        return IllegalMove("same-colour", f"the die is {cmd.colour} already: choose another colour", "DIE-11")
+        return IllegalMove(
+            "same-colour", "the die is {colour} already: choose another colour", "DIE-11", colour=cmd.colour
+        )
     if s.supply[COLOURS.index(cmd.colour)] <= 0:
-        return IllegalMove("supply-empty", f"no {cmd.colour} die left in the supply", "DIE-7")
+        return IllegalMove("supply-empty", "no {colour} die left in the supply", "DIE-7", colour=cmd.colour)
     if p.count(cmd.colour) >= MAX_PER_COLOUR:
         return IllegalMove(
             "fourth-of-colour",
-            f"you hold {MAX_PER_COLOUR} {cmd.colour} dice: a fourth is not allowed",
+            "you hold {MAX_PER_COLOUR} {colour} dice: a fourth is not allowed",
             "DIE-6",
+            MAX_PER_COLOUR=MAX_PER_COLOUR,
+            colour=cmd.colour,
         )
     return None
 
@@ -337,7 +379,7 @@ def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> Illega
     p = s.players[cmd.seat]
     spaces = len(p.cellar)
     if not 0 <= cmd.space < spaces:
-        return IllegalMove("bad-space", f"the cellar has spaces 1..{spaces}", "INQ-1")
+        return IllegalMove("bad-space", "the cellar has spaces 1..{spaces}", "INQ-1", spaces=spaces)
     if cmd.space == spaces - 1:
         return IllegalMove("rightmost", "an Inquisitor on the rightmost space cannot move further", rule)
     if cmd.grand and not CELLAR_FIGURES:
@@ -345,7 +387,9 @@ def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> Illega
     figures = persuaded_figures(cmd.grand)
     if not (p.cellar if figures is None else figures.counts(p))[cmd.space]:
         which = "Inquisitor" if figures is None else figures.noun
-        return IllegalMove("no-inquisitor", f"no {which} of yours on C{cmd.space + 1}", rule)
+        return IllegalMove(
+            "no-inquisitor", "no {which} of yours on C{space}", rule, which=which, space=cmd.space + 1
+        )
     return None
 
 
@@ -367,10 +411,10 @@ def row_check(s: GameState, seat: int, row: int) -> IllegalMove | None:
     """A Book token that can move one more space (LIB-3, WRT-6)."""
     books = s.players[seat].books
     if not 0 <= row < len(books):
-        return IllegalMove("bad-row", f"library rows are R1..R{len(books)}", "LIB-3")
+        return IllegalMove("bad-row", "library rows are R1..R{n_books}", "LIB-3", n_books=len(books))
     end = library_end(s, seat)
     if books[row] >= end:
-        return IllegalMove("row-end", f"that Book token is at the end of its row ({end})", "WRT-6")
+        return IllegalMove("row-end", "that Book token is at the end of its row ({end})", "WRT-6", end=end)
     return None
 
 
@@ -433,19 +477,25 @@ def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             else IllegalMove("page-free", "empty pages must be used before the Appendix", "BOC-4")
         )
     if personal_page(s.catalog, s.players[cmd.seat], cmd.page) is not None:
-        return IllegalMove("page-taken", f"your personal page {cmd.page} already holds a comet", "BOC-5")
+        return IllegalMove(
+            "page-taken", "your personal page {page} already holds a comet", "BOC-5", page=cmd.page
+        )
     pages = {page.id: page for page in s.catalog.book_pages}
     owner = _personal_page_owner(s, cmd.page)
     if cmd.page not in pages and owner is not None:
         return IllegalMove(
-            "not-your-page", f"{cmd.page} is {owner}'s personal page: only that character uses it", "BOC-5"
+            "not-your-page",
+            "{page} is {owner}'s personal page: only that character uses it",
+            "BOC-5",
+            page=cmd.page,
+            owner=owner,
         )
     if cmd.page not in pages:
-        return IllegalMove("unknown-page", f"no page {cmd.page!r} in the Book of Comets", "BOC-1")
+        return IllegalMove("unknown-page", "no page {page!r} in the Book of Comets", "BOC-1", page=cmd.page)
     page = pages[cmd.page]
     if len(s.players) < page.min_players:
-        return IllegalMove("page-not-in-play", f"{page.id} is used only with 3-4 players", "BOC-9")
-    return IllegalMove("page-taken", f"page {page.id} already holds a comet", "BOC-3")
+        return IllegalMove("page-not-in-play", "{id} is used only with 3-4 players", "BOC-9", id=page.id)
+    return IllegalMove("page-taken", "page {id} already holds a comet", "BOC-3", id=page.id)
 
 
 # SKY-2, ACT-4: the fixed actions a space offers besides Observe (at S1 and S4), in menu order.
@@ -465,16 +515,23 @@ def fixed_check(s: GameState, cmd: c.Command, pos: int) -> IllegalMove | None:
     """The check of `fixed_options` (Observe, TakeFixed)."""
     if isinstance(cmd, c.Observe):
         if pos not in (S1, S4):
-            return IllegalMove("wrong-space", f"{SKY[pos]} does not offer Observe (S1 and S4 do)", "SKY-2")
+            return IllegalMove(
+                "wrong-space", "{SKY} does not offer Observe (S1 and S4 do)", "SKY-2", SKY=SKY[pos]
+            )
         return observe_check(s, cmd, majors=True, constellations=True)
     if not isinstance(cmd, c.TakeFixed):
-        return IllegalMove("not-a-fixed-action", f"{cmd.VERB!r} is not a fixed action", "ACT-1")
+        return IllegalMove("not-a-fixed-action", "{VERB!r} is not a fixed action", "ACT-1", VERB=cmd.VERB)
     if cmd.action not in ("die", "lecture", "spot", "upgrade"):
         return IllegalMove(
-            "unknown-action", f"unknown fixed action {cmd.action!r}: die, lecture, spot or upgrade", "SKY-2"
+            "unknown-action",
+            "unknown fixed action {action!r}: die, lecture, spot or upgrade",
+            "SKY-2",
+            action=cmd.action,
         )
     if cmd.action not in FIXED_ACTIONS.get(pos, ()):
-        return IllegalMove("wrong-space", f"{SKY[pos]} does not offer {cmd.action!r}", "SKY-2")
+        return IllegalMove(
+            "wrong-space", "{SKY} does not offer {action!r}", "SKY-2", SKY=SKY[pos], action=cmd.action
+        )
     return None
 
 
@@ -491,10 +548,12 @@ def task_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     kind = effect_kind(task.kind)
     if kind.check is None:
         return IllegalMove(
-            "no-decision", f"the engine resolves {kind.name} by itself: nothing to decide", "RES-1"
+            "no-decision", "the engine resolves {name} by itself: nothing to decide", "RES-1", name=kind.name
         )
     if not isinstance(cmd, kind.commands):
-        return IllegalMove("pending-decision", f"first finish the pending effect: {kind.name}", "RES-1")
+        return IllegalMove(
+            "pending-decision", "first finish the pending effect: {name}", "RES-1", name=kind.name
+        )
     return kind.check(s, task, cmd)
 
 
@@ -514,12 +573,21 @@ def free_check(s: GameState, cmd: c.BuyFree) -> IllegalMove | None:
     if cost is None:
         known = ", ".join(FREE_COSTS)
         return IllegalMove(
-            "unknown-free-action", f"unknown free action {cmd.action!r}; known: {known}", "FREE-1"
+            "unknown-free-action",
+            "unknown free action {action!r}; known: {known}",
+            "FREE-1",
+            action=cmd.action,
+            known=known,
         )
     have = s.players[cmd.seat].quadrants
     if have < cost:
         return IllegalMove(
-            "not-enough-quadrants", f"{cmd.action} costs {cost} Quadrants, you have {have}", "FREE-1"
+            "not-enough-quadrants",
+            "{action} costs {cost} Quadrants, you have {have}",
+            "FREE-1",
+            action=cmd.action,
+            cost=cost,
+            have=have,
         )
     return None
 
@@ -536,7 +604,9 @@ def move_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             "must-move", "first move the telescope 1, 2 or 3 steps (start of the turn)", "MOV-1"
         )
     if cmd.steps not in (1, 2, 3):
-        return IllegalMove("bad-steps", f"the telescope moves 1, 2 or 3 steps, not {cmd.steps}", "MOV-1")
+        return IllegalMove(
+            "bad-steps", "the telescope moves 1, 2 or 3 steps, not {steps}", "MOV-1", steps=cmd.steps
+        )
     return None
 
 
@@ -597,7 +667,9 @@ def menu_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             "free-action windows are in Cleanup: end the Action phase with end",
             "CLN-1",
         )
-    return IllegalMove("nothing-pending", f"{cmd.VERB!r} answers an effect, but none is pending", "RES-6")
+    return IllegalMove(
+        "nothing-pending", "{VERB!r} answers an effect, but none is pending", "RES-6", VERB=cmd.VERB
+    )
 
 
 def tile_to_rotate(s: GameState) -> str | None:
@@ -681,7 +753,9 @@ def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     step = cleanup_step(s)
     choice = _cleanup_choice(step)
     if step not in ("book", "window") and choice is None:
-        return IllegalMove("no-decision", f"Cleanup step {step!r} is automatic: nothing to decide", "CLN-1")
+        return IllegalMove(
+            "no-decision", "Cleanup step {step!r} is automatic: nothing to decide", "CLN-1", step=step
+        )
     if isinstance(cmd, c.BuyFree) and not s.options.free_actions_in_all_phases:
         return IllegalMove("free-action-timing", "free actions are taken in the Action phase", "AMB-24")
     if step == "book":
@@ -780,7 +854,13 @@ def check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     if not isinstance(cmd, c.Command):
         return IllegalMove("bad-command", "not a command", "TURN-2")
     if cmd.seat != t.seat:
-        return IllegalMove("not-your-turn", f"it is seat {t.seat}'s turn, not seat {cmd.seat}'s", "TURN-1")
+        return IllegalMove(
+            "not-your-turn",
+            "it is seat {seat}'s turn, not seat {seat2}'s",
+            "TURN-1",
+            seat=t.seat,
+            seat2=cmd.seat,
+        )
     if t.phase == "scoring":
         return IllegalMove("no-decision", "the final scoring is automatic: nothing to decide", "SCO-1")
     opponent = OPPONENTS.get(s.players[t.seat].character) if OPPONENTS else None  # `opponent_at`, inlined
@@ -788,7 +868,9 @@ def check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         return refusal(opponent)
     interrupt = interrupt_due(s)
     if interrupt is not None:
-        return IllegalMove("no-decision", f"{interrupt.what} first: nothing to decide", interrupt.rule)
+        return IllegalMove(
+            "no-decision", "{what} first: nothing to decide", interrupt.rule, what=interrupt.what
+        )
     if s.agenda:
         return task_check(s, s.agenda[-1], cmd)
     if t.phase == "movement":

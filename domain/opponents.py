@@ -78,6 +78,7 @@ def refusal(opponent: Opponent) -> IllegalMove:
     """The refusal of any command while a non-player opponent takes its turn."""
     return IllegalMove(
         "opponent-turn",
-        f"it is {opponent.name}'s turn: his own rules play it, nothing to decide",
+        "it is {name}'s turn: his own rules play it, nothing to decide",
         opponent.rule,
+        name=opponent.name,
     )

@@ -151,7 +151,7 @@ def _check_player_count(setup: Setup, catalog: Catalog, opponent: OpponentSetup 
     elif n == 1:
         raise IllegalMove("solo-unsupported", "no solo opponent is available in this build", "SOLO-1")
     elif not 2 <= n <= 4:
-        raise IllegalMove("player-count", f"a game has 2 to 4 players, not {n}", "COMP-11")
+        raise IllegalMove("player-count", "a game has 2 to 4 players, not {n}", "COMP-11", n=n)
 
 
 def _check_characters(setup: Setup, catalog: Catalog) -> None:
@@ -162,8 +162,10 @@ def _check_characters(setup: Setup, catalog: Catalog) -> None:
         if c not in offered:
             raise IllegalMove(
                 "unknown-character",
-                f"unknown character {c!r}; choose one of {', '.join(offered)}",
+                "unknown character {c!r}; choose one of {offered}",
                 "SET-21",
+                c=c,
+                offered=", ".join(offered),
             )
     if len(set(chars)) != len(chars):
         raise IllegalMove("duplicate-character", "each seat needs a different character board", "SET-21")
@@ -171,13 +173,15 @@ def _check_characters(setup: Setup, catalog: Catalog) -> None:
         board = catalog.character(s.character)
         if s.side not in SIDES:
             raise IllegalMove(
-                "bad-side", f"a character plays its basic or ability side, not {s.side!r}", "CHAR-1"
+                "bad-side", "a character plays its basic or ability side, not {side!r}", "CHAR-1", side=s.side
             )
         if s.side not in board.sides() or (s.side == "ability" and not has_ability(s.character)):
             raise IllegalMove(
                 "no-ability-side",
-                f"{board.name}'s ability side is not in catalog edition {catalog.edition}",
+                "{name}'s ability side is not in catalog edition {edition}",
                 "CHAR-1",
+                name=board.name,
+                edition=catalog.edition,
             )
         problem = rules_of(s.character, s.side).check_seat(catalog, s.character, s.aside)
         if problem is not None:
@@ -191,9 +195,9 @@ def _check_seats(setup: Setup, catalog: Catalog) -> None:
         if not s.name.strip() or len(s.name) > 40:
             raise IllegalMove("bad-name", "a seat name must have 1 to 40 characters", "SET-21")
     if setup.first_seat is not None and not 0 <= setup.first_seat < n:
-        raise IllegalMove("bad-first-seat", f"first seat must be 0..{n - 1}", "SET-12")
+        raise IllegalMove("bad-first-seat", "first seat must be 0..{n}", "SET-12", n=n - 1)
     if n not in catalog.deck_composition:
-        raise IllegalMove("player-count", f"the catalog has no deck for {n} players", "SET-6")
+        raise IllegalMove("player-count", "the catalog has no deck for {n} players", "SET-6", n=n)
     if not setup.seed:
         raise IllegalMove("bad-seed", "a game needs a seed", "SET-3")
 
@@ -209,8 +213,9 @@ def _check_tile_orders(setup: Setup, catalog: Catalog) -> None:
         ):
             raise IllegalMove(
                 "tile-orders",
-                f"each seat's tile order must be a permutation of {', '.join(tile_ids)}",
+                "each seat's tile order must be a permutation of {tile_ids}",
                 "SET-23",
+                tile_ids=", ".join(tile_ids),
             )
     elif not setup.options.random_action_tiles:
         raise IllegalMove("tile-orders", "randomActionTiles is false: give each seat's tile order", "SET-23")
@@ -325,7 +330,13 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     per_colour = setup.options.dice_supply_per_colour or catalog.dice_per_colour
     supply = tuple(per_colour - len(seats) for _ in COLOURS)  # SET-22: one die of each colour per player
     if min(supply) < 0:
-        raise IllegalMove("dice-supply", f"{per_colour} dice per colour are too few for {n} players", "AMB-2")
+        raise IllegalMove(
+            "dice-supply",
+            "{per_colour} dice per colour are too few for {n} players",
+            "AMB-2",
+            per_colour=per_colour,
+            n=n,
+        )
     salt = setup.salt or digest("salt", setup.seed)
     extra_fields, hidden, character_deals = _hidden_deals(setup, catalog, engine_version, opponent)
     started = GameStarted(

@@ -21,6 +21,29 @@ app = typer.Typer(
 DATA_DIR = Path("data")
 GAME = typer.Argument(..., help="Game ID (see `galileo games`).")
 JSON = typer.Option(False, "--json", help="Print JSON instead of tables.")
+LANG = typer.Option(
+    None,
+    "--lang",
+    help="The language of the words: en, ja or zh-Hans (docs/i18n.md) \\[default: LC_ALL / LANG, else en].",
+)
+
+
+def _locale(lang: str | None) -> str:
+    """--lang, else the environment's language (LC_ALL, LC_MESSAGES, LANG: "ja_JP.UTF-8" → "ja")."""
+    import os
+
+    from projections.i18n import available, match
+
+    if lang:
+        found = match(lang, available())
+        if found is None:
+            raise typer.BadParameter(f"speaks {', '.join(available())}", param_hint="--lang")
+        return found
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "").split(".")[0]
+        if value and value not in ("C", "POSIX"):
+            return match(value, available()) or "en"
+    return "en"
 
 
 @app.callback()
@@ -633,6 +656,7 @@ def log(
     after: int = typer.Option(0, help="Show events after this version."),
     limit: int = typer.Option(None, help="Show at most this many events."),
     viewer: int = typer.Option(None, help="Show what this seat may see \\[default: a spectator's view]."),
+    lang: str = LANG,
     json_output: bool = JSON,
 ) -> None:
     """Print a game's events with who caused them, which command and which rule (no secrets before
@@ -649,7 +673,8 @@ def log(
     if json_output:
         _echo_json(lines)
         return
-    Console().print(log_table(lines, f"game {game}: {len(lines)} event(s) after version {after}"))
+    title = f"game {game}: {len(lines)} event(s) after version {after}"
+    Console().print(log_table(lines, title, _locale(lang)))
 
 
 @app.command()
@@ -725,6 +750,7 @@ def explain(
     budget: str = typer.Option(
         "normal", "--budget", help="With --evaluate: the search budget (as `analyse`)."
     ),
+    lang: str = LANG,
     json_output: bool = JSON,
 ) -> None:
     """A dispute report: one turn event by event, with each command, the legal moves it was chosen from,
@@ -739,7 +765,7 @@ def explain(
         raise typer.BadParameter(str(exc), param_hint="--budget") from None
     with _games(ctx) as service:
         try:
-            report = dispute_report(service, game, turn, viewer, chosen)
+            report = dispute_report(service, game, turn, viewer, chosen, locale=_locale(lang))
         except (LookupError, ValueError) as exc:
             raise _fail(str(exc)) from None
     if json_output:

@@ -54,6 +54,7 @@ def dispute_report(
     viewer: int | None = None,
     evaluate: Budget | None = None,
     seed: str = "analysis",
+    locale: str = "en",
 ) -> dict[str, Any]:
     """The report as data (the CLI prints it; `--json` gives it as is). With `evaluate`, each decision of
     the turn carries its evaluation (domain/analysis.py: the one `galileo analyse` gives with the same
@@ -69,7 +70,7 @@ def dispute_report(
     lines = games.log(game_id, viewer, after=first - 1, limit=last - first + 1)
     commands: list[dict[str, Any]] = []
     rules: set[str] = set()
-    context = default_context()
+    context = default_context(locale=locale)
     for line in lines:
         meta, event = line["meta"], line["event"]
         version = line["version"]
@@ -84,7 +85,9 @@ def dispute_report(
                 parsed = parse_command(text)
                 offered = parsed in legal
                 position = None if before is None else public_state(before, viewer)
-                words = describe_command(command_to_dict(parsed), Context(context.catalog, position))
+                words = describe_command(
+                    command_to_dict(parsed), Context(context.catalog, position, locale=locale)
+                )
             except ValueError:
                 offered = False
             commands.append(

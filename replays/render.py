@@ -10,6 +10,7 @@ from rich.table import Table
 from domain import GameState, command_to_dict, parse_command
 from domain.state import SKY
 from projections.describe import default_context, describe_command, describe_event
+from projections.i18n import N_, text
 from replays.verify import VerifyReport
 
 DETAIL_WIDTH = 90
@@ -62,7 +63,7 @@ def _short(value: Any) -> str:
     return str(value)
 
 
-def command_words(command: Mapping[str, Any]) -> str:
+def command_words(command: Mapping[str, Any], locale: str = "en") -> str:
     """A stored command (its JSON form, or only its text notation) in words, with its notation."""
     text = str(command.get("text") or command.get("type", ""))
     data: Mapping[str, Any] = command
@@ -71,21 +72,24 @@ def command_words(command: Mapping[str, Any]) -> str:
             data = command_to_dict(parse_command(text))
         except ValueError:
             return text
-    return f"{describe_command(data, default_context())} ({text})" if text else ""
+    return f"{describe_command(data, default_context(locale=locale))} ({text})" if text else ""
 
 
-def log_table(lines: Sequence[Mapping[str, Any]], title: str) -> Table:
+def log_table(lines: Sequence[Mapping[str, Any]], title: str, locale: str = "en") -> Table:
     """One row per event line (`Games.log`), in words (projections/describe.py) and as its fields; the
     command and who sent it on the first event of a batch."""
     table = Table(title=title)
-    for column in ("#", "seat", "what happened", "event", "rule", "cause"):
+    columns = (N_("seat"), N_("what happened"), N_("event"), N_("rule"), N_("cause"))
+    for column in ("#", *(text(locale, c) for c in columns)):
         table.add_column(column, overflow="fold")
-    context = default_context()
+    context = default_context(locale=locale)
     for line in lines:
         view, meta = line["event"], line["meta"]
         cause = ""
         if meta.get("batch") == line["version"]:
-            cause = f"{meta.get('kind')} by {meta.get('actor')}: {command_words(meta.get('command', {}))}"
+            cause = (
+                f"{meta.get('kind')} by {meta.get('actor')}: {command_words(meta.get('command', {}), locale)}"
+            )
         seat = "" if view.get("seat") is None else str(view["seat"])
         words = describe_event(view, context)
         table.add_row(

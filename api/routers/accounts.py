@@ -10,11 +10,12 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from api import limits, oidc, passkeys
+from api import i18n, limits, oidc, passkeys
 from api.account_schemas import (
     AccountOut,
     CeremonyOut,
     CredentialIn,
+    LanguageIn,
     MyGame,
     MyGames,
     RegisterOptionsIn,
@@ -39,6 +40,7 @@ from api.sessions import (
     close_session,
     open_session,
 )
+from projections.i18n import available
 from replays.clock import ClockConfig
 from replays.errors import GameNotFound
 
@@ -247,6 +249,39 @@ async def delete_account(session: WritingSession, runtime: RuntimeDep) -> Respon
     response = Response(status_code=204)
     response.delete_cookie(
         COOKIE, path="/", secure=runtime.settings.cookie_secure, httponly=True, samesite="lax"
+    )
+    return response
+
+
+@router.put(
+    "/me/language",
+    operation_id="setAccountLanguage",
+    status_code=204,
+    responses=errors(401, 403, 422),
+    openapi_extra=SESSION,
+)
+async def set_language(body: LanguageIn, session: WritingSession, runtime: RuntimeDep) -> Response:
+    """Keep the language chosen on a page with the account (`X-CSRF-Token` required): each new session
+    of the account, on any device, starts in it (docs/i18n.md). Also sets this browser's cookie."""
+    locale = i18n.chosen(body.locale)
+    if locale is None:
+        raise ApiError(
+            422,
+            "unknown-language",
+            "this service speaks {offered}",
+            params={"offered": ", ".join(available())},
+        )
+    await run_in_threadpool(
+        runtime.accounts.set_language, session.account.account_id, locale, runtime.clock()
+    )
+    response = Response(status_code=204)
+    response.set_cookie(
+        i18n.COOKIE,
+        locale,
+        max_age=i18n.COOKIE_MAX_AGE,
+        path="/",
+        secure=runtime.settings.cookie_secure,
+        samesite="lax",
     )
     return response
 

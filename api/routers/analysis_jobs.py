@@ -108,7 +108,12 @@ def _viewer(state: GameState, seat: Seat | None, wanted: int | None) -> int | No
     """The viewer of an analysis the caller may ask for (raises the refusal otherwise)."""
     if state.finished:
         if wanted is not None and wanted >= len(state.players):
-            raise ApiError(422, "bad-seat", f"the game has seats 0..{len(state.players) - 1}")
+            raise ApiError(
+                422,
+                "bad-seat",
+                "the game has seats 0..{n_players}",
+                params={"n_players": len(state.players) - 1},
+            )
         return wanted
     if seat is None:
         raise unauthorized(
@@ -132,8 +137,9 @@ def _task(
         raise ApiError(
             422,
             "unknown-budget",
-            f"the budget is one of {', '.join(analyser.budgets)}",
+            "the budget is one of {budgets}",
             budgets=list(analyser.budgets),
+            params={"budgets": ", ".join(analyser.budgets)},
         )
     return Task(
         game_id=game_id,
@@ -224,20 +230,21 @@ def _refusal(refused: JobRefused) -> ApiError:
         return ApiError(
             429,
             "analysis-limit",
-            f"this client has {refused.limit} analyses queued or running, the most one client may have; "
-            "wait for one to end (or cancel one)",
+            "this client has {limit} analyses queued or running, the most one client may have; wait for"
+            " one to end (or cancel one)",
             headers=headers,
             retry_after=BUSY_RETRY_SECONDS,
             limit=refused.limit,
+            params={"limit": refused.limit},
         )
     return ApiError(
         503,
         "analysis-busy",
-        f"the analysis queue is full ({refused.limit} analyses queued or running); retry later "
-        "(nothing was queued)",
+        "the analysis queue is full ({limit} analyses queued or running); retry later (nothing was queued)",
         headers=headers,
         retry_after=BUSY_RETRY_SECONDS,
         limit=refused.limit,
+        params={"limit": refused.limit},
     )
 
 

@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from api import play
 from api.contract import errors
 from api.deps import GameId, OptionalSeat, RuntimeDep, StreamSeat
+from api.i18n import locale_of
 from api.schemas import MAX_VERSION, EventItem, EventsPage
 from api.stream import game_stream, held_stream
 
@@ -26,6 +27,7 @@ router = APIRouter(prefix="/games/{game_id}", tags=["events"])
 )
 async def events(
     game_id: GameId,
+    request: Request,
     runtime: RuntimeDep,
     seat: OptionalSeat,
     after: Annotated[int, Query(ge=0, le=MAX_VERSION, description="Events after this version.")] = 0,
@@ -37,7 +39,12 @@ async def events(
     items = [
         EventItem(
             **play.event_item(
-                s.version, s.event, state.finished, None if seat is None else seat.seat, play.names_of(state)
+                s.version,
+                s.event,
+                state.finished,
+                None if seat is None else seat.seat,
+                play.names_of(state),
+                locale_of(request),
             ),
             actor=s.metadata.get("actor"),
             received_at=s.metadata.get("received_at"),
@@ -107,5 +114,5 @@ async def stream(
     if state.finished and last >= version:
         return Response(status_code=204)
     runtime.bots.kick(game_id)
-    content = game_stream(runtime, game_id, last, None if seat is None else seat.seat)
+    content = game_stream(runtime, game_id, last, None if seat is None else seat.seat, locale_of(request))
     return held_stream(runtime, request, content)

@@ -199,7 +199,8 @@ async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
         raise ApiError(
             415,
             "unsupported-media-type",
-            f"an import is sent as Content-Type: {IMPORT_MEDIA} (the export's type), not {media or 'none'}",
+            "an import is sent as Content-Type: {IMPORT_MEDIA} (the export's type), not {media}",
+            params={"IMPORT_MEDIA": IMPORT_MEDIA, "media": media or "none"},
         )
     data = await request.body()
     client = await limits.admit(runtime, request, "import", len(data))

@@ -4,12 +4,18 @@ the OpenAPI schema, which documents the API."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+import orjson
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 
 from api.deps import GameId
+from api.i18n import chosen, languages, locale_of
+from projections.i18n import html, words
+from projections.i18n import page_messages as catalog_json
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -28,32 +34,55 @@ HEADERS = {
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / name, media_type="text/html; charset=utf-8", headers=HEADERS)
+@lru_cache(maxsize=64)
+def _translated(name: str, locale: str) -> str:
+    """A page in `locale`: its text and read attributes from the catalogs, `<html lang>` set, and the
+    catalog of the language for its scripts (api/static/i18n.js) as a JSON data block."""
+    page = html.translate((STATIC / name).read_text(encoding="utf-8"), words(locale), locale)
+    catalog = orjson.dumps({**catalog_json(locale), "languages": languages()}).decode().replace("</", "<\\/")
+    block = f'<script type="application/json" id="i18n-catalog">{catalog}</script>'
+    return page.replace("</head>", f"  {block}\n</head>", 1)
+
+
+def _page(name: str, request: Request) -> HTMLResponse:
+    locale = locale_of(request)
+    headers = {**HEADERS, "Content-Language": locale, "Vary": "Accept-Language, Cookie"}
+    return HTMLResponse(_translated(name, locale), headers=headers)
+
+
+@router.get("/i18n/{locale}.json")
+async def page_catalog(locale: str) -> JSONResponse:
+    """The words of the pages in `locale` (docs/i18n.md): message id → text, plural forms by CLDR
+    category; made from the same catalogs as the server's words. 404 for a language not spoken here."""
+    found = chosen(locale)
+    if found is None or found != locale:
+        raise HTTPException(404, "no catalog for this language")
+    body: dict[str, Any] = {**catalog_json(found), "languages": languages()}
+    return JSONResponse(body, headers={"Cache-Control": "no-cache", "Content-Language": found})
 
 
 @router.get("/")
-async def lobby_page() -> FileResponse:
+async def lobby_page(request: Request) -> HTMLResponse:
     """The lobby: create a game (seats, bots, options), list the games."""
-    return _page("lobby.html")
+    return _page("lobby.html", request)
 
 
 @router.get("/play/{game_id}")
-async def play_page(game_id: GameId) -> FileResponse:
+async def play_page(game_id: GameId, request: Request) -> HTMLResponse:
     """Play or watch one game: the board, the seat's moves as buttons, live updates."""
-    return _page("play.html")
+    return _page("play.html", request)
 
 
 @router.get("/account")
-async def account_page() -> FileResponse:
+async def account_page(request: Request) -> HTMLResponse:
     """Sign in with a passkey (optional), and My games: the claimed seats, opened on this device."""
-    return _page("account.html")
+    return _page("account.html", request)
 
 
 @router.get("/replay/{game_id}")
-async def replay_page(game_id: GameId) -> FileResponse:
+async def replay_page(game_id: GameId, request: Request) -> HTMLResponse:
     """Step through a game event by event, jump to a version, fork there, see its score timeline."""
-    return _page("replay.html")
+    return _page("replay.html", request)
 
 
 @router.get("/sw.js")

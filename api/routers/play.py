@@ -14,6 +14,7 @@ from api import limits, play
 from api.clocks import may_act
 from api.contract import errors
 from api.deps import CommandSeat, GameId, RequiredPresented, RuntimeDep, read_as
+from api.i18n import locale_of
 from api.problems import ApiError
 from api.runtime import Listing, Runtime
 from api.schemas import CommandResult, MovesOut, SubmitCommand
@@ -35,11 +36,14 @@ router = APIRouter(prefix="/games/{game_id}", tags=["play"])
     responses=errors(401, 403, 404, 422),
     openapi_extra={"x-seat-token": "required"},
 )
-async def moves(game_id: GameId, runtime: RuntimeDep, caller: RequiredPresented) -> Response:
+async def moves(
+    game_id: GameId, request: Request, runtime: RuntimeDep, caller: RequiredPresented
+) -> Response:
     """The caller's legal moves now, each a complete command to post back unchanged (empty when it is
     not the caller's turn)."""
     # One worker-thread call: the token, the game, the listing (api/deps.py, `read_as`).
-    found, read = await run_in_threadpool(read_as, caller, lambda s: listing_now(runtime, game_id, s))
+    locale = locale_of(request)
+    found, read = await run_in_threadpool(read_as, caller, lambda s: listing_now(runtime, game_id, s, locale))
     seat = await caller.settle(found)
     assert read is not None  # read whenever the token opens a seat of this game
     version, to_act, listing = read
@@ -59,28 +63,32 @@ async def moves(game_id: GameId, runtime: RuntimeDep, caller: RequiredPresented)
     return Response(orjson.dumps(body), media_type="application/json")
 
 
-def listing_now(runtime: Runtime, game_id: str, seat: Seat | None) -> tuple[int, int | None, Listing | None]:
+def listing_now(
+    runtime: Runtime, game_id: str, seat: Seat | None, locale: str = "en"
+) -> tuple[int, int | None, Listing | None]:
     """(Blocking.) The game's version, the seat to act, and `seat`'s move listing when it is the one
-    to act (None otherwise): computed once per version and seat (`Runtime.move_listings`)."""
+    to act (None otherwise), in `locale`: computed once per version, seat and language
+    (`Runtime.move_listings`)."""
     assert seat is not None  # `RequiredPresented`
     state, version = runtime.store.current(game_id)
     to_act = None if state.finished else state.turn.seat
     if to_act != seat.seat:
         return version, to_act, None
-    key = (game_id, version, seat.seat)
+    key = (game_id, version, seat.seat, locale)
     listing = runtime.move_listings.get(key)
     if listing is None:
-        listing = moves_listing(state, seat.seat)
+        listing = moves_listing(state, seat.seat, locale)
         runtime.move_listings.put(key, listing)
     return version, to_act, listing
 
 
-def moves_listing(state: GameState, seat: int) -> Listing:
-    """The seat's legal moves at `state`: each as JSON, in words, and what it will do (its preview)."""
+def moves_listing(state: GameState, seat: int, locale: str = "en") -> Listing:
+    """The seat's legal moves at `state`: each as JSON, in words (of `locale`), and what it will do."""
     listed = legal_moves(state)
     moves = [command_to_dict(m) for m in listed]
-    position = default_context(public_state(state, seat))
-    events = Context(position.catalog)  # events in the words of the history: no position (api/play.py)
+    position = default_context(public_state(state, seat), locale)
+    # events in the words of the history: no position (api/play.py)
+    events = Context(position.catalog, locale=locale)
     believed = believed_positions(state, seat)
     previews = [preview(state, m, events, believed).to_json() for m in listed]
     # A move in words tells what it grants and where it lands from its own told events (its preview's).
@@ -107,9 +115,7 @@ def moves_listing(state: GameState, seat: int) -> Listing:
         422: {"description": "Illegal move (the body has `reason` and `rule_id`) or malformed command."},
     },
 )
-async def submit(
-    game_id: GameId, body: SubmitCommand, request: Request, caller: CommandSeat
-) -> Response:
+async def submit(game_id: GameId, body: SubmitCommand, request: Request, caller: CommandSeat) -> Response:
     """Submit a command at the version the caller saw; a retry with the same command ID is safe."""
     assert caller is not None  # None only for a game ID the route refuses, and then it does not run
     runtime: Runtime = request.app.state.runtime
@@ -122,7 +128,10 @@ async def submit(
         raise ApiError(422, "malformed-command", str(error)) from None
     if command.seat != seat.seat:
         raise ApiError(
-            403, "wrong-seat", f"this token is seat {seat.seat}'s, the command is for seat {command.seat}"
+            403,
+            "wrong-seat",
+            "this token is seat {seat}'s, the command is for seat {seat2}",
+            params={"seat": seat.seat, "seat2": command.seat},
         )
     check = await guard(runtime, game_id, seat.seat, body.expected_version, received, now=False)
     try:
@@ -155,7 +164,7 @@ async def submit(
         "game_id": game_id,
         "version": result.version,
         "replayed": result.replayed,
-        "events": [{**item, **extra} for item in items],
+        "events": [{**item, **extra} for item in play.localised(items, locale_of(request))],
     }
     return Response(orjson.dumps(answer), media_type="application/json")
 

@@ -48,7 +48,12 @@ async def board_at(
         if not current.finished:
             raise ApiError(403, "game-not-finished", "as_seat is open only once the game has ended")
         if as_seat >= len(state.players):
-            raise ApiError(422, "bad-seat", f"the game has seats 0..{len(state.players) - 1}")
+            raise ApiError(
+                422,
+                "bad-seat",
+                "the game has seats 0..{n_players}",
+                params={"n_players": len(state.players) - 1},
+            )
         viewer = Viewer(seat=as_seat)
     else:
         viewer = viewer_for(None if seat is None else seat.seat, current.finished)
@@ -79,7 +84,10 @@ async def fork(
     names = [(source.players[i].name, source.players[i].character) for i in person_seats(source)]
     if body.seats is not None and len(body.seats) != len(names):
         raise ApiError(
-            422, "bad-seats", f"the game has {len(names)} seats, the request lists {len(body.seats)}"
+            422,
+            "bad-seats",
+            "the game has {n_names} seats, the request lists {n_seats}",
+            params={"n_names": len(names), "n_seats": len(body.seats)},
         )
     bots = [None if body.seats is None else body.seats[i].bot for i in range(len(names))]
     actor = "api" if seat is None else f"seat {seat.seat} of {game_id}"

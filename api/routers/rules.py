@@ -9,11 +9,12 @@ import orjson
 from fastapi import APIRouter, Cookie, Header, Path, Query, Response
 from pydantic import BaseModel
 
+from api import i18n
 from api.negotiation import prefers
 from api.problems import MEDIA_TYPE as PROBLEM
 from api.problems import ApiError
 from api.routers.pages import HEADERS as PAGE_HEADERS
-from rulebook import UnknownRule, locale_of, reference
+from rulebook import UnknownRule, reference
 from rulebook.html import index_page, rule_page
 
 router = APIRouter(prefix="/rules", tags=["rules"])
@@ -86,33 +87,10 @@ def _html(accept: str | None) -> bool:
 
 
 def rules_locale(lang: str | None, accept_language: str | None, cookie: str | None = None) -> str:
-    """The language of the rules reference for a request: `?lang=` if it names one the reference has, else
-    the `galileo_lang` cookie (the choice made on a page), else the first language of `Accept-Language` (by
-    q, then order) that it has, else English.
-
-    (The one place the rules routes choose a language; the service-wide negotiation replaces it.)"""
-    for named in (lang, cookie):
-        if named and (named.strip().lower().startswith("en") or locale_of(named) != "en"):
-            return locale_of(named)
-    ranked: list[tuple[float, int, str]] = []
-    for position, item in enumerate((accept_language or "").split(",")):
-        tag, _, params = item.strip().partition(";")
-        quality = 1.0
-        for param in params.split(";"):
-            key, _, value = param.strip().partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        if tag.strip() and quality > 0:
-            ranked.append((-quality, position, tag.strip()))
-    for _, _, tag in sorted(ranked):
-        if tag == "*" or tag.lower().startswith("en"):
-            return "en"
-        if locale_of(tag) != "en":
-            return locale_of(tag)
-    return "en"
+    """The language of the rules reference for a request: `?lang=` if it names one the service speaks, else
+    the `galileo_lang` cookie (the choice made on a page), else `Accept-Language`, else English: the order
+    every answer of the service follows (api/i18n.py)."""
+    return i18n.pick(lang, cookie, accept_language)
 
 
 LANG = Query(

@@ -37,7 +37,12 @@ def _tokens(request: Request) -> list[str]:
     if not found:
         raise unauthorized("token-required", "name your seat tokens: 'Authorization: Bearer <t1> <t2> ...'")
     if len(found) > MAX_TOKENS:
-        raise ApiError(422, "too-many-tokens", f"at most {MAX_TOKENS} seat tokens per stream")
+        raise ApiError(
+            422,
+            "too-many-tokens",
+            "at most {MAX_TOKENS} seat tokens per stream",
+            params={"MAX_TOKENS": MAX_TOKENS},
+        )
     return found
 
 

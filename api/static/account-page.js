@@ -3,6 +3,7 @@
 import { Problem, clear, el, shortId, showProblem, when } from "/static/common.js";
 import { currentAccount, myGames, registerPasskey, sessionNow, signIn, signOut } from "/static/account.js";
 import { pushOn, renderNotifications, saveEmail } from "/static/notifications.js";
+import { t, tn } from "./i18n.js";
 
 const problem = document.getElementById("account-problem");
 
@@ -15,13 +16,13 @@ function next() {
 function duration(seconds) {
   const s = Math.round(seconds);
   const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
-  return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
+  return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : t("{m} min {s} s", { m, s: s % 60 });
 }
 
 function gameRow(game) {
-  const turn = game.status !== "active" ? "—" : game.your_turn ? el("span", { class: "badge turn" }, "yours") : game.to_act_name;
+  const turn = game.status !== "active" ? "—" : game.your_turn ? el("span", { class: "badge turn" }, t("yours")) : game.to_act_name;
   const time = !game.clock ? "no clock" : game.clock.paused ? `${duration(game.clock.seconds_left)} (paused)` : game.clock.deadline ? `${duration(game.clock.seconds_left)}, until ${when(game.clock.deadline)}` : duration(game.clock.seconds_left);
-  const open = game.status === "active" ? el("a", { href: game.link, class: "open-seat" }, "Open") : el("a", { href: game.replay_link }, "Replay");
+  const open = game.status === "active" ? el("a", { href: game.link, class: "open-seat" }, t("Open")) : el("a", { href: game.replay_link }, t("Replay"));
   return el("tr", { class: game.your_turn ? "to-act" : null, "data-game": game.game_id },
     el("td", {}, el("code", {}, shortId(game.game_id))),
     el("td", {}, `${game.seat} (${game.seat_name})`),
@@ -33,17 +34,17 @@ function gameRow(game) {
 
 // Why an OpenID Connect sign-in came back without a session (/session/oidc/callback).
 const SIGN_IN_ERRORS = {
-  "consent-refused": "the provider did not sign you in (consent refused)",
-  "bad-state": "this sign-in was not begun in this browser, or it expired: try again",
-  "token-rejected": "the provider's answer was not accepted",
-  "provider-error": "the provider reported an error",
+  "consent-refused": t("the provider did not sign you in (consent refused)"),
+  "bad-state": t("this sign-in was not begun in this browser, or it expired: try again"),
+  "token-rejected": t("the provider's answer was not accepted"),
+  "provider-error": t("the provider reported an error"),
 };
 
 function signInError() {
   const code = new URLSearchParams(location.search).get("signin_error");
   if (!code) return;
   history.replaceState(null, "", location.pathname);
-  showProblem(problem, new Problem(401, { title: "Not signed in", detail: SIGN_IN_ERRORS[code] || code, code }));
+  showProblem(problem, new Problem(401, { title: t("Not signed in"), detail: SIGN_IN_ERRORS[code] || code, code }));
 }
 
 async function render() {
@@ -54,7 +55,7 @@ async function render() {
     const provider = document.getElementById("oidc-sign-in");
     provider.hidden = !now.oidc;
     if (now.oidc) {
-      provider.textContent = `Sign in with ${now.oidc}`;
+      provider.textContent = t("Sign in with {oidc}", { oidc: now.oidc });
       provider.href = "/session/oidc/login";  // only when a provider is configured (else it answers 404)
     }
   } catch (error) {
@@ -68,10 +69,10 @@ async function render() {
   if (!account) return;
   await renderNotifications(account);
   document.getElementById("account-name").textContent = account.name;
-  document.getElementById("account-passkeys").textContent = `${account.passkeys} passkey${account.passkeys === 1 ? "" : "s"} sign this account in.`;
+  document.getElementById("account-passkeys").textContent = tn("{n} passkey signs this account in.", "{n} passkeys sign this account in.", account.passkeys);
   const games = await myGames();
   const body = document.getElementById("my-games");
-  clear(body, games.length ? games.map(gameRow) : el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No claimed seats yet.")));
+  clear(body, games.length ? games.map(gameRow) : el("tr", {}, el("td", { colspan: 6, class: "muted" }, t("No claimed seats yet."))));
   body.dataset.ready = "true";  // listed (tests wait on it)
 }
 

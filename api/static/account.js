@@ -3,6 +3,7 @@
 // seat on this device (ACCT-2). The session is an HttpOnly cookie no script reads; every write it
 // authenticates sends the session's CSRF token (from GET /me) as X-CSRF-Token (ACCT-3).
 import { Problem, api, newCommandId, saveToken } from "/static/common.js";
+import { t, tn } from "./i18n.js";
 
 // {account, oidc}: the signed-in account ({account_id, name, csrf_token, ...}) or null, and the name of
 // the OpenID Connect provider one may sign in with (or null).
@@ -25,7 +26,7 @@ function passkeysSupported() {
 
 function unsupported() {
   return new Problem(0, {
-    title: "Passkeys unavailable",
+    title: t("Passkeys unavailable"),
     detail: "this browser cannot use passkeys here (it needs a secure page: https, or http://localhost)",
     code: "passkeys-unsupported",
   });
@@ -85,7 +86,7 @@ export async function recoverIfAsked(gameId, token) {
   try {
     const account = await currentAccount();
     if (!account) {
-      return { token, problem: new Problem(401, { title: "Not signed in", detail: "sign in (Account) to open your seat on this device", code: "sign-in-required" }) };
+      return { token, problem: new Problem(401, { title: t("Not signed in"), detail: t("sign in (Account) to open your seat on this device"), code: "sign-in-required" }) };
     }
     const recovered = await api(`${path}/seats/${encodeURIComponent(seat)}/recover`, { method: "POST", csrf: account.csrf_token });
     saveToken(gameId, recovered.token);

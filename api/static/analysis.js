@@ -4,6 +4,7 @@
 // each mark jumps to the move.
 import { api, clear, el, showProblem } from "/static/common.js";
 import { s, seatColour, text } from "/static/svg.js";
+import { t, tn } from "./i18n.js";
 
 const FINAL = ["finished", "failed", "cancelled"];
 const POLL_MS = 500;
@@ -87,15 +88,15 @@ export class Analysis {
       progress.value = job.progress.done;
     } else progress.removeAttribute("value");
     if (job.status === "finished") {
-      this.status(`Analysed at version ${job.version} (budget ${job.budget}).`);
+      this.status(t("Analysed at version {version} (budget {budget}).", { version: job.version, budget: job.budget }));
       this.show(job.result);
       return;
     }
-    if (job.status === "failed") this.status(job.error || "The analysis failed.");
-    else if (job.status === "cancelled") this.status("Cancelled.");
+    if (job.status === "failed") this.status(job.error || t("The analysis failed."));
+    else if (job.status === "cancelled") this.status(t("Cancelled."));
     else {
       const total = job.progress.total ? ` of ${job.progress.total}` : "";
-      this.status(job.status === "queued" ? "Queued…" : `${job.status === "cancelling" ? "Cancelling" : "Analysing"}: ${job.progress.done}${total} decisions`);
+      this.status(job.status === "queued" ? "Queued…" : t("{Analysing}: {done}{total} decisions", { Analysing: job.status === "cancelling" ? "Cancelling" : t("Analysing"), done: job.progress.done, total }));
       this.timer = setTimeout(() => this.poll(), POLL_MS);
     }
   }
@@ -155,12 +156,12 @@ export class Analysis {
     this.cursor = s("line", { x1: 0, x2: 0, y1: PAD.top, y2: H - PAD.bottom, class: "cursor" });
     const svg = s(
       "svg",
-      { viewBox: `0 0 ${W} ${H}`, class: "win-graph-svg", role: "img", "aria-label": "Each seat's win probability after every decision" },
+      { viewBox: `0 0 ${W} ${H}`, class: "win-graph-svg", role: "img", "aria-label": t("Each seat's win probability after every decision") },
       grid,
       lines,
       this.cursor,
       dots,
-      text(PAD.left, H - 4, "decisions →", { class: "axis" }),
+      text(PAD.left, H - 4, t("decisions →"), { class: "axis" }),
     );
     const legend = el("div", { class: "legend" }, result.seats.map((name, seat) => el("span", { class: `who seat-${seat % 4}` }, `■ ${name}`)));
     clear(this.nodes.graph, svg, legend);
@@ -186,21 +187,21 @@ export class Analysis {
   }
 
   list(result, mistakes) {
-    const accuracy = result.summary.map((seat) => el("li", {}, el("span", { class: `who seat-${seat.seat % 4}` }, seat.name), `: accuracy ${seat.accuracy === null ? "–" : `${seat.accuracy}%`}, ${count(seat.inaccuracies, "inaccuracy", "inaccuracies")}, ${count(seat.mistakes, "mistake", "mistakes")}, ${count(seat.blunders, "blunder", "blunders")}`));
+    const accuracy = result.summary.map((seat) => el("li", {}, el("span", { class: `who seat-${seat.seat % 4}` }, seat.name), t(": accuracy {accuracy}, {count}, {count2}, {count3}", { accuracy: seat.accuracy === null ? "–" : `${seat.accuracy}%`, count: count(seat.inaccuracies, "inaccuracy", "inaccuracies"), count2: count(seat.mistakes, "mistake", "mistakes"), count3: count(seat.blunders, "blunder", "blunders") })));
     const worst = [...mistakes].sort((a, b) => (b.severity ?? b.loss) - (a.severity ?? a.loss)).slice(0, 12).sort((a, b) => a.version - b.version);
     clear(
       this.nodes.list,
       el("ul", { class: "accuracy" }, accuracy),
-      worst.length ? el("h3", {}, "Largest mistakes") : el("p", { class: "muted" }, "No mistakes found."),
+      worst.length ? el("h3", {}, t("Largest mistakes")) : el("p", { class: "muted" }, t("No mistakes found.")),
       el("ol", { class: "log mistakes" }, worst.map((d) => el("li", { class: `clickable ${d.mistake}` }, el("button", { type: "button", class: "link", "data-version": this.target(d), onclick: () => this.onPick(this.target(d)) }, this.describe(d))))),
     );
   }
 
   describe(d) {
-    const who = this.seats[d.seat] ? this.seats[d.seat].name : `Seat ${d.seat}`;
+    const who = this.seats[d.seat] ? this.seats[d.seat].name : t("Seat {seat}", { seat: d.seat });
     const lost = Math.round(d.loss * 100);
     const points = d.margin_loss.toFixed(1);
-    return `${LABELS[d.mistake] || ""} ${d.mistake} by ${who}, turn ${d.turn + 1}: ${d.move_words || d.move} (−${lost}% win, −${points} points); better: ${d.best_words || d.best}`;
+    return t("{mistake} {mistake2} by {who}, turn {turn}: {move} (−{lost}% win, −{points} points); better: {best}", { mistake: LABELS[d.mistake] || "", mistake2: d.mistake, who, turn: d.turn + 1, move: d.move_words || d.move, lost, points, best: d.best_words || d.best });
   }
 
   // The scrubber moved: draw where the board is on the graph.

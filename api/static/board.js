@@ -6,8 +6,9 @@
 // `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
 import { api, clear, el } from "/static/common.js";
 import {
-  COLOUR_NAMES, DICE, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
+  COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
 } from "/static/svg.js";
+import { t, tn } from "./i18n.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
 // elements wrap into more rows so that the text stays legible when the drawing is scaled down.
@@ -27,10 +28,10 @@ function place(i, width, gap, top, height) {
 const tileTables = new WeakMap();
 export function tilesOf(catalog) {
   if (!tileTables.has(catalog)) {
-    const out = Object.fromEntries(catalog.action_tiles.map((t) => [t.id, t]));
+    const out = Object.fromEntries(catalog.action_tiles.map((tl) => [tl.id, tl]));
     for (const ch of catalog.characters || []) if (ch.ability && ch.ability.tile) out[ch.ability.tile.id] = { ...ch.ability.tile, special: ch.id };
     const luna = catalog.luna_characters;
-    if (luna) for (const t of [...luna.newton_tiles, ...luna.cunitz_tiles]) out[t.id] = t;
+    if (luna) for (const tl of [...luna.newton_tiles, ...luna.cunitz_tiles]) out[tl.id] = tl;
     tileTables.set(catalog, out);
   }
   return tileTables.get(catalog);
@@ -53,7 +54,7 @@ function svgRoot(height, label, ...children) {
   return s("svg", { viewBox: `0 0 ${W} ${height}`, class: "board-svg", role: "group", "aria-label": label, "font-family": "system-ui, sans-serif", "font-size": 14 }, ...children);
 }
 
-const nameOf = (board, seat) => (board.seats[seat] ? board.seats[seat].name : `seat ${seat}`);
+const nameOf = (board, seat) => (board.seats[seat] ? board.seats[seat].name : t("seat {seat}", { seat }));
 const cardOf = (catalog, id) => catalog.cards[id];
 
 // A line of text that never runs out of its box: squeezed to `width` when its estimated length (0.6 em a
@@ -66,7 +67,7 @@ function fitted(x, y, content, width, size, attributes = {}) {
 
 function majorLabel(card) {
   const m = card.major;
-  return `${m.name}: ${m.mix} ${m.cost}, ${m.vp} VP${m.inquisitor ? ", an Inquisitor" : ""}`;
+  return t("{name}: {mix} {cost}, {vp} VP{Inquisitor}", { name: m.name, mix: MIX_NAMES[m.mix] || m.mix, cost: m.cost, vp: m.vp, Inquisitor: m.inquisitor ? t(", an Inquisitor") : "" });
 }
 
 // -- the main board ------------------------------------------------------------------------------------
@@ -83,10 +84,10 @@ function discovery(board, catalog, y0) {
       "g",
       { "data-kind": "comets-row", "data-where": where, "data-count": list.length },
       text(8, y + 5, label, { class: "label" }),
-      list.map(([seat, index], k) => s("g", {}, s("title", {}, `${nameOf(board, seat)}'s comet ${index + 1}`), comet(250 + k * 30, y, 9, seatColour(seat)))),
+      list.map(([seat, index], k) => s("g", {}, s("title", {}, t("{nameOf}'s comet {index}", { nameOf: nameOf(board, seat), index: index + 1 })), comet(250 + k * 30, y, 9, seatColour(seat)))),
     );
   };
-  out.push(cometRow("sky1", y0 + 12, "Comets above the cards (+1 each):"));
+  out.push(cometRow("sky1", y0 + 12, t("Comets above the cards (+1 each):")));
   const rows = place(0, cw, 8, 0, ch).rows(board.display.length);
   board.display.forEach((card, i) => {
     const { x, y } = place(i, cw, 8, y0 + 28, ch);
@@ -103,14 +104,14 @@ function discovery(board, catalog, y0) {
       s("rect", { x, y, width: cw, height: ch, rx: 8, class: "card" }),
       target(
         `mo:${id}`,
-        `Major Object ${majorLabel(full || { major: { ...major, inquisitor: inq } })}`,
+        t("Major Object {majorLabel}", { majorLabel: majorLabel(full || { major: { ...major, inquisitor: inq } }) }),
         { "data-kind": "major", "data-card": id },
         s("rect", { x: x + 1, y: y + 1, width: cw - 2, height: 78, rx: 7, fill: MIXES[major.mix] || "#888" }),
-        text(x + 8, y + 20, `Tier ${ROMAN[card.tier] || card.tier}`, { class: "on-dark small" }),
+        text(x + 8, y + 20, t("Tier {tier}", { tier: ROMAN[card.tier] || card.tier }), { class: "on-dark small" }),
         s("g", {}, s("rect", { x: x + cw - 52, y: y + 6, width: 46, height: 20, rx: 10, fill: "#fff8d6", stroke: "#1d2433" }), text(x + cw - 29, y + 20, `${major.vp} VP`, { "text-anchor": "middle", "font-weight": "700", class: "small" })),
         fitted(x + 8, y + 42, major.name, cw - 16, major.name.length > 14 ? 14 : 16, { class: "on-dark", "font-weight": "700" }),
-        text(x + 8, y + 66, `${major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
-        inq ? s("g", {}, s("title", {}, "an Inquisitor comes with it"), s("circle", { cx: x + cw - 18, cy: y + 61, r: 13, fill: "#fff" }), inquisitor(x + cw - 27, y + 50, 18)) : null,
+        text(x + 8, y + 66, `${MIX_NAMES[major.mix] || major.mix} ${major.cost}`, { class: "on-dark small", "font-weight": "700" }),
+        inq ? s("g", {}, s("title", {}, t("an Inquisitor comes with it")), s("circle", { cx: x + cw - 18, cy: y + 61, r: 13, fill: "#fff" }), inquisitor(x + cw - 27, y + 50, 18)) : null,
       ),
     ];
     parts.push(text(x + cw - 8, y + ch - 8, id, { class: "tiny muted", "text-anchor": "end" }));
@@ -121,7 +122,7 @@ function discovery(board, catalog, y0) {
       parts.push(
         target(
           `c:${id}:${k}`,
-          `Constellation ${c.name}: ${COLOUR_NAMES[c.colour]} ${c.cost}, gives ${rewardWords(c.reward)}${by >= 0 ? `; covered by ${nameOf(board, by)}` : ""}`,
+          t("Constellation {name}: {colour} {cost}, gives {rewardWords}{by}", { name: c.name, colour: COLOUR_NAMES[c.colour], cost: c.cost, rewardWords: rewardWords(c.reward), by: by >= 0 ? t("; covered by {name}", { name: nameOf(board, by) }) : "" }),
           { "data-kind": "constellation", "data-card": id, "data-index": k, "data-covered": by ?? -1 },
           s("rect", { x: x + 4, y: cy, width: cw - 8, height: slot - 6, rx: 6, class: "constellation" }),
           s("circle", { cx: x + 20, cy: cy + 18, r: 12, fill: DICE[c.colour] }),
@@ -135,24 +136,24 @@ function discovery(board, catalog, y0) {
     out.push(s("g", { "data-kind": "card", "data-space": i, "data-card": id }, parts));
   });
   const bottom = y0 + 28 + rows * (ch + 8) - 8;
-  out.push(cometRow("sky2", bottom + 16, "Comets below the cards (+2 each):"));
+  out.push(cometRow("sky2", bottom + 16, t("Comets below the cards (+2 each):")));
   const tiers = st.deck_tiers || {};
   const deckText = st.deck_tiers
-    ? `Deck ${st.deck_size} (I ${tiers["1"] ?? 0} · II ${tiers["2"] ?? 0} · III ${tiers["3"] ?? 0}) · reserve ${st.reserve_size}`
-    : `Deck ${(st.deck || []).length} · reserve ${(st.reserve || []).length} (revealed)`;
+    ? t("Deck {deck_size} (I {tiers} · II {tiers2} · III {tiers3}) · reserve {reserve_size}", { deck_size: st.deck_size, tiers: tiers["1"] ?? 0, tiers2: tiers["2"] ?? 0, tiers3: tiers["3"] ?? 0, reserve_size: st.reserve_size })
+    : t("Deck {n_deck} · reserve {n_reserve} (revealed)", { n_deck: (st.deck || []).length, n_reserve: (st.reserve || []).length });
   out.push(text(W < NARROW ? 8 : W - 8, W < NARROW ? bottom + 46 : y0 + 12, deckText, { "text-anchor": W < NARROW ? "start" : "end", class: "label", "data-kind": "deck", "data-deck": st.deck_size ?? (st.deck || []).length, "data-reserve": st.reserve_size ?? (st.reserve || []).length }));
   return [out, bottom - y0 + (W < NARROW ? 56 : 32)];
 }
 
 function supply(board, y) {
   const st = board.state;
-  const out = [text(8, y + 22, "Dice supply:", { class: "label" })];
+  const out = [text(8, y + 22, t("Dice supply:"), { class: "label" })];
   ["R", "Y", "B"].forEach((colour, i) => {
     const n = st.supply[i];
     out.push(
       target(
         `supply:${colour}`,
-        `${n} ${COLOUR_NAMES[colour]} ${n === 1 ? "die" : "dice"} in the supply`,
+        tn("{n} {colour} die in the supply", "{n} {colour} dice in the supply", n, { colour: COLOUR_NAMES[colour] }),
         { "data-kind": "supply", "data-colour": colour, "data-count": n },
         s("rect", { x: 104 + i * 110, y: y - 4, width: 96, height: 40, rx: 6, class: "hit" }),
         die(colour, "1", 110 + i * 110, y, 32),
@@ -165,14 +166,14 @@ function supply(board, y) {
 
 function university(board, catalog, y0) {
   const st = board.state;
-  const out = [text(8, y0 + 16, "University", { class: "heading" })];
+  const out = [text(8, y0 + 16, t("University"), { class: "heading" })];
   const tw = 242;
   const rowH = 34;
-  const themes = Object.fromEntries(catalog.subject_tiles.map((t) => [t.arch, t.theme]));
+  const themes = Object.fromEntries(catalog.subject_tiles.map((tl) => [tl.arch, tl.theme]));
   const tileH = 34 + rowH * 4 + 30;
   st.scale.forEach((faceId, slot) => {
     const { x, y } = place(slot, tw, 6, y0 + 26, tileH);
-    const face = catalog.scale_tiles.flatMap((t) => t.faces).find((f) => f.id === faceId);
+    const face = catalog.scale_tiles.flatMap((tl) => tl.faces).find((f) => f.id === faceId);
     const subject = st.subjects[slot];
     const parts = [
       s("rect", { x, y, width: tw, height: 34 + rowH * 4 + 30, rx: 8, class: "scale" }),
@@ -189,15 +190,15 @@ function university(board, catalog, y0) {
       );
     }
     const stairs = y + 34 + 4 * rowH;
-    parts.push(s("line", { x1: x, x2: x + tw, y1: stairs, y2: stairs, class: "rule" }), text(x + 8, stairs + 20, "stairs", { class: "small muted" }));
+    parts.push(s("line", { x1: x, x2: x + tw, y1: stairs, y2: stairs, class: "rule" }), text(x + 8, stairs + 20, t("stairs"), { class: "small muted" }));
     const here = {};
     st.players.forEach((p) => {
       const h = p.university[slot];
       const k = (here[h] = (here[h] || 0) + 1) - 1;
       const cy = h === 0 ? stairs + 15 : y + 34 + (4 - h) * rowH + rowH / 2;
-      parts.push(s("g", { "data-kind": "university", "data-seat": p.seat, "data-slot": slot, "data-height": h }, s("title", {}, `${nameOf(board, p.seat)}: ${h === 0 ? "on the stairs" : `row ${h}`}`), pawn(p.seat, x + tw - 18 - k * 24, cy, 10)));
+      parts.push(s("g", { "data-kind": "university", "data-seat": p.seat, "data-slot": slot, "data-height": h }, s("title", {}, `${nameOf(board, p.seat)}: ${h === 0 ? t("on the stairs") : t("row {h}", { h })}`), pawn(p.seat, x + tw - 18 - k * 24, cy, 10)));
     });
-    const label = `Scale tile ${slot + 1}, ${themes[subject] || subject} (${faceId}): rows ${face ? face.rows.map((r, i) => `${i + 1}: ×${r.multiplier} ${rewardWords(r.reward)}`).join("; ") : ""}`;
+    const label = t("Scale tile {slot}, {subject} ({faceId}): rows {face}", { slot: slot + 1, subject: themes[subject] || subject, faceId, face: face ? face.rows.map((r, i) => `${i + 1}: ×${r.multiplier} ${rewardWords(r.reward)}`).join("; ") : "" });
     out.push(target(`scale:${slot}`, label, { "data-kind": "scale", "data-slot": slot, "data-face": faceId }, parts));
   });
   return [out, 26 + place(0, tw, 6, 0, tileH).rows(st.scale.length) * (tileH + 6) + 4];
@@ -205,7 +206,7 @@ function university(board, catalog, y0) {
 
 function objectives(board, catalog, y0) {
   const st = board.state;
-  const out = [text(8, y0 + 16, `Objectives (first ${catalog.objective_first_vp} VP, later ${catalog.objective_later_vp} VP)`, { class: "heading" })];
+  const out = [text(8, y0 + 16, t("Objectives (first {objective_first_vp} VP, later {objective_later_vp} VP)", { objective_first_vp: catalog.objective_first_vp, objective_later_vp: catalog.objective_later_vp }), { class: "heading" })];
   const ow = 242;
   st.objectives.forEach((id, i) => {
     const { x, y } = place(i, ow, 6, y0 + 26, 118);
@@ -228,7 +229,7 @@ function objectives(board, catalog, y0) {
 
 function tracks(board, catalog, y0) {
   const st = board.state;
-  const out = [text(8, y0 + 16, "Reputation (Tribunal track)", { class: "heading" })];
+  const out = [text(8, y0 + 16, t("Reputation (Tribunal track)"), { class: "heading" })];
   const low = catalog.reputation_min;
   const high = catalog.reputation_max;
   const n = high - low + 1;
@@ -242,10 +243,10 @@ function tracks(board, catalog, y0) {
   st.players.forEach((p) => {
     const k = (at[p.reputation] = (at[p.reputation] || 0) + 1) - 1;
     const x = 6 + (p.reputation - low) * cw + cw / 2;
-    out.push(s("g", { "data-kind": "reputation", "data-seat": p.seat, "data-value": p.reputation }, s("title", {}, `${nameOf(board, p.seat)}: reputation ${p.reputation}`), pawn(p.seat, x - 8 + k * 8, y + 56 + k * 4, 9)));
+    out.push(s("g", { "data-kind": "reputation", "data-seat": p.seat, "data-value": p.reputation }, s("title", {}, t("{nameOf}: reputation {reputation}", { nameOf: nameOf(board, p.seat), reputation: p.reputation })), pawn(p.seat, x - 8 + k * 8, y + 56 + k * 4, 9)));
   });
   const sy = y + 80;
-  out.push(text(8, sy + 14, "Score", { class: "heading" }));
+  out.push(text(8, sy + 14, t("Score"), { class: "heading" }));
   const best = Math.max(10, ...st.players.map((p) => p.score));
   st.players.forEach((p, i) => {
     const by = sy + 24 + i * 26;
@@ -254,7 +255,7 @@ function tracks(board, catalog, y0) {
       s(
         "g",
         { "data-kind": "score", "data-seat": p.seat, "data-score": p.score },
-        s("title", {}, `${nameOf(board, p.seat)}: ${p.score} VP (${Object.entries(p.points).map(([k, v]) => `${k} ${v}`).join(", ") || "none yet"})`),
+        s("title", {}, t("{nameOf}: {score} VP ({yet})", { nameOf: nameOf(board, p.seat), score: p.score, yet: Object.entries(p.points).map(([k, v]) => `${k} ${v}`).join(", ") || t("none yet") })),
         pawn(p.seat, 18, by + 9, 9),
         text(34, by + 14, nameOf(board, p.seat), { class: "small" }),
         s("rect", { x: 200, y: by, width, height: 18, rx: 3, fill: seatColour(p.seat), opacity: 0.8 }),
@@ -267,7 +268,7 @@ function tracks(board, catalog, y0) {
 
 function bookOfComets(board, catalog, y0) {
   const st = board.state;
-  const out = [text(8, y0 + 16, "Book of Comets", { class: "heading" })];
+  const out = [text(8, y0 + 16, t("Book of Comets"), { class: "heading" })];
   const pages = catalog.book_pages;
   const n = pages.length + 1;
   const pw = W < NARROW ? (W - 12) / Math.ceil(n / 2) : (W - 12) / n;
@@ -279,9 +280,9 @@ function bookOfComets(board, catalog, y0) {
     out.push(
       target(
         `page:${page.id}`,
-        `Book of Comets page ${page.id}: ${rewardWords(page.reward)}${usable ? "" : ` (needs ${page.min_players}+ players)`}${by >= 0 ? `; covered by ${nameOf(board, by)}` : ""}`,
+        t("Book of Comets page {id}: {rewardWords}{players}{by}", { id: page.id, rewardWords: rewardWords(page.reward), players: usable ? "" : t(" (needs {min_players}+ players)", { min_players: page.min_players }), by: by >= 0 ? t("; covered by {name}", { name: nameOf(board, by) }) : "" }),
         { "data-kind": "page", "data-page": page.id, "data-covered": by },
-        s("rect", { x, y, width: pw - 3, height: 62, rx: 5, class: `page ${page.colour}${usable ? "" : " unused"}` }),
+        s("rect", { x, y, width: pw - 3, height: 62, rx: 5, class: `page ${page.colour}${usable ? "" : t(" unused")}` }),
         text(x + 5, y + 15, page.id, { class: "tiny on-dark" }),
         lines(x + 5, y + 33, rewardShort(page.reward), 10, 13, { class: "small on-dark", "font-weight": "600" }),
         by >= 0 ? comet(x + pw - 16, y + 50, 8, seatColour(by)) : null,
@@ -292,11 +293,11 @@ function bookOfComets(board, catalog, y0) {
   out.push(
     target(
       "page:appendix",
-      `Appendix: ${catalog.appendix_vp} VP per comet; ${st.players.map((p) => `${nameOf(board, p.seat)} ${p.appendix}`).join(", ")}`,
+      t("Appendix: {appendix_vp} VP per comet; {st}", { appendix_vp: catalog.appendix_vp, st: st.players.map((p) => `${nameOf(board, p.seat)} ${p.appendix}`).join(", ") }),
       { "data-kind": "appendix" },
       s("rect", { x, y, width: pw - 3, height: 62, rx: 5, class: "page appendix" }),
-      text(x + 5, y + 15, "Appendix", { class: "tiny" }),
-      text(x + 5, y + 31, `${catalog.appendix_vp} VP each`, { class: "tiny" }),
+      text(x + 5, y + 15, t("Appendix"), { class: "tiny" }),
+      text(x + 5, y + 31, t("{appendix_vp} VP each", { appendix_vp: catalog.appendix_vp }), { class: "tiny" }),
       st.players.map((p, k) => (p.appendix ? s("g", { "data-kind": "appendix-count", "data-seat": p.seat, "data-count": p.appendix }, comet(x + 16 + k * 20, y + 50, 7, seatColour(p.seat)), text(x + 22 + k * 20, y + 46, p.appendix, { class: "tiny" })) : null)),
     ),
   );
@@ -308,13 +309,13 @@ function luna(board, catalog, y0) {
   const moon = st.luna;
   // LUNA-22: an observation of the Moon costs the number on the top Observation tile (the state's stack,
   // top first), whichever Moon tile is chosen: one cost for all of them, never a cost per tile.
-  const cost = moon.costs.length ? `the next observation costs ${moon.costs[0]}` : "no Observation tile left";
+  const cost = moon.costs.length ? `the next observation costs ${moon.costs[0]}` : t("no Observation tile left");
   const out = [
-    text(8, y0 + 16, W < NARROW ? `Luna (phase ${moon.phase}, side ${moon.side})` : `Luna: the Moon (phase ${moon.phase}), Scoring tiles and the Bonus board (side ${moon.side})`, { class: "heading" }),
-    text(W - 8, y0 + 16, `Moon: ${cost}`, { class: "small", "text-anchor": "end", "font-weight": "700", "data-kind": "moon-cost", "data-cost": moon.costs.length ? moon.costs[0] : "" }),
+    text(8, y0 + 16, W < NARROW ? `Luna (phase ${moon.phase}, side ${moon.side})` : t("Luna: the Moon (phase {phase}), Scoring tiles and the Bonus board (side {side})", { phase: moon.phase, side: moon.side }), { class: "heading" }),
+    text(W - 8, y0 + 16, t("Moon: {cost}", { cost }), { class: "small", "text-anchor": "end", "font-weight": "700", "data-kind": "moon-cost", "data-cost": moon.costs.length ? moon.costs[0] : "" }),
   ];
   const tiles = catalog.luna.moon_tiles;
-  const scoring = Object.fromEntries(catalog.luna.scoring_tiles.map((t) => [t.id, t]));
+  const scoring = Object.fromEntries(catalog.luna.scoring_tiles.map((tl) => [tl.id, tl]));
   const tw = 104;
   tiles.forEach((tile, i) => {
     const { x, y } = place(i, tw, 6, y0 + 26, 96);
@@ -324,12 +325,12 @@ function luna(board, catalog, y0) {
     out.push(
       target(
         `moon:${tile.id}`,
-        `Moon tile ${tile.id} (phase ${tile.column}): ${rewardWords(tile.reward)}; Scoring tile ${on === "?" ? "face down" : score ? score.name : on || "none"}`,
+        t("Moon tile {id} (phase {column}): {rewardWords}; Scoring tile {none}", { id: tile.id, column: tile.column, rewardWords: rewardWords(tile.reward), none: on === "?" ? t("face down") : score ? score.name : on || "none" }),
         { "data-kind": "moon", "data-tile": tile.id, "data-scoring": on ?? "" },
         s("rect", { x, y, width: tw, height: 96, rx: 6, class: `moon${tile.column <= moon.phase ? " open" : ""}${taken ? " taken" : ""}` }),
-        text(x + 6, y + 16, `${tile.id} · phase ${tile.column}`, { class: "small", "font-weight": "700" }),
+        text(x + 6, y + 16, t("{id} · phase {column}", { id: tile.id, column: tile.column }), { class: "small", "font-weight": "700" }),
         lines(x + 6, y + 34, rewardShort(tile.reward), 15, 13, { class: "tiny" }),
-        lines(x + 6, y + 64, on === "?" ? "Scoring: face down" : score ? score.name : on ? on : "–", 16, 12, { class: "tiny muted" }),
+        lines(x + 6, y + 64, on === "?" ? t("Scoring: face down") : score ? score.name : on ? on : "–", 16, 12, { class: "tiny muted" }),
       ),
     );
   });
@@ -342,10 +343,10 @@ function luna(board, catalog, y0) {
     out.push(
       target(
         `bonus:${space.space}`,
-        `Bonus board space ${space.space}: ${rewardWords(space.reward)}${space.requires ? ` (needs a ${space.requires})` : ""}${seats.length ? `; ${seats.map((x) => nameOf(board, x)).join(", ")}` : ""}`,
+        t("Bonus board space {space}: {rewardWords}{requires}{seats}", { space: space.space, rewardWords: rewardWords(space.reward), requires: space.requires ? ` (needs a ${space.requires})` : "", seats: seats.length ? `; ${seats.map((x) => nameOf(board, x)).join(", ")}` : "" }),
         { "data-kind": "bonus", "data-space": space.space, "data-seats": seats.join(",") },
         s("rect", { x, y: sy, width: bw, height: 62, rx: 6, class: "bonus" }),
-        text(x + 6, sy + 16, `Bonus ${space.space}`, { class: "small", "font-weight": "700" }),
+        text(x + 6, sy + 16, t("Bonus {space}", { space: space.space }), { class: "small", "font-weight": "700" }),
         lines(x + 6, sy + 33, rewardShort(space.reward), 15, 13, { class: "tiny" }),
         seats.map((seat, k) => inquisitorPawn(seat, x + bw - 20 - k * 18, sy + 44)),
       ),
@@ -372,7 +373,7 @@ export function mainBoard(board, catalog) {
   add(tracks(board, catalog, y));
   add(bookOfComets(board, catalog, y));
   if (board.state.luna) add(luna(board, catalog, y));
-  return svgRoot(y + 6, "The main board", parts);
+  return svgRoot(y + 6, t("The main board"), parts);
 }
 
 // -- a player board ------------------------------------------------------------------------------------
@@ -388,13 +389,13 @@ function sky(board, catalog, p, y0) {
   catalog.starry_sky.forEach((space, i) => {
     const { x, y } = place(i, cw, 4, y0 + 34, 196);
     const crossed = i < 2;
-    const fixed = space.fixed.length ? space.fixed.map((r) => rewardShort(r)).join(" or ") : "–";
+    const fixed = space.fixed.length ? space.fixed.map((r) => rewardShort(r)).join(t(" or ")) : "–";
     const parts = [
       s("rect", { x, y, width: cw, height: 196, rx: 8, class: `sky${crossed ? " crossed" : ""}${i === here ? " here" : ""}` }),
       text(x + 8, y + 20, space.id, { "font-weight": "700" }),
-      text(x + cw - 8, y + 20, crossed ? "crossed out" : fixed, { "text-anchor": "end", class: "small" }),
+      text(x + cw - 8, y + 20, crossed ? t("crossed out") : fixed, { "text-anchor": "end", class: "small" }),
     ];
-    let label = `Sky space ${space.id}${crossed ? " (crossed out)" : `: fixed action ${space.fixed.map((r) => rewardWords(r)).join(" or ") || "none"}`}`;
+    let label = t("Sky space {id}{none}", { id: space.id, none: crossed ? t(" (crossed out)") : t(": fixed action {none}", { none: space.fixed.map((r) => rewardWords(r)).join(t(" or ")) || "none" }) });
     if (i < 6) {
       const id = p.queue[i];
       const tile = tiles[id];
@@ -402,19 +403,19 @@ function sky(board, catalog, p, y0) {
       const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
       const counted = (board.mirror_times || []).find((m) => m.seat === p.seat && m.tile === id);  // the engine's count
       const times = counted ? counted.times : null;
-      const special = tile && tile.special ? " (his special tile: never swapped)" : "";
+      const special = tile && tile.special ? t(" (his special tile: never swapped)") : "";
       const name = tile ? tile.name : id;
       const body = [];
       if (tile && tile.mirror) {
         // a special tile (mirror): its bonus times the multiplier of the position it lies on
-        label += `; Newton's special tile ${name} (${up ? "upgraded" : "basic"}): ${rewardWords(face[0])} × ${times} here (position ×${multipliers[i]}${up ? ` + ${tile.upgrade_bonus} upgraded` : ""})`;
+        label += t("; Newton's special tile {name} ({basic}): {rewardWords} × {times} here (position ×{i}{upgraded})", { name, basic: up ? t("upgraded") : t("basic"), rewardWords: rewardWords(face[0]), times, i: multipliers[i], upgraded: up ? ` + ${tile.upgrade_bonus} upgraded` : "" });
         body.push(
           text(x + 14, y + 88, "bonus", { class: "option-no" }),
           lines(x + 14, y + 106, rewardShort(face[0]), 16, 14, { class: "small" }),
-          text(x + 14, y + 136, `× ${times} here`, { "font-weight": "700", "data-kind": "mirror-times", "data-times": times }),
+          text(x + 14, y + 136, t("× {times} here", { times }), { "font-weight": "700", "data-kind": "mirror-times", "data-times": times }),
         );
       } else {
-        label += `; Action tile ${name}${special} (${up ? "upgraded" : "basic"}): 1 ${rewardWords(face[0])}, 2 ${rewardWords(face[1])}`;
+        label += t("; Action tile {name}{special} ({basic}): 1 {rewardWords}, 2 {rewardWords2}", { name, special, basic: up ? t("upgraded") : t("basic"), rewardWords: rewardWords(face[0]), rewardWords2: rewardWords(face[1]) });
         body.push(
           text(x + 14, y + 88, "1", { class: "option-no" }),
           lines(x + 30, y + 88, rewardShort(face[0]), 14, 14, { class: "small" }),
@@ -428,48 +429,48 @@ function sky(board, catalog, p, y0) {
           { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic", "data-special": tile && (tile.mirror || tile.special) ? "true" : null },
           s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: `${up ? "tile upgraded" : "tile"}${tile && (tile.mirror || tile.special) ? " special" : ""}` }),
           text(x + 14, y + 51, name.length > 17 ? `${name.slice(0, 16)}…` : name, { "font-weight": "700", "font-size": name.length > 12 ? 12 : null }),
-          text(x + 14, y + 66, `${up ? "★ upgraded" : "basic side"}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? " · special" : ""}`, { class: "tiny" }),
+          text(x + 14, y + 66, `${up ? t("★ upgraded") : t("basic side")}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? " · special" : ""}`, { class: "tiny" }),
           body,
         ),
       );
     } else {
-      label += `; instead of a tile: ${rewardWords(space.instead_of_tile)}`;
-      parts.push(text(x + 10, y + 80, "No tile here:", { class: "small" }), text(x + 10, y + 98, `${rewardShort(space.instead_of_tile)} instead`, { class: "small", "font-weight": "600" }));
+      label += t("; instead of a tile: {rewardWords}", { rewardWords: rewardWords(space.instead_of_tile) });
+      parts.push(text(x + 10, y + 80, t("No tile here:"), { class: "small" }), text(x + 10, y + 98, t("{rewardShort} instead", { rewardShort: rewardShort(space.instead_of_tile) }), { class: "small", "font-weight": "600" }));
     }
     if (i === p.telescope) {
       parts.push(
         s(
           "g",
           { "data-kind": "telescope", "data-seat": p.seat, "data-space": i },
-          s("title", {}, `${nameOf(board, p.seat)}'s telescope is on ${space.id}`),
+          s("title", {}, t("{nameOf}'s telescope is on {id}", { nameOf: nameOf(board, p.seat), id: space.id })),
           s("path", { d: `M${x + cw / 2 - 34},${y + 186} L${x + cw / 2 + 24},${y + 166} L${x + cw / 2 + 28},${y + 176} L${x + cw / 2 - 30},${y + 192} Z`, fill: seatColour(p.seat), stroke: "#1d2433" }),
           s("circle", { cx: x + cw / 2 + 26, cy: y + 171, r: 7, fill: "#fff", stroke: "#1d2433" }),
-          text(x + 8, y + 182, "telescope", { class: "tiny" }),
+          text(x + 8, y + 182, t("telescope"), { class: "tiny" }),
         ),
       );
     }
     out.push(target(`sky:${p.seat}:${i}`, label, { "data-kind": "sky", "data-space": i }, parts));
   });
-  out.unshift(text(8, y0 + 22, "Starry sky and Action tiles", { class: "heading" }));
+  out.unshift(text(8, y0 + 22, t("Starry sky and Action tiles"), { class: "heading" }));
   return [out, 34 + place(0, cw, 4, 0, 196).rows(catalog.starry_sky.length) * 200 + 4];
 }
 
 function resources(board, catalog, p, y0) {
-  const out = [text(8, y0 + 22, "Dice", { class: "heading" })];
+  const out = [text(8, y0 + 22, t("Dice"), { class: "heading" })];
   const y = y0 + 32;
   p.dice.forEach(([colour, value], i) => {
-    out.push(target(`die:${p.seat}:${colour}${value}`, `${COLOUR_NAMES[colour]} die showing ${value}`, { "data-kind": "die", "data-seat": p.seat, "data-colour": colour, "data-value": value }, die(colour, value, 8 + i * 52, y, 44)));
+    out.push(target(`die:${p.seat}:${colour}${value}`, t("{colour} die showing {value}", { colour: COLOUR_NAMES[colour], value }), { "data-kind": "die", "data-seat": p.seat, "data-colour": colour, "data-value": value }, die(colour, value, 8 + i * 52, y, 44)));
   });
-  if (!p.dice.length) out.push(text(8, y + 26, "no dice", { class: "muted" }));
+  if (!p.dice.length) out.push(text(8, y + 26, t("no dice"), { class: "muted" }));
   out.push(
     target(
       `quadrants:${p.seat}`,
-      `${p.quadrants} Quadrant tokens: free actions cost 1 to 4`,
+      t("{quadrants} Quadrant tokens: free actions cost 1 to 4", { quadrants: p.quadrants }),
       { "data-kind": "quadrants", "data-seat": p.seat, "data-count": p.quadrants },
       s("rect", { x: 230, y, width: 150, height: 44, rx: 6, class: "quadrant" }),
       s("path", { d: `M240,${y + 36} A26,26 0 0 1 266,${y + 10} L266,${y + 36} Z`, fill: "#c9a227", stroke: "#1d2433" }),
-      text(276, y + 20, `${p.quadrants} Quadrants`, { "font-weight": "700", class: "small" }),
-      text(276, y + 37, "free actions", { class: "tiny muted" }),
+      text(276, y + 20, t("{quadrants} Quadrants", { quadrants: p.quadrants }), { "font-weight": "700", class: "small" }),
+      text(276, y + 37, t("free actions"), { class: "tiny muted" }),
     ),
   );
   // Comets and Constellation tokens: seven slots each, left to right (below the dice when narrow).
@@ -478,9 +479,9 @@ function resources(board, catalog, p, y0) {
   const cy0 = narrow ? y0 + 84 : y0;
   const tx0 = narrow ? 8 : 690;
   const ty0 = narrow ? y0 + 168 : y0;
-  const states = { slot: "on the board", sky1: "above the cards (+1)", sky2: "below the cards (+2)", pending: "used twice, waiting for the Book", book: "in the Book of Comets" };
+  const states = { slot: t("on the board"), sky1: t("above the cards (+1)"), sky2: t("below the cards (+2)"), pending: t("used twice, waiting for the Book"), book: t("in the Book of Comets") };
   const marks = { sky1: "+1", sky2: "+2", pending: "…", book: "book" };
-  out.push(text(cx0, cy0 + 22, "Comets", { class: "heading" }));
+  out.push(text(cx0, cy0 + 22, t("Comets"), { class: "heading" }));
   p.comets.forEach((state, i) => {
     const x = cx0 + i * 40;
     const y = cy0 + 32;
@@ -488,14 +489,14 @@ function resources(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "comet", "data-seat": p.seat, "data-index": i, "data-state": state },
-        s("title", {}, `Comet ${i + 1}: ${states[state] || state}`),
+        s("title", {}, t("Comet {i}: {state}", { i: i + 1, state: states[state] || state })),
         s("rect", { x, y, width: 36, height: 44, rx: 5, class: "slot" }),
         state === "slot" ? comet(x + 22, y + 18, 9, "#e8e2c4") : text(x + 18, y + 22, marks[state] || state, { class: "tiny muted", "text-anchor": "middle" }),
         text(x + 18, y + 40, i + 1, { class: "tiny muted", "text-anchor": "middle" }),
       ),
     );
   });
-  out.push(text(tx0, ty0 + 22, "Constellation tokens", { class: "heading" }));
+  out.push(text(tx0, ty0 + 22, t("Constellation tokens"), { class: "heading" }));
   catalog.constellation_slots.forEach((reward, i) => {
     const x = tx0 + i * 43;
     const y = ty0 + 32;
@@ -504,7 +505,7 @@ function resources(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "token-slot", "data-seat": p.seat, "data-index": i, "data-present": String(present) },
-        s("title", {}, `Constellation token slot ${i + 1}: ${present ? "token here" : "empty"}; gives ${rewardWords(reward)} when its token leaves`),
+        s("title", {}, t("Constellation token slot {i}: {empty}; gives {rewardWords} when its token leaves", { i: i + 1, empty: present ? t("token here") : t("empty"), rewardWords: rewardWords(reward) })),
         s("rect", { x, y, width: 40, height: 44, rx: 5, class: "slot" }),
         present ? s("path", { d: star(x + 20, y + 14, 9), fill: seatColour(p.seat), stroke: "#1d2433", "stroke-width": 0.8 }) : null,
         text(x + 20, y + 39, rewardShort(reward), { class: "tiny", "text-anchor": "middle" }),
@@ -529,7 +530,7 @@ function cellar(board, catalog, p, y0) {
   const own = abilityOf(p) && (characterOf(catalog, p.character) || {}).ability;
   const tile = own && own.cellar ? own.cellar : null;
   const archs = tile ? tile.arch : catalog.cellar_arch;
-  const out = [text(8, y0 + 22, tile ? "Cellar: Bruno's cellar tile (each Inquisitor moving onto a space gains its reward)" : "Cellar (Inquisitors)", { class: "heading" })];
+  const out = [text(8, y0 + 22, tile ? t("Cellar: Bruno's cellar tile (each Inquisitor moving onto a space gains its reward)") : t("Cellar (Inquisitors)"), { class: "heading" })];
   const y = y0 + 32;
   const cw = Math.min(118, Math.floor((W - 16) / archs.length) - 4);
   archs.forEach((arch, i) => {
@@ -541,7 +542,7 @@ function cellar(board, catalog, p, y0) {
     const figures = [];
     for (let k = 0; k < n; k++) figures.push(inquisitor(x + 8 + (k % 5) * 20, y + 24 + Math.floor(k / 5) * 22, 18));
     for (let k = 0; k < g; k++) figures.push(s("g", { "data-kind": "grand-figure" }, inquisitor(x + 8 + ((n + k) % 5) * 20, y + 24 + Math.floor((n + k) / 5) * 22, 18, "#3a1060", true)));
-    const label = `Cellar space C${i + 1}: ${n} Inquisitor${n === 1 ? "" : "s"}${g ? ` and ${g} Grand Inquisitor${g === 1 ? "" : "s"}` : ""}; interrogation ${arch}, end of game ${bottom} VP each${tile ? `; an Inquisitor moving here gains ${rewardWords(reward)}` : ""}`;
+    const label = t("Cellar space C{i}: {inquisitors}{grand}; interrogation {arch}, end of game {bottom} VP each{reward}", { i: i + 1, inquisitors: tn("{n} Inquisitor", "{n} Inquisitors", n), grand: g ? tn(" and {n} Grand Inquisitor", " and {n} Grand Inquisitors", g) : "", arch, bottom, reward: tile ? t("; an Inquisitor moving here gains {reward}", { reward: rewardWords(reward) }) : "" });
     out.push(
       target(
         `cellar:${p.seat}:${i}`,
@@ -551,8 +552,8 @@ function cellar(board, catalog, p, y0) {
         text(x + 6, y + 16, `C${i + 1}`, { "font-weight": "700", class: "small" }),
         text(x + cw - 6, y + 16, `${arch > 0 ? "+" : ""}${arch} / ${bottom} VP`, { "text-anchor": "end", class: "tiny" }),
         figures,
-        tile ? text(x + 6, y + 72, reward.length ? `→ ${rewardShort(reward)}` : "no reward", { class: "tiny", "font-weight": "600" }) : null,
-        n + g === 0 ? text(x + cw / 2, y + 50, "empty", { "text-anchor": "middle", class: "tiny muted" }) : null,
+        tile ? text(x + 6, y + 72, reward.length ? `→ ${rewardShort(reward)}` : t("no reward"), { class: "tiny", "font-weight": "600" }) : null,
+        n + g === 0 ? text(x + cw / 2, y + 50, t("empty"), { "text-anchor": "middle", class: "tiny muted" }) : null,
       ),
     );
   });
@@ -560,16 +561,16 @@ function cellar(board, catalog, p, y0) {
     s(
       "g",
       { "data-kind": "appendix-of", "data-seat": p.seat, "data-count": p.appendix },
-      text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 100 : y + 20, `Appendix: ${p.appendix} comet${p.appendix === 1 ? "" : "s"}`, { class: "small" }),
-      text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 118 : y + 40, `Reputation ${p.reputation} · ${p.achievements.length ? `claimed ${p.achievements.join(", ")}` : "no objective yet"}`, { class: "small" }),
-      p.moon ? text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 136 : y + 60, `Moon observations: ${p.moon}`, { class: "small" }) : null,
+      text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 100 : y + 20, tn("Appendix: {n} comet", "Appendix: {n} comets", p.appendix), { class: "small" }),
+      text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 118 : y + 40, t("Reputation {reputation} · {yet}", { reputation: p.reputation, yet: p.achievements.length ? `claimed ${p.achievements.join(", ")}` : t("no objective yet") }), { class: "small" }),
+      p.moon ? text(W < NARROW || tile ? 8 : 510, W < NARROW || tile ? y + 136 : y + 60, t("Moon observations: {moon}", { moon: p.moon }), { class: "small" }) : null,
     ),
   );
   return [out, 32 + (W < NARROW || tile ? 146 : 86)];
 }
 
 function library(board, catalog, p, y0) {
-  const out = [text(8, y0 + 22, "Library and Book tokens", { class: "heading" })];
+  const out = [text(8, y0 + 22, t("Library and Book tokens"), { class: "heading" })];
   const y = y0 + 32;
   const cards = p.library;
   const spaces = 2 + cards.length;
@@ -585,13 +586,13 @@ function library(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "library-card", "data-seat": p.seat, "data-card": id, "data-dark": String(dark) },
-        s("title", {}, hidden ? `A face-down tier ${String(id).slice(7)} card (only its owner sees its front)` : `${card ? card.major.name : id} (${id}), ${dark ? "observed: dark side up" : "face down: light side up"}`),
+        s("title", {}, hidden ? `A face-down tier ${String(id).slice(7)} card (only its owner sees its front)` : `${card ? card.major.name : id} (${id}), ${dark ? "observed: dark side up" : t("face down: light side up")}`),
         s("rect", { x: x + 2, y, width: sw - 4, height: 22, rx: 4, class: dark ? "lib-head dark" : "lib-head light" }),
         text(x + sw / 2, y + 15, head.length > 12 ? `${head.slice(0, 11)}…` : head, { "text-anchor": "middle", class: dark ? "tiny on-dark" : "tiny" }),
       ),
     );
   });
-  out.push(text(50 + sw / 2, y + 15, "start", { "text-anchor": "middle", class: "tiny muted" }), text(50 + sw * 1.5, y + 15, "printed", { "text-anchor": "middle", class: "tiny muted" }));
+  out.push(text(50 + sw / 2, y + 15, t("start"), { "text-anchor": "middle", class: "tiny muted" }), text(50 + sw * 1.5, y + 15, t("printed"), { "text-anchor": "middle", class: "tiny muted" }));
   const covered = libraryCovers(catalog, p);
   ROWS.forEach((row, r) => {
     const ry = y + 26 + r * rh;
@@ -608,7 +609,7 @@ function library(board, catalog, p, y0) {
       const cover = covered.get(`${r}:${k}`);
       if (cover) reward = cover.reward;  // CHAR-COP-4: a library tile's reward replaces the space's
       parts.push(s("rect", { x: x + 2, y: ry, width: sw - 4, height: rh - 4, rx: 4, class: k === 0 ? "space start" : cover ? "space covered" : "space" }));
-      if (cover) parts.push(s("g", { "data-kind": "library-cover", "data-seat": p.seat, "data-tile": cover.tile, "data-row": r, "data-column": k }, s("title", {}, `Library tile ${cover.tile} (face ${cover.face}) covers this space: ${rewardWords(cover.reward)}`), text(x + 6, ry + 11, cover.tile, { class: "tiny muted" })));
+      if (cover) parts.push(s("g", { "data-kind": "library-cover", "data-seat": p.seat, "data-tile": cover.tile, "data-row": r, "data-column": k }, s("title", {}, t("Library tile {tile} (face {face}) covers this space: {rewardWords}", { tile: cover.tile, face: cover.face, rewardWords: rewardWords(cover.reward) })), text(x + 6, ry + 11, cover.tile, { class: "tiny muted" })));
       if (k >= 1) parts.push(text(x + sw / 2, ry + 25, reward === null ? "?" : rewardShort(reward), { "text-anchor": "middle", class: "tiny", "font-weight": cover ? "700" : null }));
     }
     const pos = p.books[r];
@@ -617,11 +618,11 @@ function library(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "book", "data-seat": p.seat, "data-row": r, "data-position": pos },
-        s("title", {}, `${row} Book token on space ${pos}`),
+        s("title", {}, t("{row} Book token on space {pos}", { row, pos })),
         s("rect", { x: bx - 13, y: ry + 2, width: 26, height: 10, rx: 2, fill: seatColour(p.seat), stroke: "#1d2433" }),
       ),
     );
-    const label = `Library row ${row}: Book token on space ${pos} of ${spaces - 1}; next ${pos + 1 < spaces ? (pos + 1 === 1 ? rewardWords(catalog.library_printed[r]) : "a card's space") : "the end of the row"}`;
+    const label = t("Library row {row}: Book token on space {pos} of {spaces}; next {row2}", { row, pos, spaces: spaces - 1, row2: pos + 1 < spaces ? (pos + 1 === 1 ? rewardWords(catalog.library_printed[r]) : t("a card's space")) : t("the end of the row") });
     out.push(target(`row:${p.seat}:${r}`, label, { "data-kind": "row", "data-row": r }, parts));
   });
   return [out, 32 + 26 + rh * 4 + 8];
@@ -633,7 +634,7 @@ function libraryCovers(catalog, p) {
   const ability = abilityOf(p);
   const own = ability && ability.library.length ? (characterOf(catalog, p.character) || {}).ability : null;
   if (!own) return out;
-  const tiles = Object.fromEntries(own.library_tiles.map((t) => [t.id, t]));
+  const tiles = Object.fromEntries(own.library_tiles.map((tl) => [tl.id, tl]));
   for (const [id, face, column, row] of ability.library) {
     const tile = tiles[id];
     if (!tile) continue;
@@ -645,20 +646,20 @@ function libraryCovers(catalog, p) {
 // -- the ability side's own components (digest §17) ----------------------------------------------------
 
 const CONDITIONS = {
-  "INC:R": "increase red dice",
-  "INC:Y": "increase yellow dice",
-  "INC:B": "increase blue dice",
-  "1D": "one die +",
-  Q: "gain a Quadrant",
-  LEC: "a Lecture",
+  "INC:R": t("increase red dice"),
+  "INC:Y": t("increase yellow dice"),
+  "INC:B": t("increase blue dice"),
+  "1D": t("one die +"),
+  Q: t("gain a Quadrant"),
+  LEC: t("a Lecture"),
   PER: "persuade",
-  DIE: "gain a die",
+  DIE: t("gain a die"),
   WRITE: "write",
-  SPOT: "spot a comet",
-  UPG: "upgrade a tile",
-  FW: "a Farewell",
-  "OBS:constellation": "observe a constellation",
-  "OBS:major": "observe a Major Object",
+  SPOT: t("spot a comet"),
+  UPG: t("upgrade a tile"),
+  FW: t("a Farewell"),
+  "OBS:constellation": t("observe a constellation"),
+  "OBS:major": t("observe a Major Object"),
 };
 const conditionWords = (code) => CONDITIONS[code] || code;
 
@@ -669,14 +670,14 @@ function box(x, y, width, height, cls, ...children) {
 // The personal Book-of-Comets pages (CHAR-3, BOC-5): a comet may go on them instead of a shared page.
 function personalPages(board, catalog, p, own, y0) {
   const ability = abilityOf(p);
-  const out = [text(8, y0 + 16, "Personal Book of Comets pages", { class: "label" })];
+  const out = [text(8, y0 + 16, t("Personal Book of Comets pages"), { class: "label" })];
   own.pages.forEach((page, i) => {
     const x = 8 + i * 170;
     const covered = ability.pages.includes(page.id);
     out.push(
       target(
         `page:${page.id}`,
-        `${nameOf(board, p.seat)}'s personal page ${page.id}: ${rewardWords(page.reward)}${covered ? "; covered by a comet" : "; free"}`,
+        t("{nameOf}'s personal page {id}: {rewardWords}{free}", { nameOf: nameOf(board, p.seat), id: page.id, rewardWords: rewardWords(page.reward), free: covered ? t("; covered by a comet") : t("; free") }),
         { "data-kind": "personal-page", "data-seat": p.seat, "data-page": page.id, "data-covered": String(covered) },
         ...box(x, y0 + 24, 160, 54, "page personal"),
         text(x + 6, y0 + 40, page.id, { class: "tiny", "font-weight": "700" }),
@@ -693,7 +694,7 @@ function keplerAside(board, catalog, p, y0) {
   const tile = tilesOf(catalog)[id];
   const up = p.upgraded.includes(id);
   const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
-  const label = `Set aside on Kepler's character board: ${tile ? tile.name : id} (${up ? "upgraded" : "basic"}): 1 ${rewardWords(face[0])}, 2 ${rewardWords(face[1])}. His special tile swaps it with a tile of the sky (option 2), or two tiles of the sky (option 1); the special tile itself is never swapped`;
+  const label = t("Set aside on Kepler's character board: {id} ({basic}): 1 {rewardWords}, 2 {rewardWords2}. His special tile swaps it with a tile of the sky (option 2), or two tiles of the sky (option 1); the special tile itself is never swapped", { id: tile ? tile.name : id, basic: up ? "upgraded" : "basic", rewardWords: rewardWords(face[0]), rewardWords2: rewardWords(face[1]) });
   return [
     [
       target(
@@ -701,12 +702,12 @@ function keplerAside(board, catalog, p, y0) {
         label,
         { "data-kind": "aside", "data-seat": p.seat, "data-tile": id, "data-face": up ? "upgraded" : "basic" },
         ...box(8, y0 + 8, 250, 84, up ? "tile upgraded" : "tile"),
-        text(16, y0 + 26, `Character board: ${tile ? tile.name : id} (${id})`, { "font-weight": "700", class: "small" }),
-        text(16, y0 + 42, `${up ? "★ upgraded" : "basic side"} · set aside`, { class: "tiny" }),
+        text(16, y0 + 26, t("Character board: {id} ({id2})", { id: tile ? tile.name : id, id2: id }), { "font-weight": "700", class: "small" }),
+        text(16, y0 + 42, t("{side} · set aside", { side: up ? t("★ upgraded") : t("basic side") }), { class: "tiny" }),
         text(16, y0 + 62, `1 ${rewardShort(face[0])}`, { class: "small" }),
         text(16, y0 + 82, `2 ${rewardShort(face[1])}`, { class: "small" }),
       ),
-      lines(W < NARROW ? 8 : 276, W < NARROW ? y0 + 112 : y0 + 30, "Kepler's special tile swaps two tiles of the sky (option 1) or a sky tile with this one (option 2); it is never swapped itself.", W < NARROW ? 70 : 90, 15, { class: "small muted" }),
+      lines(W < NARROW ? 8 : 276, W < NARROW ? y0 + 112 : y0 + 30, t("Kepler's special tile swaps two tiles of the sky (option 1) or a sky tile with this one (option 2); it is never swapped itself."), W < NARROW ? 70 : 90, 15, { class: "small muted" }),
     ],
     W < NARROW ? 140 : 98,
   ];
@@ -714,19 +715,19 @@ function keplerAside(board, catalog, p, y0) {
 
 function copernicusTiles(board, catalog, p, own, y0) {
   const placed = new Map(abilityOf(p).library.map(([id, face, column, row]) => [id, { face, column, row }]));
-  const out = [text(8, y0 + 16, "Library tiles (one per turn, free; covered spaces give the tile's reward)", { class: "label" })];
+  const out = [text(8, y0 + 16, t("Library tiles (one per turn, free; covered spaces give the tile's reward)"), { class: "label" })];
   own.library_tiles.forEach((tile, i) => {
     const { x, y } = place(i, 230, 8, y0 + 24, 92);
     const at = placed.get(tile.id);
-    const faces = Object.entries(tile.faces).map(([face, rows]) => `face ${face}: ${rows.map((r) => rewardShort(r)).join(" / ")}`);
-    const where = at ? `placed face ${at.face} up on column ${at.column}, ${ROWS[at.row]}` : "not placed yet";
+    const faces = Object.entries(tile.faces).map(([face, rows]) => t("face {face}: {rows}", { face, rows: rows.map((r) => rewardShort(r)).join(" / ") }));
+    const where = at ? `placed face ${at.face} up on column ${at.column}, ${ROWS[at.row]}` : t("not placed yet");
     out.push(
       target(
         `libtile:${p.seat}:${tile.id}`,
-        `Library tile ${tile.id} (${tile.rows} row${tile.rows === 1 ? "" : "s"}): ${faces.join("; ")}; ${where}`,
+        tn("Library tile {id} ({n} row): {faces}; {where}", "Library tile {id} ({n} rows): {faces}; {where}", tile.rows, { id: tile.id, faces: faces.join("; "), where }),
         { "data-kind": "library-tile", "data-seat": p.seat, "data-tile": tile.id, "data-placed": at ? `${at.face}:${at.column}:${at.row}` : "" },
         ...box(x, y, 230, 88, at ? "tile placed" : "tile"),
-        text(x + 8, y + 18, `${tile.id} · ${tile.rows} row${tile.rows === 1 ? "" : "s"}`, { "font-weight": "700", class: "small" }),
+        text(x + 8, y + 18, tn("{id} · {n} row", "{id} · {n} rows", tile.rows, { id: tile.id }), { "font-weight": "700", class: "small" }),
         faces.map((f, k) => text(x + 8, y + 38 + k * 17, f, { class: "tiny" })),
         text(x + 8, y + 80, where, { class: "tiny muted" }),
       ),
@@ -738,7 +739,7 @@ function copernicusTiles(board, catalog, p, own, y0) {
 function heveliusArea(board, catalog, p, y0) {
   const h = p.hevelius;
   const luna = catalog.luna_characters;
-  const tiles = Object.fromEntries(luna.hevelius_tiles.map((t) => [t.id, t]));
+  const tiles = Object.fromEntries(luna.hevelius_tiles.map((tl) => [tl.id, tl]));
   const stars = (ids) => ids.reduce((n, id) => n + (tiles[id] ? tiles[id].stars : 0), 0);
   const open = (ids) => ids.reduce((n, id) => n + (tiles[id] ? tiles[id].connections : 0), 0) - 2 * (ids.length - 1);
   const band = (n) => luna.bands.reduce((best, [least, reward]) => (n >= least ? reward : best), []);
@@ -747,41 +748,41 @@ function heveliusArea(board, catalog, p, y0) {
   const performed = now ? h.performed : [];
   const revealed = h.deck.length && !h.deck.includes("?");  // the deck's order is public once the game has ended
   const out = [
-    revealed ? s("g", { "data-kind": "hevelius-deck-order", "data-seat": p.seat }, s("title", {}, `Her deck from the top (revealed at the end): ${h.deck.join(", ")}`)) : null,
-    text(8, y0 + 16, `Constellation tiles: deck ${h.deck.length} face down${revealed ? ` (revealed: ${h.deck.slice(0, 6).join(", ")}${h.deck.length > 6 ? "…" : ""})` : ""} · discard pile ${h.discard.length} · this turn ${performed.length ? performed.map(conditionWords).join(", ") : "nothing performed yet"}${now && h.claimed ? " · a tile claimed this turn" : ""}`, { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
-    text(8, y0 + 38, "Offer (claim one whose action you performed this turn):", { class: "small" }),
+    revealed ? s("g", { "data-kind": "hevelius-deck-order", "data-seat": p.seat }, s("title", {}, t("Her deck from the top (revealed at the end): {h}", { h: h.deck.join(", ") }))) : null,
+    text(8, y0 + 16, t("Constellation tiles: deck {n_deck} face down{n_deck2} · discard pile {n_discard} · this turn {yet}{turn}", { n_deck: h.deck.length, n_deck2: revealed ? ` (revealed: ${h.deck.slice(0, 6).join(", ")}${h.deck.length > 6 ? "…" : ""})` : "", n_discard: h.discard.length, yet: performed.length ? performed.map(conditionWords).join(", ") : t("nothing performed yet"), turn: now && h.claimed ? t(" · a tile claimed this turn") : "" }), { class: "label", "data-kind": "hevelius-deck", "data-seat": p.seat, "data-deck": h.deck.length, "data-discard": h.discard.length }),
+    text(8, y0 + 38, t("Offer (claim one whose action you performed this turn):"), { class: "small" }),
   ];
   h.offer.forEach((id, i) => {
     const { x, y } = place(i, 220, 8, y0 + 46, 62);
-    const t = tiles[id];
+    const tl = tiles[id];
     out.push(
       target(
         `hoffer:${p.seat}:${id}`,
-        `Offer tile ${id}: ${t ? `${t.stars} star${t.stars === 1 ? "" : "s"}, ${t.connections} connection${t.connections === 1 ? "" : "s"}, condition: ${conditionWords(t.condition)}` : id}${performed.includes(t && t.condition) ? " (performed this turn)" : ""}`,
+        t("Offer tile {id}: {id2}{turn}", { id, id2: tl ? `${tl.stars} star${tl.stars === 1 ? "" : "s"}, ${tl.connections} connection${tl.connections === 1 ? "" : "s"}, condition: ${conditionWords(tl.condition)}` : id, turn: performed.includes(t && tl.condition) ? t(" (performed this turn)") : "" }),
         { "data-kind": "hevelius-offer", "data-seat": p.seat, "data-tile": id },
         ...box(x, y, 220, 58, "tile"),
         text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
-        text(x + 8, y + 36, t ? `${"★".repeat(t.stars)} · ${t.connections} connection${t.connections === 1 ? "" : "s"}` : "", { class: "small" }),
-        text(x + 8, y + 52, t ? `if: ${conditionWords(t.condition)}` : "", { class: "tiny" }),
+        text(x + 8, y + 36, tl ? `${"★".repeat(tl.stars)} · ${tl.connections} connection${tl.connections === 1 ? "" : "s"}` : "", { class: "small" }),
+        text(x + 8, y + 52, tl ? `if: ${conditionWords(tl.condition)}` : "", { class: "tiny" }),
       ),
     );
   });
   let y = y0 + 46 + place(0, 220, 8, 0, 62).rows(Math.max(1, h.offer.length)) * 66;
-  out.push(text(8, y + 16, "Constellations in progress (a claimed tile starts a new one or extends one through an open connection):", { class: "small" }));
+  out.push(text(8, y + 16, t("Constellations in progress (a claimed tile starts a new one or extends one through an open connection):"), { class: "small" }));
   const groups = [...h.constellations.map((ids, k) => ({ ids, k: k + 1 })), { ids: [], k: 0 }];
   groups.forEach(({ ids, k }, i) => {
     const { x, y: gy } = place(i, 236, 8, y + 24, 76);
     const n = stars(ids);
-    const label = k === 0 ? "A new constellation (place a claimed tile here to start one)" : `Constellation ${k}: ${ids.join(", ")}; ${n} star${n === 1 ? "" : "s"}, ${open(ids)} open connection${open(ids) === 1 ? "" : "s"}; complete now it would give ${rewardWords(band(n))}`;
+    const label = k === 0 ? t("A new constellation (place a claimed tile here to start one)") : t("Constellation {k}: {ids}; {stars}, {connections}; complete now it would give {rewardWords}", { k, ids: ids.join(", "), stars: tn("{n} star", "{n} stars", n), connections: tn("{n} open connection", "{n} open connections", open(ids)), rewardWords: rewardWords(band(n)) });
     out.push(
       target(
         `hgroup:${p.seat}:${k}`,
         label,
         { "data-kind": "hevelius-constellation", "data-seat": p.seat, "data-index": k, "data-tiles": ids.join(","), "data-stars": n, "data-open": k ? open(ids) : "" },
         ...box(x, gy, 236, 72, k ? "constellation-tiles" : "constellation-tiles new"),
-        text(x + 8, gy + 18, k ? `Constellation ${k}: ${ids.join(" + ")}` : "+ new constellation", { "font-weight": "700", class: "small" }),
-        k ? text(x + 8, gy + 36, `${n} ★ · ${open(ids)} open`, { class: "small" }) : null,
-        k ? text(x + 8, gy + 54, `complete now: ${band(n).length ? rewardShort(band(n)) : "nothing"}`, { class: "tiny" }) : null,
+        text(x + 8, gy + 18, k ? `Constellation ${k}: ${ids.join(" + ")}` : t("+ new constellation"), { "font-weight": "700", class: "small" }),
+        k ? text(x + 8, gy + 36, t("{n} ★ · {open} open", { n, open: open(ids) }), { class: "small" }) : null,
+        k ? text(x + 8, gy + 54, t("complete now: {nothing}", { nothing: band(n).length ? rewardShort(band(n)) : t("nothing") }), { class: "tiny" }) : null,
         k ? text(x + 8, gy + 68, ids.map(tileText).join(" | ").slice(0, 40), { class: "tiny muted" }) : null,
       ),
     );
@@ -791,8 +792,8 @@ function heveliusArea(board, catalog, p, y0) {
     s(
       "g",
       { "data-kind": "hevelius-discard", "data-seat": p.seat, "data-count": h.discard.length },
-      s("title", {}, `Discard pile (completed constellations and discarded offers): ${h.discard.join(", ") || "empty"}`),
-      text(8, y + 14, `Discard pile (completed constellations, discarded offers): ${h.discard.join(", ") || "empty"} · ${(p.points || {}).hevelius || 0} VP from completed constellations`, { class: "tiny muted" }),
+      s("title", {}, t("Discard pile (completed constellations and discarded offers): {empty}", { empty: h.discard.join(", ") || t("empty") })),
+      text(8, y + 14, t("Discard pile (completed constellations, discarded offers): {empty} · {hevelius} VP from completed constellations", { empty: h.discard.join(", ") || t("empty"), hevelius: (p.points || {}).hevelius || 0 }), { class: "tiny muted" }),
     ),
   );
   return [out, y - y0 + 22];
@@ -802,12 +803,12 @@ function cunitzArea(board, catalog, p, y0) {
   const u = p.urania;
   const luna = catalog.luna_characters;
   const notes = Object.fromEntries(luna.notes.map((n) => [n.id, n]));
-  const out = [text(8, y0 + 16, "Urania Propitia: the round token (Focus) and the square token's track (Move)", { class: "label" })];
+  const out = [text(8, y0 + 16, t("Urania Propitia: the round token (Focus) and the square token's track (Move)"), { class: "label" })];
   // the round token's spaces: the rotating arrow (start) and the three colours (CHAR-CUN-2)
   ["", "R", "Y", "B"].forEach((colour, i) => {
     const x = 8 + i * 92;
     const on = u.round === colour;
-    const name = colour ? COLOUR_NAMES[colour] : "the rotating arrow (start)";
+    const name = colour ? COLOUR_NAMES[colour] : t("the rotating arrow (start)");
     const parts = [
       ...box(x, y0 + 24, 86, 40, "round-space"),
       colour ? s("circle", { cx: x + 18, cy: y0 + 44, r: 11, fill: DICE[colour] }) : text(x + 18, y0 + 50, "↻", { "text-anchor": "middle", "font-size": 18 }),
@@ -815,7 +816,7 @@ function cunitzArea(board, catalog, p, y0) {
       on ? s("circle", { cx: x + 77, cy: y0 + 44, r: 7, fill: seatColour(p.seat), stroke: "#1d2433", "data-kind": "round-token" }) : null,
     ];
     const attrs = { "data-kind": "round-space", "data-seat": p.seat, "data-colour": colour || "arrow", "data-token": String(on) };
-    const label = `Round token space: ${name}${on ? " (the round token is here)" : ""}`;
+    const label = t("Round token space: {name}{here}", { name, here: on ? t(" (the round token is here)") : "" });
     out.push(colour ? target(`round:${p.seat}:${colour}`, label, attrs, ...parts) : s("g", attrs, s("title", {}, label), ...parts));
   });
   let note = 0;
@@ -831,19 +832,19 @@ function cunitzArea(board, catalog, p, y0) {
       const n = notes[noteId];
       note += 1;
       if (!n) {
-        label = `Track space ${i}: a Note space, its Note face down`;
-        body = [text(x + sw / 2, y + 40, "?", { "text-anchor": "middle", "font-weight": "700", "font-size": 20 }), text(x + 4, y + 64, "face down", { class: "tiny muted" })];
+        label = t("Track space {i}: a Note space, its Note face down", { i });
+        body = [text(x + sw / 2, y + 40, "?", { "text-anchor": "middle", "font-weight": "700", "font-size": 20 }), text(x + 4, y + 64, t("face down"), { class: "tiny muted" })];
       } else {
-        label = `Track space ${i}: Note ${n.id} (${n.frame.map((c) => COLOUR_NAMES[c]).join("/")} frame): ${rewardWords(n.reward)} if the round token shows ${n.frame.map((c) => COLOUR_NAMES[c]).join(" or ")}`;
+        label = t("Track space {i}: Note {id} ({n} frame): {rewardWords} if the round token shows {n2}", { i, id: n.id, n: n.frame.map((c) => COLOUR_NAMES[c]).join("/"), rewardWords: rewardWords(n.reward), n2: n.frame.map((c) => COLOUR_NAMES[c]).join(t(" or ")) });
         body = [
           ...n.frame.map((c, k) => s("rect", { x: x + 4 + k * 12, y: y + 20, width: 10, height: 10, fill: DICE[c], stroke: "#1d2433", "stroke-width": 0.5 })),
           text(x + 4, y + 48, rewardShort(n.reward), { class: "tiny", "font-weight": "600" }),
-          text(x + 4, y + 64, `Note ${n.id}`, { class: "tiny muted" }),
+          text(x + 4, y + 64, t("Note {id}", { id: n.id }), { class: "tiny muted" }),
         ];
       }
     } else {
-      label = `Track space ${i}: ${i === 0 ? "the start" : rewardWords(reward)}`;
-      body = [lines(x + 4, y + 36, i === 0 ? "start" : rewardShort(reward), 10, 12, { class: "tiny" })];
+      label = t("Track space {i}: {rewardWords}", { i, rewardWords: i === 0 ? t("the start") : rewardWords(reward) });
+      body = [lines(x + 4, y + 36, i === 0 ? t("start") : rewardShort(reward), 10, 12, { class: "tiny" })];
     }
     out.push(
       s(
@@ -864,7 +865,7 @@ function sophiaArea(board, catalog, p, y0) {
   const luna = catalog.luna_characters;
   const position = p.venus.position;
   const covered = new Set(luna.venus[position] || []);
-  const out = [text(8, y0 + 16, `The Sun and Venus (position ${position + 1} of ${luna.venus.length}; moves on each wrap U → S1): after an Observe she gains every reward Venus does not cover`, { class: "label", "data-kind": "venus", "data-seat": p.seat, "data-position": position })];
+  const out = [text(8, y0 + 16, t("The Sun and Venus (position {position} of {n_venus}; moves on each wrap U → S1): after an Observe she gains every reward Venus does not cover", { position: position + 1, n_venus: luna.venus.length }), { class: "label", "data-kind": "venus", "data-seat": p.seat, "data-position": position })];
   luna.sun.forEach((reward, i) => {
     const x = 8 + i * 120;
     const hidden = covered.has(i);
@@ -872,10 +873,10 @@ function sophiaArea(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "sun-space", "data-seat": p.seat, "data-index": i, "data-covered": String(hidden) },
-        s("title", {}, `Sun space ${i + 1}: ${rewardWords(reward)}${hidden ? " (covered by Venus)" : " (gained after each Observe)"}`),
+        s("title", {}, t("Sun space {i}: {rewardWords}{Observe}", { i: i + 1, rewardWords: rewardWords(reward), Observe: hidden ? t(" (covered by Venus)") : t(" (gained after each Observe)") })),
         ...box(x, y0 + 24, 112, 48, hidden ? "sun covered" : "sun"),
         text(x + 8, y0 + 44, rewardShort(reward), { "font-weight": "700", class: "small" }),
-        text(x + 8, y0 + 62, hidden ? "covered by Venus" : "visible", { class: "tiny" }),
+        text(x + 8, y0 + 62, hidden ? t("covered by Venus") : "visible", { class: "tiny" }),
       ),
     );
   });
@@ -895,7 +896,7 @@ function characterArea(board, catalog, p, y0) {
   if (!ability) return [[], 0];
   const character = characterOf(catalog, p.character);
   const own = character && character.ability;
-  const out = [text(8, y0 + 22, `${character ? character.name : p.character}: ability side`, { class: "heading", "data-kind": "ability-side", "data-seat": p.seat, "data-character": p.character })];
+  const out = [text(8, y0 + 22, t("{character}: ability side", { character: character ? character.name : p.character }), { class: "heading", "data-kind": "ability-side", "data-seat": p.seat, "data-character": p.character })];
   let y = y0 + 28;
   const add = ([items, height]) => {
     out.push(s("g", {}, items));
@@ -907,39 +908,39 @@ function characterArea(board, catalog, p, y0) {
   if (p.hevelius && catalog.luna_characters) add(heveliusArea(board, catalog, p, y));
   if (p.urania && catalog.luna_characters) add(cunitzArea(board, catalog, p, y));
   if (p.venus && catalog.luna_characters) add(sophiaArea(board, catalog, p, y));
-  if (p.character === "galileo") add([[lines(8, y + 14, "Galileo: each Observe may be a Major Object and one constellation, or one to three constellations.", 120, 15, { class: "small muted" })], 24]);
+  if (p.character === "galileo") add([[lines(8, y + 14, t("Galileo: each Observe may be a Major Object and one constellation, or one to three constellations."), 120, 15, { class: "small muted" })], 24]);
   return [out, y - y0 + 4];
 }
 
 // The solo Tycho Brahe's board (SOLO-21..24): his line of solo Action tiles (rows top to bottom, the
 // partial ones in parentheses), his marker, and his Movement tiles (revealed ones; the stack's order is hidden).
 function tychoLine(board, catalog, p, y0) {
-  const t = board.tycho;
-  const n = t.line.length;
+  const tl = board.tycho;
+  const n = tl.line.length;
   const cw = Math.floor((W - 16) / Math.min(n, W < NARROW ? 3 : 6)) - 4;
   const rowH = 13;
   const chars = Math.max(16, Math.floor((cw - 20) / 5.6));  // "tiny" text: about 5.6 units a character
-  const wrapped = t.line.map((tile) => tile.rows.map((row, r) => wrap(`${r + 1}. ${row.text}`, chars)));
+  const wrapped = tl.line.map((tile) => tile.rows.map((row, r) => wrap(`${r + 1}. ${row.text}`, chars)));
   const tallest = Math.max(...wrapped.map((rows) => rows.reduce((k, ls) => k + ls.length, 0) + rows.length));
   const h = 48 + tallest * rowH + 4;
-  const level = t.difficulty ? ` · difficulty ${t.difficulty}` : "";
+  const level = tl.difficulty ? ` · difficulty ${tl.difficulty}` : "";
   const out = [
-    text(8, y0 + 22, `Tycho's solo Action tiles · Movement tile: ${t.last || "none yet"} · ${t.stack_size} left in the stack${level}`, { class: "heading" }),
+    text(8, y0 + 22, t("Tycho's solo Action tiles · Movement tile: {yet} · {stack_size} left in the stack{level}", { yet: tl.last || t("none yet"), stack_size: tl.stack_size, level }), { class: "heading" }),
   ];
-  t.line.forEach((tile, i) => {
+  tl.line.forEach((tile, i) => {
     const { x, y } = place(i, cw, 4, y0 + 32, h);
-    const here = i === t.marker;
+    const here = i === tl.marker;
     const parts = [
       s("rect", { x, y, width: cw, height: h, rx: 8, class: `tile${tile.upgraded ? " upgraded" : ""}${here ? " here" : ""}` }),
       text(x + 8, y + 18, `${tile.name}${here ? " ◆ marker" : ""}`, { "font-weight": "700" }),
-      text(x + 8, y + 34, tile.upgraded ? "★ upgraded side" : "basic side", { class: "tiny" }),
+      text(x + 8, y + 34, tile.upgraded ? t("★ upgraded side") : t("basic side"), { class: "tiny" }),
     ];
     let ry = y + 52;
     wrapped[i].forEach((rowLines) => {
       rowLines.forEach((line, k) => parts.push(text(x + (k ? 18 : 8), ry + k * rowH, line, { class: "tiny" })));
       ry += (rowLines.length + 1) * rowH;
     });
-    const label = `Tycho's tile ${tile.name} (${tile.upgraded ? "upgraded" : "basic"})${here ? ", under his marker" : ""}: ${tile.rows.map((r) => r.text).join("; ")}`;
+    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: tile.name, basic: tile.upgraded ? t("upgraded") : t("basic"), marker: here ? t(", under his marker") : "", tile: tile.rows.map((r) => r.text).join("; ") });
     out.push(target(`tycho:${i}`, label, { "data-kind": "tycho-tile", "data-tile": tile.id }, parts));
   });
   const rows = place(0, cw, 4, 0, h).rows(n);
@@ -949,30 +950,30 @@ function tychoLine(board, catalog, p, y0) {
 // What Tycho has gathered (SOLO-43, SOLO-47..50): his cards (face down to the person: their tiers only),
 // his Book marker, his points by source and the Movement tiles revealed so far.
 function tychoHoldings(board, catalog, p, y0) {
-  const t = board.tycho;
+  const tl = board.tycho;
   const tiers = {};
   for (const [id] of p.library) {
     const tier = String(id).startsWith("hidden:") ? String(id).slice(7) : String((cardOf(catalog, id) || { tier: "?" }).tier);
     tiers[tier] = (tiers[tier] || 0) + 1;
   }
-  const cards = Object.keys(tiers).sort().map((k) => `tier ${ROMAN[k] || k} × ${tiers[k]}`).join(", ");
+  const cards = Object.keys(tiers).sort().map((k) => t("tier {k} × {k2}", { k: ROMAN[k] || k, k2: tiers[k] })).join(", ");
   const points = Object.entries(p.points || {}).map(([k, v]) => `${k.replace(/^tycho-/, "")} ${v}`).join(", ");
   const marker = Math.max(...p.books);
-  const shown = t.shown.slice(-8);
+  const shown = tl.shown.slice(-8);
   const width = Math.min(W - 16, 980);
   const chars = Math.floor((width - 16) / 6.6);
   const rowsOf = [
     [`Cards: ${p.library.length}${cards ? ` (${cards})` : ""} · Book marker: ${marker} · ${p.score} VP${points ? ` (${points})` : ""}`, "small"],
-    [`Movement tiles revealed: ${t.shown.length}${shown.length ? ` (latest: ${shown.slice().reverse().join(", ")})` : ""} · ${t.stack_size} left, order hidden`, "small"],
-    [`His marker is under tile ${t.marker + 1} of ${t.line.length}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.`, "tiny muted"],
+    [`Movement tiles revealed: ${tl.shown.length}${shown.length ? ` (latest: ${shown.slice().reverse().join(", ")})` : ""} · ${tl.stack_size} left, order hidden`, "small"],
+    [`His marker is under tile ${tl.marker + 1} of ${tl.line.length}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.`, "tiny muted"],
   ].flatMap(([words, cls]) => wrap(words, cls === "small" ? chars : Math.floor(chars * 1.1)).map((line) => [line, cls]));
   const height = 12 + rowsOf.length * 18;
   const out = [
-    text(8, y0 + 22, "Tycho's cards, Book marker and points", { class: "heading" }),
+    text(8, y0 + 22, t("Tycho's cards, Book marker and points"), { class: "heading" }),
     s(
       "g",
-      { "data-kind": "tycho-summary", "data-seat": p.seat, "data-cards": p.library.length, "data-score": p.score, "data-book": marker, "data-stack": t.stack_size },
-      s("title", {}, `Tycho: ${p.library.length} cards, Book marker on ${marker}, ${p.score} VP; ${t.stack_size} Movement tiles left`),
+      { "data-kind": "tycho-summary", "data-seat": p.seat, "data-cards": p.library.length, "data-score": p.score, "data-book": marker, "data-stack": tl.stack_size },
+      s("title", {}, t("Tycho: {n_library} cards, Book marker on {marker}, {score} VP; {stack_size} Movement tiles left", { n_library: p.library.length, marker, score: p.score, stack_size: tl.stack_size })),
       ...box(8, y0 + 30, width, height, "tycho-summary"),
       rowsOf.map(([line, cls], k) => text(16, y0 + 48 + k * 18, line, { class: cls })),
     ),
@@ -986,7 +987,7 @@ export function playerBoard(board, catalog, p) {
   const parts = [
     s("rect", { x: 0, y: 0, width: W, height: 40, fill: seatColour(p.seat) }),
     text(12, 27, `${nameOf(board, p.seat)} · ${p.character}`, { fill: "white", "font-weight": "700", "font-size": 18 }),
-    text(W - 12, 27, `${p.score} VP · ${p.quadrants} Q${W < NARROW ? "" : ` · reputation ${p.reputation}`}${acting ? " · to act" : ""}`, { fill: "white", "text-anchor": "end", "font-weight": "600" }),
+    text(W - 12, 27, t("{score} VP · {quadrants} Q{reputation}{act}", { score: p.score, quadrants: p.quadrants, reputation: W < NARROW ? "" : t(" · reputation {reputation}", { reputation: p.reputation }), act: acting ? t(" · to act") : "" }), { fill: "white", "text-anchor": "end", "font-weight": "600" }),
   ];
   let y = 44;
   const opponent = board.tycho && board.tycho.seat === p.seat;
@@ -995,7 +996,7 @@ export function playerBoard(board, catalog, p) {
     parts.push(s("g", {}, items));
     y += height;
   }
-  return svgRoot(y + 4, `${nameOf(board, p.seat)}'s player board`, parts);
+  return svgRoot(y + 4, t("{nameOf}'s player board", { nameOf: nameOf(board, p.seat) }), parts);
 }
 
 // The whole board: the main board, then the viewer's own player board first, then the others.
@@ -1024,7 +1025,7 @@ export function renderBoard(container, board, catalog) {
     el(
       "details",
       { class: "player-board", open: true, "data-seat": p.seat },
-      el("summary", {}, `${nameOf(board, p.seat)} (${p.character}${abilityOf(p) ? ", ability side" : ""})${p.seat === me ? " — you" : ""}: ${p.score} VP`),
+      el("summary", {}, t("{nameOf} ({character}{side}){you}: {score} VP", { nameOf: nameOf(board, p.seat), character: p.character, side: abilityOf(p) ? t(", ability side") : "", you: p.seat === me ? t(" — you") : "", score: p.score })),
       playerBoard(board, catalog, p),
     );
   // The main board and the viewer's own board side by side on a wide screen (style.css, "the desk"),

@@ -1,6 +1,7 @@
 // Shared by the pages: seat tokens, calling the API, showing its problems, building elements.
 // The board is drawn by board.js, the moves by moves.js, whose turn by turn.js, the history by history.js.
 // Plain ES modules, no build step. Everything user-supplied is inserted as text, never as HTML.
+import { lang, t } from "./i18n.js";
 
 // -- seat tokens ------------------------------------------------------------------------------------
 // A seat token is a secret. Links carry it in the URL fragment (#token=...), which browsers never send
@@ -52,7 +53,7 @@ export class Problem extends Error {
 }
 
 export async function api(path, { token = null, method = "GET", body, csrf = null } = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang };  // the page's language (i18n.js)
   if (token) headers.Authorization = `Bearer ${token}`;
   if (csrf) headers["X-CSRF-Token"] = csrf;  // a write the session cookie authenticates (account.js)
   const init = { method, headers };
@@ -64,7 +65,7 @@ export async function api(path, { token = null, method = "GET", body, csrf = nul
   try {
     response = await fetch(path, init);
   } catch (error) {
-    throw new Problem(0, { title: "Network error", detail: String(error), code: "network" });
+    throw new Problem(0, { title: t("Network error"), detail: String(error), code: "network" });
   }
   const text = await response.text();
   let data = null;
@@ -100,16 +101,16 @@ export function clear(node, ...children) {
 
 export function showProblem(target, error) {
   if (!error) return clear(target);
-  const p = error instanceof Problem ? error.problem : { title: "Error", detail: String(error) };
+  const p = error instanceof Problem ? error.problem : { title: t("Error"), detail: String(error) };
   const lines = [
-    el("strong", {}, p.title || "Error", error.status ? ` (${error.status})` : ""),
+    el("strong", {}, p.title || t("Error"), error.status ? ` (${error.status})` : ""),
     p.detail ? el("span", {}, ": ", p.detail) : null,
   ];
   const extra = [];
-  if (p.code) extra.push(`code ${p.code}`);
-  if (p.reason) extra.push(`reason ${p.reason}`);
-  if (p.current_version !== undefined) extra.push(`current version ${p.current_version}`);
-  const rule = p.rule_id ? [extra.length ? " · rule " : "rule ", ruleLink(p.rule_id)] : [];
+  if (p.code) extra.push(t("code {code}", { code: p.code }));
+  if (p.reason) extra.push(t("reason {reason}", { reason: p.reason }));
+  if (p.current_version !== undefined) extra.push(t("current version {current_version}", { current_version: p.current_version }));
+  const rule = p.rule_id ? [extra.length ? " · rule " : t("rule "), ruleLink(p.rule_id)] : [];
   const notes = extra.length || rule.length ? el("div", { class: "muted" }, extra.join(" · "), rule) : null;
   return clear(target, el("div", { class: "problem", role: "alert" }, lines, notes));
 }
@@ -126,16 +127,16 @@ export function when(iso) {
 
 export const DEAL_NOTES = {
   secret: null,
-  "chosen-seed": "Practice game: its seed was chosen by whoever created it, who can know the whole deal.",
-  known: "The deal is known (a fork of a finished game, or an imported file): not a fair game.",
+  "chosen-seed": t("Practice game: its seed was chosen by whoever created it, who can know the whole deal."),
+  known: t("The deal is known (a fork of a finished game, or an imported file): not a fair game."),
 };
 
 export function dealBadge(deal) {
   if (!deal || deal === "secret") return null;
-  return el("span", { class: "badge practice", title: DEAL_NOTES[deal] || "" }, deal === "chosen-seed" ? "practice: chosen seed" : `deal ${deal}`);
+  return el("span", { class: "badge practice", title: DEAL_NOTES[deal] || "" }, deal === "chosen-seed" ? t("practice: chosen seed") : t("deal {deal}", { deal }));
 }
 
 // A rule ID as a link to its page in the rules reference (/rules/{rule_id}).
 export function ruleLink(ruleId) {
-  return el("a", { href: `/rules/${encodeURIComponent(ruleId)}`, class: "rule-link", title: `Rule ${ruleId} in the rules reference` }, ruleId);
+  return el("a", { href: `/rules/${encodeURIComponent(ruleId)}`, class: "rule-link", title: t("Rule {ruleId} in the rules reference", { ruleId }) }, ruleId);
 }

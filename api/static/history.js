@@ -1,6 +1,7 @@
 // The history of a game in words (each event item's `text`, projections/describe.py), newest first,
 // filterable by seat. Used by the play page (live) and the replay page (click an event to go there).
 import { clear, el, ruleLink } from "/static/common.js";
+import { t, tn } from "./i18n.js";
 
 export class History {
   // `limit`: how many of the newest events are kept and listed (Infinity: all of them).
@@ -13,18 +14,18 @@ export class History {
     this.seats = [];
     this.current = null;
     this.marks = new Map();  // version -> [kind, words]: the analysis' mistakes (replay page)
-    this.select = el("select", { "aria-label": "Show the events of", onchange: () => this.render() });
+    this.select = el("select", { "aria-label": t("Show the events of"), onchange: () => this.render() });
     // Routine steps (the server marks them: a free-action window closed, no objective met, a turn's end)
     // are folded away unless asked for.
     this.routine = el("input", { type: "checkbox", class: "show-routine", checked: !foldRoutine, onchange: () => this.render() });
     this.list = el("ol", { class: "log history" });
-    clear(root, el("div", { class: "row" }, el("label", {}, "Show ", this.select), el("label", { class: "muted" }, this.routine, " routine steps")), this.list);
+    clear(root, el("div", { class: "row" }, el("label", {}, t("Show "), this.select), el("label", { class: "muted" }, this.routine, t(" routine steps"))), this.list);
   }
 
   setSeats(seats) {
     this.seats = seats;
     const value = this.select.value;
-    clear(this.select, el("option", { value: "" }, "every seat"), seats.map((s) => el("option", { value: s.seat }, `${s.name} (seat ${s.seat})`)), el("option", { value: "game" }, "the game itself"));
+    clear(this.select, el("option", { value: "" }, t("every seat")), seats.map((s) => el("option", { value: s.seat }, t("{name} (seat {seat})", { name: s.name, seat: s.seat }))), el("option", { value: "game" }, t("the game itself")));
     this.select.value = value;
   }
 
@@ -68,7 +69,7 @@ export class History {
 
   line(item) {
     const seat = item.event ? item.event.seat : null;
-    const who = seat === null || seat === undefined ? "Game" : (this.seats[seat] || {}).name || `Seat ${seat}`;
+    const who = seat === null || seat === undefined ? t("Game") : (this.seats[seat] || {}).name || t("Seat {seat}", { seat });
     const rule = item.event && item.event.rule ? item.event.rule : "";
     const attributes = { "data-version": item.version, class: item.version === this.current ? "current" : null };
     const content = [

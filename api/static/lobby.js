@@ -1,8 +1,11 @@
 // The lobby: list games (GET /games), create one (POST /games), statistics (GET /stats).
 import { Problem, api, clear, dealBadge, el, saveToken, seatLink, shortId, showProblem, when } from "/static/common.js";
+import { t, tn } from "./i18n.js";
 
 const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"];
-const KINDS = [["person", "a person"], ["greedy", "greedy bot"], ["random", "random bot"]];
+const STATUSES = { active: t("active"), finished: t("finished"), cancelled: t("cancelled") };
+const BOTS = { greedy: t("greedy"), random: t("random") };
+const KINDS = [["person", t("a person")], ["greedy", t("greedy bot")], ["random", t("random bot")]];
 const seatsBody = document.getElementById("seats");
 
 function seatRow(index) {
@@ -11,9 +14,9 @@ function seatRow(index) {
     {},
     el("td", {}, index),
     el("td", {}, el("select", { name: "kind" }, KINDS.map(([value, label]) => el("option", { value, selected: index > 0 && value === "greedy" }, label)))),
-    el("td", {}, el("input", { name: "name", maxlength: 40, placeholder: `Player ${index + 1}` })),
-    el("td", {}, el("select", { name: "character" }, el("option", { value: "" }, "any"), CHARACTERS.map((c) => el("option", { value: c }, c)))),
-    el("td", {}, el("select", { name: "side", title: "The character board's side (CHAR-1)" }, el("option", { value: "basic" }, "basic"), el("option", { value: "ability" }, "ability"))),
+    el("td", {}, el("input", { name: "name", maxlength: 40, placeholder: t("Player {index}", { index: index + 1 }) })),
+    el("td", {}, el("select", { name: "character" }, el("option", { value: "" }, t("any")), CHARACTERS.map((c) => el("option", { value: c }, c)))),
+    el("td", {}, el("select", { name: "side", title: t("The character board's side (CHAR-1)") }, el("option", { value: "basic" }, t("basic")), el("option", { value: "ability" }, t("ability")))),
   );
 }
 
@@ -23,7 +26,7 @@ function soloSide(solo) {
   if (!select) return;
   if (solo) select.value = "ability";
   select.disabled = solo;
-  select.title = solo ? "In the solo game the person always plays the ability side (SOLO-26)" : "The character board's side (CHAR-1)";
+  select.title = solo ? "In the solo game the person always plays the ability side (SOLO-26)" : t("The character board's side (CHAR-1)");
   for (const option of select.options) option.hidden = solo && option.value === "basic";
 }
 
@@ -37,7 +40,7 @@ function setSeats(count) {
 
 // The clock (POST /games `clock`, docs/async.md): time for each turn with a reserve, or a bank per seat
 // with an increment; durations go as ISO 8601 (PT30M, PT5H, P2D).
-const UNITS = [["M", "minutes"], ["H", "hours"], ["D", "days"]];
+const UNITS = [["M", t("minutes")], ["H", t("hours")], ["D", t("days")]];
 for (const select of document.querySelectorAll("#clock select[id$=-unit]")) {
   for (const [value, label] of UNITS) select.append(el("option", { value, selected: value === "D" }, label));
 }
@@ -106,12 +109,12 @@ function showCreated(created) {
     el(
       "div",
       { class: "ok" },
-      el("p", {}, "Game ", el("code", {}, shortId(created.game_id)), " created ", dealBadge(created.deal)),
+      el("p", {}, t("Game "), el("code", {}, shortId(created.game_id)), t(" created "), dealBadge(created.deal)),
       people.length
-        ? el("p", {}, "Each link below is one seat's secret, shown only now: open yours, send the others to their players.")
-        : el("p", {}, "Every seat is a bot: ", el("a", { href: `/play/${encodeURIComponent(created.game_id)}` }, "watch the game")),
+        ? el("p", {}, t("Each link below is one seat's secret, shown only now: open yours, send the others to their players."))
+        : el("p", {}, t("Every seat is a bot: "), el("a", { href: `/play/${encodeURIComponent(created.game_id)}` }, t("watch the game"))),
       created.host_token
-        ? el("p", {}, "Table host token (re-issue a lost link, hand a seat over, extend a clock, cancel; paste it in a play page's Table panel), shown only now: ", el("code", {}, created.host_token))
+        ? el("p", {}, t("Table host token (re-issue a lost link, hand a seat over, extend a clock, cancel; paste it in a play page's Table panel), shown only now: "), el("code", {}, created.host_token))
         : null,
       el(
         "ul",
@@ -120,10 +123,10 @@ function showCreated(created) {
           el(
             "li",
             {},
-            `Seat ${s.seat}, ${s.name} (${s.character}${s.side === "ability" ? ", ability side" : ""}): `,
-            el("a", { href: seatLink("play", created.game_id, s.token) }, "play"),
+            t("Seat {seat}, {name} ({character}{side}): ", { seat: s.seat, name: s.name, character: s.character, side: s.side === "ability" ? ", ability side" : "" }),
+            el("a", { href: seatLink("play", created.game_id, s.token) }, t("play")),
             " ",
-            el("button", { type: "button", onclick: () => navigator.clipboard.writeText(seatLink("play", created.game_id, s.token)) }, "copy link"),
+            el("button", { type: "button", onclick: () => navigator.clipboard.writeText(seatLink("play", created.game_id, s.token)) }, t("copy link")),
           ),
         ),
       ),
@@ -132,7 +135,7 @@ function showCreated(created) {
 }
 
 function seatsText(seats, solo) {
-  const text = seats.map((s) => `${s.name} (${s.character}${s.side === "ability" ? ", ability side" : ""}${s.bot ? `, ${s.bot} bot` : ""})`).join(", ");
+  const text = seats.map((s) => `${s.name} (${s.character}${s.side === "ability" ? t(", ability side") : ""}${s.bot ? t(", {bot} bot", { bot: BOTS[s.bot] || s.bot }) : ""})`).join(", ");
   return solo ? `${text} · solo${solo.difficulty ? `, ${solo.difficulty}` : ""}` : text;
 }
 
@@ -149,15 +152,15 @@ async function loadGames() {
         "tr",
         {},
         el("td", {}, el("code", { title: g.game_id }, shortId(g.game_id))),
-        el("td", {}, el("span", { class: `badge ${g.status}` }, g.status), " ", dealBadge(g.deal), g.options && g.options.luna ? [" ", el("span", { class: "badge luna", title: "Played with the Luna expansion" }, "Luna")] : null),
+        el("td", {}, el("span", { class: `badge ${g.status}` }, STATUSES[g.status] || g.status), " ", dealBadge(g.deal), g.options && g.options.luna ? [" ", el("span", { class: "badge luna", title: t("Played with the Luna expansion") }, t("Luna"))] : null),
         el("td", {}, seatsText(g.seats, g.solo)),
         el("td", {}, toAct, g.clock && g.clock.deadline ? ` (time until ${when(g.clock.deadline)})` : ""),
         el("td", { class: "num" }, g.version),
         el("td", {}, when(g.last_move_at)),
-        el("td", { class: "nowrap" }, el("a", { href: `/play/${id}` }, g.status === "finished" ? "board" : "play"), " · ", el("a", { href: `/replay/${id}` }, "replay")),
+        el("td", { class: "nowrap" }, el("a", { href: `/play/${id}` }, g.status === "finished" ? t("board") : t("play")), " · ", el("a", { href: `/replay/${id}` }, t("replay"))),
       );
     });
-    clear(document.getElementById("games"), rows.length ? rows : el("tr", {}, el("td", { colspan: 7, class: "muted" }, "No games yet.")));
+    clear(document.getElementById("games"), rows.length ? rows : el("tr", {}, el("td", { colspan: 7, class: "muted" }, t("No games yet."))));
   } catch (error) {
     showProblem(problem, error);
   }
@@ -167,14 +170,14 @@ async function loadStats() {
   const target = document.getElementById("stats");
   try {
     const stats = await api("/stats");
-    if (!stats.games) return clear(target, `No finished games yet (${stats.in_progress} in progress).`);
+    if (!stats.games) return clear(target, t("No finished games yet ({in_progress} in progress).", { in_progress: stats.in_progress }));
     clear(
       target,
-      el("p", {}, `${stats.games} finished ${stats.games === 1 ? "game" : "games"}; the first seat wins ${(100 * (stats.first_seat.win_rate || 0)).toFixed(0)} % (fair share ${(100 * (stats.first_seat.fair_rate || 0)).toFixed(0)} %).`),
+      el("p", {}, t("{games} finished {games2}; the first seat wins {stats} % (fair share {stats2} %).", { games: stats.games, games2: stats.games === 1 ? "game" : "games", stats: (100 * (stats.first_seat.win_rate || 0)).toFixed(0), stats2: (100 * (stats.first_seat.fair_rate || 0)).toFixed(0) })),
       el(
         "table",
         {},
-        el("thead", {}, el("tr", {}, ["Character", "Games", "Wins", "Win rate", "Mean score"].map((h) => el("th", {}, h)))),
+        el("thead", {}, el("tr", {}, ["Character", t("Games"), t("Wins"), t("Win rate"), t("Mean score")].map((h) => el("th", {}, h)))),
         el("tbody", {}, stats.characters.map((c) => el("tr", {}, el("td", {}, c.character), el("td", { class: "num" }, c.games), el("td", { class: "num" }, c.wins), el("td", { class: "num" }, `${(100 * c.win_rate).toFixed(0)} %`), el("td", { class: "num" }, c.mean_score.toFixed(1))))),
       ),
     );
@@ -206,15 +209,15 @@ async function loadMine() {
   const known = rows.filter(Boolean);
   known.sort((a, b) => Number(b.board.your_turn) - Number(a.board.your_turn) || (a.board.status === "finished") - (b.board.status === "finished"));
   const yours = known.filter((r) => r.board.your_turn).length;
-  document.title = yours ? `● Your turn in ${yours} game${yours === 1 ? "" : "s"} · Galileo Galilei` : "Galileo Galilei: lobby";
+  document.title = yours ? tn("● Your turn in {n} game · Galileo Galilei", "● Your turn in {n} games · Galileo Galilei", yours) : t("Galileo Galilei: lobby");
   section.hidden = !known.length;
   clear(
     document.getElementById("mine"),
     known.map(({ id, board }) => {
       const seat = board.viewer.seat;
       const me = board.seats[seat] || {};
-      const state = board.status === "finished" ? el("span", { class: "badge finished" }, "finished") : board.your_turn ? el("span", { class: "badge turn" }, "your turn") : el("span", { class: "badge" }, `waiting for ${(board.seats[board.to_act] || {}).name || "?"}`);
-      return el("li", { class: board.your_turn ? "your-turn" : null }, state, " ", el("a", { href: `/play/${encodeURIComponent(id)}` }, `Game ${shortId(id)}`), ` as ${me.name || `seat ${seat}`}, round ${board.round}, ${board.seats.map((s) => `${s.name} ${s.score}`).join(" · ")}`);
+      const state = board.status === "finished" ? el("span", { class: "badge finished" }, "finished") : board.your_turn ? el("span", { class: "badge turn" }, t("your turn")) : el("span", { class: "badge" }, t("waiting for {name}", { name: (board.seats[board.to_act] || {}).name || "?" }));
+      return el("li", { class: board.your_turn ? "your-turn" : null }, state, " ", el("a", { href: `/play/${encodeURIComponent(id)}` }, t("Game {shortId}", { shortId: shortId(id) })), t(" as {seat}, round {round}, {board}", { seat: me.name || t("seat {seat}", { seat }), round: board.round, board: board.seats.map((s) => `${s.name} ${s.score}`).join(" · ") }));
     }),
   );
 }

@@ -2,14 +2,15 @@
 // address (confirmed by the link of a first mail before any other), its mode (a mail per turn or a daily
 // digest), and push notifications on this device (the service worker /sw.js shows them and opens the
 // game on a click).
+import { t, tn } from "./i18n.js";
 import { api } from "/static/common.js";
 
 // What each state of an address means to its owner (also the play page's, seat-mail.js).
 export const STATES = {
-  pending: "waiting for you to open the link of the confirmation mail",
-  confirmed: "confirmed: you get a mail when it is your turn",
-  bounced: "refused by the mail server: give another address",
-  unsubscribed: "unsubscribed: save it again to get mails",
+  pending: t("waiting for you to open the link of the confirmation mail"),
+  confirmed: t("confirmed: you get a mail when it is your turn"),
+  bounced: t("refused by the mail server: give another address"),
+  unsubscribed: t("unsubscribed: save it again to get mails"),
 };
 
 export async function renderNotifications(account) {
@@ -18,15 +19,15 @@ export async function renderNotifications(account) {
   if (reach.email) {
     document.getElementById("email").value = reach.email.address;
     document.getElementById("email-mode").value = reach.email.mode;
-    status.textContent = `This address is ${STATES[reach.email.status] || reach.email.status}.`;
+    status.textContent = t("This address is {status}.", { status: STATES[reach.email.status] || reach.email.status });
     status.dataset.status = reach.email.status;
   } else {
-    status.textContent = "No address: no mails.";
+    status.textContent = t("No address: no mails.");
     delete status.dataset.status;
   }
   document.getElementById("push-status").textContent = reach.push_devices
-    ? `${reach.push_devices} device${reach.push_devices === 1 ? "" : "s"} get push notifications.`
-    : "No device gets push notifications.";
+    ? tn("{n} device gets push notifications.", "{n} devices get push notifications.", reach.push_devices)
+    : t("No device gets push notifications.");
   document.getElementById("push-on").hidden = !("serviceWorker" in navigator && "PushManager" in window);
   return reach;
 }

@@ -9,6 +9,7 @@ import { MovePanel, confirmEachMove, installKeys } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
 import { TurnBanner } from "/static/turn.js";
 import { recoverIfAsked } from "/static/account.js";
+import { lang, t, tn } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
@@ -86,7 +87,7 @@ async function load() {
   banner.show(board);
   history.setSeats(board.seats);
   const seat = board.viewer.seat;
-  document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : `playing seat ${seat}, ${board.seats[seat].name}`;
+  document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : t("playing seat {seat}, {name}", { seat, name: board.seats[seat].name });
   let listing = null;
   let note = TEXT.spectator;
   if (moves) {
@@ -170,20 +171,20 @@ async function loadHistory() {
 function follow(after) {
   // EventSource reconnects by itself with Last-Event-ID; a finished game answers 204, which stops it.
   if (stream) stream.close();
-  const query = new URLSearchParams({ after: String(after) });
+  const query = new URLSearchParams({ after: String(after), lang });  // its words in the page's language
   if (token) query.set("access_token", token);  // EventSource cannot send an Authorization header
   stream = new EventSource(`${path}/stream?${query}`);
   document.dispatchEvent(new CustomEvent("galileo:stream", { detail: { stream, token } }));  // chat.js
   const live = document.getElementById("live");
-  stream.onopen = () => (live.textContent = "Live: new events appear as they happen.");
-  stream.onerror = () => (live.textContent = stream.readyState === EventSource.CLOSED ? "The stream has closed." : "Reconnecting…");
+  stream.onopen = () => (live.textContent = t("Live: new events appear as they happen."));
+  stream.onerror = () => (live.textContent = stream.readyState === EventSource.CLOSED ? "The stream has closed." : t("Reconnecting…"));
   stream.onmessage = (message) => {
     const item = JSON.parse(message.data);
     history.add(item);
     if (item.version > Math.max(version, posted) && !sending) refresh();
   };
   stream.addEventListener("end", () => {
-    live.textContent = "The game has ended.";
+    live.textContent = t("The game has ended.");
     stream.close();
     refresh();
   });

@@ -6,6 +6,7 @@ import { api, clear, dealBadge, el, gameIdFromPath, seatLink, showProblem, takeT
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
 import { Analysis } from "/static/analysis.js";
+import { t, tn } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
@@ -23,7 +24,7 @@ onLayoutChange(boardNode, () => show(current));
 
 document.getElementById("game").textContent = gameId.slice(0, 8);
 document.getElementById("play-link").href = `/play/${encodeURIComponent(gameId)}`;
-document.getElementById("who").textContent = token ? "with your seat's view" : "as a spectator";
+document.getElementById("who").textContent = token ? t("with your seat's view") : t("as a spectator");
 
 async function loadEvents() {
   const all = [];
@@ -48,8 +49,8 @@ async function show(version) {
   document.getElementById("fork-at").textContent = String(current);
   const item = events[current - 1];
   const seat = item.event.seat;
-  const who = seat === null || seat === undefined ? "Game" : (seatsOf(events[0])[seat] || {}).name || `Seat ${seat}`;
-  clear(document.getElementById("event"), el("strong", {}, `Event ${item.version}: `), `${who}: ${item.text || item.type}`, item.event.rule ? el("span", { class: "muted" }, ` (${item.event.rule})`) : null);
+  const who = seat === null || seat === undefined ? t("Game") : (seatsOf(events[0])[seat] || {}).name || t("Seat {seat}", { seat });
+  clear(document.getElementById("event"), el("strong", {}, t("Event {version}: ", { version: item.version })), `${who}: ${item.text || item.type}`, item.event.rule ? el("span", { class: "muted" }, ` (${item.event.rule})`) : null);
   history.mark(current);
   document.dispatchEvent(new CustomEvent("galileo:version", { detail: { version: current } }));  // chat.js
   if (analysis) analysis.mark(current);
@@ -75,10 +76,10 @@ function listEvents() {
 }
 
 function forkForm(seats) {
-  const kinds = [["", "a person"], ["greedy", "greedy bot"], ["random", "random bot"]];
+  const kinds = [["", t("a person")], ["greedy", t("greedy bot")], ["random", t("random bot")]];
   clear(
     document.getElementById("fork-seats"),
-    seats.map((s) => el("div", { class: "row" }, el("label", {}, `Seat ${s.seat} (${s.name}): `, el("select", { "data-seat": s.seat }, kinds.map(([value, label]) => el("option", { value }, label)))))),
+    seats.map((s) => el("div", { class: "row" }, el("label", {}, t("Seat {seat} ({name}): ", { seat: s.seat, name: s.name }), el("select", { "data-seat": s.seat }, kinds.map(([value, label]) => el("option", { value }, label)))))),
   );
 }
 
@@ -95,9 +96,9 @@ document.getElementById("fork").addEventListener("submit", async (event) => {
       el(
         "div",
         { class: "ok" },
-        el("p", {}, "New game ", el("a", { href: `/play/${encodeURIComponent(forked.game_id)}` }, forked.game_id.slice(0, 8)), " at version ", forked.version, " ", dealBadge(forked.deal)),
-        people.length ? el("p", {}, "Each link is one seat's secret, shown only now:") : null,
-        el("ul", {}, people.map((s) => el("li", {}, `Seat ${s.seat}, ${s.name}: `, el("a", { href: seatLink("play", forked.game_id, s.token) }, "play")))),
+        el("p", {}, t("New game "), el("a", { href: `/play/${encodeURIComponent(forked.game_id)}` }, forked.game_id.slice(0, 8)), t(" at version "), forked.version, " ", dealBadge(forked.deal)),
+        people.length ? el("p", {}, t("Each link is one seat's secret, shown only now:")) : null,
+        el("ul", {}, people.map((s) => el("li", {}, t("Seat {seat}, {name}: ", { seat: s.seat, name: s.name }), el("a", { href: seatLink("play", forked.game_id, s.token) }, t("play"))))),
       ),
     );
   } catch (error) {
@@ -131,10 +132,10 @@ try {
   const slider = document.getElementById("slider");
   slider.max = String(events.length);
   document.getElementById("version").max = String(events.length);
-  document.getElementById("head").textContent = `of ${events.length}${finished ? " (finished: everything is public)" : " (the game goes on)"}`;
+  document.getElementById("head").textContent = t("of {n_events}{on}", { n_events: events.length, on: finished ? " (finished: everything is public)" : t(" (the game goes on)") });
   if (finished) {
     const select = document.getElementById("as-seat");
-    clear(select, el("option", { value: "" }, "everyone (all revealed)"), seats.map((s) => el("option", { value: s.seat }, `seat ${s.seat}, ${s.name}: what it could see`)));
+    clear(select, el("option", { value: "" }, t("everyone (all revealed)")), seats.map((s) => el("option", { value: s.seat }, t("seat {seat}, {name}: what it could see", { seat: s.seat, name: s.name }))));
     document.getElementById("as-seat-label").hidden = false;
   }
   listEvents();
@@ -162,7 +163,7 @@ try {
     },
   });
   if (!finished && !token) {
-    document.getElementById("analysis-note").textContent = "A running game is analysed only from a seat's own view: open this page from your seat's link.";
+    document.getElementById("analysis-note").textContent = t("A running game is analysed only from a seat's own view: open this page from your seat's link.");
     document.getElementById("analyse-button").disabled = true;
   }
   analysis.load();

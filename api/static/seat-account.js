@@ -3,6 +3,7 @@
 // the account page, which comes back here after signing in.
 import { clear, el, gameIdFromPath, showProblem, takeToken } from "/static/common.js";
 import { claimSeat, currentAccount, myGames } from "/static/account.js";
+import { t, tn } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const target = document.getElementById("account-seat");
@@ -19,23 +20,23 @@ async function render() {
   }
   if (!account) {
     const next = encodeURIComponent(location.pathname);
-    clear(target, "Not signed in. ", el("a", { href: `/account?next=${next}` }, "Sign in or create an account"),
-      " to keep this seat in your account and open it on any device.");
+    clear(target, t("Not signed in. "), el("a", { href: `/account?next=${next}` }, t("Sign in or create an account")),
+      t(" to keep this seat in your account and open it on any device."));
     return;
   }
   const mine = (await myGames().catch(() => [])).filter((g) => g.game_id === gameId).map((g) => g.seat);
-  const button = el("button", { type: "button", id: "claim-seat" }, "Attach this seat to my account");
+  const button = el("button", { type: "button", id: "claim-seat" }, t("Attach this seat to my account"));
   button.addEventListener("click", () => claim(account));
   clear(target,
-    el("div", {}, "Signed in as ", el("strong", {}, account.name), "."),
-    mine.length ? el("div", { id: "claimed-note" }, `Seat ${mine.join(", ")} of this game is in your account (My games).`) : null,
+    el("div", {}, t("Signed in as "), el("strong", {}, account.name), "."),
+    mine.length ? el("div", { id: "claimed-note" }, t("Seat {mine} of this game is in your account (My games).", { mine: mine.join(", ") })) : null,
     el("div", { class: "row" }, button));
 }
 
 async function claim(account) {
   const token = takeToken(gameId);
   if (!token) {
-    showProblem(problem, new Error("this browser holds no seat token for this game: open the seat's link first"));
+    showProblem(problem, new Error(t("this browser holds no seat token for this game: open the seat's link first")));
     return;
   }
   try {

@@ -1,6 +1,7 @@
 // The play page's "Mail me my turns" panel (docs/notifications.md): with this browser's seat token, no
 // account needed, an address for this seat only. It gets a confirmation mail first, and nothing else until
 // its link is opened (ACCT-5); every mail has a link to stop them.
+import { t, tn } from "./i18n.js";
 import { api, clear, gameIdFromPath, showProblem, takeToken } from "/static/common.js";
 import { STATES } from "/static/notifications.js";
 
@@ -16,7 +17,7 @@ async function render() {
   try {
     const reach = await api(`/games/${encodeURIComponent(gameId)}/reach`, { token });
     if (reach.email) document.getElementById("seat-mail-address").value = reach.email.address;
-    clear(status, reach.email ? `${reach.email.address}: ${STATES[reach.email.status] || reach.email.status}.` : "No address.");
+    clear(status, reach.email ? `${reach.email.address}: ${STATES[reach.email.status] || reach.email.status}.` : t("No address."));
     showProblem(problem, null);
   } catch (error) {
     showProblem(problem, error);

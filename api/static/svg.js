@@ -1,5 +1,6 @@
 // Small helpers for drawing the board as SVG: elements, text, reward labels and the colours of the game.
 // Plain ES module, no build step. Everything is inserted as text nodes, never as markup.
+import { t, tn } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -41,7 +42,8 @@ export function lines(x, y, content, width, height, attributes = {}) {
 
 export const DICE = { R: "#d0312d", Y: "#f0b400", B: "#2166c4" };
 export const DICE_INK = { R: "#ffffff", Y: "#1d2433", B: "#ffffff" };
-export const COLOUR_NAMES = { R: "red", Y: "yellow", B: "blue" };
+export const COLOUR_NAMES = { R: t("red"), Y: t("yellow"), B: t("blue") };
+export const MIX_NAMES = { orange: t("orange"), green: t("green"), purple: t("purple") };
 export const MIXES = { orange: "#ee7d1f", green: "#3c9a3c", purple: "#8c44ad" };
 export const SEATS = ["#0f8f7a", "#7b4fc2", "#d3367d", "#8a6414"];
 export const ROMAN = ["", "I", "II", "III"];
@@ -100,46 +102,46 @@ export function pawn(seat, x, y, r, label = null) {
 // -- reward codes (docs/catalog.md, "Reward codes") --------------------------------------------------
 
 const SIMPLE = {
-  Q: ["Q", "a Quadrant"],
-  PER: ["Persuade", "persuade an Inquisitor"],
-  DIE: ["Die", "gain a die"],
-  LEC: ["Lecture", "a Lecture"],
-  INQ: ["Inquisitor", "gain an Inquisitor"],
-  FW: ["Farewell", "an Inquisitor's Farewell"],
-  CARD: ["Card", "take a face-down card"],
-  WC: ["Write all", "complete writing"],
-  UPG: ["Upgrade", "upgrade an Action tile"],
-  SPOT: ["Spot", "spot a comet"],
-  OBS: ["Observe", "observe"],
-  REREAD: ["Reread", "regain a library row's rewards"],
-  ANYTILE: ["Any tile", "the moving action of any Action tile"],
-  SWAP: ["Swap", "swap two Action tiles"],
-  RELOCATE: ["Relocate", "move the telescope to any space"],
-  ADVANCE: ["Advance", "advance an Inquisitor to the last space"],
-  BOOKVP: ["Book VP", "VP for the Book tokens"],
-  SCALEREWARDS: ["Scales", "collect Scale rewards"],
+  Q: ["Q", t("a Quadrant")],
+  PER: [t("Persuade"), t("persuade an Inquisitor")],
+  DIE: [t("Die"), t("gain a die")],
+  LEC: [t("Lecture"), t("a Lecture")],
+  INQ: [t("Inquisitor"), t("gain an Inquisitor")],
+  FW: [t("Farewell"), t("an Inquisitor's Farewell")],
+  CARD: [t("Card"), t("take a face-down card")],
+  WC: [t("Write all"), t("complete writing")],
+  UPG: [t("Upgrade"), t("upgrade an Action tile")],
+  SPOT: [t("Spot"), t("spot a comet")],
+  OBS: [t("Observe"), t("observe")],
+  REREAD: [t("Reread"), t("regain a library row's rewards")],
+  ANYTILE: [t("Any tile"), t("the moving action of any Action tile")],
+  SWAP: [t("Swap"), t("swap two Action tiles")],
+  RELOCATE: [t("Relocate"), t("move the telescope to any space")],
+  ADVANCE: [t("Advance"), t("advance an Inquisitor to the last space")],
+  BOOKVP: [t("Book VP"), t("VP for the Book tokens")],
+  SCALEREWARDS: [t("Scales"), t("collect Scale rewards")],
   // the characters' abilities (digest §17)
-  "KSWAP:board": ["Swap 2 sky tiles", "swap two Action tiles of the sky (Kepler)"],
-  "KSWAP:aside": ["Swap with aside", "swap the set-aside tile with a sky tile (Kepler)"],
-  PER2D: ["Persuade 2 ×2", "persuade two different Inquisitors up to 2 spaces each"],
-  NSHIFT: ["Mirror forward", "move a special tile up to 2 positions forward"],
-  NVP: ["2 VP × mirror", "2 VP times the higher special tile's multiplier"],
-  FOCUS: ["Focus", "Focus: the round token onto the increase's colour"],
-  FOCUSANY: ["Focus any", "Focus: the round token onto any colour"],
+  "KSWAP:board": [t("Swap 2 sky tiles"), t("swap two Action tiles of the sky (Kepler)")],
+  "KSWAP:aside": [t("Swap with aside"), t("swap the set-aside tile with a sky tile (Kepler)")],
+  PER2D: [t("Persuade 2 ×2"), t("persuade two different Inquisitors up to 2 spaces each")],
+  NSHIFT: [t("Mirror forward"), t("move a special tile up to 2 positions forward")],
+  NVP: [t("2 VP × mirror"), t("2 VP times the higher special tile's multiplier")],
+  FOCUS: [t("Focus"), t("Focus: the round token onto the increase's colour")],
+  FOCUSANY: [t("Focus any"), t("Focus: the round token onto any colour")],
 };
 
 export function codeLabel(code) {
   if (SIMPLE[code]) return SIMPLE[code];
   let m;
-  if ((m = /^(\d+)VP$/.exec(code))) return [`${m[1]} VP`, `${m[1]} victory points`];
-  if ((m = /^(\d+)Q$/.exec(code))) return [`${m[1]} Q`, `${m[1]} Quadrants`];
-  if ((m = /^PERx(\d+)$/.exec(code))) return [`Persuade ×${m[1]}`, `persuade ${m[1]} times`];
-  if ((m = /^INC(2?):([RYB])$/.exec(code))) return [`all ${COLOUR_NAMES[m[2]]} +${m[1] || 1}`, `all ${COLOUR_NAMES[m[2]]} dice +${m[1] || 1}`];
-  if ((m = /^1D\+(\d)$/.exec(code))) return [`a die +${m[1]}`, `one die +${m[1]}`];
-  if ((m = /^MOVE(\d)$/.exec(code))) return [`Move ${m[1]}`, `the square token ${m[1]} space${m[1] === "1" ? "" : "s"} on`];
-  if ((m = /^W(\d+)$/.exec(code))) return [`Write ${m[1]}`, `write ${m[1]}`];
-  if ((m = /^DIE@(\d)$/.exec(code))) return [`Die at ${m[1]}`, `a die at value ${m[1]}`];
-  if ((m = /^FREEOBS:(\d+)$/.exec(code))) return [`Free obs ≤${m[1]}`, `observe a constellation of cost ${m[1]} or less for free`];
+  if ((m = /^(\d+)VP$/.exec(code))) return [t("{m} VP", { m: m[1] }), t("{m} victory points", { m: m[1] })];
+  if ((m = /^(\d+)Q$/.exec(code))) return [t("{m} Q", { m: m[1] }), t("{m} Quadrants", { m: m[1] })];
+  if ((m = /^PERx(\d+)$/.exec(code))) return [t("Persuade ×{m}", { m: m[1] }), t("persuade {m} times", { m: m[1] })];
+  if ((m = /^INC(2?):([RYB])$/.exec(code))) return [t("all {colour} +{m}", { colour: COLOUR_NAMES[m[2]], m: m[1] || 1 }), t("all {m} dice +{m2}", { m: COLOUR_NAMES[m[2]], m2: m[1] || 1 })];
+  if ((m = /^1D\+(\d)$/.exec(code))) return [t("a die +{m}", { m: m[1] }), t("one die +{m}", { m: m[1] })];
+  if ((m = /^MOVE(\d)$/.exec(code))) return [t("Move {m}", { m: m[1] }), tn("the square token {n} space on", "the square token {n} spaces on", Number(m[1]))];
+  if ((m = /^W(\d+)$/.exec(code))) return [t("Write {m}", { m: m[1] }), t("write {m}", { m: m[1] })];
+  if ((m = /^DIE@(\d)$/.exec(code))) return [t("Die at {m}", { m: m[1] }), t("a die at value {m}", { m: m[1] })];
+  if ((m = /^FREEOBS:(\d+)$/.exec(code))) return [t("Free obs ≤{m}", { m: m[1] }), t("observe a constellation of cost {m} or less for free", { m: m[1] })];
   return [code, code];
 }
 
@@ -149,8 +151,8 @@ export function rewardShort(reward) {
 
 export function rewardWords(reward) {
   const words = (reward || []).map((c) => codeLabel(c)[1]);
-  if (!words.length) return "nothing";
-  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  if (!words.length) return t("nothing");
+  return words.length === 1 ? words[0] : t("{slice} and {n_words}", { slice: words.slice(0, -1).join(", "), n_words: words[words.length - 1] });
 }
 
 // Component text as printed: the catalog notes the rule that settles a wording ("(AMB-16)", "p ≥ 3,

@@ -5,6 +5,8 @@
 import { api, clear, el, gameIdFromPath, newCommandId, showProblem, takeToken } from "/static/common.js";
 import { confirmEachMove } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
+import { t, tn } from "./i18n.js";
+const PLAYED_BY = { person: t("person"), bot: t("bot"), server: t("server") };
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
@@ -54,9 +56,9 @@ function renderClock(view) {
   const rows = view.seats.map((s, i) => {
     const running = c && c.seat === i && !c.paused;
     const time = c ? `: ${duration(c.seconds_left[i])}${running ? " (running)" : ""}` : "";
-    return el("li", { "data-seat": String(i), "data-played-by": s.played_by }, `${s.name}${time} — ${s.played_by}`);
+    return el("li", { "data-seat": String(i), "data-played-by": s.played_by }, `${s.name}${time} — ${PLAYED_BY[s.played_by] || s.played_by}`);
   });
-  if (!c) return clear(box, el("ul", {}, ...rows), el("p", { class: "muted" }, "No clock: the game waits as long as it takes."));
+  if (!c) return clear(box, el("ul", {}, ...rows), el("p", { class: "muted" }, t("No clock: the game waits as long as it takes.")));
   const state = c.paused ? "Clocks paused." : c.deadline ? `Deadline: ${new Date(c.deadline).toLocaleString()}` : "";
   clear(box, el("ul", {}, ...rows), el("p", { class: "muted" }, state));
 }
@@ -71,28 +73,28 @@ function renderSeatActions(view) {
   const mine = view.seats[you.seat];
   if (mine && mine.played_by !== "person") {
     // Resigned, timed out or handed over: the token may still read, no longer act (ASYNC-3).
-    const by = mine.played_by === "bot" ? `a bot (${mine.bot || "greedy"})` : "the server (forfeited)";
+    const by = mine.played_by === "bot" ? t("a bot ({bot})", { bot: mine.bot || "greedy" }) : t("the server (forfeited)");
     renderUndo(view, null);
-    return clear(box, el("p", { class: "muted", id: "table-seat-gone" }, `Your seat is played by ${by} now.`));
+    return clear(box, el("p", { class: "muted", id: "table-seat-gone" }, t("Your seat is played by {by} now.", { by })));
   }
   const items = [];
   const takeback = you.takeback || {};
   const pending = view.takeback && !view.takeback.lapsed ? view.takeback : null;
   renderUndo(view, takeback.allowed && !pending ? takeback : null);
   if (pending && pending.seat === you.seat) {
-    items.push(el("span", { class: "muted" }, `Your take-back to version ${pending.to_version} waits for the others.`));
+    items.push(el("span", { class: "muted" }, t("Your take-back to version {to_version} waits for the others.", { to_version: pending.to_version })));
   }
   if (pending && pending.seat !== you.seat && !(String(you.seat) in pending.answers)) {
-    items.push(el("span", {}, `Seat ${pending.seat} asks to take back to version ${pending.to_version}: `));
-    items.push(button("Accept", () => post(`${path}/takeback/answer`, { accept: true })));
-    items.push(button("Decline", () => post(`${path}/takeback/answer`, { accept: false })));
+    items.push(el("span", {}, t("Seat {seat} asks to take back to version {to_version}: ", { seat: pending.seat, to_version: pending.to_version })));
+    items.push(button(t("Accept"), () => post(`${path}/takeback/answer`, { accept: true })));
+    items.push(button(t("Decline"), () => post(`${path}/takeback/answer`, { accept: false })));
   }
   if (view.clock && !view.clock.paused && !view.pause_votes.includes(you.seat)) {
-    items.push(button("Ask to pause", () => post(`${path}/clock/pause`), "The clocks stop when every person has asked"));
+    items.push(button(t("Ask to pause"), () => post(`${path}/clock/pause`), t("The clocks stop when every person has asked")));
   }
-  if (view.clock && view.clock.paused) items.push(button("Resume clocks", () => post(`${path}/clock/resume`)));
-  items.push(button("Resign", () => {
-    if (confirm("Resign this game? Your seat will be played by the server.")) post(`${path}/resign`);
+  if (view.clock && view.clock.paused) items.push(button(t("Resume clocks"), () => post(`${path}/clock/resume`)));
+  items.push(button(t("Resign"), () => {
+    if (confirm(t("Resign this game? Your seat will be played by the server."))) post(`${path}/resign`);
   }));
   clear(box, ...items);
 }
@@ -123,22 +125,22 @@ function renderHost(view) {
   const token = hostToken();
   if (!token) return clear(box);
   const rows = view.seats.map((s) => el("li", {},
-    `Seat ${s.seat} (${s.name}, ${s.played_by}) `,
-    button("New link", async () => {
+    t("Seat {seat} ({name}, {played_by}) ", { seat: s.seat, name: s.name, played_by: s.played_by }),
+    button(t("New link"), async () => {
       try {
         const link = await api(`${path}/host/seats/${s.seat}/link`, { token, method: "POST" });
         clear(document.getElementById("table-link"), el("code", {}, link.link));
       } catch (error) { showProblem(problem, error); }
     }),
-    button("Hand to bot", () => post(`${path}/host/seats/${s.seat}/handover`, { to: "bot" }, token)),
-    button("Hand to a person", async () => {
+    button(t("Hand to bot"), () => post(`${path}/host/seats/${s.seat}/handover`, { to: "bot" }, token)),
+    button(t("Hand to a person"), async () => {
       const answer = await post(`${path}/host/seats/${s.seat}/handover`, { to: "person" }, token);
       if (answer && answer.link) clear(document.getElementById("table-link"), el("code", {}, answer.link.link));
     }),
-    button("+1 day", () => post(`${path}/host/clock/extend`, { seat: s.seat, by: "P1D" }, token)),
+    button(t("+1 day"), () => post(`${path}/host/clock/extend`, { seat: s.seat, by: "P1D" }, token)),
   ));
-  clear(box, el("ul", {}, ...rows), button("Cancel the game", () => {
-    if (confirm("Cancel this game for everyone?")) post(`${path}/host/cancel`, {}, token);
+  clear(box, el("ul", {}, ...rows), button(t("Cancel the game"), () => {
+    if (confirm(t("Cancel this game for everyone?"))) post(`${path}/host/cancel`, {}, token);
   }));
 }
 
@@ -148,8 +150,8 @@ function renderHostActs(view) {
   const acts = view.host_actions || [];
   if (!acts.length) return clear(box);
   const rows = acts.map((a) => el("li", { "data-version": String(a.version), "data-type": a.type },
-    `v${a.version} ${a.type}${a.seat === null || a.seat === undefined ? "" : ` (seat ${a.seat})`}`));
-  clear(box, el("p", { class: "muted" }, "The host's acts:"), el("ul", {}, ...rows));
+    `v${a.version} ${a.type}${a.seat === null || a.seat === undefined ? "" : t(" (seat {seat})", { seat: a.seat })}`));
+  clear(box, el("p", { class: "muted" }, t("The host's acts:")), el("ul", {}, ...rows));
 }
 
 async function load() {

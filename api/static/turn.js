@@ -2,6 +2,8 @@
 // when it becomes the viewer's turn. The opt-ins are kept in localStorage.
 import { clear, el } from "/static/common.js";
 import { seatColour } from "/static/svg.js";
+import { PHASES } from "/static/words.js";
+import { t, tn } from "./i18n.js";
 
 const SOUND_KEY = "galileo:sound";
 const NOTIFY_KEY = "galileo:notify";
@@ -49,12 +51,12 @@ export class TurnBanner {
       localStorage.setItem(NOTIFY_KEY, notify.checked ? "1" : "0");
     });
     this.message = el("span", { class: "banner-text", role: "status", "aria-live": "polite" });
-    this.jump = el("a", { href: "#moves-section", class: "jump", hidden: true }, "Your moves ↓");
+    this.jump = el("a", { href: "#moves-section", class: "jump", hidden: true }, t("Your moves ↓"));
     clear(
       options,
-      el("label", {}, sound, " sound on my turn"),
+      el("label", {}, sound, t(" sound on my turn")),
       " ",
-      "Notification" in window ? el("label", {}, notify, " notify me") : null,
+      "Notification" in window ? el("label", {}, notify, t(" notify me")) : null,
     );
     clear(root, this.message, " ", this.jump);
   }
@@ -62,27 +64,27 @@ export class TurnBanner {
   show(board) {
     const me = board.viewer ? board.viewer.seat : null;
     const seats = board.seats || [];
-    const name = (seat) => (seats[seat] ? seats[seat].name : `seat ${seat}`);
+    const name = (seat) => (seats[seat] ? seats[seat].name : t("seat {seat}", { seat }));
     let text;
     let cls;
     if (board.status === "finished") {
-      const winners = (board.winners || []).map(name).join(" and ");
-      text = `The game has ended: ${winners} ${board.winners.length > 1 ? "share the victory" : "wins"}.`;
+      const winners = (board.winners || []).map(name).join(t(" and "));
+      text = t("The game has ended: {winners} {wins}.", { winners, wins: board.winners.length > 1 ? "share the victory" : "wins" });
       cls = "finished";
     } else if (board.your_turn) {
-      text = `Your turn, ${name(me)}: round ${board.round}, ${board.phase} phase.`;
+      text = t("Your turn, {name}: round {round}, {phase} phase.", { name: name(me), round: board.round, phase: PHASES[board.phase] || board.phase });
       cls = "mine";
     } else {
       const bot = seats[board.to_act] && seats[board.to_act].bot;
-      text = `${name(board.to_act)}${bot ? ` (${bot} bot)` : ""} to play: round ${board.round}, ${board.phase} phase.${me === null || me === undefined ? "" : " Waiting…"}`;
+      text = t("{name}{bot} to play: round {round}, {phase} phase.{Waiting}", { name: name(board.to_act), bot: bot ? ` (${bot} bot)` : "", round: board.round, phase: PHASES[board.phase] || board.phase, Waiting: me === null || me === undefined ? "" : t(" Waiting…") });
       cls = "theirs";
     }
     this.root.className = `banner ${cls}`;
     this.root.style.setProperty("--seat", board.to_act === null ? "#555" : seatColour(board.to_act));
     this.message.textContent = text;
     this.jump.hidden = cls !== "mine";
-    const title = board.status === "finished" ? "Finished" : board.your_turn ? "● Your turn" : `${name(board.to_act)} to play`;
-    document.title = `${title} · Galileo Galilei`;
+    const title = board.status === "finished" ? t("Finished") : board.your_turn ? t("● Your turn") : t("{name} to play", { name: name(board.to_act) });
+    document.title = t("{title} · Galileo Galilei", { title });
     favicon(board.to_act === null ? "#555" : seatColour(board.to_act), board.your_turn);
     const mine = Boolean(board.your_turn);
     if (mine && this.wasMine === false) this.alert(board);
@@ -92,7 +94,7 @@ export class TurnBanner {
   alert(board) {
     if (localStorage.getItem(SOUND_KEY) === "1") beep();
     if (localStorage.getItem(NOTIFY_KEY) === "1" && "Notification" in window && Notification.permission === "granted" && document.hidden) {
-      new Notification("Galileo Galilei: your turn", { body: `Round ${board.round}, ${board.phase} phase`, tag: `galileo-${board.version}` });
+      new Notification(t("Galileo Galilei: your turn"), { body: t("Round {round}, {phase} phase", { round: board.round, phase: PHASES[board.phase] || board.phase }), tag: `galileo-${board.version}` });
     }
   }
 }

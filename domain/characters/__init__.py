@@ -100,7 +100,9 @@ class CharacterRules:
     def check_seat(self, catalog: Catalog, character: str, aside: str | None) -> IllegalMove | None:
         """The seat's setup choices (AMB-30: Kepler's set-aside tile)."""
         if aside:
-            return IllegalMove("no-aside", f"{character} sets no Action tile aside", "CHAR-KEP-1")
+            return IllegalMove(
+                "no-aside", "{character} sets no Action tile aside", "CHAR-KEP-1", character=character
+            )
         return None
 
     def layout(
@@ -170,7 +172,9 @@ class CharacterRules:
 
     def menu_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
         """The check of `menu_options`' commands (one of `menu_commands`)."""
-        return IllegalMove("not-your-ability", f"{cmd.VERB!r} is another character's ability", "CHAR-1")
+        return IllegalMove(
+            "not-your-ability", "{VERB!r} is another character's ability", "CHAR-1", VERB=cmd.VERB
+        )
 
     def cleanup_options(self, s: GameState, seat: int) -> list[c.Command]:
         """The seat's own commands open in its Cleanup windows (CLN-1; Hevelius' claims, CHAR-HEV-4):
@@ -181,7 +185,7 @@ class CharacterRules:
 
     def cleanup_check(self, s: GameState, cmd: c.Command) -> IllegalMove | None:
         """The check of `cleanup_options`' commands (one of `cleanup_commands`)."""
-        return IllegalMove("cleanup", f"{cmd.VERB!r} is not open in Cleanup", "CLN-1")
+        return IllegalMove("cleanup", "{VERB!r} is not open in Cleanup", "CLN-1", VERB=cmd.VERB)
 
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
         """What an event of this seat grants, given what the base rules grant (`tasks`)."""

@@ -152,9 +152,17 @@ def library_check(s: GameState, cmd: PlaceLibraryTile) -> IllegalMove | None:
     tiles = {t.id: t for t in library_tiles(s.catalog)}
     tile = tiles.get(cmd.tile)
     if tile is None:
-        return IllegalMove("unknown-tile", f"no library tile {cmd.tile!r}: {', '.join(tiles)}", "CHAR-COP-2")
+        return IllegalMove(
+            "unknown-tile",
+            "no library tile {tile!r}: {tiles}",
+            "CHAR-COP-2",
+            tile=cmd.tile,
+            tiles=", ".join(tiles),
+        )
     if cmd.tile in {t for t, _, _, _ in part.library}:
-        return IllegalMove("tile-placed", f"library tile {cmd.tile} is placed already", "CHAR-COP-4")
+        return IllegalMove(
+            "tile-placed", "library tile {tile} is placed already", "CHAR-COP-4", tile=cmd.tile
+        )
     if cmd.face not in tile.faces:
         return IllegalMove("bad-face", "a library tile lies face A or face B up", "CHAR-COP-3")
     why = _fits(s, p, part, tile, cmd.column, cmd.row)
@@ -277,7 +285,7 @@ def page_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     here = _name(cmd.space, cmd.grand)
     if at and here != at:
         return IllegalMove(
-            "same-inquisitor", f"move the same Inquisitor on (now on {at}) or stop", "CHAR-COP-1"
+            "same-inquisitor", "move the same Inquisitor on (now on {at}) or stop", "CHAR-COP-1", at=at
         )
     if not at and not _movable(s.players[cmd.seat], cmd.space, cmd.grand, avoid):
         return IllegalMove("different-inquisitor", "the second Inquisitor must be a different one", "AMB-28")

@@ -239,7 +239,11 @@ def _focus_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None
             "no-move-to-wait-for", "only a personal page's Focus may wait for the page's Move", "CHAR-CUN-5"
         )
     return IllegalMove(
-        "focus-colour", f"this Focus moves the round token onto {task.arg}, not {cmd.space}", "CHAR-CUN-2"
+        "focus-colour",
+        "this Focus moves the round token onto {arg}, not {space}",
+        "CHAR-CUN-2",
+        arg=task.arg,
+        space=cmd.space,
     )
 
 
@@ -285,14 +289,17 @@ def _part_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     if not isinstance(cmd, PagePart):
         return IllegalMove(
             "pending-decision",
-            f"first choose the part of your page to resolve next: {', '.join(_parts(task))}",
+            "first choose the part of your page to resolve next: {parts}",
             "CHAR-CUN-5",
+            parts=", ".join(_parts(task)),
         )
     if cmd.part not in _parts(task):
         return IllegalMove(
             "not-a-page-part",
-            f"{cmd.part!r} is not a part of the page still to resolve: {', '.join(_parts(task))}",
+            "{part!r} is not a part of the page still to resolve: {parts}",
             "CHAR-CUN-5",
+            part=cmd.part,
+            parts=", ".join(_parts(task)),
         )
     return None
 

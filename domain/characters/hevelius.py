@@ -592,17 +592,23 @@ class Hevelius(CharacterRules):
                     "CHAR-HEV-8",
                 )
             if cmd.tile not in part.offer:
-                return IllegalMove("not-in-offer", f"{cmd.tile!r} is not in your offer", "CHAR-HEV-2")
+                return IllegalMove(
+                    "not-in-offer", "{tile!r} is not in your offer", "CHAR-HEV-2", tile=cmd.tile
+                )
             if cmd.tile not in claimable(s, cmd.seat):
                 return IllegalMove(
-                    "condition-not-met", f"you did not perform {cmd.tile}'s action this turn", "CHAR-HEV-3"
+                    "condition-not-met",
+                    "you did not perform {tile}'s action this turn",
+                    "CHAR-HEV-3",
+                    tile=cmd.tile,
                 )
             layout = _layout(s.catalog, part)
             if cmd.target != 0 and (cmd.target - 1) not in rules.targets(layout):
                 return IllegalMove(
                     "no-open-connection",
-                    f"no constellation {cmd.target} with an open connection",
+                    "no constellation {target} with an open connection",
                     "CHAR-HEV-5",
+                    target=cmd.target,
                 )
             return None
         if isinstance(cmd, DiscardOffer):
@@ -620,7 +626,9 @@ class Hevelius(CharacterRules):
             ):
                 return IllegalMove("bad-discard", "discard tiles of your offer", "CHAR-HEV-8")
             return None
-        return IllegalMove("not-your-ability", f"{cmd.VERB!r} is another character's ability", "CHAR-1")
+        return IllegalMove(
+            "not-your-ability", "{VERB!r} is another character's ability", "CHAR-1", VERB=cmd.VERB
+        )
 
 
 register("hevelius", Hevelius())

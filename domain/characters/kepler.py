@@ -49,7 +49,10 @@ class Kepler(AbilityRules):
         basic = [t.id for t in catalog.action_tiles]
         if aside is not None and aside not in basic:
             return IllegalMove(
-                "bad-aside", f"the tile set aside is one of the basic tiles {', '.join(basic)}", "AMB-30"
+                "bad-aside",
+                "the tile set aside is one of the basic tiles {basic}",
+                "AMB-30",
+                basic=", ".join(basic),
             )
         return None
 
@@ -109,10 +112,15 @@ def swap_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     if task.arg == "aside":
         if cmd.first != part.aside:
             return IllegalMove(
-                "swap-aside", f"this option swaps the character-board tile {part.aside}", "CHAR-KEP-2"
+                "swap-aside",
+                "this option swaps the character-board tile {aside}",
+                "CHAR-KEP-2",
+                aside=part.aside,
             )
         if cmd.second not in p.queue:
-            return IllegalMove("unknown-tile", f"no tile {cmd.second!r} on your player board", "CHAR-KEP-2")
+            return IllegalMove(
+                "unknown-tile", "no tile {second!r} on your player board", "CHAR-KEP-2", second=cmd.second
+            )
         return None
     if cmd.first not in p.queue or cmd.second not in p.queue:
         return IllegalMove("unknown-tile", "this option swaps two tiles of the player board", "CHAR-KEP-2")

@@ -100,10 +100,14 @@ def _shift_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None
     if cmd.steps == 0 and cmd.tile == "":
         return None
     if cmd.tile not in mirrors(s.catalog) or cmd.tile not in p.queue:
-        return IllegalMove("not-a-mirror", f"{cmd.tile!r} is not one of your special tiles", "CHAR-NEW-4")
+        return IllegalMove(
+            "not-a-mirror", "{tile!r} is not one of your special tiles", "CHAR-NEW-4", tile=cmd.tile
+        )
     steps = data_of(s.catalog).page1_steps
     if not 1 <= cmd.steps <= steps:
-        return IllegalMove("bad-steps", f"a special tile moves 1 to {steps} positions forward", "CHAR-NEW-4")
+        return IllegalMove(
+            "bad-steps", "a special tile moves 1 to {steps} positions forward", "CHAR-NEW-4", steps=steps
+        )
     if p.queue.index(cmd.tile) + cmd.steps >= len(p.queue):
         return IllegalMove("past-the-top", "a special tile cannot move past the top of the sky", "CHAR-NEW-4")
     return None

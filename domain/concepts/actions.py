@@ -21,9 +21,9 @@ def upgrade_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
         return IllegalMove("pending-decision", "first choose the Action tile to upgrade", "RES-1")
     p = s.players[cmd.seat]
     if cmd.tile not in rules_for(p).own_tiles(p):
-        return IllegalMove("unknown-tile", f"you have no Action tile {cmd.tile!r}", "UPG-1")
+        return IllegalMove("unknown-tile", "you have no Action tile {tile!r}", "UPG-1", tile=cmd.tile)
     if cmd.tile in p.upgraded:
-        return IllegalMove("already-upgraded", f"tile {cmd.tile} is already upgraded", "UPG-4")
+        return IllegalMove("already-upgraded", "tile {tile} is already upgraded", "UPG-4", tile=cmd.tile)
     return None
 
 

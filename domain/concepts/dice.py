@@ -20,7 +20,9 @@ def raise_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     if not isinstance(cmd, c.RaiseDie):
         return IllegalMove("pending-decision", "first choose the die to raise", "RES-1")
     if cmd.die not in s.players[cmd.seat].dice:
-        return IllegalMove("die-not-held", f"you have no die {cmd.die[0]}{cmd.die[1]}", "ICON-5")
+        return IllegalMove(
+            "die-not-held", "you have no die {die0}{die1}", "ICON-5", die0=cmd.die[0], die1=cmd.die[1]
+        )
     return None
 
 

@@ -21,7 +21,9 @@ def lecture_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
         return IllegalMove("pending-decision", "first choose the Scale tile of the Lecture", "RES-1")
     university = s.players[cmd.seat].university
     if not 0 <= cmd.tile < len(university):
-        return IllegalMove("bad-tile", f"Scale tiles are 1..{len(university)}", "LEC-1")
+        return IllegalMove(
+            "bad-tile", "Scale tiles are 1..{n_university}", "LEC-1", n_university=len(university)
+        )
     if university[cmd.tile] >= TOP_ROW:
         return IllegalMove("top-row", "that University token is already on the top row", "LEC-2")
     return None

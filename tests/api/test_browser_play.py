@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+import re
 import statistics
 import time
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from projections.i18n import text
 from tests.api.test_browser import Pages, browser, create, pages, server, shot  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -178,19 +180,21 @@ def _undo(page: Any, label: str) -> None:
 
 
 def test_clicked_with_confirm_off_at_most_1_3_clicks_a_step(server: str, pages: Pages) -> None:  # noqa: F811
-    """The first CLICKED_STEPS steps of a game (and two undos); the whole game: the soak test below."""
-    _clicked_with_confirm_off(server, pages, CLICKED_STEPS)
+    """The first CLICKED_STEPS steps of a game (and two undos), in Japanese (docs/i18n.md); the whole game:
+    the soak test below."""
+    _clicked_with_confirm_off(server, pages, CLICKED_STEPS, "ja")
 
 
 @pytest.mark.soak
 def test_a_whole_game_clicked_with_confirm_off_at_most_1_3_clicks_a_step(server: str, pages: Pages) -> None:  # noqa: F811
-    _clicked_with_confirm_off(server, pages, None)
+    """A whole game clicked in Japanese: its end is told in Japanese, every history line too."""
+    _clicked_with_confirm_off(server, pages, None, "ja")
 
 
 CLICKED_STEPS = 40  # Ada's steps: several turns of every phase, and the undos of one of them
 
 
-def _clicked_with_confirm_off(server: str, pages: Pages, most: int | None) -> None:  # noqa: F811
+def _clicked_with_confirm_off(server: str, pages: Pages, most: int | None, lang: str = "en") -> None:  # noqa: F811
     """Ada plays by clicking with confirm off until the game ends (or `most` steps, once the undos are
     done); each step takes at most 1.3 clicks on average."""
     created = create(server, ADA_AND_BOTS, "clicks")
@@ -198,7 +202,8 @@ def _clicked_with_confirm_off(server: str, pages: Pages, most: int | None) -> No
     page = pages.new(1440, 900)
     page.add_init_script("localStorage.setItem('galileo:confirm-each-move', '0')")
     page.add_init_script(FEEDBACK)
-    page.goto(f"{server}/play/{game_id}#token={token}")
+    page.goto(f"{server}/play/{game_id}?lang={lang}#token={token}")
+    assert page.get_attribute("html", "lang") == lang
     rng = random.Random(28)
     clicks = steps = 0
     waits: list[float] = []
@@ -221,16 +226,17 @@ def _clicked_with_confirm_off(server: str, pages: Pages, most: int | None) -> No
         waits.append(page.evaluate("window.feedback()"))
         clicks += made
         steps += 1
-        if not undone and page.locator("#bar-undo button", has_text="Restart my turn").count():
+        if not undone and page.locator("#bar-undo button", has_text=text(lang, "Restart my turn")).count():
             # Two steps of this turn stand: undo twice in a row, then play on (take-backs repeat).
-            _undo(page, "Undo")
+            _undo(page, text(lang, "Undo"))
             page.wait_for_selector("#bar-undo button", timeout=10_000)
-            _undo(page, "Undo")
+            _undo(page, text(lang, "Undo"))
             undone = True
     assert undone, "no turn with two steps to undo"
     board = httpx.get(f"{server}/games/{game_id}").json()
     if most is None:
         assert board["status"] == "finished"
+        assert text(lang, "The game has ended.")[:-1] in page.locator("#banner").inner_text()
     else:
         assert steps >= most, steps  # the game went on for all of them
     per_step = clicks / steps
@@ -243,6 +249,10 @@ def _clicked_with_confirm_off(server: str, pages: Pages, most: int | None) -> No
     # whole game (soak, a quiet machine) holds the target; the 40 steps of every run share two cores with
     # the rest of the suite (CI machines differ ~3x), so they hold a bound that only a regression breaks.
     assert p50 <= (150 if most is None else 450), p50
+    lines = page.locator("#history li").all_inner_texts()  # the history in the page's language
+    assert lines
+    if lang != "en":
+        assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line) for line in lines), lines[:5]
 
 
 # -- the smaller defects (each check fails on the page before issue 28) ------------------------------

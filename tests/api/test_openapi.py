@@ -63,6 +63,7 @@ ROUTES = {
     ("get", "/session/oidc/callback"): "oidcCallback",
     ("delete", "/me"): "deleteAccount",
     ("get", "/me"): "getAccount",
+    ("put", "/me/language"): "setAccountLanguage",
     ("get", "/me/games"): "listMyGames",
     ("post", "/games/{game_id}/claim"): "claimSeat",
     ("post", "/games/{game_id}/seats/{seat}/recover"): "recoverSeat",

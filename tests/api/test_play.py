@@ -148,7 +148,7 @@ def test_a_seat_s_move_listing_is_computed_once_per_version(client: TestClient) 
     seat = client.get(f"/games/{table.game_id}/moves", headers=table.auth(0)).json()["to_act"]
     first = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
-    cached = runtime.move_listings.get((table.game_id, first["version"], seat))
+    cached = runtime.move_listings.get((table.game_id, first["version"], seat, "en"))  # and per language
     assert cached is not None and cached[0] == first["moves"]
     assert client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json() == first
     move = first["moves"][0]

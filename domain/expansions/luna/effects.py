@@ -59,7 +59,9 @@ def _depart_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
     if cmd.space not in range(1, 10):
         return IllegalMove("bad-space", "the Bonus Board has spaces 1..9", "LUNA-42")
     if cmd.space != 9 and part.bonus[cmd.space - 1]:
-        return IllegalMove("space-taken", f"Bonus space {cmd.space} already holds a figure", "LUNA-42")
+        return IllegalMove(
+            "space-taken", "Bonus space {space} already holds a figure", "LUNA-42", space=cmd.space
+        )
     return None
 
 
@@ -87,19 +89,25 @@ def free_observe_check(s: GameState, cmd: c.Observe, max_cost: int) -> IllegalMo
     if s.players[cmd.seat].tokens_used >= TOKENS:
         return IllegalMove("no-constellation-tokens", "all 7 Constellation tokens are used", "OBS-54")
     if parts[1] not in s.display:
-        return IllegalMove("not-on-board", f"card {parts[1]} is not face up on the board", "OBS-2")
+        return IllegalMove(
+            "not-on-board", "card {parts1} is not face up on the board", "OBS-2", parts1=parts[1]
+        )
     card = s.catalog.cards[parts[1]]
     index = constellation_index(parts[2], len(card.constellations))
     if index is None:
-        return IllegalMove("bad-target", f"card {card.id} has no constellation {parts[2]!r}", "OBS-2")
+        return IllegalMove(
+            "bad-target", "card {id} has no constellation {parts2!r}", "OBS-2", id=card.id, parts2=parts[2]
+        )
     if s.covers[s.display.index(parts[1])][index] >= 0:
         return IllegalMove("constellation-covered", "that constellation already carries a token", "OBS-3")
     cost = card.constellations[index].cost
     if cost > max_cost:
         return IllegalMove(
             "free-observation-cost",
-            f"that constellation costs {cost}: at most {max_cost} is free",
+            "that constellation costs {cost}: at most {max_cost} is free",
             "LUNA-BA-2",
+            cost=cost,
+            max_cost=max_cost,
         )
     if cmd.dice or cmd.comets1 != 0 or cmd.comets2 != 0:
         return IllegalMove(
@@ -123,7 +131,7 @@ def _reread_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
         return IllegalMove("pending-decision", "first choose a library row", "RES-1")
     books = s.players[cmd.seat].books
     if not 0 <= cmd.row < len(books):
-        return IllegalMove("bad-row", f"library rows are R1..R{len(books)}", "LIB-3")
+        return IllegalMove("bad-row", "library rows are R1..R{n_books}", "LIB-3", n_books=len(books))
     if books[cmd.row] < 1:
         return IllegalMove("row-not-moved", "that Book token has not left its start space", "LUNA-BA-5")
     return None
@@ -137,7 +145,7 @@ def _anytile_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | No
     if not isinstance(cmd, lc.BonusTile):
         return IllegalMove("pending-decision", "first choose an Action tile and its option", "RES-1")
     if cmd.tile not in s.players[cmd.seat].queue:
-        return IllegalMove("unknown-tile", f"you have no Action tile {cmd.tile!r}", "LUNA-BA-6")
+        return IllegalMove("unknown-tile", "you have no Action tile {tile!r}", "LUNA-BA-6", tile=cmd.tile)
     if cmd.option not in (1, 2):
         return IllegalMove("bad-option", "an Action tile offers option 1 or 2", "ACT-5")
     return None
@@ -156,7 +164,7 @@ def _swap_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     q = s.players[cmd.seat].queue
     for tile in (cmd.first, cmd.second):
         if tile not in q:
-            return IllegalMove("unknown-tile", f"you have no Action tile {tile!r}", "LUNA-BA-7")
+            return IllegalMove("unknown-tile", "you have no Action tile {tile!r}", "LUNA-BA-7", tile=tile)
     if cmd.first == cmd.second:
         return IllegalMove("same-tile", "swap two different Action tiles", "LUNA-BA-7")
     return None
@@ -213,10 +221,12 @@ def _scalerewards_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove
         return IllegalMove("pending-decision", "first choose a Scale tile's reward", "RES-1")
     university = s.players[cmd.seat].university
     if not 0 <= cmd.tile < len(university):
-        return IllegalMove("bad-tile", f"Scale tiles are 1..{len(university)}", "LEC-1")
+        return IllegalMove(
+            "bad-tile", "Scale tiles are 1..{n_university}", "LEC-1", n_university=len(university)
+        )
     if cmd.tile not in _scale_tiles(task):
         return IllegalMove(
-            "scale-collected", f"the reward of Scale tile {cmd.tile + 1} was collected", "LUNA-BB-7"
+            "scale-collected", "the reward of Scale tile {tile} was collected", "LUNA-BB-7", tile=cmd.tile + 1
         )
     if university[cmd.tile] < 1:
         return IllegalMove("on-the-stairs", "that University token is on the stairs", "LUNA-BB-7")

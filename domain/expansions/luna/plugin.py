@@ -169,12 +169,16 @@ def _moon_check(s: GameState, cmd: c.Observe, majors: bool) -> IllegalMove | Non
     if not majors:
         return IllegalMove("one-major-object", "the Moon is a Major Object: one per Observe", "OBS-1")
     if position not in POSITIONS:
-        return IllegalMove("bad-target", f"no Moon tile {position!r}: use I..IX", "LUNA-2")
+        return IllegalMove("bad-target", "no Moon tile {position!r}: use I..IX", "LUNA-2", position=position)
     tile = POSITIONS.index(position)
     if part.flipped[tile] or not part.scoring[tile]:
-        return IllegalMove("moon-observed", f"Moon tile {position} was already observed", "LUNA-24")
+        return IllegalMove(
+            "moon-observed", "Moon tile {position} was already observed", "LUNA-24", position=position
+        )
     if not part.visible(tile):
-        return IllegalMove("moon-face-down", f"Moon tile {position} has no face-up Scoring tile", "LUNA-21")
+        return IllegalMove(
+            "moon-face-down", "Moon tile {position} has no face-up Scoring tile", "LUNA-21", position=position
+        )
     if not part.costs:
         return IllegalMove("moon-stack-empty", "no Moon Observation tile is left", "LUNA-22")
     return payment_check(s, cmd, COLOURS, part.costs[0], "OBS-23")

@@ -86,8 +86,10 @@ def _check(setup: Setup, catalog: Catalog) -> None:
     if seat.character not in offered:
         raise IllegalMove(
             "unknown-character",
-            f"unknown character {seat.character!r}; choose one of {', '.join(offered)}",
+            "unknown character {character!r}; choose one of {offered}",
             "SET-21",
+            character=seat.character,
+            offered=", ".join(offered),
         )
     if not seat.name.strip() or len(seat.name) > 40:
         raise IllegalMove("bad-name", "a seat name must have 1 to 40 characters", "SET-21")
@@ -96,8 +98,9 @@ def _check(setup: Setup, catalog: Catalog) -> None:
     if 1 not in catalog.deck_composition:
         raise IllegalMove(
             "solo-edition",
-            f"catalog edition {catalog.edition} has no solo deck: play the current one",
+            "catalog edition {edition} has no solo deck: play the current one",
             "SOLO-20",
+            edition=catalog.edition,
         )
     if setup.difficulty is not None:
         if not setup.options.get("luna"):
@@ -105,8 +108,10 @@ def _check(setup: Setup, catalog: Catalog) -> None:
         if setup.difficulty not in DIFFICULTIES:
             raise IllegalMove(
                 "bad-difficulty",
-                f"difficulty is one of {', '.join(DIFFICULTIES)}, not {setup.difficulty!r}",
+                "difficulty is one of {DIFFICULTIES}, not {difficulty!r}",
                 "SOLO-2",
+                DIFFICULTIES=", ".join(DIFFICULTIES),
+                difficulty=setup.difficulty,
             )
     if not setup.seed:
         raise IllegalMove("bad-seed", "a game needs a seed", "SET-3")
@@ -173,9 +178,11 @@ def _ability_side(setup: Setup, catalog: Catalog) -> Setup:
         if board is not None and at_least(version, RULES_0_4_0):
             raise IllegalMove(
                 "no-ability-side",
-                f"in the solo game the person plays the character's ability side, and catalog edition "
-                f"{catalog.edition} has none for {seat.character}: play the current edition",
+                "in the solo game the person plays the character's ability side, and catalog edition"
+                " {edition} has none for {character}: play the current edition",
                 "SOLO-26",
+                edition=catalog.edition,
+                character=seat.character,
             )
         seats.append(seat)
     return replace(setup, seats=tuple(seats))
