@@ -23,6 +23,7 @@ from domain import events as ev
 from domain.characters import personal_page, rules_for
 from domain.effect_kinds import lent
 from domain.effects import reward_tasks
+from domain.ruleset import Rules, Ruleset
 from domain.state import GameState, PlayerState, Task
 
 E = TypeVar("E", bound=ev.GrantingEvent)
@@ -42,36 +43,14 @@ FREE_TASKS: dict[str, tuple[Task, ...]] = {
 }
 
 Deriver = Callable[[GameState, GameState, Any], list[Task]]
-_DERIVERS: dict[type[ev.GrantingEvent], Deriver] = {}
+RULES = Rules(__name__)  # the base game's grant rules (domain/ruleset.py)
+_for = RULES.grant
 
 
-def grant_rule(cls: type[ev.GrantingEvent]) -> Callable[[Deriver], Deriver]:
-    """Register the rule that decides what `cls` events grant (an expansion registers its events')."""
-
-    def register(fn: Deriver) -> Deriver:
-        if cls in _DERIVERS:
-            raise ValueError(f"{cls.__name__} has a grant rule already")
-        _DERIVERS[cls] = fn
-        return fn
-
-    return register
-
-
-_for = grant_rule
-
-
-def extend_grant_rule(
-    cls: type[ev.GrantingEvent], rule: Callable[[GameState, GameState, Any, Deriver], list[Task]]
-) -> None:
-    """Extend what a base event grants: `rule` gets the base rule as its last argument."""
-    base = _DERIVERS[cls]
-    _DERIVERS[cls] = lambda before, after, e: rule(before, after, e, base)
-
-
-def missing_rules() -> list[str]:
-    """Granting event types with no grant rule registered (a test keeps this empty)."""
+def missing_rules(rules: Ruleset) -> list[str]:
+    """Granting event types with no grant rule in `rules` (a test keeps this empty for every plug-in's)."""
     granting = (cls for cls in ev.EVENT_TYPES.values() if issubclass(cls, ev.GrantingEvent))
-    return sorted(cls.__name__ for cls in granting if cls not in _DERIVERS)
+    return sorted(cls.__name__ for cls in granting if cls not in rules.grants)
 
 
 def records_grants(state: GameState) -> bool:
@@ -87,7 +66,7 @@ def _records_grants(version: str) -> bool:  # on the replay path: parsed once pe
 def granted(before: GameState, after: GameState, event: ev.GrantingEvent) -> list[Task]:
     """The effects `event` grants, first to resolve first; an ability-side character may add to them
     (`CharacterRules.react`, domain/characters/)."""
-    tasks = _DERIVERS[type(event)](before, after, event)
+    tasks = before.rules.grants[type(event)](before, after, event)
     player = after.players[event.seat]
     if player.parts:
         return rules_for(player).react(before, after, event, tasks)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, TypeVar
 from domain.catalog import Catalog
 from domain.fastcopy import replace
 from domain.options import Options
+from domain.ruleset import Ruleset
 
 Die = tuple[str, int]
 COLOURS = ("R", "Y", "B")
@@ -201,6 +202,7 @@ class TurnState:
 @dataclass(frozen=True, slots=True)
 class GameState:
     catalog: Catalog = field(compare=False, repr=False)
+    rules: Ruleset = field(compare=False, repr=False)  # the game's rules, composed once (domain/ruleset.py)
     catalog_edition: str
     catalog_hash: str
     options: Options

@@ -35,6 +35,7 @@ from domain.errors import IllegalMove
 from domain.fastcopy import replace
 from domain.parts import PartCodec, json_tuple, register_player_part
 from domain.rng import SeededRandom
+from domain.ruleset import Plugin
 from domain.state import GameState, Part, PlayerState, Task, put_part
 
 SIDES = ("basic", "ability")  # CHAR-1: the Quadrant-symbol side (SET-21) or the ability side
@@ -90,8 +91,10 @@ def _load(data: Any) -> Character:
 register_player_part(PartCodec(Character, _dump, _load))
 
 
-class CharacterRules:
-    """The basic side: the base rules, unchanged (SET-21). An ability side overrides what it changes."""
+class CharacterRules(Plugin):
+    """The basic side: the base rules, unchanged (SET-21). An ability side overrides what it changes,
+    and is a plug-in (domain/ruleset.py) whose `rules` are its module's events, commands, grants and
+    effect kinds: a game with a seat on that side is played with them."""
 
     side = "basic"
 

@@ -23,13 +23,15 @@ from domain.characters.commands import DeclineAbility, KeplerSwap
 from domain.characters.common import DECLINES
 from domain.characters.events import KeplerTilesSwapped
 from domain.effect_kinds import EffectKind
-from domain.effect_kinds import register as register_kind
 from domain.effects import register_special
 from domain.errors import IllegalMove
-from domain.evolve import on_event, resolved
+from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.resolve import Run, on_command
+from domain.resolve import Run
+from domain.ruleset import Rules
 from domain.state import SKY, GameState, PlayerState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 register_special("KSWAP:board", Task("KSWAP", 1, "board"))
 register_special("KSWAP:aside", Task("KSWAP", 1, "aside"))
@@ -43,6 +45,7 @@ def special_tile(catalog: Catalog) -> ActionTile:
 
 
 class Kepler(AbilityRules):
+    rules = (RULES,)
     character = "kepler"
 
     def check_seat(self, catalog: Catalog, character: str, aside: str | None) -> IllegalMove | None:
@@ -121,7 +124,7 @@ def swap_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     return None
 
 
-register_kind(
+RULES.effect(
     EffectKind(
         "KSWAP",
         "swap Action tiles (Kepler's special tile)",
@@ -135,7 +138,7 @@ register_kind(
 DECLINES["KSWAP"] = ("CHAR-KEP-2", lambda before, task: [])
 
 
-@on_command(KeplerSwap)
+@RULES.command(KeplerSwap)
 def _swap(run: Run, cmd: KeplerSwap, task: Task | None) -> None:
     p = run.state.players[cmd.seat]
     part = character_of(p)
@@ -153,7 +156,7 @@ def _swap(run: Run, cmd: KeplerSwap, task: Task | None) -> None:
     )
 
 
-@on_event(KeplerTilesSwapped, "KSWAP")
+@RULES.event(KeplerTilesSwapped, "KSWAP")
 def _swapped(s: GameState, e: KeplerTilesSwapped) -> GameState:
     p = s.players[e.seat]
     part = character_of(p)

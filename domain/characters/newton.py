@@ -16,17 +16,19 @@ from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, ability_pages, register, rules_for, with_character
 from domain.commands import Command, int_arg, need_args, register_command
 from domain.effect_kinds import EffectKind, Emitter
-from domain.effect_kinds import register as register_kind
 from domain.effects import register_reward_codes, reward_tasks
 from domain.errors import IllegalMove
 from domain.events import PlayerEvent, register_events
-from domain.evolve import on_event, players_with, resolved, resolves
+from domain.evolve import players_with, resolved
 from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
-from domain.resolve import POINT_RULES, Run, on_command
+from domain.resolve import Run
+from domain.ruleset import Rules
 from domain.state import GameState, PlayerState, Task
 
-POINT_RULES["newton"] = "CHAR-NEW-5"
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
+RULES.point_rules["newton"] = "CHAR-NEW-5"
 register_reward_codes({"NSHIFT": Task("NSHIFT"), "NVP": Task("NVP")})  # his pages' codes
 
 
@@ -120,7 +122,7 @@ def _page2(run: Emitter, task: Task) -> None:
     run.emit(ev.VictoryPointsScored(seat=seat, points=vp, source="newton", rule="CHAR-NEW-5"))
 
 
-register_kind(
+RULES.effect(
     EffectKind(
         "NSHIFT",
         "move a special tile forward (or decline)",
@@ -139,10 +141,10 @@ register_kind(
         expansion="newton",
     ),
 )
-resolves(ev.VictoryPointsScored, "NVP")
+RULES.resolve(ev.VictoryPointsScored, "NVP")
 
 
-@on_command(ShiftMirror)
+@RULES.command(ShiftMirror)
 def _command_shift(run: Run, cmd: ShiftMirror, task: Task | None) -> None:
     queue = run.state.players[cmd.seat].queue
     if cmd.steps:
@@ -150,7 +152,7 @@ def _command_shift(run: Run, cmd: ShiftMirror, task: Task | None) -> None:
     run.emit(MirrorShifted(seat=cmd.seat, tile=cmd.tile, steps=cmd.steps, queue=queue))
 
 
-@on_event(MirrorShifted, "NSHIFT")
+@RULES.event(MirrorShifted, "NSHIFT")
 def _shifted(s: GameState, e: MirrorShifted) -> GameState:
     return replace(s, players=players_with(s, e.seat, queue=tuple(e.queue)), agenda=resolved(s, e))
 
@@ -163,6 +165,7 @@ def _action_tile(tile: Any) -> ActionTile:
 
 
 class Newton(CharacterRules):
+    rules = (RULES,)
     side = "ability"
 
     def layout(

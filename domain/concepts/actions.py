@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain.characters import rules_for
-from domain.effect_kinds import EffectKind, register
+from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
+from domain.ruleset import Rules
 from domain.state import GameState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 
 def upgrade_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
@@ -27,7 +30,7 @@ def upgrade_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
     return None
 
 
-register(
+RULES.effect(
     EffectKind(
         "UPG",
         "upgrade an Action tile",
