@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from domain.options import Options
     from domain.scoring import CellarFigures
     from domain.state import GameState, PlayerState
+    from domain.turnorder import TurnOrder
 
 F = TypeVar("F", bound=Callable[..., Any])
 Handler = Callable[[Any, Any], Any]  # (state, event) -> state
@@ -60,9 +61,11 @@ class Rules:
         "name",
         "on_fork",
         "on_start",
+        "opponents",
         "point_rules",
         "resolves",
         "rotated_at_once",
+        "turn_order",
     )
 
     def __init__(self, name: str) -> None:
@@ -85,6 +88,8 @@ class Rules:
         self.point_rules: dict[str, str] = {}
         self.on_start: list[StartStep] = []
         self.on_fork: list[ForkStep] = []
+        self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
+        self.turn_order: TurnOrder | None = None  # who plays next (None: the base game's, TURN-1)
 
     # -- events --------------------------------------------------------------------------------------
 
@@ -153,7 +158,7 @@ class Rules:
 class Plugin:
     """A part of the rules: the base game, an expansion, a character's ability side, a non-player
     opponent. `rules` lists the declarations of its modules (its events, commands, grants, effect kinds,
-    setup and fork steps...); `domain/plugins.py` says which plug-ins a game is played with."""
+    setup and fork steps...); `domain/expansions/plugins.py` says which plug-ins a game is played with."""
 
     rules: ClassVar[tuple[Rules, ...]] = ()
 
@@ -204,11 +209,10 @@ class Ruleset:
         "point_rules",
         "resolves",
         "rotated_at_once",
+        "turn_order",
     )
 
-    def __init__(
-        self, pins: Pins, plugins: Iterable[type[Plugin]], opponents: Mapping[str, Opponent] | None = None
-    ) -> None:
+    def __init__(self, pins: Pins, plugins: Iterable[type[Plugin]]) -> None:
         self.pins = pins
         self.plugins = tuple(plugins)
         tables = list(dict.fromkeys(rules for plugin in self.plugins for rules in plugin.rules))
@@ -244,7 +248,11 @@ class Ruleset:
         self.major_object_sources = tuple(fn for rules in tables for fn in rules.major_object_sources)
         self.on_start = tuple(step for rules in tables for step in rules.on_start)
         self.on_fork = tuple(step for rules in tables for step in rules.on_fork)
-        self.opponents = dict(opponents or {})  # character id -> the non-player opponent playing it
+        self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
+        self.turn_order: TurnOrder | None = None  # the last plug-in's that has one (None: TURN-1's)
+        for rules in tables:
+            _merge(self.opponents, rules.opponents, rules.name, "an opponent")
+            self.turn_order = rules.turn_order or self.turn_order
 
     def __repr__(self) -> str:
         return f"Ruleset({', '.join(plugin.__name__ for plugin in self.plugins)})"
@@ -269,7 +277,9 @@ def _merge(into: dict[Any, Any], entries: Mapping[Any, Any], owner: str, what: s
 
 @lru_cache(maxsize=256)
 def ruleset_for(pins: Pins) -> Ruleset:
-    """The rules of a game with these pins, composed once (domain/plugins.py lists the plug-ins)."""
-    from domain.plugins import compose  # the plug-ins import the engine's modules, which import this one
+    """The rules of a game with these pins, composed once (domain/expansions/plugins.py: which)."""
+    from domain.expansions.plugins import (
+        compose,  # the plug-ins import the engine's modules, which import this one
+    )
 
     return compose(pins)

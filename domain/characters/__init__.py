@@ -257,6 +257,11 @@ def rules_of(character: str, side: str) -> CharacterRules:
         raise ValueError(f"no ability rules registered for {character!r}") from None
 
 
+def ability_characters() -> tuple[str, ...]:
+    """The characters with rules for their ability side."""
+    return tuple(sorted(_ABILITIES))
+
+
 def has_ability(character: str) -> bool:
     return character in _ABILITIES
 

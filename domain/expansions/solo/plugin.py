@@ -6,13 +6,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from domain.expansions.solo import moon, rules
-from domain.opponents import Opponent
 from domain.ruleset import Plugin
 
 
 class Solo(Plugin):
     character: ClassVar[str] = rules.TYCHO
-    opponent: ClassVar[Opponent] = rules.OPPONENT
     rules = (rules.RULES,)
 
 

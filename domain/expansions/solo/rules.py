@@ -848,6 +848,6 @@ class Tycho:
         return None  # TIE-1 as between players (AMB-57)
 
 
-OPPONENT = Tycho()  # his seat's rules (domain/ruleset.py: a game with his seat has them)
+RULES.opponents[TYCHO] = Tycho()  # his seat plays itself (a game with his seat has these rules)
 OPPONENT_REDEALS.append(redeal_stack)
 OPPONENT_STATE_REDEALS.append(reshuffle_stack)

@@ -5,8 +5,8 @@ when he has a seat (with Luna's Moon rules for him in a Luna game)."""
 from __future__ import annotations
 
 from domain.base import BaseGame
+from domain.characters import ability_characters, rules_of
 from domain.characters import common as character_common
-from domain.characters import rules_of
 from domain.expansions.luna.plugin import Luna
 from domain.expansions.solo.plugin import Solo, SoloMoon
 from domain.options import Options
@@ -36,13 +36,12 @@ def plugins_for(pins: Pins) -> list[type[Plugin]]:
 
 
 def compose(pins: Pins) -> Ruleset:
-    plugins = plugins_for(pins)
-    opponents = {Solo.character: Solo.opponent} if Solo in plugins else {}
-    return Ruleset(pins, plugins, opponents)
+    return Ruleset(pins, plugins_for(pins))
 
 
-def every_plugin(characters: tuple[str, ...]) -> Ruleset:
-    """The rules of every plug-in at once, with these characters on their ability side (for the tests
-    that every type has its rules)."""
-    seats = (*characters, Solo.character)
-    return compose(Pins("0.0.0", "", Options.from_json({"luna": True}), seats, ("ability",) * len(characters) + ("basic",)))
+def every_plugin() -> Ruleset:
+    """The rules of every plug-in at once: Luna, Tycho, and every character on its ability side (for the
+    tests that every type has its rules)."""
+    characters = ability_characters()
+    sides = ("ability",) * len(characters) + ("basic",)
+    return compose(Pins("0.0.0", "", Options.from_json({"luna": True}), (*characters, Solo.character), sides))
