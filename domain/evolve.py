@@ -67,7 +67,7 @@ def apply_facts(state: GameState, event: ev.Event) -> GameState:
     if isinstance(event, ev.PlayerEvent) and event.seat is not None:
         player = after.players[event.seat]
         if player.parts:  # an ability that remembers what its seat did (Hevelius, CHAR-HEV-2)
-            return rules_for(player).witness(after, event)
+            return rules_for(state, player).witness(after, event)
     return after
 
 
@@ -199,6 +199,9 @@ def _started(e: ev.GameStarted) -> GameState:
             "changed (docs/editions.md: a released edition is never edited)"
         )
     options = Options.from_json(e.options)
+    rules = ruleset_for(
+        Pins(e.engine_version, e.catalog_edition, options, tuple(ch for _, ch in e.seats), e.sides)
+    )
     players = tuple(
         PlayerState(
             seat=i,
@@ -226,19 +229,18 @@ def _started(e: ev.GameStarted) -> GameState:
     if e.sides is not None:  # CHAR-1: ability-side seats set up their characters (domain/characters/)
         layouts = e.layouts or (None,) * len(players)
         players = tuple(
-            rules_of(p.character, side).start(catalog, p, dict(layout) if layout is not None else None)
+            rules_of(rules, p.character, side).start(catalog, p, dict(layout) if layout is not None else None)
             for p, side, layout in zip(players, e.sides, layouts, strict=True)
         )
         if e.character_deals is not None:  # their own hidden orders (Hevelius' deck, Cunitz' Notes)
             players = tuple(
-                rules_of(p.character, side).dealt_to(catalog, p, tuple(order))
+                rules_of(rules, p.character, side).dealt_to(catalog, p, tuple(order))
                 for p, side, order in zip(players, e.sides, e.character_deals, strict=True)
             )
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
-    pins = Pins(e.engine_version, e.catalog_edition, options, tuple(ch for _, ch in e.seats), e.sides)
     state = GameState(
         catalog=catalog,
-        rules=ruleset_for(pins),
+        rules=rules,
         catalog_edition=e.catalog_edition,
         catalog_hash=e.catalog_hash,
         options=options,
@@ -287,7 +289,7 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
         forked = replace(
             forked,
             players=tuple(
-                rules_for(p).redealt(s.catalog, p, tuple(order))
+                rules_for(s, p).redealt(s.catalog, p, tuple(order))
                 for p, order in zip(forked.players, e.character_deals, strict=True)
             ),
         )

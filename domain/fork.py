@@ -107,7 +107,7 @@ def fork_events(
         starts = first.character_deals
         if forked.character_deals is not None:  # each character's starting order, as the fork re-dealt it
             starts = tuple(
-                rules_for(p).start_order(state.catalog, p, tuple(started), tuple(order))
+                rules_for(state, p).start_order(state.catalog, p, tuple(started), tuple(order))
                 for p, started, order in zip(
                     state.players, starts or ((),) * len(state.players), forked.character_deals, strict=True
                 )
@@ -152,7 +152,7 @@ def fork_events(
                 )
         if forked.character_deals is not None:  # what a character's own rewrite adds (Hevelius)
             for seat, (p, order) in enumerate(zip(state.players, forked.character_deals, strict=True)):
-                rules_for(p).rewrite_fork(state, seat, prefix, tuple(order))
+                rules_for(state, p).rewrite_fork(state, seat, prefix, tuple(order))
             for i, e in enumerate(prefix):  # the deals it rewrote are committed anew
                 if isinstance(e, ev.GameStarted | ev.GameForked):
                     prefix[i] = replace(e, commitment=_commitment(e))

@@ -69,7 +69,7 @@ def granted(before: GameState, after: GameState, event: ev.GrantingEvent) -> lis
     tasks = before.rules.grants[type(event)](before, after, event)
     player = after.players[event.seat]
     if player.parts:
-        return rules_for(player).react(before, after, event, tasks)
+        return rules_for(before, player).react(before, after, event, tasks)
     return tasks
 
 
@@ -105,7 +105,7 @@ def library_reward(s: GameState, p: PlayerState, row: int, position: int) -> tup
     """LIB-3: position 1 is the printed space, position k+1 the k-th card's space in that row; a
     character may cover spaces with its own rewards (Copernicus' library tiles, CHAR-COP-4)."""
     if p.parts:
-        replaced = rules_for(p).library_reward(s, p, row, position)
+        replaced = rules_for(s, p).library_reward(s, p, row, position)
         if replaced is not None:
             return replaced
     if position == 1:
@@ -128,7 +128,7 @@ def tile_rewards(
 ) -> list[Task]:
     tile = next((t for t in s.catalog.action_tiles if t.id == tile_id), None)
     if tile is None and player is not None:  # a character's own tile (Kepler's, CHAR-KEP-1)
-        tile = rules_for(player).tile(s.catalog, tile_id)
+        tile = rules_for(s, player).tile(s.catalog, tile_id)
     if tile is None:
         raise KeyError(f"no Action tile {tile_id!r}")
     face = tile.upgraded if upgraded else tile.basic
@@ -141,7 +141,9 @@ def tile_rewards(
 @_for(ev.TelescopeMoved)
 def _wrap(before: GameState, after: GameState, e: ev.TelescopeMoved) -> list[Task]:
     player = after.players[e.seat]
-    return rules_for(player).on_wrap(after, player) if e.wrapped else []  # MOV-5: a character's reaction
+    return (
+        rules_for(before, player).on_wrap(after, player) if e.wrapped else []
+    )  # MOV-5: a character's reaction
 
 
 @_for(ev.FixedActionTaken)
@@ -173,7 +175,7 @@ def _major(before: GameState, after: GameState, e: ev.MajorObjectObserved) -> li
     tasks += book_tasks(before, after, e.seat)
     tasks.append(Task("REFILL", e.space))  # OBS-43
     if _first_observation(before):  # OBS-1: a Major Object ends the Observe (Galileo: CHAR-GAL-3)
-        more = rules_for(before.players[e.seat]).observe_more(before, before.players[e.seat], "MO")
+        more = rules_for(before, before.players[e.seat]).observe_more(before, before.players[e.seat], "MO")
         if more is not None:
             tasks.append(more)  # under the rewards and the refill: resolved after them (AMB-11)
     return tasks
@@ -193,7 +195,7 @@ def _constellation(before: GameState, after: GameState, e: ev.ConstellationObser
     tasks += reward_tasks(after.catalog.constellation_slots[e.slot], "constellation-slot")
     tasks += book_tasks(before, after, e.seat)
     if _first_observation(before):  # the first of an Observe action (OBS-1; Galileo CHAR-GAL-2)
-        more = rules_for(before.players[e.seat]).observe_more(before, before.players[e.seat], "C")
+        more = rules_for(before, before.players[e.seat]).observe_more(before, before.players[e.seat], "C")
         if more is not None:
             tasks.append(more)  # under the rewards: resolved after them
     return tasks
@@ -219,7 +221,7 @@ def _comet_placed(before: GameState, after: GameState, e: ev.CometPlacedInBook) 
         return [Task("VP", after.catalog.appendix_vp, "", "book")]
     page = next((page for page in after.catalog.book_pages if page.id == e.page), None)
     if page is None:  # BOC-5, CHAR-3: a personal page
-        page = personal_page(after.catalog, after.players[e.seat], e.page)
+        page = personal_page(after, after.players[e.seat], e.page)
         if page is None:
             raise KeyError(f"no Book-of-Comets page {e.page!r}")
     return reward_tasks(page.reward, "book")  # BOC-2

@@ -398,7 +398,7 @@ def _open_pages(s: GameState, seat: int) -> list[str]:
         return pages
     part = character_of(p)
     covered = part.pages if part is not None else ()
-    return pages + [page.id for page in rules_for(p).personal_pages(s.catalog) if page.id not in covered]
+    return pages + [page.id for page in rules_for(s, p).personal_pages(s.catalog) if page.id not in covered]
 
 
 def book_options(s: GameState, seat: int) -> list[c.Command]:
@@ -428,7 +428,7 @@ def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             if not open_pages
             else IllegalMove("page-free", "empty pages must be used before the Appendix", "BOC-4")
         )
-    if personal_page(s.catalog, s.players[cmd.seat], cmd.page) is not None:
+    if personal_page(s, s.players[cmd.seat], cmd.page) is not None:
         return IllegalMove("page-taken", f"your personal page {cmd.page} already holds a comet", "BOC-5")
     pages = {page.id: page for page in s.catalog.book_pages}
     owner = _personal_page_owner(s, cmd.page)
@@ -551,7 +551,7 @@ def menu_options(s: GameState) -> list[c.Command]:
             out += [c.UseTile(seat=seat, option=1), c.UseTile(seat=seat, option=2)]
     out += free_options(s, seat)
     if s.players[seat].parts:  # a character's own commands (Copernicus' free action, FREE-6)
-        out += rules_for(s.players[seat]).menu_options(s, seat)
+        out += rules_for(s, s.players[seat]).menu_options(s, seat)
     out.append(c.EndActions(seat=seat))
     return out
 
@@ -580,7 +580,7 @@ def menu_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         if pos != UPGRADE and cmd.option not in (1, 2):
             return IllegalMove("bad-option", "an Action tile offers option 1 or 2", "ACT-5")
         return None
-    rules = rules_for(s.players[cmd.seat])
+    rules = rules_for(s, s.players[cmd.seat])
     if isinstance(cmd, rules.menu_commands):  # a character's own command (domain/characters/)
         return rules.menu_check(s, cmd)
     if isinstance(cmd, c.Move):
@@ -641,7 +641,7 @@ def cleanup_step(s: GameState) -> str:
 
 def _character_window(s: GameState) -> bool:
     p = s.players[s.turn.seat]
-    return bool(p.parts) and bool(rules_for(p).cleanup_options(s, p.seat))
+    return bool(p.parts) and bool(rules_for(s, p).cleanup_options(s, p.seat))
 
 
 def next_objective(s: GameState, p: PlayerState) -> str | None:
@@ -667,7 +667,7 @@ def cleanup_options(s: GameState) -> list[c.Command] | None:
     if step == "window":
         out = free_options(s, seat) if s.options.free_actions_in_all_phases else []
         if s.players[seat].parts:  # a character's own commands (Hevelius' claims, CHAR-HEV-4)
-            out += rules_for(s.players[seat]).cleanup_options(s, seat)
+            out += rules_for(s, s.players[seat]).cleanup_options(s, seat)
         return [*out, c.EndFreeActions(seat=seat)]
     return None
 
@@ -692,7 +692,7 @@ def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         return free_check(s, cmd)
     if isinstance(cmd, c.EndFreeActions):
         return None
-    rules = rules_for(s.players[cmd.seat])
+    rules = rules_for(s, s.players[cmd.seat])
     if isinstance(cmd, rules.cleanup_commands):  # a character's own command (domain/characters/)
         return rules.cleanup_check(s, cmd)
     if isinstance(cmd, c.PlaceComet):

@@ -161,6 +161,7 @@ class Plugin:
     setup and fork steps...); `domain/expansions/plugins.py` says which plug-ins a game is played with."""
 
     rules: ClassVar[tuple[Rules, ...]] = ()
+    ability_of: ClassVar[str] = ""  # a character's ability side: that character's id (CHAR-1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +192,7 @@ class Ruleset:
     """The compiled rules of one game (see the module's docstring). Built by `ruleset_for`."""
 
     __slots__ = (
+        "abilities",
         "cellar_figures",
         "cleanup_choices",
         "commands",
@@ -248,6 +250,8 @@ class Ruleset:
         self.major_object_sources = tuple(fn for rules in tables for fn in rules.major_object_sources)
         self.on_start = tuple(step for rules in tables for step in rules.on_start)
         self.on_fork = tuple(step for rules in tables for step in rules.on_fork)
+        # character id -> the rules of its ability side, for the characters a seat plays on that side
+        self.abilities: dict[str, Any] = {p.ability_of: p() for p in self.plugins if p.ability_of}
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
         self.turn_order: TurnOrder | None = None  # the last plug-in's that has one (None: TURN-1's)
         for rules in tables:

@@ -97,7 +97,7 @@ def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
 def cellar_points(s: GameState, p: PlayerState) -> int:
     """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (an expansion's figures as
     many times as it says)."""
-    bottom = rules_for(p).cellar(s.catalog)[1] if p.parts else s.catalog.cellar_bottom  # CHAR-BRU-3
+    bottom = rules_for(s, p).cellar(s.catalog)[1] if p.parts else s.catalog.cellar_bottom  # CHAR-BRU-3
     points = sum(v * n for v, n in zip(bottom, p.cellar, strict=True))
     for figures in s.rules.cellar_figures:
         weight = figures.final(s)
@@ -112,7 +112,7 @@ def reputation_points(s: GameState, p: PlayerState) -> int:
 
 def interrogation(s: GameState, p: PlayerState) -> tuple[int, int, int]:
     """INQ-21..24: (total, new position, overflow VP)."""
-    arch = rules_for(p).cellar(s.catalog)[0] if p.parts else s.catalog.cellar_arch  # CHAR-BRU-3
+    arch = rules_for(s, p).cellar(s.catalog)[0] if p.parts else s.catalog.cellar_arch  # CHAR-BRU-3
     total = sum(v * n for v, n in zip(arch, p.cellar, strict=True))
     for figures in s.rules.cellar_figures:
         weight = figures.interrogation

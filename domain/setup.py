@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.catalog import Catalog, load_catalog
-from domain.characters import SIDES, has_ability, rules_for, rules_of
+from domain.characters import SIDES, rules_for, rules_of
 from domain.editions import ENGINE_VERSION, check_rules_version
 from domain.errors import IllegalMove
 from domain.events import Event, GameForked, GameStarted
 from domain.options import Options
 from domain.rng import SeededRandom, digest
+from domain.ruleset import Pins, Ruleset, ruleset_for
 from domain.state import COLOURS, GameState
 
 BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
@@ -136,10 +137,12 @@ def commitment_of(
     return digest(salt, *parts)
 
 
-def _check_setup(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None = None) -> None:
+def _check_setup(
+    setup: Setup, catalog: Catalog, rules: Ruleset, opponent: OpponentSetup | None = None
+) -> None:
     """Refuse a setup the rules do not allow, one concern after the other (the first refusal wins)."""
     _check_player_count(setup, catalog, opponent)
-    _check_characters(setup, catalog)
+    _check_characters(setup, catalog, rules)
     _check_seats(setup, catalog)
     _check_tile_orders(setup, catalog)
 
@@ -154,7 +157,7 @@ def _check_player_count(setup: Setup, catalog: Catalog, opponent: OpponentSetup 
         raise IllegalMove("player-count", f"a game has 2 to 4 players, not {n}", "COMP-11")
 
 
-def _check_characters(setup: Setup, catalog: Catalog) -> None:
+def _check_characters(setup: Setup, catalog: Catalog, rules: Ruleset) -> None:
     """SET-21, CHAR-1: characters of the edition, all different, each on a side it has."""
     chars = [s.character for s in setup.seats]
     offered = [board.id for board in catalog.characters]  # CHAR-2: the edition's astronomers
@@ -173,13 +176,13 @@ def _check_characters(setup: Setup, catalog: Catalog) -> None:
             raise IllegalMove(
                 "bad-side", f"a character plays its basic or ability side, not {s.side!r}", "CHAR-1"
             )
-        if s.side not in board.sides() or (s.side == "ability" and not has_ability(s.character)):
+        if s.side not in board.sides() or (s.side == "ability" and s.character not in rules.abilities):
             raise IllegalMove(
                 "no-ability-side",
                 f"{board.name}'s ability side is not in catalog edition {catalog.edition}",
                 "CHAR-1",
             )
-        problem = rules_of(s.character, s.side).check_seat(catalog, s.character, s.aside)
+        problem = rules_of(rules, s.character, s.side).check_seat(catalog, s.character, s.aside)
         if problem is not None:
             raise problem
 
@@ -262,7 +265,7 @@ def _deal_board(catalog: Catalog, players: int, rng: SeededRandom) -> _Board:
 
 
 def _seat_boards(
-    setup: Setup, catalog: Catalog, rng: SeededRandom
+    setup: Setup, catalog: Catalog, rules: Ruleset, rng: SeededRandom
 ) -> tuple[tuple[tuple[str, ...], ...], list[dict[str, Any] | None]]:
     """Each seat's Action tile queue (SET-23) and its character's layout on its side (CHAR-1: Kepler,
     CHAR-KEP-1), drawn after the queues."""
@@ -274,14 +277,16 @@ def _seat_boards(
     layouts: list[dict[str, Any] | None] = []
     laid: list[tuple[str, ...]] = []
     for spec, queue in zip(setup.seats, queues, strict=True):
-        queue, layout = rules_of(spec.character, spec.side).layout(catalog, spec.character, queue, spec.aside)
+        queue, layout = rules_of(rules, spec.character, spec.side).layout(
+            catalog, spec.character, queue, spec.aside
+        )
         laid.append(queue)
         layouts.append(layout)
     return tuple(laid), layouts
 
 
 def _hidden_deals(
-    setup: Setup, catalog: Catalog, engine_version: str, opponent: OpponentSetup | None
+    setup: Setup, catalog: Catalog, rules: Ruleset, engine_version: str, opponent: OpponentSetup | None
 ) -> tuple[dict[str, Any], tuple[str, ...], tuple[tuple[str, ...], ...] | None]:
     """An expansion's own deal (its event fields and hidden part), and each seat's character's own
     hidden order (Hevelius' deck, Cunitz' Notes) from its own stream; all of it goes into the commitment."""
@@ -292,7 +297,7 @@ def _hidden_deals(
         if dealt is not None:
             extra_fields, hidden = dict(dealt[0]), dealt[1]
     own = tuple(
-        rules_of(spec.character, spec.side).deal(
+        rules_of(rules, spec.character, spec.side).deal(
             catalog, SeededRandom(setup.seed, f"character:{i}"), engine_version
         )
         for i, spec in enumerate(setup.seats)
@@ -300,6 +305,14 @@ def _hidden_deals(
     if opponent is not None:
         own = (*own, ())  # a non-player opponent has no character
     return extra_fields, hidden, own if any(own) else None
+
+
+def setup_rules(setup: Setup, catalog: Catalog, engine_version: str) -> Ruleset:
+    """The rules of the person seats of a setup (their characters' sides: CHAR-1), as their game will
+    pin them."""
+    characters = tuple(spec.character for spec in setup.seats)
+    sides = tuple(spec.side for spec in setup.seats)
+    return ruleset_for(Pins(engine_version, catalog.edition, setup.options, characters, sides))
 
 
 def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
@@ -310,11 +323,12 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     opponent = opponent_setup(setup)
     if opponent is not None:
         setup = opponent.prepare(setup, catalog)
-    _check_setup(setup, catalog, opponent)
+    rules = setup_rules(setup, catalog, engine_version)
+    _check_setup(setup, catalog, rules, opponent)
     n = len(setup.seats)  # the person seats: a non-player opponent's is added after them
     rng = SeededRandom(setup.seed, "setup")
     board = _deal_board(catalog, n, rng)
-    queues, layouts = _seat_boards(setup, catalog, rng)
+    queues, layouts = _seat_boards(setup, catalog, rules, rng)
     sides = tuple(spec.side for spec in setup.seats)
     first = setup.first_seat if setup.first_seat is not None else rng.below(n)
     seats = tuple((s.name, s.character) for s in setup.seats)
@@ -327,7 +341,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     if min(supply) < 0:
         raise IllegalMove("dice-supply", f"{per_colour} dice per colour are too few for {n} players", "AMB-2")
     salt = setup.salt or digest("salt", setup.seed)
-    extra_fields, hidden, character_deals = _hidden_deals(setup, catalog, engine_version, opponent)
+    extra_fields, hidden, character_deals = _hidden_deals(setup, catalog, rules, engine_version, opponent)
     started = GameStarted(
         seat=None,
         seats=seats,
@@ -399,7 +413,7 @@ def redeal(
     for deal in EXTRA_DEALS:  # what of an expansion's own deal is still unseen
         extra = deal.redeal(state, rng) or extra
     # each seat's character re-deals what of its own hidden order is still unseen (Hevelius, Cunitz)
-    characters = tuple(rules_for(p).redeal(state.catalog, p, rng) for p in state.players)
+    characters = tuple(rules_for(state, p).redeal(state.catalog, p, rng) for p in state.players)
     dealt = characters if any(characters) else None
     salt = salt or digest("salt", seed)
     return GameForked(
@@ -419,5 +433,5 @@ def redeal(
 
 def character_deals(state: GameState) -> tuple[tuple[str, ...], ...] | None:
     """Each seat's character's hidden order as committed last (None when no seat has one)."""
-    dealt = tuple(rules_for(p).dealt(p) for p in state.players)
+    dealt = tuple(rules_for(state, p).dealt(p) for p in state.players)
     return dealt if any(dealt) else None

@@ -16,7 +16,7 @@ from typing import Any
 from domain import events as ev
 from domain.catalog import Catalog, Reward
 from domain.catalog.model import CellarTile
-from domain.characters import AbilityRules, Character, register, with_character
+from domain.characters import AbilityRules, Character, with_character
 from domain.characters.events import CellarRewardGained
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
@@ -39,6 +39,7 @@ def cellar_tile(catalog: Catalog) -> CellarTile:
 
 
 class Bruno(AbilityRules):
+    ability_of = "bruno"
     rules = (RULES,)
     character = "bruno"
 
@@ -76,6 +77,3 @@ def _gained(s: GameState, e: CellarRewardGained) -> GameState:
 @RULES.grant(CellarRewardGained)
 def _reward(before: GameState, after: GameState, e: CellarRewardGained) -> list[Task]:
     return reward_tasks(e.reward, SOURCE)
-
-
-register("bruno", Bruno())

@@ -24,7 +24,7 @@ from domain import commands as c
 from domain import events as ev
 from domain.catalog import Catalog, Reward
 from domain.catalog.model import LibraryTile
-from domain.characters import AbilityRules, Character, character_of, register, with_character
+from domain.characters import AbilityRules, Character, character_of, with_character
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
 from domain.characters.common import DECLINES
 from domain.characters.events import LibraryTilePlaced
@@ -60,6 +60,7 @@ def covered(part: Character, catalog: Catalog) -> dict[tuple[int, int], Reward]:
 
 
 class Copernicus(AbilityRules):
+    ability_of = "copernicus"
     rules = (RULES,)
     character = "copernicus"
     menu_commands = (PlaceLibraryTile,)
@@ -301,4 +302,3 @@ def _declined(before: GameState, task: Task) -> list[Task]:
 
 
 DECLINES["PER2D"] = ("CHAR-COP-1", _declined)
-register("copernicus", Copernicus())

@@ -20,7 +20,7 @@ from domain import events as ev
 from domain.abilities import cunitz as rules
 from domain.catalog import ActionTile, BookPage, Catalog
 from domain.catalog.luna_characters import LunaCharacters
-from domain.characters import Character, CharacterRules, ability_pages, register, with_character
+from domain.characters import Character, CharacterRules, ability_pages, with_character
 from domain.commands import Command, need_args, register_command
 from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
@@ -399,6 +399,7 @@ def _action_tile(tile: Any) -> ActionTile:
 
 
 class Cunitz(CharacterRules):
+    ability_of = "cunitz"
     rules = (RULES,)
     side = "ability"
 
@@ -469,6 +470,3 @@ class Cunitz(CharacterRules):
                 colour = rules.focus_colour(option) or ""
                 return [replace(t, arg=colour) if t.kind == "FOCUS" else t for t in tasks]
         return tasks
-
-
-register("cunitz", Cunitz())

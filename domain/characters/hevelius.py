@@ -25,7 +25,7 @@ from domain import events as ev
 from domain.abilities import hevelius as rules
 from domain.catalog import Catalog
 from domain.catalog.luna_characters import LunaCharacters
-from domain.characters import Character, CharacterRules, register, with_character
+from domain.characters import Character, CharacterRules, with_character
 from domain.commands import Command, int_arg, need_args, register_command
 from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
@@ -416,6 +416,7 @@ def _discard_sets(offer: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 class Hevelius(CharacterRules):
+    ability_of = "hevelius"
     rules = (RULES,)
     side = "ability"
 
@@ -623,6 +624,3 @@ class Hevelius(CharacterRules):
                 return IllegalMove("bad-discard", "discard tiles of your offer", "CHAR-HEV-8")
             return None
         return IllegalMove("not-your-ability", f"{cmd.VERB!r} is another character's ability", "CHAR-1")
-
-
-register("hevelius", Hevelius())

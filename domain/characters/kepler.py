@@ -18,7 +18,7 @@ from typing import Any
 
 from domain import commands as c
 from domain.catalog import ActionTile, Catalog
-from domain.characters import AbilityRules, Character, character_of, register, with_character
+from domain.characters import AbilityRules, Character, character_of, with_character
 from domain.characters.commands import DeclineAbility, KeplerSwap
 from domain.characters.common import DECLINES
 from domain.characters.events import KeplerTilesSwapped
@@ -45,6 +45,7 @@ def special_tile(catalog: Catalog) -> ActionTile:
 
 
 class Kepler(AbilityRules):
+    ability_of = "kepler"
     rules = (RULES,)
     character = "kepler"
 
@@ -165,6 +166,3 @@ def _swapped(s: GameState, e: KeplerTilesSwapped) -> GameState:
     players = list(s.players)
     players[e.seat] = with_character(replace(p, queue=tuple(e.queue)), replace(part, aside=e.aside))
     return replace(s, players=tuple(players), agenda=resolved(s, e))
-
-
-register("kepler", Kepler())

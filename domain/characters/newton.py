@@ -13,7 +13,7 @@ from domain import events as ev
 from domain.abilities import newton as rules
 from domain.catalog import ActionTile, BookPage, Catalog
 from domain.catalog.luna_characters import LunaCharacters
-from domain.characters import Character, CharacterRules, ability_pages, register, rules_for, with_character
+from domain.characters import Character, CharacterRules, ability_pages, rules_for, with_character
 from domain.commands import Command, int_arg, need_args, register_command
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import register_reward_codes, reward_tasks
@@ -77,13 +77,13 @@ class MirrorShifted(PlayerEvent):
 register_events(MirrorShifted)
 
 
-def _is_newton(p: PlayerState) -> bool:
-    return isinstance(rules_for(p), Newton)
+def _is_newton(s: GameState, p: PlayerState) -> bool:
+    return isinstance(rules_for(s, p), Newton)
 
 
 def _shift_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     p = s.players[seat]
-    if not _is_newton(p):
+    if not _is_newton(s, p):
         return []
     steps = data_of(s.catalog).page1_steps
     moves = rules.page1_moves(p.queue, mirrors(s.catalog), steps)
@@ -95,7 +95,7 @@ def _shift_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None
     if not isinstance(cmd, ShiftMirror):
         return IllegalMove("pending-decision", "first move a special tile forward (or decline)", "CHAR-NEW-4")
     p = s.players[cmd.seat]
-    if not _is_newton(p):
+    if not _is_newton(s, p):
         return IllegalMove(
             "not-your-ability", "only Newton's ability side moves a special tile", "CHAR-NEW-4"
         )
@@ -165,6 +165,7 @@ def _action_tile(tile: Any) -> ActionTile:
 
 
 class Newton(CharacterRules):
+    ability_of = "newton"
     rules = (RULES,)
     side = "ability"
 
@@ -212,6 +213,3 @@ class Newton(CharacterRules):
             mirrored = reward_tasks(rules.mirror_reward(face[0], times), "action-tile")
             return mirrored + [t for t in tasks if t.kind == "ROTATE"]  # A6's rotation stays (LUNA-BA-6)
         return tasks
-
-
-register("newton", Newton())

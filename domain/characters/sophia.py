@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from domain.abilities import sophia as rules
 from domain.catalog import Catalog
-from domain.characters import Character, CharacterRules, register, with_character
+from domain.characters import Character, CharacterRules, with_character
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.events import GrantingEvent, PlayerEvent, register_events
@@ -119,6 +119,7 @@ def _sun_grants(before: GameState, after: GameState, e: SunRewardsGained) -> lis
 
 
 class Sophia(CharacterRules):
+    ability_of = "sophia"
     rules = (RULES,)
     side = "ability"
 
@@ -137,6 +138,3 @@ class Sophia(CharacterRules):
             if top != "OBSERVE" and rules.sun_triggers(1):  # the first of its Observe (OBS-1)
                 return [*tasks, Task("SUN", 1, "", "sophia")]
         return tasks
-
-
-register("sophia", Sophia())

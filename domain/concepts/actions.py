@@ -15,7 +15,7 @@ RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 def upgrade_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     """UPG-4: an Action tile not yet upgraded."""
     p = s.players[seat]  # a character's own tiles too (Kepler's set-aside tile, CHAR-KEP-5)
-    return [c.Upgrade(seat=seat, tile=t) for t in rules_for(p).own_tiles(p) if t not in p.upgraded]
+    return [c.Upgrade(seat=seat, tile=t) for t in rules_for(s, p).own_tiles(p) if t not in p.upgraded]
 
 
 def upgrade_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
@@ -23,7 +23,7 @@ def upgrade_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
     if not isinstance(cmd, c.Upgrade):
         return IllegalMove("pending-decision", "first choose the Action tile to upgrade", "RES-1")
     p = s.players[cmd.seat]
-    if cmd.tile not in rules_for(p).own_tiles(p):
+    if cmd.tile not in rules_for(s, p).own_tiles(p):
         return IllegalMove("unknown-tile", f"you have no Action tile {cmd.tile!r}", "UPG-1")
     if cmd.tile in p.upgraded:
         return IllegalMove("already-upgraded", f"tile {cmd.tile} is already upgraded", "UPG-4")

@@ -5,8 +5,8 @@ when he has a seat (with Luna's Moon rules for him in a Luna game)."""
 from __future__ import annotations
 
 from domain.base import BaseGame
-from domain.characters import ability_characters, rules_of
 from domain.characters import common as character_common
+from domain.characters.abilities import ABILITIES
 from domain.expansions.luna.plugin import Luna
 from domain.expansions.solo.plugin import Solo, SoloMoon
 from domain.options import Options
@@ -27,7 +27,7 @@ def plugins_for(pins: Pins) -> list[type[Plugin]]:
     abilities = pins.ability_sides()
     if abilities:
         plugins.append(CharacterCommon)
-        plugins += [type(rules_of(character, "ability")) for character in sorted(abilities)]
+        plugins += [ABILITIES[character] for character in sorted(abilities) if character in ABILITIES]
     if Solo.character in pins.characters:
         plugins.append(Solo)
         if luna:
@@ -42,6 +42,6 @@ def compose(pins: Pins) -> Ruleset:
 def every_plugin() -> Ruleset:
     """The rules of every plug-in at once: Luna, Tycho, and every character on its ability side (for the
     tests that every type has its rules)."""
-    characters = ability_characters()
+    characters = tuple(sorted(ABILITIES))
     sides = ("ability",) * len(characters) + ("basic",)
     return compose(Pins("0.0.0", "", Options.from_json({"luna": True}), (*characters, Solo.character), sides))
