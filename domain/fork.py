@@ -16,7 +16,7 @@ from domain.characters import rules_for
 from domain.engine import settle
 from domain.evolve import fold
 from domain.rng import SeededRandom
-from domain.setup import OPPONENT_REDEALS, character_deals, commitment_of, redeal
+from domain.setup import character_deals, commitment_of, redeal
 from domain.state import GameState
 from domain.takeback import taken_back
 
@@ -123,7 +123,7 @@ def fork_events(
             character_deals=starts,
             commitment=commitment_of(salt, deck, forked.box, reserve, forked.moon_hidden, starts),
         )
-        for opponent_redeal in OPPONENT_REDEALS:  # a non-player opponent's own hidden deal
+        for opponent_redeal in state.rules.redeals:  # a non-player opponent's own hidden deal
             opponent_redeal(prefix, seed, salt)
         # Earlier re-deals in the copied prefix (a fork of a fork) are rewritten to the same new deal:
         # the cards the prefix draws after them, then the re-deal.

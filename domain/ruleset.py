@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from domain.opponents import Opponent
     from domain.options import Options
     from domain.scoring import CellarFigures
+    from domain.setup import OpponentSetup
     from domain.state import GameState, PlayerState
     from domain.turnorder import TurnOrder
 
@@ -61,10 +62,13 @@ class Rules:
         "name",
         "on_fork",
         "on_start",
+        "opponent_setups",
         "opponents",
         "point_rules",
+        "redeals",
         "resolves",
         "rotated_at_once",
+        "state_redeals",
         "turn_order",
     )
 
@@ -90,6 +94,12 @@ class Rules:
         self.on_fork: list[ForkStep] = []
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
         self.turn_order: TurnOrder | None = None  # who plays next (None: the base game's, TURN-1)
+        self.opponent_setups: list[OpponentSetup] = []  # a non-player opponent's seat at setup
+        # What a non-player opponent re-deals at a fork (domain/fork.py): each rewrites, in the copied
+        # events, its own hidden deal with the fork's seed and salt, keeping what they revealed of it.
+        self.redeals: list[Callable[[list[Any], str, str], None]] = []
+        # The same re-deal on a state, for a search's determinisation (domain/determinise.py).
+        self.state_redeals: list[Callable[[GameState, Any], GameState]] = []
 
     # -- events --------------------------------------------------------------------------------------
 
@@ -205,12 +215,15 @@ class Ruleset:
         "major_object_sources",
         "on_fork",
         "on_start",
+        "opponent_setups",
         "opponents",
         "pins",
         "plugins",
         "point_rules",
+        "redeals",
         "resolves",
         "rotated_at_once",
+        "state_redeals",
         "turn_order",
     )
 
@@ -250,6 +263,9 @@ class Ruleset:
         self.major_object_sources = tuple(fn for rules in tables for fn in rules.major_object_sources)
         self.on_start = tuple(step for rules in tables for step in rules.on_start)
         self.on_fork = tuple(step for rules in tables for step in rules.on_fork)
+        self.opponent_setups = tuple(setup for rules in tables for setup in rules.opponent_setups)
+        self.redeals = tuple(redeal for rules in tables for redeal in rules.redeals)
+        self.state_redeals = tuple(redeal for rules in tables for redeal in rules.state_redeals)
         # character id -> the rules of its ability side, for the characters a seat plays on that side
         self.abilities: dict[str, Any] = {p.ability_of: p() for p in self.plugins if p.ability_of}
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it

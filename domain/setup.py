@@ -91,17 +91,9 @@ class OpponentSetup:
     prepare: Callable[[Setup, Catalog], Setup] = lambda setup, catalog: setup
 
 
-OPPONENT_SETUPS: list[OpponentSetup] = []
-# What a non-player opponent re-deals at a fork (domain/fork.py): each rewrites, in the copied events, its
-# own hidden deal with the fork's seed and salt, keeping what the copied events revealed of it.
-OPPONENT_REDEALS: list[Callable[[list[Event], str, str], None]] = []
-# The same re-deal on a state, for a search's determinisation (domain/determinise.py): each shuffles anew
-# what of a non-player opponent's own hidden deal is still unseen, with the stream it is given.
-OPPONENT_STATE_REDEALS: list[Callable[[GameState, SeededRandom], GameState]] = []
-
-
-def opponent_setup(setup: Setup) -> OpponentSetup | None:
-    return next((o for o in OPPONENT_SETUPS if o.claims(setup)), None)
+def opponent_setup(setup: Setup, rules: Ruleset) -> OpponentSetup | None:
+    """The non-player opponent's setup that claims this setup, among its rules' (`Rules.opponent_setups`)."""
+    return next((o for o in rules.opponent_setups if o.claims(setup)), None)
 
 
 # The events have one slot for an expansion's hidden order (released in that shape): one deal at most.
@@ -308,8 +300,8 @@ def _hidden_deals(
 
 
 def setup_rules(setup: Setup, catalog: Catalog, engine_version: str) -> Ruleset:
-    """The rules of the person seats of a setup (their characters' sides: CHAR-1), as their game will
-    pin them."""
+    """The rules of a setup's person seats (their characters' sides: CHAR-1) and options; a setup of one
+    person seat is also played with the non-player opponents' rules (domain/expansions/plugins.py)."""
     characters = tuple(spec.character for spec in setup.seats)
     sides = tuple(spec.side for spec in setup.seats)
     return ruleset_for(Pins(engine_version, catalog.edition, setup.options, characters, sides))
@@ -320,7 +312,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     own deal, if the game has one."""
     catalog = catalog or load_catalog(setup.catalog_edition)
     engine_version = check_rules_version(setup.engine_version or ENGINE_VERSION)
-    opponent = opponent_setup(setup)
+    opponent = opponent_setup(setup, setup_rules(setup, catalog, engine_version))
     if opponent is not None:
         setup = opponent.prepare(setup, catalog)
     rules = setup_rules(setup, catalog, engine_version)
@@ -378,7 +370,8 @@ def redealt_start(setup: Setup, recorded: Sequence[Event]) -> list[Event]:
     `recorded` is what the log holds after `GameStarted`. Raises IllegalMove for a setup the rules refuse."""
     started, *dealt = start_game(setup)
     assert isinstance(started, GameStarted)
-    opponent = opponent_setup(setup)
+    catalog = load_catalog(setup.catalog_edition)
+    opponent = opponent_setup(setup, setup_rules(setup, catalog, started.engine_version))
     if opponent is None or not dealt:
         return dealt
     return opponent.redealt(dealt, recorded, started.salt)

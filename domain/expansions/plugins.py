@@ -1,6 +1,6 @@
 """Which plug-ins a game is played with, from what its `GameStarted` pins (domain/ruleset.py): the base
 game always; Luna when its option is on; a character's ability side when a seat plays it; Tycho Brahe
-when he has a seat (with Luna's Moon rules for him in a Luna game)."""
+when he has a seat, or in a setup of one person seat (with Luna's Moon rules for him in a Luna game)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def plugins_for(pins: Pins) -> list[type[Plugin]]:
     if abilities:
         plugins.append(CharacterCommon)
         plugins += [ABILITIES[character] for character in sorted(abilities) if character in ABILITIES]
-    if Solo.character in pins.characters:
+    if Solo.character in pins.characters or len(pins.characters) == 1:  # a game, or a setup, of his
         plugins.append(Solo)
         if luna:
             plugins.append(SoloMoon)

@@ -1,6 +1,6 @@
 """Tycho Brahe, the solo game's non-player opponent (rules addendum "The solo game against Tycho Brahe",
 CN p.16-18; digest §19), on the base engine's seams: the opponent seam (domain/opponents.py), setup and
-fork (domain/setup.py `OPPONENT_SETUPS`, domain/fork.py `REDEALS`), effect kinds, events and grants.
+fork (`Rules.opponent_setups`, `Rules.redeals`), effect kinds, events and grants.
 
 His turn (SOLO-27, SOLO-28), each step one event with its rule ID:
 1. `MovementTileRevealed`: the top Movement tile of his hidden stack; its steps are granted, bonuses
@@ -35,9 +35,6 @@ from domain.rng import SeededRandom, digest
 from domain.ruleset import Rules
 from domain.scoring import SUBJECTS, TOP, interrogation, persuaded_figures
 from domain.setup import (
-    OPPONENT_REDEALS,
-    OPPONENT_SETUPS,
-    OPPONENT_STATE_REDEALS,
     OpponentSetup,
     SeatSpec,
     Setup,
@@ -203,7 +200,7 @@ def _redealt(fresh: list[ev.Event], recorded: Sequence[ev.Event], salt: str) -> 
     return out
 
 
-OPPONENT_SETUPS.append(
+RULES.opponent_setups.append(
     OpponentSetup(
         claims=_claims, check=_check, seat=_line, dealt=_dealt, redealt=_redealt, prepare=_ability_side
     )
@@ -849,5 +846,5 @@ class Tycho:
 
 
 RULES.opponents[TYCHO] = Tycho()  # his seat plays itself (a game with his seat has these rules)
-OPPONENT_REDEALS.append(redeal_stack)
-OPPONENT_STATE_REDEALS.append(reshuffle_stack)
+RULES.redeals.append(redeal_stack)
+RULES.state_redeals.append(reshuffle_stack)
