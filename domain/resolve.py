@@ -277,7 +277,7 @@ def apply_command(run: Run, cmd: c.Command) -> None:
     """Emit the events of a command already known to be legal (its type's handler, given the pending
     effect it answers, if any)."""
     handler = run.state.rules.commands.get(type(cmd))
-    if handler is None:  # pragma: no cover - every command type registers its handler
+    if handler is None:  # pragma: no cover - every command type has its handler
         raise TypeError(f"unknown command {cmd!r}")
     s = run.state
     handler(run, cmd, s.agenda[-1] if s.agenda else None)

@@ -9,8 +9,9 @@ effect kind, the automatic steps between steps, the scoring sources. The result 
 held by the state (`GameState.rules`); a game without an expansion never consults it.
 
 A plug-in declares its rules in `Rules` tables, one per module that defines rules, filled while that
-module is defined (its own decorators, like a literal written in place) and never after. Nothing else
-is registered anywhere: the tables are read only when a ruleset is composed.
+module is defined (its own decorators, like a literal written in place) and never after; they are read
+only when a ruleset is composed. (What stays process-wide is the wire vocabulary, needed before a game's
+rules are known: event, command and option types, state-part codecs; docs/engine.md.)
 """
 
 from __future__ import annotations

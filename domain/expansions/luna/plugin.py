@@ -1,12 +1,11 @@
-"""The Luna expansion (digest §18) as a plug-in: its setup, events, commands, grants, automatic steps and
-scoring sources, registered on the base engine's seams. No base turn handler names Luna.
+"""The Luna expansion (digest §18) as a plug-in (`Luna`, domain/ruleset.py): a game whose `luna` option is
+on is played with its rules; a base game never consults them.
 
-- its effect kinds (the Bonus Board rewards, the Grand Inquisitors, the Moon objective) are registered
-  in `effects.py`;
-- here: how its events apply (`on_event`), which base events resolve its effects (`resolves`), the
-  effects that lend an action (`lend`), what its commands emit (`on_command`, `extend_command` for the
-  base Observe and Persuade), what its events grant (`grant_rule`), its setup and fork steps
-  (`on_start`, `on_fork`) and the Moon phase change between any two steps (`INTERRUPTS`).
+- its effect kinds (the Bonus Board rewards, the Grand Inquisitors, the Moon objective): `effects.py`;
+- here (`RULES`): how its events apply, which base events resolve its effects, the effects that lend an
+  action, what its commands emit (and its extensions of the base Observe and Persuade), what its events
+  grant, its setup and fork steps, the Moon phase change between any two steps (an interrupt), the Moon
+  as a Major Object and the Moon objective in Cleanup, the Grand Inquisitors as cellar figures.
 """
 
 from __future__ import annotations
