@@ -344,6 +344,10 @@ def tasks_for(i: int, state: GameState) -> list[Task]:
 
 
 def with_task(state: GameState, task: Task) -> GameState:
+    """`state` with `task` on top of its agenda; a kind its game's rules lack (another plug-in's) is tried
+    with the rules of every plug-in, whose own guards must then hold."""
+    if task.kind not in state.rules.effects:
+        state = dataclasses.replace(state, rules=every_plugin())
     return dataclasses.replace(state, agenda=(*state.agenda, task))
 
 
