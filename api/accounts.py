@@ -2,7 +2,8 @@
 and the table records (SQLite by default, PostgreSQL with `GALILEO_DATABASE_URL`; api/db.py).
 
 - `galileo_accounts`: the display name, the WebAuthn user handle and the account's pseudonym key (the key
-  of its pseudonyms in game logs: `pseudonym`);
+  of its pseudonyms in game logs: `pseudonym`), sealed (api/crypto.py): the database alone links no two
+  pseudonyms;
 - `galileo_passkeys`: each passkey's credential ID, public key (COSE) and signature counter;
 - `galileo_sessions`: the SHA-256 of each session token (the cookie), never the token, with its expiry;
 - `galileo_ceremonies`: a WebAuthn challenge between its options and the answer, used once, short-lived;
@@ -24,7 +25,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from api.crypto import Keyring
 from api.db import PostgresDb, SQLiteDb, create, open_db
+from api.sealed import SealedColumns
 from api.tables import stamp
 
 SESSION_PREFIX = "gs_"  # a session token, as the cookie holds it
@@ -165,16 +168,22 @@ class Ceremony:
 _ACCOUNT = "a.account_id, a.name, a.user_handle, a.pseudonym_key, a.created_at"
 
 
-def _account(row: Sequence[Any]) -> Account:
-    return Account(str(row[0]), str(row[1]), str(row[2]), str(row[3]), str(row[4]))
-
-
 class AccountStore:
-    """Accounts, passkeys, sessions, ceremonies and the claims index in the database of `database_url`."""
+    """Accounts, passkeys, sessions, ceremonies and the claims index in the database of `database_url`.
+    An account's pseudonym key is stored sealed under `keyring` (api/crypto.py), bound to the account."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, keyring: Keyring) -> None:
         self.db: SQLiteDb | PostgresDb = open_db(database_url)
         create(self.db, _SCHEMA)
+        self.sealed = SealedColumns(
+            self.db, keyring, "galileo_accounts", ("account_id",), ("pseudonym_key",), "pseudonym keys"
+        )
+        self.sealed.seal_all()
+
+    def _account(self, row: Sequence[Any]) -> Account | None:
+        """The account of a row, its pseudonym key opened; None when the key does not open (logged)."""
+        key = self.sealed.open((str(row[0]),), "pseudonym_key", row[3])
+        return None if key is None else Account(str(row[0]), str(row[1]), str(row[2]), key, str(row[4]))
 
     def close(self) -> None:
         self.db.close()
@@ -197,7 +206,7 @@ class AccountStore:
             "WHERE i.issuer = ? AND i.subject = ?",
             (issuer, subject),
         )
-        return _account(rows[0]) if rows else None
+        return self._account(rows[0]) if rows else None
 
     def register_identity(self, name: str, issuer: str, subject: str, now: datetime) -> Account:
         """A new account signed in by an OpenID Connect identity (one transaction)."""
@@ -214,15 +223,14 @@ class AccountStore:
     def _new(name: str, user_handle: str, now: datetime) -> Account:
         return Account("acct_" + secrets.token_hex(12), name, user_handle, secrets.token_hex(32), stamp(now))
 
-    @staticmethod
-    def _insert_account(tx: Any, account: Account) -> None:
+    def _insert_account(self, tx: Any, account: Account) -> None:
         tx.execute(
             "INSERT INTO galileo_accounts VALUES (?, ?, ?, ?, ?)",
             (
                 account.account_id,
                 account.name,
                 account.user_handle,
-                account.pseudonym_key,
+                self.sealed.seal((account.account_id,), account.pseudonym_key),
                 account.created_at,
             ),
         )
@@ -243,7 +251,7 @@ class AccountStore:
         rows = self.db.query(
             f"SELECT {_ACCOUNT} FROM galileo_accounts a WHERE a.account_id = ?", (account_id,)
         )
-        return _account(rows[0]) if rows else None
+        return self._account(rows[0]) if rows else None
 
     def passkey(self, credential_id: str) -> Passkey | None:
         rows = self.db.query(
@@ -288,7 +296,7 @@ class AccountStore:
             "WHERE s.session_hash = ? AND s.expires_at > ?",
             (token_hash, stamp(now)),
         )
-        return _account(rows[0]) if rows else None
+        return self._account(rows[0]) if rows else None
 
     def close_session(self, token_hash: str) -> None:
         self.db.execute("DELETE FROM galileo_sessions WHERE session_hash = ?", (token_hash,))

@@ -17,6 +17,7 @@ from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
 from api.broker import Fanout, make_fanout
 from api.clocks import Scheduler
+from api.crypto import Keyring
 from api.egress import Resolver, system_resolve
 from api.limits import RateLimiter, RedisBuckets, StreamSlots, flush_growth
 from api.lobby import Lobby, ProjectedLobby
@@ -28,7 +29,7 @@ from api.seats import HUMAN, SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
 from api.stream import Page, PageKey, page_cache
-from api.tables import TableRecord, TableStore
+from api.tables import TableRecord, TableStore, open_tables
 from domain.events import Event
 from projections.projector import Projector, open_lobby, open_stats
 from projections.stats import StatsView
@@ -91,7 +92,12 @@ class Runtime:
         self.stream_reads = asyncio.Semaphore(max(1, settings.stream_reads))
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
-        self.accounts = AccountStore(self.settings.database_url)
+        self.accounts = AccountStore(self.settings.database_url, self.tables.keyring)
+
+    @property
+    def keyring(self) -> Keyring:
+        """The server's keys (api/crypto.py): what a store must read back in clear is sealed under them."""
+        return self.tables.keyring
 
     def ping(self) -> None:
         """Raise unless the event store and the seat tables can be read (blocking)."""
@@ -108,7 +114,7 @@ class Runtime:
         """The runtime of `settings`. `analyser`: the analysis engine (default: domain.analysis at the
         search's levels); with Redis it only names the budgets and the version, the workers run theirs."""
         clock = clock or (lambda: datetime.now(UTC))
-        tables = TableStore(settings.database_url)  # first: a creation writes galileo_tables with its events
+        tables = open_tables(settings)  # first: a creation writes galileo_tables with its events
         store = Store(settings.database_url, clock=clock)
         seats = open_seats(settings.database_url)
         fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)

@@ -13,8 +13,6 @@ from projections.projector import in_process as projections_in_process
 DEFAULT_DATABASE_URL = "sqlite:///./data/galileo.db"
 
 
-
-
 def _float(name: str, default: float) -> float:
     raw = os.environ.get(name)
     return default if raw in (None, "") else float(raw)
@@ -115,6 +113,9 @@ class Settings:
     # within `body_timeout_seconds`; else it is closed (a body cut short gets 408).
     header_timeout_seconds: float = 10.0
     body_timeout_seconds: float = 30.0
+    # On SIGTERM (`galileo serve`), requests in flight get this long to finish; then the live streams,
+    # which never end by themselves, are closed (their clients resume with Last-Event-ID) and it exits.
+    shutdown_grace_seconds: int = 5
 
     # Accounts (docs/accounts.md): optional sign-in with a passkey; a session is a cookie.
     session_days: float = 30.0  # how long a session lasts from sign-in
@@ -127,11 +128,18 @@ class Settings:
     # serves `/.well-known/openid-configuration`; the redirect URI is `public_url` + /session/oidc/callback.
     oidc_issuer: str = ""
     oidc_client_id: str = ""
-    oidc_client_secret: str = ""
+    oidc_client_secret: str = field(default="", repr=False)
     oidc_name: str = "OpenID Connect"  # the provider's name on the sign-in button
     # Signs the short-lived cookie that binds a sign-in's state to its browser; empty: a random key per
     # process (set one shared key when several processes serve the site).
-    secret_key: str = ""
+    secret_key: str = field(default="", repr=False)
+    # Seal the secrets stored in the database (webhook secrets, pseudonym keys; api/crypto.py, README
+    # "Secrets at rest"):
+    # keys (base64url, comma-separated in GALILEO_ENCRYPTION_KEYS; the first seals, each opens) or a key
+    # file (GALILEO_ENCRYPTION_KEY_FILE, made if missing). Neither: on SQLite the file `encryption.key`
+    # beside the database, made at first start; on PostgreSQL one of them must be set.
+    encryption_keys: tuple[str, ...] = field(default=(), repr=False)
+    encryption_key_file: str = ""
 
     @property
     def webhook_networks(self) -> tuple[Network, ...]:
@@ -200,6 +208,10 @@ class Settings:
             oidc_client_secret=os.environ.get("GALILEO_OIDC_CLIENT_SECRET") or d.oidc_client_secret,
             oidc_name=os.environ.get("GALILEO_OIDC_NAME") or d.oidc_name,
             secret_key=os.environ.get("GALILEO_SECRET_KEY") or d.secret_key,
+            encryption_keys=tuple(
+                k.strip() for k in (os.environ.get("GALILEO_ENCRYPTION_KEYS") or "").split(",") if k.strip()
+            ),
+            encryption_key_file=os.environ.get("GALILEO_ENCRYPTION_KEY_FILE") or d.encryption_key_file,
             passkey_origins=tuple(
                 o.strip() for o in (os.environ.get("GALILEO_PASSKEY_ORIGINS") or "").split(",") if o.strip()
             ),
@@ -211,4 +223,5 @@ class Settings:
             stream_reads=_int("GALILEO_STREAM_READS", d.stream_reads),
             header_timeout_seconds=_float("GALILEO_HEADER_TIMEOUT_SECONDS", d.header_timeout_seconds),
             body_timeout_seconds=_float("GALILEO_BODY_TIMEOUT_SECONDS", d.body_timeout_seconds),
+            shutdown_grace_seconds=_int("GALILEO_SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
         )

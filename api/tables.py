@@ -4,7 +4,8 @@ deadline for the scheduler), each seat's webhook (`galileo_hooks`) and the notif
 (`galileo_outbox`, also the delivery log). Seat rows (`galileo_seats`, api/seats.py) are rewritten here
 when a link is re-issued or a seat handed to a new person.
 
-Times are stored as fixed-width UTC text (`stamp`), so they compare as text in both databases.
+Times are stored as fixed-width UTC text (`stamp`), so they compare as text in both databases. A webhook's
+secrets are stored sealed (api/crypto.py), bound to their game and seat: the table never holds one in clear.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from api.crypto import Keyring, load_keyring
 from api.db import PostgresDb, SQLiteDb, create, open_db
+from api.sealed import SealedColumns
+
+if TYPE_CHECKING:
+    from api.settings import Settings
 
 CREATE_TABLES = """
 CREATE TABLE IF NOT EXISTS galileo_tables (
@@ -220,11 +226,23 @@ def _add_columns(db: SQLiteDb | PostgresDb, table: str, columns: Sequence[str]) 
 class TableStore:
     """The host records, webhooks and outbox, in the database of `database_url`."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, keyring: Keyring) -> None:
         self.db: SQLiteDb | PostgresDb = open_db(database_url)
+        self.keyring = keyring
         create(self.db, [CREATE_TABLES, _CREATE_HOOKS, _CREATE_OUTBOX, _INDEX_OUTBOX, _INDEX_DEADLINE])
         _add_columns(self.db, "galileo_hooks", _HOOK_COLUMNS)
         _add_columns(self.db, "galileo_outbox", _OUTBOX_COLUMNS)
+        # A webhook's secrets, bound to their game and seat (a rotation moves `secret` to
+        # `previous_secret` as it is: the same row).
+        self.sealed = SealedColumns(
+            self.db,
+            keyring,
+            "galileo_hooks",
+            ("game_id", "seat"),
+            ("secret", "previous_secret"),
+            "webhook secrets",
+        )
+        self.sealed.seal_all()
 
     def close(self) -> None:
         self.db.close()
@@ -296,25 +314,35 @@ class TableStore:
 
     # -- webhooks and the outbox ------------------------------------------------------------------------
 
+    def _hook(self, row: Sequence[Any]) -> Hook | None:
+        """The registration of a galileo_hooks row, its secrets opened; None when its secret does not."""
+        game_id, seat = str(row[0]), int(row[1])
+        secret = self.sealed.open((game_id, seat), "secret", row[3])
+        if secret is None:
+            return None
+        previous = self.sealed.open((game_id, seat), "previous_secret", row[5])
+        return Hook(game_id, seat, str(row[2]), secret, row[4], previous, row[6] if previous else None)
+
     def hooks(self, game_id: str) -> dict[int, Hook]:
+        """The seats' webhooks of a game. A row whose secret does not open (sealed for another row, or
+        altered) is left out, and logged: its deliveries are never signed with it."""
         rows = self.db.query(
             "SELECT game_id, seat, url, secret, hook_id, previous_secret, previous_until "
             "FROM galileo_hooks WHERE game_id = ?",
             (game_id,),
         )
-        return {
-            int(r[1]): Hook(str(r[0]), int(r[1]), str(r[2]), str(r[3]), r[4], r[5], r[6]) for r in rows
-        }
+        return {hook.seat: hook for hook in map(self._hook, rows) if hook is not None}
 
     def set_hook(self, hook: Hook, now: datetime) -> None:
         """Register (or replace) a seat's webhook. The notifications still pending for the registration
         it replaces are dropped with it: they were made for that URL and secret only."""
+        sealed = self.sealed.seal((hook.game_id, hook.seat), hook.secret)
         with self.db.transaction() as tx:
             self._drop_hook(tx, hook.game_id, hook.seat)
             tx.execute(
                 "INSERT INTO galileo_hooks (game_id, seat, url, secret, created_at, hook_id, "
                 "previous_secret, previous_until) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)",
-                (hook.game_id, hook.seat, hook.url, hook.secret, stamp(now), hook.hook_id),
+                (hook.game_id, hook.seat, hook.url, sealed, stamp(now), hook.hook_id),
             )
 
     def delete_hook(self, game_id: str, seat: int) -> bool:
@@ -344,12 +372,9 @@ class TableStore:
                 "UPDATE galileo_hooks SET previous_secret = secret, previous_until = ?, secret = ? "
                 "WHERE game_id = ? AND seat = ? RETURNING game_id, seat, url, secret, hook_id, "
                 "previous_secret, previous_until",
-                (stamp(overlap_until), secret, game_id, seat),
+                (stamp(overlap_until), self.sealed.seal((game_id, seat), secret), game_id, seat),
             )
-        if not updated:
-            return None
-        r = updated[0]
-        return Hook(str(r[0]), int(r[1]), str(r[2]), str(r[3]), r[4], r[5], r[6])
+        return self._hook(updated[0]) if updated else None
 
     def enqueue(
         self, rows: Sequence[tuple[str, str, int, str, int, str, str, str | None]], now: datetime
@@ -438,3 +463,9 @@ class TableStore:
             (*params, limit),
         )
         return [_delivery(r) for r in rows]
+
+
+def open_tables(settings: Settings) -> TableStore:
+    """The table store of `settings`, with the keyring they configure (api/crypto.py)."""
+    keyring = load_keyring(settings.encryption_keys, settings.encryption_key_file, settings.database_url)
+    return TableStore(settings.database_url, keyring)

@@ -135,7 +135,10 @@ def random_move(
 
 def move_round_trips(database_url: str, count: int) -> list[float]:
     # No per-client rate limits: one client sends every request (the bare route has no limiter either).
-    settings = Settings(database_url=database_url, bots=False, rates=dict(NO_RATES))
+    from tests.conftest import TEST_ENCRYPTION_KEY  # the bench shares the tests' PostgreSQL database
+
+    keys = (TEST_ENCRYPTION_KEY,)  # api/crypto.py
+    settings = Settings(database_url=database_url, bots=False, rates=dict(NO_RATES), encryption_keys=keys)
     timings: list[float] = []
     rng = random.Random(1)
     with ThreadServer(create_app(settings)) as server, httpx.Client(base_url=server.url, timeout=30) as http:

@@ -103,7 +103,9 @@ def lobby_latency(url: str) -> dict[str, tuple[float, float]]:
     out = {"LobbyView.list(limit=100)": timed(lambda: view.list(limit=100))}
     out["LobbyView.list(status=active, limit=100)"] = timed(lambda: view.list(status="active", limit=100))
     view.close()
-    app = create_app(Settings(database_url=url, bots=False))
+    from tests.conftest import TEST_ENCRYPTION_KEY  # the bench shares the tests' PostgreSQL database
+
+    app = create_app(Settings(database_url=url, bots=False, encryption_keys=(TEST_ENCRYPTION_KEY,)))
     with TestClient(app) as client:
         assert len(client.get("/games", params={"limit": 100}).json()["games"]) == 100
 

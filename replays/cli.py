@@ -53,8 +53,6 @@ def _echo_json(value: Any) -> None:
     typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
 
 
-SHUTDOWN_GRACE_SECONDS = 5
-
 
 @app.command()
 def serve(
@@ -64,19 +62,40 @@ def serve(
     """Run the HTTP service (embedded SQLite store under ./data/ unless configured otherwise)."""
     import uvicorn
 
+    from api.accounts import AccountStore
     from api.connections import uvicorn_options
+    from api.crypto import KeyringError
     from api.settings import Settings
+    from api.tables import open_tables
 
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    # On SIGTERM, requests in flight get SHUTDOWN_GRACE_SECONDS to finish; then the live streams, which
-    # never end by themselves, are closed (their clients resume with Last-Event-ID) and the process exits.
+    settings = Settings.from_env()
+    try:  # the keys must open the secrets the database holds (and seal those kept in clear by older releases)
+        tables = open_tables(settings)
+        try:
+            AccountStore(settings.database_url, tables.keyring).close()
+        finally:
+            tables.close()
+    except KeyringError as error:
+        raise _fail(f"encryption keys: {error}", 2) from None
+    # On SIGTERM, requests in flight get GALILEO_SHUTDOWN_GRACE_SECONDS to finish; then the live streams,
+    # which never end by themselves, are closed (their clients resume with Last-Event-ID) and it exits.
     uvicorn.run(
         "api.app:app",
         host=host,
         port=port,
-        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
-        **uvicorn_options(Settings.from_env()),
+        timeout_graceful_shutdown=settings.shutdown_grace_seconds,
+        **uvicorn_options(settings),
     )
+
+
+@app.command()
+def keygen() -> None:
+    """Print a new encryption key (for GALILEO_ENCRYPTION_KEYS or a line of GALILEO_ENCRYPTION_KEY_FILE;
+    README, "Secrets at rest"): to rotate, put it first and keep the old key after it."""
+    from api.crypto import new_key
+
+    typer.echo(new_key())
 
 
 @app.command()
@@ -441,9 +460,11 @@ def seats_command(
     seat link (a person's token; the seat's old token stops working), so that games made by
     `galileo new` can be played over HTTP."""
     import uuid
+    from dataclasses import replace
 
     from api.seats import HUMAN, REISSUED, open_seats, rewritten_seat
-    from api.tables import TableStore, stamp
+    from api.settings import Settings
+    from api.tables import open_tables, stamp
     from api.tokens import new_token, token_hash
     from replays.errors import TableRefused
     from replays.service import OPERATOR
@@ -463,7 +484,7 @@ def seats_command(
             raise _fail(str(exc)) from None
         state = aggregate.state
         assert state is not None
-        tables, seat_store = TableStore(url), open_seats(url)
+        tables, seat_store = open_tables(replace(Settings.from_env(), database_url=url)), open_seats(url)
         try:
             rows = {r.seat: r for r in seat_store.of_game(game_id)}
             hooks = tables.hooks(game_id)

@@ -22,6 +22,10 @@ import pytest
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 SERVICE_SKIP_PREFIX = "service unavailable: "
+# The tests' one encryption key (api/crypto.py), in the environment of every server they start: the
+# PostgreSQL test databases are shared by the runs of several checkouts, whose rows must all open. Tests of
+# the key file and of rotation set their own.
+TEST_ENCRYPTION_KEY = "Z2FsaWxlby10ZXN0cy1vbmx5LWtleS0zMi1ieXRlcyE="
 
 
 def _services_required() -> bool:
@@ -101,6 +105,11 @@ def redis_url() -> str:
     except Exception as error:
         _unavailable("Redis", url, "GALILEO_TEST_REDIS_URL", error)
     return url
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    del config
+    os.environ.setdefault("GALILEO_ENCRYPTION_KEYS", TEST_ENCRYPTION_KEY)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

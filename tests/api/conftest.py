@@ -16,6 +16,7 @@ from api.app import create_app
 from api.connections import uvicorn_options
 from api.settings import NO_RATES, Settings
 from tests.api.helpers import free_port, wait_until
+from tests.conftest import TEST_ENCRYPTION_KEY
 
 ClientFactory = Callable[..., TestClient]
 
@@ -31,6 +32,7 @@ def settings(tmp_path: Path) -> Settings:
         projections=False,
         rates=dict(NO_RATES),
         rate_key_prefix=f"test:rate:{uuid.uuid4().hex}",  # a test that turns rates on with Redis
+        encryption_keys=(TEST_ENCRYPTION_KEY,),
     )
 
 

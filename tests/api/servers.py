@@ -14,6 +14,9 @@ import httpx
 import pytest
 
 from tests.api.helpers import free_port
+from tests.conftest import TEST_ENCRYPTION_KEY
+
+SHUTDOWN_GRACE_SECONDS = 1  # GALILEO_SHUTDOWN_GRACE_SECONDS of the servers the tests start (default 5)
 
 
 def _galileo() -> str:
@@ -49,7 +52,15 @@ class ServeProcess:
         self.log = cwd / f"{name}.log"
         self._cwd = cwd
         # Rate buckets of this server's own in a shared Redis (other runs of the tests use it too).
-        self._env = {**os.environ, "GALILEO_RATE_KEY_PREFIX": f"test:rate:{uuid.uuid4().hex}", **env}
+        # A short shutdown grace: a server stopped with streams open waits it out (tests/api/test_clients.py
+        # checks the default's behaviour with this value).
+        self._env = {
+            "GALILEO_ENCRYPTION_KEYS": TEST_ENCRYPTION_KEY,  # also when started by bench/ (no conftest)
+            **os.environ,
+            "GALILEO_RATE_KEY_PREFIX": f"test:rate:{uuid.uuid4().hex}",
+            "GALILEO_SHUTDOWN_GRACE_SECONDS": str(SHUTDOWN_GRACE_SECONDS),
+            **env,
+        }
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> ServeProcess:

@@ -4,6 +4,7 @@ expire, WebAuthn challenges answered once, the claims index; pseudonyms per game
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -11,14 +12,17 @@ from pathlib import Path
 import pytest
 
 from api.accounts import AccountStore, Ceremony, Passkey, csrf_token, pseudonym, session_hash
+from api.crypto import Keyring
+from tests.conftest import TEST_ENCRYPTION_KEY
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+KEYRING = Keyring.of([TEST_ENCRYPTION_KEY], "the tests' key")
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[AccountStore]:
     if request.param == "sqlite":
-        opened = AccountStore(f"sqlite:///{tmp_path}/accounts.db")
+        opened = AccountStore(f"sqlite:///{tmp_path}/accounts.db", KEYRING)
         yield opened
         opened.close()
         return
@@ -28,7 +32,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[AccountSto
     schema = f"accounts_{secrets.token_hex(4)}"  # a schema of this test's own on the shared server
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
-    opened = AccountStore(f"{base}?schema={schema}")
+    opened = AccountStore(f"{base}?schema={schema}", KEYRING)
     try:
         yield opened
     finally:
@@ -87,3 +91,30 @@ def test_ACCT_1_the_claims_index_and_per_game_pseudonyms(store: AccountStore) ->
     assert ada.pseudonym("game-1") == pseudonym(ada.pseudonym_key, "game-1")
     assert ada.pseudonym("game-1") != ada.pseudonym("game-2") != eve.pseudonym("game-2")
     assert ada.name not in ada.pseudonym("game-1") and ada.account_id not in ada.pseudonym("game-1")
+    # The key is stored sealed, bound to its account (api/crypto.py): read back, it makes the same pseudonyms.
+    [[stored]] = store.db.query(
+        "SELECT pseudonym_key FROM galileo_accounts WHERE account_id = ?", (ada.account_id,)
+    )
+    assert stored.startswith("gs1:") and ada.pseudonym_key not in stored
+    again = store.account(ada.account_id)
+    assert again is not None and again.pseudonym("game-1") == ada.pseudonym("game-1")
+    store.db.execute(  # Eve's row given Ada's sealed key: it does not open there
+        "UPDATE galileo_accounts SET pseudonym_key = ? WHERE account_id = ?", (stored, eve.account_id)
+    )
+    assert store.account(eve.account_id) is None
+
+
+def test_pseudonym_keys_of_an_older_release_are_sealed_at_start_up(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/accounts.db"
+    AccountStore(url, KEYRING).close()
+    key = secrets.token_hex(32)
+    with sqlite3.connect(tmp_path / "accounts.db") as db:
+        db.execute("INSERT INTO galileo_accounts VALUES ('acct_old', 'Old', 'handle-o', ?, 't')", (key,))
+    store = AccountStore(url, KEYRING)
+    try:
+        [[stored]] = store.db.query("SELECT pseudonym_key FROM galileo_accounts")
+        assert stored.startswith("gs1:") and key not in stored
+        old = store.account("acct_old")
+        assert old is not None and old.pseudonym_key == key
+    finally:
+        store.close()

@@ -8,7 +8,7 @@
   package) type-checks with `tsc --noEmit`, plays a game and follows its live stream, drops the stream
   mid-game and resumes it with `Last-Event-ID`: every event once, in order.
 - `httpx-sse` reads a game's stream and resumes it by `Last-Event-ID` across a server restart, on
-  SQLite and on PostgreSQL.
+  SQLite (and on PostgreSQL under `make soak`).
 """
 
 from __future__ import annotations
@@ -35,9 +35,8 @@ import psycopg
 import pytest
 from httpx_sse import connect_sse
 
-from replays.cli import SHUTDOWN_GRACE_SECONDS
 from tests.api.helpers import create, play_turns, wait_until
-from tests.api.servers import ServeProcess
+from tests.api.servers import SHUTDOWN_GRACE_SECONDS, ServeProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "docs" / "openapi.json"
@@ -286,7 +285,11 @@ class SseReader:
         wait_until(lambda: bool(self.ids) and self.ids[-1] >= version, 30, f"event {version} on the stream")
 
 
-@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+# On PostgreSQL under `make soak` only: the stream reads the store through the same code on both, and
+# tests/api/test_scale.py streams from PostgreSQL across two processes in every run.
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.soak])]
+)
 def test_httpx_sse_resumes_a_stream_by_last_event_id_across_a_server_restart(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

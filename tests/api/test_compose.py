@@ -7,6 +7,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
+KEY = "/keys/encryption.key"
 
 
 def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
@@ -22,7 +23,10 @@ def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
             "GALILEO_PROJECTIONS",
             "GALILEO_CLOCKS",
             "GALILEO_PUBLIC_URL",
+            "GALILEO_ENCRYPTION_KEY_FILE",
         }
+        # one key file for every process that reads the webhook secrets (README, "Secrets at rest")
+        assert api["volumes"] == ["keys:/keys"] and api["environment"]["GALILEO_ENCRYPTION_KEY_FILE"] == KEY
         assert api["environment"]["GALILEO_PROJECTIONS"] == "off"
         assert api["environment"]["GALILEO_CLOCKS"] == "off"
         assert api["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")
@@ -36,6 +40,7 @@ def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
     assert clocks["command"] == ["galileo", "clocks", "run"]
     assert clocks["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")
     assert clocks["environment"]["REDIS_URL"].startswith("redis://")
+    assert clocks["volumes"] == ["keys:/keys"] and clocks["environment"]["GALILEO_ENCRYPTION_KEY_FILE"] == KEY
     worker = services["worker"]  # analysis jobs from the Redis queue (docs/analysis-api.md)
     assert worker["command"] == ["galileo", "worker"]
     assert worker["environment"]["GALILEO_DATABASE_URL"].startswith("postgresql://")

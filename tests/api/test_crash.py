@@ -16,6 +16,7 @@ import httpx
 import psycopg
 import pytest
 
+from api.crypto import Keyring
 from api.repair import find_orphans
 from api.seats import open_seats
 from api.tables import TableStore
@@ -23,6 +24,7 @@ from api.tokens import token_hash
 from domain import SeatSpec, Setup
 from replays.service import Games
 from tests.api.servers import ServeProcess
+from tests.conftest import TEST_ENCRYPTION_KEY
 
 NDJSON = "application/x-ndjson"
 ACKNOWLEDGED = 24  # creations answered 201 before the kill
@@ -110,7 +112,7 @@ def test_kill_9_during_create_fork_and_import_leaves_no_orphan(
                 assert len(seats.of_game(game["game_id"])) == len(game["seats"])
         finally:
             seats.close()
-        tables = TableStore(url)
+        tables = TableStore(url, Keyring.of([TEST_ENCRYPTION_KEY], "the tests' key"))
         try:
             created = {
                 str(r[0])

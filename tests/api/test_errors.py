@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from api.settings import Settings
 from tests.api.helpers import NDJSON, Table, create
+from tests.conftest import TEST_ENCRYPTION_KEY
 
 PROBLEM = "application/problem+json"
 
@@ -144,4 +145,6 @@ def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GALILEO_DATABASE_URL")
     monkeypatch.delenv("REDIS_URL")
     monkeypatch.delenv("GALILEO_STREAM_POLL_SECONDS")
+    assert Settings.from_env().encryption_keys == (TEST_ENCRYPTION_KEY,)  # tests/conftest.py sets it
+    monkeypatch.delenv("GALILEO_ENCRYPTION_KEYS")
     assert Settings.from_env() == Settings()

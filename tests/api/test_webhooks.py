@@ -4,6 +4,7 @@ after a server restart, and never delaying a move. A local listener on 127.0.0.1
 from __future__ import annotations
 
 import base64
+import logging
 import sqlite3
 import threading
 import time
@@ -20,12 +21,16 @@ from standardwebhooks.webhooks import Webhook as StandardWebhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
 from api.app import create_app
+from api.crypto import Keyring
 from api.notify import SIGNATURE_HEADER, sign, verify_signature
 from api.schemas import DeliveryOut
 from api.settings import Settings
 from api.tables import TableStore
 from tests.api.async_helpers import Call, Clock, Listener, bearer, public_resolver
 from tests.api.helpers import free_port, runtime_of, wait_until
+from tests.conftest import TEST_ENCRYPTION_KEY
+
+KEYRING = Keyring.of([TEST_ENCRYPTION_KEY], "the tests' key")
 
 
 @pytest.fixture
@@ -266,8 +271,9 @@ def test_a_standard_webhooks_verifier_accepts_each_delivery_and_refuses_a_stale_
 
 
 def test_a_rotated_secret_signs_beside_the_new_one_until_the_overlap_ends(
-    driven: TestClient, now_clock: Clock
+    driven: TestClient, now_clock: Clock, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     listener = Listener().start()
     try:
         created = _made(driven, webhook=listener.url)
@@ -277,6 +283,11 @@ def test_a_rotated_secret_signs_beside_the_new_one_until_the_overlap_ends(
         assert rotated.status_code == 200, rotated.text
         new = rotated.json()["secret"]
         assert new != old and rotated.json()["url"] == listener.url
+        # The table holds both secrets sealed (api/crypto.py): neither, nor its key's base64, in clear.
+        with sqlite3.connect(settings.database_url.removeprefix("sqlite:///")) as db:
+            stored = repr(list(db.execute("SELECT * FROM galileo_hooks")))
+        assert stored.count("gs1:") == 2
+        assert old.removeprefix("whsec_") not in stored and new.removeprefix("whsec_") not in stored
         _deliver(driven)  # the your-turn queued before the rotation: same registration, both secrets
         [during] = listener.calls
         assert len(during.headers["webhook-signature"].split(" ")) == 2
@@ -296,6 +307,7 @@ def test_a_rotated_secret_signs_beside_the_new_one_until_the_overlap_ends(
         assert none.status_code == 404 and none.json()["code"] == "no-webhook"
     finally:
         listener.stop()
+    assert old.removeprefix("whsec_") not in caplog.text and new.removeprefix("whsec_") not in caplog.text
 
 
 STAMPED = ("id", "created_at", "delivered_at", "next_attempt_at")  # an id and times: digits by chance
@@ -408,13 +420,13 @@ def test_tables_of_an_older_release_gain_the_new_columns_and_hide_their_raw_erro
             "INSERT INTO galileo_outbox VALUES ('d', 'g', 0, 'your-turn', 3, 'https://example.org/h', '{}', "
             "'pending', 1, 't', NULL, NULL, 'ConnectError: [Errno 111] Connection refused', 't', NULL)"
         )
-    tables = TableStore(f"sqlite:///{path}")
+    tables = TableStore(f"sqlite:///{path}", KEYRING)
     try:
         [hook] = tables.hooks("g").values()
         [row] = tables.log("g")
         assert hook.hook_id is None and row.hook_id is None  # bound to each other (sent as before)
         assert row.to_json()["result"] == "no-response" and "Errno" not in str(row.to_json())
-        TableStore(f"sqlite:///{path}").close()  # a second start adds nothing twice
+        TableStore(f"sqlite:///{path}", KEYRING).close()  # a second start adds nothing twice
     finally:
         tables.close()
 

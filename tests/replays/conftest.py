@@ -24,6 +24,13 @@ from replays.service import Games
 from replays.store import TOPICS_TABLE, pack, sqlite_layout, unpack
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+# For the long games whose store checks (replay, export, forks) run on SQLite in every run: PostgreSQL
+# under `make soak` only (the store's code is the same; tests/replays/test_store.py keeps both in every run).
+SQLITE_THEN_SOAK = pytest.mark.parametrize(
+    "store_url",
+    ["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.soak])],
+    indirect=True,
+)
 
 
 class StepClock:

@@ -11,7 +11,7 @@ from domain.characters.hevelius import ConstellationDeckReshuffled, heavens_of
 from domain.events import GameEnded, GameForked, GameStarted
 from domain.selfplay import default_setup
 from replays.service import Games, verify_file
-from tests.replays.conftest import play
+from tests.replays.conftest import SQLITE_THEN_SOAK, play
 
 CHARACTERS = ("hevelius", "cunitz", "newton", "sophia")
 
@@ -82,6 +82,7 @@ def _unseen(games: Games, game_id: str, version: int) -> list[bytes]:
     return out
 
 
+@SQLITE_THEN_SOAK
 def test_CHAR_HEV_7_forks_after_a_reshuffle_and_forks_of_forks_verify_and_reveal_nothing(
     games: Games,
 ) -> None:
