@@ -82,6 +82,13 @@ class MyGames(BaseModel):
     games: list[MyGame]
 
 
+class InviteIn(BaseModel):
+    name: str = Field(max_length=80, description="The invitee's account name (its display name).")
+    command_id: str = Field(
+        min_length=1, max_length=100, description="The client's ID: a retry records nothing new."
+    )
+
+
 class RecoveredSeat(BaseModel):
     game_id: str
     seat: int

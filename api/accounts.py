@@ -247,6 +247,15 @@ class AccountStore:
              stamp(now)),
         )  # fmt: skip
 
+    def named(self, name: str, limit: int = 2) -> list[Account]:
+        """Accounts whose display name is `name` (compared without regard to case), at most `limit`."""
+        rows = self.db.query(
+            f"SELECT {_ACCOUNT} FROM galileo_accounts a WHERE lower(a.name) = lower(?) "
+            "ORDER BY a.created_at LIMIT ?",
+            (name, limit),
+        )
+        return [a for r in rows if (a := self._account(r)) is not None]
+
     def account(self, account_id: str) -> Account | None:
         rows = self.db.query(
             f"SELECT {_ACCOUNT} FROM galileo_accounts a WHERE a.account_id = ?", (account_id,)

@@ -25,6 +25,7 @@ from api.routers import (
     health,
     pages,
     play,
+    reach,
     replay,
     rules,
     table,
@@ -126,6 +127,7 @@ def create_app(
         catalog,
         accounts,
         claims,
+        reach,
         pages,
     )
     for module in routers:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Path, Request
 from starlette.concurrency import run_in_threadpool
@@ -14,9 +16,10 @@ from api.seats import RECOVERED, REISSUED, Seat
 from api.tokens import looks_like_token, token_hash
 
 
-def get_runtime(request: Request) -> Runtime:
+async def get_runtime(request: Request) -> Runtime:
     """The runtime of a route that needs the store: 503 at once while the store is known to be down
-    (api/outage.py), instead of waiting for a connection."""
+    (api/outage.py), instead of waiting for a connection. (A coroutine: the framework runs a plain
+    function dependency in a worker thread, a thread hop per request for nothing.)"""
     runtime: Runtime = request.app.state.runtime
     if runtime.health.down:
         raise store_unavailable(runtime)
@@ -97,19 +100,68 @@ async def token_refused(runtime: Runtime, client: str, digest: str | None, role:
     )
 
 
+def digest_of(token: str) -> str | None:
+    """The hash a token is looked up by; None for one not even shaped like a token."""
+    return token_hash(token) if looks_like_token(token) else None
+
+
 async def seat_of_token(runtime: Runtime, request: Request, token: str) -> Seat:
     """The seat a token opens; 401 for anything else (never says whether a similar token exists).
 
     Looked up on every use (an indexed read of `galileo_seats`): a revoked token is refused at once by
     every process sharing the store, with no cache to outlive the revocation (docs/async.md)."""
     client = token_gate(runtime, request)
-    if not looks_like_token(token):
+    digest = digest_of(token)
+    if digest is None:
         raise await token_refused(runtime, client, None)
-    digest = token_hash(token)
     seat = await run_in_threadpool(runtime.seats.by_token, digest)
     if seat is None:
         raise await token_refused(runtime, client, digest)
     return seat
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Presented:
+    """A seat token presented for a game, its client's failed attempts checked (`token_gate`) but not
+    looked up yet. The hottest reads (the board, the move list) look it up in the same worker-thread
+    call as their first store read (`read_as`), one thread hop instead of two (issue 28), and then
+    `settle` it. It is looked up on every request all the same (nothing outlives a revocation), and
+    before the game is read: the answers and their order are `OptionalSeat`'s and `RequiredSeat`'s."""
+
+    runtime: Runtime
+    game_id: str
+    client: str
+    digest: str | None  # None: not shaped like a token (refused without a lookup)
+
+    def lookup(self) -> Seat | None:
+        """The seat the token opens, if any (blocking: an indexed read of `galileo_seats`)."""
+        return None if self.digest is None else self.runtime.seats.by_token(self.digest)
+
+    async def settle(self, seat: Seat | None) -> Seat:
+        """`seat` (what `lookup` found) as the caller's seat, or the 401/403 of `seat_of_token`/`_caller`."""
+        if seat is None:
+            raise await token_refused(self.runtime, self.client, self.digest)
+        if seat.game_id != self.game_id:
+            raise ApiError(403, "not-a-seat-of-this-game", "this seat token belongs to another game")
+        return seat
+
+
+def read_as(presented: Presented | None, read: Callable[[Seat | None], T]) -> tuple[Seat | None, T | None]:
+    """(Blocking, for a worker thread.) The presented token's seat and, when it opens a seat of this
+    game or no token was presented, `read(seat)`; a token that opens nothing here reads nothing (the
+    route then `settle`s it: 401/403 before anything about the game, as `RequiredSeat` answers)."""
+    seat = None if presented is None else presented.lookup()
+    if presented is not None and (seat is None or seat.game_id != presented.game_id):
+        return seat, None
+    return seat, read(seat)
+
+
+async def settled(presented: Presented | None, seat: Seat | None) -> Seat | None:
+    """The caller's seat after `read_as` (None for a spectator), or its 401/403."""
+    return None if presented is None else await presented.settle(seat)
 
 
 async def _caller(runtime: Runtime, request: Request, game_id: str, token: str | None) -> Seat | None:
@@ -144,11 +196,27 @@ async def command_seat(request: Request) -> Seat | None:
     store's outage (503, `get_runtime`), then, for a game ID the route accepts, the caller's seat (401,
     403). A game ID the route refuses (422, `GameId`) is not looked at, as `RequiredSeat` does not run
     then: None. The runtime is `request.app.state.runtime`."""
-    runtime = get_runtime(request)
+    runtime = await get_runtime(request)
     game_id = request.path_params.get("game_id")
     if not isinstance(game_id, str) or len(game_id) > GAME_ID_MAX:
         return None
     return await required_seat(request, runtime, game_id)
+
+
+async def presented_seat(request: Request, runtime: RuntimeDep, game_id: GameId) -> Presented | None:
+    """The token presented for this game, not looked up yet (`Presented`); None without one."""
+    token = presented_token(request)
+    if token is None:
+        return None
+    return Presented(runtime, game_id, token_gate(runtime, request), digest_of(token))
+
+
+async def required_presented(request: Request, runtime: RuntimeDep, game_id: GameId) -> Presented:
+    """`presented_seat`, with the 401 of `required_seat` without a token."""
+    presented = await presented_seat(request, runtime, game_id)
+    if presented is None:
+        raise unauthorized("token-required", "this route needs the seat token: 'Authorization: Bearer ...'")
+    return presented
 
 
 async def any_seat(request: Request, runtime: RuntimeDep) -> Seat | None:
@@ -162,3 +230,6 @@ StreamSeat = Annotated[Seat | None, Depends(stream_seat)]
 RequiredSeat = Annotated[Seat, Depends(required_seat)]
 CommandSeat = Annotated[Seat | None, Depends(command_seat)]
 AnySeat = Annotated[Seat | None, Depends(any_seat)]
+# The same as OptionalSeat and RequiredSeat, looked up by the route with its first read (`read_as`).
+OptionalPresented = Annotated[Presented | None, Depends(presented_seat)]
+RequiredPresented = Annotated[Presented, Depends(required_presented)]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import math
@@ -64,16 +65,22 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.import_limit if scope["path"].rstrip("/") == "/games/import" else self.limit
-        declared = dict(scope.get("headers", ())).get(b"content-length")
+        headers = dict(scope.get("headers", ()))
+        declared = headers.get(b"content-length")
+        if declared is None and b"transfer-encoding" not in headers:
+            # No body (RFC 9112, 6.3: a request without either header has none): nothing to bound.
+            await self.app(scope, receive, send)
+            return
         if declared is not None and declared.isdigit() and int(declared) > limit:
             await self._refuse(scope, receive, send, limit)
             return
         chunks: list[bytes] = []
         seen = 0
-        deadline = time.monotonic() + self.timeout
+        deadline = asyncio.get_running_loop().time() + self.timeout
         while True:
             try:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+                async with asyncio.timeout_at(deadline):  # a timer, not a task per chunk (wait_for)
+                    message = await receive()
             except TimeoutError:
                 await self._too_slow(scope, receive, send)
                 return
@@ -267,6 +274,7 @@ class RedisBuckets:
             await self._redis.aclose()
 
 
+@functools.lru_cache(maxsize=4096)  # a digest per request otherwise, for the same few addresses
 def client_key(address: str) -> str:
     """The client's key: a digest of its address (never the address itself)."""
     return hashlib.sha256(b"galileo-client:" + address.encode()).hexdigest()[:32]
@@ -332,7 +340,9 @@ class ReadLimit:
         if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
             path: str = scope["path"]
             runtime = getattr(scope["app"].state, "runtime", None)
-            if runtime is not None and not path.startswith(UNCOUNTED_READS):
+            rate = None if runtime is None else runtime.limiter.rates.get("read")
+            counted = rate is not None and rate.enabled and not path.startswith(UNCOUNTED_READS)
+            if runtime is not None and counted:  # the client's key only when its reads are counted
                 client = client_of_scope(scope, self.trust_forwarded)
                 wait = await runtime.limiter.take("read", client)
                 if wait > 0:

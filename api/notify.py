@@ -30,10 +30,11 @@ import httpx
 import orjson
 from starlette.concurrency import run_in_threadpool
 
-from api import egress
+from api import egress, tell
 from api.tables import NO_RESPONSE, REFUSED, SUPERSEDED, Delivery, Hook, status_class
 from domain import Event
 from domain import events as ev
+from replays.errors import GameNotFound
 from replays.store import Game
 
 if TYPE_CHECKING:
@@ -153,8 +154,7 @@ def plan(
     assert state is not None
     over = state.finished or game.cancelled
     to_act = None if over else state.turn.seat
-    marks = [m for m in game.clock_log if m[0] in ("turn", "end")]
-    mark = int(marks[-1][1]) if marks else game.version
+    mark = turn_mark(game)
     wanted: list[tuple[int, str, int]] = []
     ended = state.finished if resync else any(isinstance(e, ev.GameEnded) for e in events)
     cancelled = game.cancelled if resync else any(isinstance(e, ev.GameCancelled) for e in events)
@@ -198,6 +198,12 @@ def plan(
     return rows
 
 
+def turn_mark(game: Game) -> int:
+    """The version at which the present turn began (or the game ended): a turn's notifications' key."""
+    marks = [m for m in game.clock_log if m[0] in ("turn", "end")]
+    return int(marks[-1][1]) if marks else game.version
+
+
 def calls_for_notification(events: Sequence[Event]) -> bool:
     """Whether `plan` may call for a notification after a stored batch of `events` (it calls for none
     without one of the `CALLING` events, whatever the webhooks and the game)."""
@@ -210,43 +216,56 @@ async def queue(runtime: Runtime, game_id: str, version: int, events: Sequence[E
     if not calls_for_notification(events):
         return
     hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
-    if not hooks:
-        return
     game = await run_in_threadpool(runtime.store.game, game_id)
     people = await runtime.people(game_id, game)
-    rows = plan(game_id, game, events, people, hooks, runtime.settings.public_url)
+    told = await tell.queue(runtime, game_id, game, events, people, turn_mark(game))
+    rows = plan(game_id, game, events, people, hooks, runtime.settings.public_url) if hooks else []
     if rows:
         await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
+    if rows or told:
         runtime.notifier.wake()
 
 
 async def sweep(runtime: Runtime) -> int:
-    """Queue whatever the present of each game with a webhook calls for that is not queued yet (a
-    process that died between storing a batch and queueing its notifications); returns the rows added."""
+    """Queue whatever the present of each game with a webhook, an address or a device calls for that is
+    not queued yet (a process that died between storing a batch and queueing its notifications); returns
+    the webhook rows added (mails and pushes are counted by whether any was new)."""
     added = 0
-    for game_id in await run_in_threadpool(runtime.tables.hooked_games):
-        hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
-        game = await run_in_threadpool(runtime.store.game, game_id)
+    told = False
+    hooked = set(await run_in_threadpool(runtime.tables.hooked_games))
+    reached = set(await run_in_threadpool(runtime.reach.reached_games))
+    for game_id in sorted(hooked | reached):
+        try:
+            game = await run_in_threadpool(runtime.store.game, game_id)
+        except GameNotFound:
+            continue
         people = await runtime.people(game_id, game)
-        rows = plan(game_id, game, [], people, hooks, runtime.settings.public_url, resync=True)
-        if rows:
-            added += await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
-    if added:
+        if game_id in hooked:
+            hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
+            rows = plan(game_id, game, [], people, hooks, runtime.settings.public_url, resync=True)
+            if rows:
+                added += await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
+        if game_id in reached:
+            state = game.state
+            if state is None or state.finished or game.cancelled:
+                await run_in_threadpool(runtime.reach.mark_over, game_id)
+                continue
+            told = await tell.queue(runtime, game_id, game, [], people, turn_mark(game), resync=True) or told
+    if added or told:
         runtime.notifier.wake()
     return added
 
 
 async def queue_present(runtime: Runtime, game_id: str) -> None:
-    """Queue what the present of one game calls for that is not queued yet (a webhook just registered
-    gets the turn it missed)."""
+    """Queue what the present of one game calls for that is not queued yet (a webhook just registered, or
+    a seat's address just confirmed, gets the turn it missed)."""
     hooks = await run_in_threadpool(runtime.tables.hooks, game_id)
     game = await run_in_threadpool(runtime.store.game, game_id)
     people = await runtime.people(game_id, game)
+    told = await tell.queue(runtime, game_id, game, [], people, turn_mark(game), resync=True)
     rows = plan(game_id, game, [], people, hooks, runtime.settings.public_url, resync=True)
-    if not rows:
-        return
-    added: int = await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock())
-    if added:
+    added: int = await run_in_threadpool(runtime.tables.enqueue, rows, runtime.clock()) if rows else 0
+    if added or told:
         runtime.notifier.wake()
 
 
@@ -259,6 +278,7 @@ class Notifier:
         self._task: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
         self._client: httpx.AsyncClient | None = None
+        self._teller: tell.Teller | None = None
 
     def wake(self) -> None:
         self._wake.set()
@@ -302,8 +322,8 @@ class Notifier:
         now = self._runtime.clock()
         claimed = await run_in_threadpool(self._runtime.tables.claim, now, now + LEASE)
         started = []
-        for delivery in claimed:
-            task = asyncio.get_running_loop().create_task(self._send(delivery))
+        for rows in tell.group(claimed):
+            task = asyncio.get_running_loop().create_task(self._send(rows))
             self._sending.add(task)
             task.add_done_callback(self._sending.discard)
             started.append(task)
@@ -311,12 +331,18 @@ class Notifier:
             await asyncio.gather(*started)
         return len(claimed)
 
-    async def _send(self, d: Delivery) -> None:
+    async def _send(self, rows: list[Delivery]) -> None:
         try:
-            await self.attempt(d)
+            if tell.is_personal(rows[0]):
+                if self._teller is None:
+                    self._teller = tell.Teller(self._runtime, self._http())
+                await self._teller.attempt(rows, self._retry_at(rows[0]))
+            else:
+                await self.attempt(rows[0])
         except asyncio.CancelledError:
-            # The process is stopping: give the delivery back at once rather than after its lease.
-            self._runtime.tables.release(d.id)
+            # The process is stopping: give the deliveries back at once rather than after their lease.
+            for d in rows:
+                self._runtime.tables.release(d.id)
             raise
 
     async def attempt(self, d: Delivery) -> None:

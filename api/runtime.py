@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from api import push, secretbox
 from api.accounts import AccountStore
 from api.boards import ViewCache, make_cache
 from api.bots import BotRunner
@@ -24,6 +25,7 @@ from api.lobby import Lobby, ProjectedLobby
 from api.lru import Lru
 from api.notify import Notifier
 from api.outage import StoreHealth
+from api.reach import ReachStore
 from api.repair import repair
 from api.seats import HUMAN, SeatStore, open_seats
 from api.service import Store
@@ -75,6 +77,9 @@ class Runtime:
     scheduler: Scheduler = field(init=False)
     notifier: Notifier = field(init=False)
     accounts: AccountStore = field(init=False)  # optional sign-in (docs/accounts.md)
+    box: secretbox.SecretBox = field(init=False)  # seals and signs for the notifications
+    reach: ReachStore = field(init=False)  # addresses and push subscriptions (docs/notifications.md)
+    vapid: push.Vapid = field(init=False)  # the service's Web Push identity
     deal_cache: dict[str, str] = field(default_factory=dict)  # game -> its deal (never changes)
     table_cache: dict[str, TableRecord | None] = field(default_factory=dict)  # game -> its host record
 
@@ -93,6 +98,24 @@ class Runtime:
         self.scheduler = Scheduler(self)
         self.notifier = Notifier(self)
         self.accounts = AccountStore(self.settings.database_url, self.tables.keyring)
+        self.box = secretbox.SecretBox(self.tables.keyring)
+        self.reach = ReachStore(settings.database_url, self.box)
+        self.vapid = push.Vapid.of(self._vapid_key(), settings.vapid_subject)
+
+    def _vapid_key(self) -> str:
+        """The VAPID private key: the settings', else the one generated at the first start. A start never
+        fails on it: a stored key this process cannot open (other encryption keys) gives a key of this process
+        only, with an error in the log (pushes to subscriptions made under the other key may be refused)."""
+        if self.settings.vapid_private_key:
+            return self.settings.vapid_private_key
+        try:
+            return self.reach.service_key("vapid", push.new_private_key, datetime.now(UTC))
+        except ValueError:
+            logger.error(
+                "the VAPID key in the database was sealed under a key this process lacks: it pushes with a "
+                "key of its own; give every process the same GALILEO_ENCRYPTION_KEYS (docs/notifications.md)"
+            )
+            return push.new_private_key()
 
     @property
     def keyring(self) -> Keyring:
@@ -187,6 +210,7 @@ class Runtime:
         self.seats.close()
         self.tables.close()
         self.accounts.close()
+        self.reach.close()
         self.store.close()
 
 

@@ -420,18 +420,26 @@ class TableView(BaseModel):
     you: dict[str, Any]
 
 
+Result = Literal["2xx", "3xx", "4xx", "5xx", "no-response", "refused", "superseded", "rejected"]
+
+
 class DeliveryOut(BaseModel):
     id: str = Field(description="The notification's id: the body's `id` and the `webhook-id` header.")
     seat: int
-    kind: str = Field(description="The body's `event`: your-turn, take-back-requested, time-expired, …")
+    kind: str = Field(
+        description="The body's `event`: your-turn, take-back-requested, time-expired, …; a turn mail is "
+        "`mail:your-turn`, a push `push:your-turn` (docs/notifications.md; only the seat's own log "
+        "shows them)"
+    )
     version: int
     status: Literal["pending", "delivered", "failed"]
     attempts: int
-    result: Literal["2xx", "3xx", "4xx", "5xx", "no-response", "refused", "superseded"] | None = Field(
+    result: Result | None = Field(
         description="The last attempt's class: the answer's status class; `no-response` (no connection, "
         "no answer in time); `refused` (the host does not resolve only to allowed addresses, HOOK-1); "
         "`superseded` (the webhook it was queued for was replaced, removed or its seat handed over: "
-        "never sent elsewhere). Never the raw error or status code."
+        "never sent elsewhere); `rejected` (a mail the mail server refused for good: the address bounced). "
+        "Never the raw error or status code."
     )
     next_attempt_at: str | None
     created_at: str

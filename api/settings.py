@@ -141,6 +141,29 @@ class Settings:
     encryption_keys: tuple[str, ...] = field(default=(), repr=False)
     encryption_key_file: str = ""
 
+    # Turn notifications by mail and Web Push (docs/notifications.md).
+    smtp_host: str = ""  # empty: mails are written into the mail folder instead (`make serve`)
+    smtp_port: int = 0  # 0: 465 with tls, else 587 with starttls, else 25
+    smtp_security: str = "starttls"  # starttls | tls | none
+    smtp_username: str = ""
+    smtp_password: str = field(default="", repr=False)
+    smtp_timeout_seconds: float = 10.0
+    smtp_ca_file: str = ""  # CA certificates (PEM) the server is checked against; default: the system's
+    mail_from: str = "Galileo Galilei <galileo@localhost>"
+    mail_dir: str = ""  # the mail folder; empty: mail/ beside the SQLite database, or ./data/mail
+    mail_digest_hour: int = 18  # the hour (UTC) the daily digests leave
+    # VAPID (RFC 8292): the private key (base64url of the raw 32-byte P-256 key, or PEM); empty: generated
+    # at the first start and kept sealed in the database. The subject is a mailto: or https: contact.
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:galileo@localhost"
+    push_ttl_seconds: int = 24 * 3600  # how long a push service keeps a message for a device that is off
+
+    @property
+    def smtp_port_or_default(self) -> int:
+        if self.smtp_port:
+            return self.smtp_port
+        return {"tls": 465, "starttls": 587}.get(self.smtp_security, 25)
+
     @property
     def webhook_networks(self) -> tuple[Network, ...]:
         return allowed_networks(self.webhook_allow_networks)
@@ -208,6 +231,19 @@ class Settings:
             oidc_client_secret=os.environ.get("GALILEO_OIDC_CLIENT_SECRET") or d.oidc_client_secret,
             oidc_name=os.environ.get("GALILEO_OIDC_NAME") or d.oidc_name,
             secret_key=os.environ.get("GALILEO_SECRET_KEY") or d.secret_key,
+            smtp_host=os.environ.get("GALILEO_SMTP_HOST") or d.smtp_host,
+            smtp_port=_int("GALILEO_SMTP_PORT", d.smtp_port),
+            smtp_security=_choice("GALILEO_SMTP_SECURITY", d.smtp_security, ("starttls", "tls", "none")),
+            smtp_username=os.environ.get("GALILEO_SMTP_USERNAME") or d.smtp_username,
+            smtp_password=os.environ.get("GALILEO_SMTP_PASSWORD") or d.smtp_password,
+            smtp_timeout_seconds=_float("GALILEO_SMTP_TIMEOUT_SECONDS", d.smtp_timeout_seconds),
+            smtp_ca_file=os.environ.get("GALILEO_SMTP_CA_FILE") or d.smtp_ca_file,
+            mail_from=os.environ.get("GALILEO_MAIL_FROM") or d.mail_from,
+            mail_dir=os.environ.get("GALILEO_MAIL_DIR") or d.mail_dir,
+            mail_digest_hour=_int("GALILEO_MAIL_DIGEST_HOUR", d.mail_digest_hour),
+            vapid_private_key=os.environ.get("GALILEO_VAPID_PRIVATE_KEY") or d.vapid_private_key,
+            vapid_subject=os.environ.get("GALILEO_VAPID_SUBJECT") or d.vapid_subject,
+            push_ttl_seconds=_int("GALILEO_PUSH_TTL_SECONDS", d.push_ttl_seconds),
             encryption_keys=tuple(
                 k.strip() for k in (os.environ.get("GALILEO_ENCRYPTION_KEYS") or "").split(",") if k.strip()
             ),

@@ -83,7 +83,8 @@ PENDING, DELIVERED, FAILED = "pending", "delivered", "failed"
 # What the delivery log says of an attempt (`Delivery.result`): the class of the answer's status, or why
 # there was none. Never the raw error or code: those would tell a registrant which internal ports answer.
 NO_RESPONSE, REFUSED, SUPERSEDED = "no-response", "refused", "superseded"
-RESULTS = ("2xx", "3xx", "4xx", "5xx", NO_RESPONSE, REFUSED, SUPERSEDED)
+REJECTED = "rejected"  # a mail the server refused for good: its address bounced (api/tell.py)
+RESULTS = ("2xx", "3xx", "4xx", "5xx", NO_RESPONSE, REFUSED, SUPERSEDED, REJECTED)
 
 
 def status_class(code: int) -> str:
@@ -377,12 +378,16 @@ class TableStore:
         return self._hook(updated[0]) if updated else None
 
     def enqueue(
-        self, rows: Sequence[tuple[str, str, int, str, int, str, str, str | None]], now: datetime
+        self,
+        rows: Sequence[tuple[str, str, int, str, int, str, str, str | None]],
+        now: datetime,
+        due: datetime | None = None,
     ) -> int:
-        """Queue notifications (id, game, seat, kind, version, url, body, hook_id); one per (game, seat,
-        kind, version), so two processes noticing the same change queue it once. Returns how many were
-        new."""
+        """Queue notifications (id, game, seat, kind, version, url, body, hook_id), due at `due` (default
+        now: a daily digest's are due at its hour); one per (game, seat, kind, version), so two processes
+        noticing the same change queue it once. Returns how many were new."""
         at = stamp(now)
+        due_at = at if due is None else stamp(due)
         added = 0
         with self.db.transaction() as tx:
             for row in rows:
@@ -396,7 +401,7 @@ class TableStore:
                     "INSERT INTO galileo_outbox (id, game_id, seat, kind, version, url, body, hook_id, "
                     "status, attempts, next_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
                     "ON CONFLICT DO NOTHING",
-                    (*row, PENDING, at, at),
+                    (*row, PENDING, due_at, at),
                 )
         return added
 
@@ -458,6 +463,8 @@ class TableStore:
         if seat is not None:
             where += " AND seat = ?"
             params.append(seat)  # type: ignore[arg-type]
+        else:  # the host's view: not whether a seat's person gets mails or pushes (theirs to know)
+            where += " AND url NOT LIKE 'mail:%' AND url NOT LIKE 'push:%'"
         rows = self.db.query(
             f"SELECT {_DELIVERY} FROM galileo_outbox WHERE {where} ORDER BY created_at DESC, id DESC LIMIT ?",
             (*params, limit),

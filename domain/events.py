@@ -569,6 +569,15 @@ class SeatRecovered(PlayerEvent):
     rule: str = "ACCT-2"
 
 
+@dataclass(frozen=True, kw_only=True)
+class SeatInvited(PlayerEvent):
+    """ACCT-7: the table's host invited an account to the seat: the seat is attached to it as by a claim,
+    and the invitee finds the game under My games and opens the seat there (ACCT-2)."""
+
+    holder: str
+    rule: str = "ACCT-7"
+
+
 TABLE_EVENTS: tuple[type[Event], ...] = (
     TimeExpired,
     SeatResigned,
@@ -586,6 +595,7 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     GameCancelled,
     SeatClaimed,
     SeatRecovered,
+    SeatInvited,
 )
 
 

@@ -20,8 +20,11 @@ from functools import lru_cache
 from typing import Any
 
 from domain import command_to_dict, parse_command
+from domain.abilities.newton import multiplier
 from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
+from domain.characters.copernicus import covering
+from domain.effects import reward_tasks
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "B": "blue"}
 SKY = ("X1", "X2", "S1", "S2", "S3", "S4", "U")
@@ -179,6 +182,12 @@ class Context:
     catalog: Catalog
     state: Mapping[str, Any] | None = None
     names: tuple[str, ...] = ()  # the seats' names, when the caller knows them (the end of a game)
+    # For a command: the events the engine produces for it, as far as its mover may be told (the
+    # preview's `events`, projections/preview.py): what it grants and where it lands is read there.
+    told: tuple[Mapping[str, Any], ...] = ()
+
+    def told_event(self, type_name: str) -> Mapping[str, Any] | None:
+        return next((e for e in self.told if e.get("type") == type_name), None)
 
     def seat_name(self, seat: Any) -> str:
         i = int(seat) if isinstance(seat, int) else -1
@@ -228,14 +237,16 @@ class Context:
             found = next((t for t in (*luna.newton_tiles, *luna.cunitz_tiles) if t.id == tile_id), None)
         return found
 
-    def mirror_times(self, tile_id: Any, position: int, upgraded: bool) -> int | None:
-        """How many times Newton's special tile `tile_id` gives its bonus on queue `position`
-        (CHAR-NEW-2, AMB-34); None for any other tile."""
-        t = self.tile(tile_id)
-        luna = self.catalog.luna_characters
-        if luna is None or not getattr(t, "mirror", False) or not 0 <= position < len(luna.multipliers):
+    def mirror_times(self, event: Mapping[str, Any]) -> int | None:
+        """How many times the engine gave the bonus of Newton's special tile in `event` (a moving or
+        bonus action: its grants, CHAR-NEW-2); None for any other tile, or grants unknown."""
+        t = self.tile(event.get("tile"))
+        grants = event.get("grants")
+        if not getattr(t, "mirror", False) or grants is None:
             return None
-        return luna.multipliers[position] + (t.upgrade_bonus if upgraded else 0)
+        face = t.upgraded if event.get("upgraded") else t.basic
+        each = len(reward_tasks(face[0], "action-tile")) or 1
+        return sum(1 for g in grants if len(g) > 3 and g[3] == "action-tile") // each
 
     def library_tile(self, tile_id: Any) -> Any:
         """Copernicus' library tile `tile_id` (CHAR-COP-2), or None."""
@@ -378,13 +389,19 @@ def _moving(e: Mapping[str, Any], c: Context) -> str:
     option = int(e.get("option", 0))
     face = "upgraded" if e.get("upgraded") else "basic"
     reward = c.tile_option(e["tile"], option, bool(e.get("upgraded")))
-    return f"Used {c.tile_name(e['tile'])} ({face}), option {option}: {reward}"
+    return f"Used {c.tile_name(e['tile'])} ({face}), option {option}: {reward}{_times(e, c)}"
+
+
+def _times(e: Mapping[str, Any], c: Context) -> str:
+    """A special tile's bonus: as many times as the event granted it (CHAR-NEW-2)."""
+    times = c.mirror_times(e)
+    return "" if times is None else f", {plural(times, 'time')}"
 
 
 def _bonus_action(e: Mapping[str, Any], c: Context) -> str:
     option = int(e.get("option", 0))
     reward = c.tile_option(e.get("tile"), option, bool(e.get("upgraded")))
-    return f"Used {c.tile_name(e.get('tile'))} as a bonus, option {option}: {reward}"
+    return f"Used {c.tile_name(e.get('tile'))} as a bonus, option {option}: {reward}{_times(e, c)}"
 
 
 def _persuaded(e: Mapping[str, Any], c: Context) -> str:
@@ -490,6 +507,7 @@ TABLE_TEXT: Mapping[str, EventText] = {
     "GameCancelled": lambda e, c: "The host cancelled the game",
     # People (docs/accounts.md): service rules ACCT-n.
     "SeatClaimed": lambda e, c: "The seat was attached to its player's account",
+    "SeatInvited": lambda e, c: "The host invited an account to the seat",
     "SeatRecovered": lambda e, c: "The seat was opened on another device: its old link stopped working",
 }
 
@@ -777,10 +795,11 @@ def _use_tile(m: Mapping[str, Any], c: Context) -> str:
     queue = p.get("queue") or []
     tile = queue[space] if 0 <= space < len(queue) else None
     upgraded = tile in (p.get("upgraded") or [])
-    times = c.mirror_times(tile, space, upgraded)
-    if times is not None:  # Newton's special tile: its bonus times its position's multiplier (CHAR-NEW-2)
-        bonus = c.tile_option(tile, 1, upgraded)
-        return f"Use {c.tile_name(tile)}: {bonus}, {plural(times, 'time')} (its position's multiplier)"
+    if getattr(c.tile(tile), "mirror", False):  # Newton's special tile: its bonus, as often as granted
+        used = c.told_event("MovingActionTaken")
+        times = c.mirror_times(used) if used is not None else None
+        text = f"Use {c.tile_name(tile)}: {c.tile_option(tile, 1, upgraded)}"
+        return text + ("" if times is None else f", {plural(times, 'time')}")
     return f"Use {c.tile_name(tile)} option {option}: {c.tile_option(tile, option, upgraded)}"
 
 
@@ -799,8 +818,11 @@ def _persuade(m: Mapping[str, Any], c: Context) -> str:
     what = "a Grand Inquisitor" if m.get("grand") else "an Inquisitor"
     size = c.cellar_size(int(m.get("seat", 0)))  # Bruno's cellar tile has 5 spaces (CHAR-BRU-2)
     src = f"C{space + 1}" if 0 <= space < size else str(space)
-    dst = f"C{space + 2}" if 0 <= space + 1 < size else "the next space"
-    return f"Persuade {what} from {src} to {dst}"
+    moved = c.told_event("InquisitorPersuaded")  # where it goes is the engine's event (INQ-10)
+    if moved is None:
+        return f"Persuade {what} from {src}"
+    end = int(moved.get("end", 0))
+    return f"Persuade {what} from {src} to {f'C{end + 1}' if 0 <= end < size else 'out of the cellar'}"
 
 
 def _gain_die(m: Mapping[str, Any], c: Context) -> str:
@@ -868,10 +890,9 @@ def _library_tile(m: Mapping[str, Any], c: Context) -> str:
     where = "the printed column" if column == 1 else f"the column of library card {column - 1}"
     text = f"Place library tile {m.get('tile')} face {m.get('face')} up on {where}"
     tile = c.library_tile(m.get("tile"))
-    rows = tile.faces.get(str(m.get("face")), ()) if tile is not None else ()
-    covered = [
-        f"{ROWS[row + k]} gives {reward_text(r)}" for k, r in enumerate(rows) if 0 <= row + k < len(ROWS)
-    ]
+    face = str(m.get("face"))
+    rows = covering(tile, face, row) if tile is not None and face in tile.faces else ()
+    covered = [f"{ROWS[at]} gives {reward_text(r)}" for at, r in rows if 0 <= at < len(ROWS)]
     return f"{text}: {', '.join(covered)}" if covered else f"{text}, {ROWS[row] if 0 <= row < 4 else row}"
 
 
@@ -886,10 +907,12 @@ def _shift_mirror(m: Mapping[str, Any], c: Context) -> str:
     queue = (p.get("queue") or []) if p is not None else []
     text = f"Move {c.tile_name(tile)} {plural(steps, 'position')} forward"
     luna = c.catalog.luna_characters
-    if tile in queue and luna is not None and queue.index(tile) + steps < len(luna.multipliers):
-        at = queue.index(tile)
-        before, after = luna.multipliers[at], luna.multipliers[at + steps]
-        text += f" (from {_sky(at)}, multiplier {before}, to {_sky(at + steps)}, multiplier {after})"
+    shifted = c.told_event("MirrorShifted")  # the queue it makes is the engine's event (CHAR-NEW-4)
+    after = list(shifted.get("queue") or []) if shifted is not None else []
+    at, to = (queue.index(tile), after.index(tile)) if tile in queue and tile in after else (-1, -1)
+    if luna is not None and 0 <= at < len(luna.multipliers) and 0 <= to < len(luna.multipliers):
+        before, then = multiplier(luna.multipliers, at), multiplier(luna.multipliers, to)
+        text += f" (from {_sky(at)}, multiplier {before}, to {_sky(to)}, multiplier {then})"
     return text
 
 

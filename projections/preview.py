@@ -140,23 +140,31 @@ def preview(
     told: a net under any event that would depend on hidden information without being declared so."""
     _, events = play_through(state, command)
     seat = command.seat
-    agreed = len(events)
+    full = preview_events(events, seat, context)
+    # Only the events before the telling stops can be told, so only a difference among them changes the
+    # preview: the believed positions are compared up to there (`horizon`), and not played at all when
+    # nothing is told. (Beyond it the preview is `full` whatever the comparison finds: its stop, the
+    # take-back and the end of the turn are the true game's.)
+    horizon = len(told(events, seat)[0])
+    agreed = horizon
     for other in believed:
+        if agreed == 0:
+            break
         try:
             _, theirs = play_through(other, command)
         except (IllegalMove, KeyError, ValueError, IndexError):  # it does not fit there: tell nothing
             theirs = []
         same = 0
-        for mine, alt in zip(events, theirs, strict=False):
-            if event_form(mine, seat) != event_form(alt, seat):
+        for mine, alt in zip(events[:agreed], theirs, strict=False):
+            # Equal events have equal forms; unequal ones may still look the same to the seat.
+            if mine != alt and event_form(mine, seat) != event_form(alt, seat):
                 break
             same += 1
-        agreed = min(agreed, same)
+        agreed = same
+    if agreed == horizon:
+        return full
     shown = preview_events(events[:agreed], seat, context)
-    if agreed == len(events):
-        return shown
-    full = preview_events(events, seat, context)  # what cannot be told still decides the take-back
-    stop = full.reveals or (REVEALED if agreed < len(told(events, seat)[0]) else None)
+    stop = full.reveals or REVEALED  # what cannot be told still decides the take-back
     return Preview(shown.lines, shown.warnings, stop, full.ends_turn, full.undoable, shown.events)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import GameState, dump_state, public_state
+from domain.abilities.newton import mirror_times
 from domain.catalog.model import Card
 from domain.characters import side_of
 
@@ -78,8 +79,28 @@ def board_view(state: GameState, version: int, viewer: Viewer) -> dict[str, Any]
         "winners": list(state.winners),
         "display": display,
         **({"tycho": tycho} if (tycho := tycho_board(state)) is not None else {}),
+        **({"mirror_times": mirrors} if (mirrors := mirror_board(state)) else {}),
         "state": body,
     }
+
+
+def mirror_board(state: GameState) -> list[dict[str, Any]]:
+    """How many times each of Newton's special tiles gives its bonus where it lies now: the engine's
+    count (CHAR-NEW-2, AMB-34, DATA-15: upgraded, one more), which the player board draws."""
+    luna = state.catalog.luna_characters
+    if luna is None:
+        return []
+    special = {t.id: t for t in luna.newton_tiles if t.mirror}
+    return [
+        {
+            "seat": p.seat,
+            "tile": tile,
+            "times": mirror_times(luna.multipliers, i, tile in p.upgraded, special[tile].upgrade_bonus),
+        }
+        for p in state.players
+        for i, tile in enumerate(p.queue)
+        if tile in special and i < len(luna.multipliers)
+    ]
 
 
 CONDITION_WORDS = {

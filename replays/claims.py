@@ -50,6 +50,25 @@ def claim_batch(seat: int, holder: str, released: bool = False) -> Build:
     return build
 
 
+def invite_batch(seat: int, holder: str, released: bool = False) -> Build:
+    """ACCT-7: the host attaches the seat to an invited account. A seat attached to another account stays
+    theirs (ACCT-1; `released`: that account was deleted); inviting the seat's own account again records
+    nothing."""
+
+    def build(game: Game, now: datetime) -> list[Event]:
+        _open(game, seat)
+        held = game.claims.get(str(seat))
+        if held == holder:
+            return []
+        if held is not None and not released:
+            raise TableRefused(
+                "seat-claimed", f"seat {seat} is attached to another account already", "ACCT-1"
+            )
+        return [ev.SeatInvited(seat=seat, holder=holder)]
+
+    return build
+
+
 def recover_batch(seat: int, holder: str) -> Build:
     """ACCT-2: the account the seat is attached to opens it on another device (a new seat token)."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from importlib.metadata import version as package_version
 from pathlib import Path
@@ -1026,20 +1027,38 @@ def plot(
     typer.echo(f"wrote {output}: {data['turns']} turns; {scores}")
 
 
+def _environment_language() -> str:
+    """The terminal's language, POSIX order: LC_ALL, LC_MESSAGES, LANG ("ja_JP.UTF-8" -> "ja_JP")."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "").split(".")[0]
+        if value and value not in {"C", "POSIX"}:
+            return value
+    return "en"
+
+
 @app.command()
 def rules(
     rule_id: str = typer.Argument(None, help="A rule ID such as MOV-1 or CHAR-GAL-2; omit to list."),
     search: str = typer.Option(None, "--search", "-s", help="List the rules whose text has every word."),
     json_output: bool = JSON,
+    lang: str = typer.Option(
+        None,
+        "--lang",
+        help="The language of titles and texts: en, ja or zh-Hans (default: from LANG / LC_ALL, else en).",
+    ),
 ) -> None:
     """The rules reference (docs/rules/): one rule's text, source and edition values, or the list of rules
-    (all, or those matching --search). Every rule ID in errors, events and dispute reports is here."""
+    (all, or those matching --search). Every rule ID in errors, events and dispute reports is here.
+    In English, Japanese or Simplified Chinese (--lang)."""
     from rich.console import Console
 
-    from rulebook import UnknownRule, reference
+    from rulebook import LOCALES, UnknownRule, locale_of, reference
     from rulebook.console import rule_panel, rules_table
+    from rulebook.labels import label
 
-    ref = reference()
+    if lang is not None and lang not in LOCALES and locale_of(lang) == "en" and not lang.startswith("en"):
+        raise _fail(f"--lang {lang!r}: the rules reference is in {', '.join(LOCALES)}")
+    ref = reference(locale_of(lang if lang is not None else _environment_language()))
     if rule_id is not None:
         try:
             found = ref.get(rule_id)
@@ -1056,7 +1075,9 @@ def rules(
         return
     if not listed:
         raise _fail(f"no rule matches {search!r}")
-    title = f"{len(listed)} rule(s)" + (f" matching {search!r}" if search else "")
+    title = label(ref.locale, "rules_count", count=len(listed)) + (
+        label(ref.locale, "matching", query=repr(search)) if search else ""
+    )
     Console().print(rules_table(listed, ref, title))
 
 

@@ -615,7 +615,8 @@ class Game(Aggregate):
     # link, a host's hand-over: ASYNC-9). A snapshot older than this field misses only revocations older
     # than itself, which every request since has seen (`replays.table.unrevoked`).
     revoked = MappingProxyType({})
-    claims = MappingProxyType({})  # seat (as text) -> the holder of SeatClaimed (ACCT-1), until handed over
+    # seat (as text) -> the holder of SeatClaimed (ACCT-1) or SeatInvited (ACCT-7), until handed over
+    claims = MappingProxyType({})
 
     # The command-ID index is two dicts: `commands`, shared by the copies of a cached game and never
     # changed in place (a copy per load costs nothing), and `recent_commands`, this copy's own newer
@@ -742,7 +743,7 @@ class Game(Aggregate):
         elif isinstance(event, ev.SeatLinkReissued | ev.SeatRecovered):
             # Both take the seat from its old token (ASYNC-9, ACCT-2).
             self.revoked = {**self.revoked, str(event.seat): version}
-        elif isinstance(event, ev.SeatClaimed):
+        elif isinstance(event, ev.SeatClaimed | ev.SeatInvited):  # ACCT-1, ACCT-7: the seat is attached
             self.claims = {**self.claims, str(event.seat): event.holder}
         if self.host_log is not None and is_host_act(metadata):
             seat = getattr(event, "seat", None)

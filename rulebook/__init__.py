@@ -9,6 +9,7 @@ Markdown and the data agree.
     rule = reference().get("mov-1")       # case and "_" for "-" do not matter
     rule.title, rule.text, rule.source    # ('Move the telescope 1 to 3 steps', ...)
     reference().search("comet")           # every rule whose ID, title, text or source has all the words
+    reference("ja").get("MOV-1").title    # the same rule in Japanese ("en", "ja", "zh-Hans"; others: "en")
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from rulebook.model import (
     EDITIONS,
     KINDS,
+    LOCALES,
     PREFIXES,
     RULE_ID,
     TEST_NAME_RULE_ID,
@@ -26,6 +28,7 @@ from rulebook.model import (
     RuleOption,
     UnknownRule,
     canonical_id,
+    locale_of,
     reference,
     rule_url,
 )
@@ -33,6 +36,7 @@ from rulebook.model import (
 __all__ = [
     "EDITIONS",
     "KINDS",
+    "LOCALES",
     "PREFIXES",
     "RULE_ID",
     "TEST_NAME_RULE_ID",
@@ -43,6 +47,7 @@ __all__ = [
     "RuleOption",
     "UnknownRule",
     "canonical_id",
+    "locale_of",
     "reference",
     "rule_url",
 ]

@@ -1,14 +1,16 @@
 """The Markdown form of the reference (docs/rules/): an index and one file per chapter.
 
-Generated, never edited by hand: `python -m rulebook docs/rules` rewrites the folder, and
-tests/rulebook/test_reference.py fails when the files and the data disagree.
+Generated, never edited by hand: `python -m rulebook docs/rules` rewrites the folder (and its translations
+in docs/rules/ja/ and docs/rules/zh-Hans/), and tests/rulebook/test_reference.py and
+tests/rulebook/test_translations.py fail when the files and the data disagree.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rulebook.model import EDITIONS, KINDS, RULE_ID, Chapter, Reference, Rule
+from rulebook.labels import edition_meaning, kind_meaning, label
+from rulebook.model import EDITIONS, KINDS, LOCALES, RULE_ID, Chapter, Reference, Rule
 
 GENERATED = "<!-- Generated from rulebook/data/*.toml by `python -m rulebook docs/rules`; do not edit. -->"
 INDEX = "README.md"
@@ -36,18 +38,20 @@ def _rule(rule: Rule, ref: Reference, chapter: Chapter) -> list[str]:
         _links(rule.text, ref, chapter),
         "",
     ]
-    out.append(f"- **Source:** {_links(rule.source, ref, chapter)}")
-    out.append(f"- **Kind:** {rule.kind} ({KINDS[rule.kind]})")
+    loc = ref.locale
+    out.append(f"- **{label(loc, 'source')}:** {_links(rule.source, ref, chapter)}")
+    out.append(f"- **{label(loc, 'kind')}:** {rule.kind} ({kind_meaning(loc, rule.kind)})")
     if rule.addendum:
-        out.append(f"- **Publisher's rulebook:** {_links(rule.addendum, ref, chapter)}")
+        out.append(f"- **{label(loc, 'addendum')}:** {_links(rule.addendum, ref, chapter)}")
     if rule.project:
-        out.append(f"- **In this project:** {_links(rule.project, ref, chapter)}")
+        out.append(f"- **{label(loc, 'project')}:** {_links(rule.project, ref, chapter)}")
     if rule.editions:
-        out.append("- **By edition:**")
+        out.append(f"- **{label(loc, 'editions')}:**")
         out += [f"  - *{e.edition}*: {_links(e.value, ref, chapter)}" for e in rule.editions]
     if rule.options:
-        out.append("- **Rule options:**")
-        out += [f"  - `{o.name}`: default {o.default}; alternative {o.alternative}" for o in rule.options]
+        default, alternative = label(loc, "default"), label(loc, "alternative")
+        out.append(f"- **{label(loc, 'options')}:**")
+        out += [f"  - `{o.name}`: {default} {o.default}; {alternative} {o.alternative}" for o in rule.options]
     out.append("")
     return out
 
@@ -55,7 +59,8 @@ def _rule(rule: Rule, ref: Reference, chapter: Chapter) -> list[str]:
 def chapter_markdown(chapter: Chapter, ref: Reference) -> str:
     out = [GENERATED, "", f"# {chapter.number}. {chapter.title}", ""]
     out.append(
-        f"[Rules reference](README.md) · {len(chapter.rules)} rules: "
+        f"[{label(ref.locale, 'reference')}](README.md) · "
+        + label(ref.locale, "md_chapter_rules", count=len(chapter.rules))
         + ", ".join(f"[{r.id}](#{r.id})" for r in chapter.rules)
     )
     out.append("")
@@ -67,24 +72,16 @@ def chapter_markdown(chapter: Chapter, ref: Reference) -> str:
 
 
 def index_markdown(ref: Reference) -> str:
-    out = [
-        GENERATED,
+    loc = ref.locale
+    up = "../" if loc == "en" else "../../"
+    out = [GENERATED, "", f"# {label(loc, 'reference')}", ""]
+    out += [*label(loc, "md_intro").split("\n"), ""]
+    out += [*label(loc, "md_sources", up=up).split("\n"), ""]
+    out += [_languages(loc), ""]
+    out += [
+        f"## {label(loc, 'md_chapters')}",
         "",
-        "# Rules reference",
-        "",
-        "Every rule ID that the engine's errors and events, `galileo explain` and the web pages cite,",
-        "in the project's own words: its text, its source (a section of a rule document, or a page of the",
-        "publisher's rulebook) and, where an edition of the catalog changed a value, both values. The same",
-        "entries are served at `GET /rules/{rule_id}` (JSON or HTML) and printed by `galileo rules RULE_ID`.",
-        "",
-        "Sources: S000 (Luna rulebook), S001 (gameplay and player board), S003 (library, comets,",
-        "university), S004 (Japanese base rules summary), and CN p.N, the publisher's Chinese rulebook as",
-        "summarised in the rules addendum. Where the rule documents overrule the digest's reading, the entry",
-        "says so under *In this project* ([seed-differences.md](../seed-differences.md)).",
-        "",
-        "## Chapters",
-        "",
-        "| Chapter | Rules | IDs |",
+        f"| {label(loc, 'chapter')} | {label(loc, 'md_rules')} | {label(loc, 'md_ids')} |",
         "|---|---|---|",
     ]
     for chapter in ref.chapters:
@@ -94,13 +91,29 @@ def index_markdown(ref: Reference) -> str:
             + ", ".join(f"{p}-*" for p in prefixes)
             + " |"
         )
-    out += ["", "## Rules per prefix", "", "| Prefix | Rules |", "|---|---|"]
+    out += ["", f"## {label(loc, 'md_per_prefix')}", ""]
+    out += [f"| {label(loc, 'md_prefix')} | {label(loc, 'md_rules')} |", "|---|---|"]
     out += [f"| {prefix} | {count} |" for prefix, count in ref.counts_by_prefix().items() if count]
-    out += [f"| **all** | **{len(ref)}** |", "", "## Kinds", ""]
-    out += [f"- **{kind}**: {meaning}" for kind, meaning in KINDS.items()]
-    out += ["", "## Editions", ""]
-    out += [f"- *{name}*: {meaning}" for name, meaning in EDITIONS.items()]
+    out += [f"| **{label(loc, 'md_all')}** | **{len(ref)}** |", "", f"## {label(loc, 'md_kinds')}", ""]
+    out += [f"- **{kind}**: {kind_meaning(loc, kind)}" for kind in KINDS]
+    out += ["", f"## {label(loc, 'md_editions')}", ""]
+    out += [f"- *{name}*: {edition_meaning(loc, name)}" for name in EDITIONS]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _index_path(here: str, there: str) -> str:
+    """The relative path from the index of language `here` to the index of language `there`."""
+    if here == "en":
+        return f"{there}/README.md"
+    return "../README.md" if there == "en" else f"../{there}/README.md"
+
+
+def _languages(locale: str) -> str:
+    """Links from an index to the index of every other language (translations in docs/rules/<tag>/)."""
+    from rulebook.labels import NATIVE_NAMES
+
+    links = [f"[{NATIVE_NAMES[tag]}]({_index_path(locale, tag)})" for tag in LOCALES if tag != locale]
+    return f"{label(locale, 'languages')}: " + " · ".join(links)
 
 
 def render(ref: Reference) -> dict[str, str]:
@@ -108,6 +121,17 @@ def render(ref: Reference) -> dict[str, str]:
     files = {INDEX: index_markdown(ref)}
     files.update({c.filename: chapter_markdown(c, ref) for c in ref.chapters})
     return files
+
+
+def write_all(folder: Path) -> list[Path]:
+    """docs/rules/ in every language: English in `folder`, each translation in `folder/<locale>/`."""
+    from rulebook.model import reference
+
+    written = write(reference("en"), folder)
+    for locale in LOCALES:
+        if locale != "en":
+            written += write(reference(locale), folder / locale)
+    return written
 
 
 def write(ref: Reference, folder: Path) -> list[Path]:

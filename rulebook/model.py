@@ -51,6 +51,20 @@ EDITIONS: Mapping[str, str] = {
 
 URL_BASE = "/rules/"
 
+# The languages of the reference: English is the source, the others are translations (rulebook/data/<tag>/).
+LOCALES: tuple[str, ...] = ("en", "ja", "zh-Hans")
+
+
+def locale_of(tag: str | None) -> str:
+    """The reference's language for a language tag: "ja-JP" -> "ja", "zh-CN"/"zh-Hans-CN"/"zh" -> "zh-Hans";
+    anything it has no translation for (including Traditional Chinese) -> "en"."""
+    parts = (tag or "").strip().replace("_", "-").lower().split("-")
+    if parts[0] == "ja":
+        return "ja"
+    if parts[0] == "zh" and not any(p in {"hant", "tw", "hk", "mo"} for p in parts[1:]):
+        return "zh-Hans"
+    return "en"
+
 
 class UnknownRule(LookupError):
     """A rule ID the reference does not hold; `suggestions` are the closest known IDs."""
@@ -152,9 +166,11 @@ class Chapter:
 
 @dataclass(frozen=True)
 class Reference:
-    """Every chapter and rule of the reference, in order; look rules up by ID."""
+    """Every chapter and rule of the reference, in order; look rules up by ID. `locale` is the language of
+    the titles and texts ("en", "ja", "zh-Hans"); IDs, kinds, sources and links are the same in each."""
 
     chapters: tuple[Chapter, ...]
+    locale: str = "en"
     _by_id: dict[str, Rule] = field(init=False, repr=False)
     _chapter_of: dict[str, Chapter] = field(init=False, repr=False)
 
@@ -193,7 +209,14 @@ class Reference:
         return self._chapter_of[rule.id]
 
     def to_json(self, rule: Rule) -> dict[str, Any]:
-        return rule.to_json(self._chapter_of[rule.id])
+        data = rule.to_json(self._chapter_of[rule.id])
+        if self.locale != "en":
+            from rulebook.labels import kind_meaning
+
+            data["kind_meaning"] = kind_meaning(self.locale, rule.kind)
+            data["docs"] = f"docs/rules/{self.locale}/{self._chapter_of[rule.id].filename}#{rule.id}"
+        data["lang"] = self.locale
+        return data
 
     def search(self, query: str) -> list[Rule]:
         """Rules whose ID, title, text, source or notes contain every word of `query` (any case)."""
@@ -274,9 +297,21 @@ def _chapter(name: str, raw: Mapping[str, Any]) -> Chapter:
     )
 
 
+def reference(locale: str = "en") -> Reference:
+    """The reference as shipped with the package (read and validated once per language).
+
+    `locale` is "en", "ja" or "zh-Hans" (any spelling `locale_of` accepts; others give English). A translated
+    reference has the English one's chapters, rules, IDs, kinds, sources and edition names, with the titles
+    and texts of `rulebook/data/<locale>/` (rulebook.translations)."""
+    return _reference(locale_of(locale))
+
+
 @cache
-def reference() -> Reference:
-    """The reference as shipped with the package (read and validated once)."""
+def _reference(locale: str) -> Reference:
+    if locale != "en":
+        from rulebook.translations import translate
+
+        return translate(_reference("en"), locale)
     folder = resources.files("rulebook") / "data"
     files = sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
     chapters = tuple(_chapter(f.name, tomllib.loads(f.read_text(encoding="utf-8"))) for f in files)

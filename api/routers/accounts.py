@@ -238,8 +238,10 @@ async def oidc_callback(request: Request, runtime: RuntimeDep) -> RedirectRespon
     "/me", operation_id="deleteAccount", status_code=204, responses=errors(401, 403), openapi_extra=SESSION
 )
 async def delete_account(session: WritingSession, runtime: RuntimeDep) -> Response:
-    """Delete your account (`X-CSRF-Token` required): its name, passkeys, sessions and claims are erased;
-    the games keep only its pseudonyms, which nothing links to anyone any more (docs/audit.md)."""
+    """Delete your account (`X-CSRF-Token` required): its name, passkeys, sessions, claims, email address,
+    push subscriptions and notification choices are erased; the games keep only its pseudonyms, which
+    nothing links to anyone any more (docs/audit.md)."""
+    await run_in_threadpool(runtime.reach.forget_account, session.account.account_id)
     await run_in_threadpool(runtime.accounts.delete, session.account.account_id)
     response = Response(status_code=204)
     response.delete_cookie(

@@ -15,17 +15,20 @@ from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 
 from api import limits, play
-from api.account_schemas import RecoveredSeat
+from api.account_schemas import InviteIn, RecoveredSeat
+from api.accounts import clean_name
 from api.contract import errors
 from api.deps import GameId, RuntimeDep
-from api.routers.table import SEAT_ACTS, SeatCaller, SeatNumber, seat_rows
+from api.problems import ApiError
+from api.routers.table import HOST_ACTS, SEAT_ACTS, HostCaller, SeatCaller, SeatNumber, seat_rows
 from api.runtime import Runtime
 from api.schemas import EventItem, TableCommand, TableResult
 from api.seats import RECOVERED
 from api.service import SubmitResult
 from api.sessions import WritingSession
 from api.tokens import new_token
-from replays.claims import claim_batch, recover_batch
+from replays.claims import claim_batch, invite_batch, recover_batch
+from replays.errors import TableRefused
 from replays.store import Rows
 from replays.table import Build
 
@@ -47,7 +50,7 @@ async def _record(
     request: dict[str, Any],
     build: Build,
     command_id: str,
-    seat: int,
+    seat: int | str,
     rows: Callable[[int], list[Rows]] | None = None,
 ) -> TableResult:
     result: SubmitResult = await run_in_threadpool(
@@ -60,7 +63,10 @@ async def _record(
         game_id=game_id,
         version=result.version,
         replayed=result.replayed,
-        events=[EventItem(**play.event_item(first + i, e, False, seat)) for i, e in enumerate(result.events)],
+        events=[
+            EventItem(**play.event_item(first + i, e, False, seat if isinstance(seat, int) else None))
+            for i, e in enumerate(result.events)
+        ],
     )
 
 
@@ -88,6 +94,50 @@ async def claim_seat(
     await run_in_threadpool(
         runtime.accounts.record_claim, game_id, seat.seat, session.account.account_id, runtime.clock()
     )
+    return result
+
+
+@router.post(
+    "/host/seats/{seat}/invite",
+    operation_id="inviteAccount",
+    response_model=TableResult,
+    responses=WRITES,
+    dependencies=HOST_ACTS,
+    openapi_extra={"x-seat-token": "host"},
+)
+async def invite(
+    game_id: GameId, seat: SeatNumber, body: InviteIn, runtime: RuntimeDep, _: HostCaller
+) -> TableResult:
+    """Invite an account to a seat by its name (ACCT-7): the seat is attached to that account as by a
+    claim, recorded in the game's log as `SeatInvited` (naming the account only by its pseudonym); the
+    invitee finds the game under My games and opens the seat there (ACCT-2). 404 `no-such-account` for a
+    name no account has, 409 `name-ambiguous` when several accounts have it, 409 `seat-claimed` for a
+    seat attached to another account."""
+    try:
+        name = clean_name(body.name)
+    except ValueError as error:
+        raise ApiError(422, "invalid-name", str(error)) from None
+    found = await run_in_threadpool(runtime.accounts.named, name)
+    if not found:
+        raise ApiError(404, "no-such-account", f"no account is named {name!r}", rule_id="ACCT-7")
+    if len(found) > 1:
+        raise ApiError(409, "name-ambiguous", f"several accounts are named {name!r}: ask the person to "
+                       "claim the seat with its link instead", rule_id="ACCT-7")  # fmt: skip
+    invitee = found[0]
+    game = await run_in_threadpool(runtime.store.game, game_id)
+    assert game.state is not None
+    if seat not in await runtime.people(game_id, game) and seat < len(game.state.players):
+        raise TableRefused("seat-not-a-person", f"seat {seat} is played by the server", "ACCT-7")
+    holder = invitee.pseudonym(game_id)
+    released = await run_in_threadpool(runtime.accounts.claimant, game_id, seat) is None
+    request = {"type": "InviteAccount", "seat": seat}
+    result = await _record(
+        runtime, game_id, request, invite_batch(seat, holder, released), body.command_id, "host"
+    )
+    if result.events or game.claims.get(str(seat)) == holder:
+        await run_in_threadpool(
+            runtime.accounts.record_claim, game_id, seat, invitee.account_id, runtime.clock()
+        )
     return result
 
 

@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from api import boards, hooks, limits, play
 from api.clocks import view_of
 from api.contract import errors
-from api.deps import AnySeat, GameId, OptionalSeat, RuntimeDep
+from api.deps import AnySeat, GameId, OptionalPresented, RuntimeDep, read_as, settled
 from api.notify import check_form
 from api.problems import ApiError, unauthorized
 from api.runtime import Runtime
@@ -229,11 +229,15 @@ async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
 async def board(
     game_id: GameId,
     runtime: RuntimeDep,
-    seat: OptionalSeat,
+    caller: OptionalPresented,
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The board as the caller may see it: a seat's view with its token, the spectator view without."""
-    state, version = await run_in_threadpool(runtime.store.current, game_id)
+    # One worker-thread call: the token and the game (api/deps.py, `read_as`).
+    found, current = await run_in_threadpool(read_as, caller, lambda _: runtime.store.current(game_id))
+    seat = await settled(caller, found)
+    assert current is not None  # read whenever the token opens a seat of this game (or there is none)
+    state, version = current
     runtime.bots.kick(game_id)  # a bot that has not moved yet (e.g. after a restart) moves now
     viewer = viewer_for(None if seat is None else seat.seat, state.finished)
     etag = f'"{version}-{viewer.cls}"'
@@ -245,7 +249,9 @@ async def board(
     if body is None:
         deal = await deal_of(runtime, game_id)
         clock, same = await _clock(runtime, game_id, version)
-        body = await run_in_threadpool(boards.render, state, version, viewer, deal, clock)
+        # Rendered here, not in a worker thread: a view is a few tens of microseconds of pure work, less
+        # than the thread hop would cost (issue 28).
+        body = boards.render(state, version, viewer, deal, clock)
         if deal is not None and same:  # else perhaps not recorded yet (a game being created), or the
             await runtime.views.put(key, body)  # game moved on meanwhile: do not keep it
     return Response(body, media_type="application/json", headers=headers)

@@ -54,3 +54,10 @@ async def account_page() -> FileResponse:
 async def replay_page(game_id: GameId) -> FileResponse:
     """Step through a game event by event, jump to a version, fork there, see its score timeline."""
     return _page("replay.html")
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker of Web Push (docs/notifications.md): served from the root so that its scope is
+    every page; it shows a pushed turn and opens the game on a click."""
+    return FileResponse(STATIC / "sw.js", media_type="text/javascript; charset=utf-8", headers=HEADERS)

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
-from fastapi import APIRouter, Request
+import orjson
+from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from api import limits, play
 from api.clocks import may_act
 from api.contract import errors
-from api.deps import CommandSeat, GameId, RequiredSeat, RuntimeDep
+from api.deps import CommandSeat, GameId, RequiredPresented, RuntimeDep, read_as
 from api.problems import ApiError
 from api.runtime import Listing, Runtime
-from api.schemas import CommandResult, EventItem, MovePreview, MovesOut, SubmitCommand
-from api.seats import HUMAN
+from api.schemas import CommandResult, MovesOut, SubmitCommand
+from api.seats import HUMAN, Seat
 from domain import GameState, command_from_dict, command_to_dict, legal_moves, public_state
 from projections.describe import Context, default_context, describe_command
 from projections.preview import believed_positions, preview
@@ -33,29 +35,44 @@ router = APIRouter(prefix="/games/{game_id}", tags=["play"])
     responses=errors(401, 403, 404, 422),
     openapi_extra={"x-seat-token": "required"},
 )
-async def moves(game_id: GameId, runtime: RuntimeDep, seat: RequiredSeat) -> MovesOut:
+async def moves(game_id: GameId, runtime: RuntimeDep, caller: RequiredPresented) -> Response:
     """The caller's legal moves now, each a complete command to post back unchanged (empty when it is
     not the caller's turn)."""
-    state, version = await run_in_threadpool(runtime.store.current, game_id)
+    # One worker-thread call: the token, the game, the listing (api/deps.py, `read_as`).
+    found, read = await run_in_threadpool(read_as, caller, lambda s: listing_now(runtime, game_id, s))
+    seat = await caller.settle(found)
+    assert read is not None  # read whenever the token opens a seat of this game
+    version, to_act, listing = read
     runtime.bots.kick(game_id)
-    to_act = None if state.finished else state.turn.seat
-    listing = None
-    if to_act == seat.seat:
-        key = (game_id, version, seat.seat)
-        listing = runtime.move_listings.get(key)
-        if listing is None:
-            listing = await run_in_threadpool(moves_listing, state, seat.seat)
-            runtime.move_listings.put(key, listing)
     moves, descriptions, previews = listing or ([], [], [])
-    return MovesOut(
-        game_id=game_id,
-        version=version,
-        seat=seat.seat,
-        to_act=to_act,
-        moves=moves,
-        descriptions=descriptions,
-        previews=[MovePreview(**p) for p in previews],
-    )
+    # Encoded here in `MovesOut`'s shape (its field order; the previews are `MovePreview`s' `to_json`):
+    # validating the listing's dicts into models only to dump them again cost more than building it.
+    body = {
+        "game_id": game_id,
+        "version": version,
+        "seat": seat.seat,
+        "to_act": to_act,
+        "moves": moves,
+        "descriptions": descriptions,
+        "previews": previews,
+    }
+    return Response(orjson.dumps(body), media_type="application/json")
+
+
+def listing_now(runtime: Runtime, game_id: str, seat: Seat | None) -> tuple[int, int | None, Listing | None]:
+    """(Blocking.) The game's version, the seat to act, and `seat`'s move listing when it is the one
+    to act (None otherwise): computed once per version and seat (`Runtime.move_listings`)."""
+    assert seat is not None  # `RequiredPresented`
+    state, version = runtime.store.current(game_id)
+    to_act = None if state.finished else state.turn.seat
+    if to_act != seat.seat:
+        return version, to_act, None
+    key = (game_id, version, seat.seat)
+    listing = runtime.move_listings.get(key)
+    if listing is None:
+        listing = moves_listing(state, seat.seat)
+        runtime.move_listings.put(key, listing)
+    return version, to_act, listing
 
 
 def moves_listing(state: GameState, seat: int) -> Listing:
@@ -63,10 +80,14 @@ def moves_listing(state: GameState, seat: int) -> Listing:
     listed = legal_moves(state)
     moves = [command_to_dict(m) for m in listed]
     position = default_context(public_state(state, seat))
-    descriptions = [describe_command(m, position) for m in moves]
     events = Context(position.catalog)  # events in the words of the history: no position (api/play.py)
     believed = believed_positions(state, seat)
     previews = [preview(state, m, events, believed).to_json() for m in listed]
+    # A move in words tells what it grants and where it lands from its own told events (its preview's).
+    descriptions = [
+        describe_command(m, replace(position, told=tuple(p["events"])))
+        for m, p in zip(moves, previews, strict=True)
+    ]
     return moves, descriptions, previews
 
 
@@ -88,7 +109,7 @@ def moves_listing(state: GameState, seat: int) -> Listing:
 )
 async def submit(
     game_id: GameId, body: SubmitCommand, request: Request, caller: CommandSeat
-) -> CommandResult:
+) -> Response:
     """Submit a command at the version the caller saw; a retry with the same command ID is safe."""
     assert caller is not None  # None only for a game ID the route refuses, and then it does not run
     runtime: Runtime = request.app.state.runtime
@@ -128,12 +149,15 @@ async def submit(
             finished = state.finished
         first = result.version - len(result.events) + 1
         items = [play.event_item(first + i, e, finished, seat.seat) for i, e in enumerate(result.events)]
-    return CommandResult(
-        game_id=game_id,
-        version=result.version,
-        replayed=result.replayed,
-        events=[EventItem(**item, actor=result.actor, received_at=result.received_at) for item in items],
-    )
+    # Encoded here in `CommandResult`'s shape (`EventItem`'s field order), as `moves` is.
+    extra = {"actor": result.actor, "received_at": result.received_at}
+    answer = {
+        "game_id": game_id,
+        "version": result.version,
+        "replayed": result.replayed,
+        "events": [{**item, **extra} for item in items],
+    }
+    return Response(orjson.dumps(answer), media_type="application/json")
 
 
 async def guard(

@@ -2,6 +2,7 @@
 // My games (GET /me/games) with links that open each seat on this device (ACCT-2).
 import { Problem, clear, el, shortId, showProblem, when } from "/static/common.js";
 import { currentAccount, myGames, registerPasskey, sessionNow, signIn, signOut } from "/static/account.js";
+import { pushOn, renderNotifications, saveEmail } from "/static/notifications.js";
 
 const problem = document.getElementById("account-problem");
 
@@ -63,7 +64,9 @@ async function render() {
   document.getElementById("signed-out").hidden = Boolean(account);
   document.getElementById("signed-in").hidden = !account;
   document.getElementById("my-games-section").hidden = !account;
+  document.getElementById("notifications-section").hidden = !account;
   if (!account) return;
+  await renderNotifications(account);
   document.getElementById("account-name").textContent = account.name;
   document.getElementById("account-passkeys").textContent = `${account.passkeys} passkey${account.passkeys === 1 ? "" : "s"} sign this account in.`;
   const games = await myGames();
@@ -100,6 +103,16 @@ document.getElementById("sign-out").addEventListener("click", async () => {
   if (account) await signOut(account);
   signInError();
 await render();
+});
+
+document.getElementById("email-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const account = await currentAccount();
+  if (account) await signedIn(() => saveEmail(account));
+});
+document.getElementById("push-on").addEventListener("click", async () => {
+  const account = await currentAccount();
+  if (account) await signedIn(() => pushOn(account));
 });
 
 signInError();

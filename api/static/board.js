@@ -400,7 +400,8 @@ function sky(board, catalog, p, y0) {
       const tile = tiles[id];
       const up = upgraded.has(id);
       const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
-      const times = multipliers ? multipliers[i] + (up && tile && tile.mirror ? tile.upgrade_bonus : 0) : null;
+      const counted = (board.mirror_times || []).find((m) => m.seat === p.seat && m.tile === id);  // the engine's count
+      const times = counted ? counted.times : null;
       const special = tile && tile.special ? " (his special tile: never swapped)" : "";
       const name = tile ? tile.name : id;
       const body = [];

@@ -35,6 +35,34 @@ function setSeats(count) {
   document.getElementById("remove-seat").disabled = count <= 1;
 }
 
+// The clock (POST /games `clock`, docs/async.md): time for each turn with a reserve, or a bank per seat
+// with an increment; durations go as ISO 8601 (PT30M, PT5H, P2D).
+const UNITS = [["M", "minutes"], ["H", "hours"], ["D", "days"]];
+for (const select of document.querySelectorAll("#clock select[id$=-unit]")) {
+  for (const [value, label] of UNITS) select.append(el("option", { value, selected: value === "D" }, label));
+}
+const clockKind = document.getElementById("clock-kind");
+clockKind.addEventListener("change", () => {
+  for (const row of document.querySelectorAll("#clock [data-clock]")) {
+    row.hidden = !clockKind.value || (row.dataset.clock !== "any" && row.dataset.clock !== clockKind.value);
+  }
+});
+
+function duration(name) {
+  const amount = Math.max(0, Math.floor(Number(document.getElementById(`clock-${name}`).value) || 0));
+  const unit = document.getElementById(`clock-${name}-unit`).value;
+  return unit === "D" ? `P${amount}D` : `PT${amount}${unit}`;
+}
+
+function clockRequest() {
+  const kind = clockKind.value;
+  if (!kind) return null;
+  const clock = { on_timeout: document.getElementById("clock-timeout").value };
+  if (kind === "per_move") Object.assign(clock, { per_move: duration("per-move"), reserve: duration("reserve") });
+  else Object.assign(clock, { base: duration("base"), increment: duration("increment") });
+  return clock;
+}
+
 document.getElementById("add-seat").addEventListener("click", () => setSeats(seatsBody.children.length + 1));
 document.getElementById("remove-seat").addEventListener("click", () => setSeats(seatsBody.children.length - 1));
 
@@ -56,6 +84,8 @@ document.getElementById("create").addEventListener("submit", async (event) => {
   const body = { seats, options: luna ? { luna: true } : {} };
   const level = document.getElementById("difficulty").value;
   if (seats.length === 1 && luna && level) body.difficulty = level; // SOLO-2: the solo game's level
+  const clock = clockRequest();
+  if (clock) body.clock = clock;
   const seed = document.getElementById("seed").value.trim();
   if (seed) body.seed = seed;
   const problem = document.getElementById("create-problem");

@@ -17,16 +17,28 @@ export function confirmEachMove() {
 }
 
 // The data-target keys (board.js) of the elements a move involves; [] for a turn control. `preview`:
-// the move's preview, whose events say where the telescope lands.
-export function targetsOf(move, board, preview = null) {
+// the move's preview, whose events say where the telescope lands and which space's action or tile a
+// step takes (`catalog`: the sky's space names, for the space an event names).
+export function targetsOf(move, board, preview = null, catalog = null) {
   const seat = move.seat;
   const player = board.state.players[seat];
   const space = board.state.turn.space || player.telescope;
   const tileAt = (id) => player.queue.indexOf(id);
+  const told = (type) => ((preview && preview.events) || []).find((e) => e.type === type);
   switch (move.type) {
     case "Move": {
-      const moved = ((preview && preview.events) || []).find((e) => e.type === "TelescopeMoved");
+      const moved = told("TelescopeMoved");
       return moved ? [`sky:${seat}:${moved.end}`] : [];
+    }
+    case "TakeFixed": {  // the space whose fixed action it is (an effect may lend another's)
+      const taken = told("FixedActionTaken");
+      const at = taken && catalog ? catalog.starry_sky.findIndex((s) => s.id === taken.space) : -1;
+      return [`sky:${seat}:${at >= 0 ? at : space}`];
+    }
+    case "UseTile": {  // the tile used; none at U, whose moving action is a Quadrant (UPG-2)
+      const used = told("MovingActionTaken");
+      const at = used && used.tile ? tileAt(used.tile) : -1;
+      return [`sky:${seat}:${at >= 0 ? at : space}`];
     }
     case "Observe": {
       const [kind, card, index] = move.target.split(":");
@@ -35,9 +47,6 @@ export function targetsOf(move, board, preview = null) {
       if (kind === "MOON") return [`moon:${card}`];
       return [];
     }
-    case "TakeFixed":
-    case "UseTile":
-      return [`sky:${seat}:${move.type === "UseTile" && move.option === 0 ? 6 : space}`];
     case "BuyFree":
       return [`quadrants:${seat}`];
     case "Persuade":
@@ -132,12 +141,12 @@ export class MovePanel {
   }
 
   // New moves (listing of GET /moves) for a freshly drawn board.
-  update(board, listing) {
+  update(board, listing, catalog = null) {
     this.board = board;
     const previews = (listing && listing.previews) || [];
     this.moves = (listing ? listing.moves : []).map((move, i) => {
       const preview = previews[i] || null;
-      return { move, preview, words: (listing.descriptions || [])[i] || move.text, targets: targetsOf(move, board, preview) };
+      return { move, preview, words: (listing.descriptions || [])[i] || move.text, targets: targetsOf(move, board, preview, catalog) };
     });
     this.byTarget = new Map();
     for (const item of this.moves) for (const key of item.targets) this.byTarget.set(key, [...(this.byTarget.get(key) || []), item]);
@@ -246,11 +255,24 @@ export class MovePanel {
       this.selection.style.left = this.selection.style.top = "";
       return;
     }
+    // Beside the element where there is room, else under it, else above it, else on its left: the
+    // choices never cover the element itself, and cover the other board only when nothing else fits.
     const box = node.getBoundingClientRect();
     const pop = this.selection.getBoundingClientRect();
-    const right = box.right + 8 + pop.width <= window.innerWidth;
-    const left = right ? box.right + 8 : Math.max(8, box.left - 8 - pop.width);
-    const top = Math.min(Math.max(8, box.top), Math.max(8, window.innerHeight - pop.height - this.barHeight() - 8));
+    const width = window.innerWidth;
+    const floor = window.innerHeight - this.barHeight() - 8;
+    const within = (v, low, high) => Math.min(Math.max(low, v), Math.max(low, high));
+    let left = within(box.left, 8, width - pop.width - 8);
+    let top;
+    if (box.right + 8 + pop.width <= width) {
+      left = box.right + 8;
+      top = within(box.top, 8, floor - pop.height);
+    } else if (box.bottom + 8 + pop.height <= floor) top = box.bottom + 8;
+    else if (box.top - 8 - pop.height >= 8) top = box.top - 8 - pop.height;
+    else {
+      left = Math.max(8, box.left - 8 - pop.width);
+      top = within(box.top, 8, floor - pop.height);
+    }
     this.selection.style.left = `${Math.round(left)}px`;
     this.selection.style.top = `${Math.round(top)}px`;
   }

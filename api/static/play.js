@@ -24,6 +24,7 @@ let refreshing = null;
 let again = false;
 let linkInvalid = false;  // the seat token was refused (401): the page shows the game as a spectator's
 let sending = false;  // a command is being posted: its answer refreshes the board, the stream need not
+let posted = 0;  // the version the last accepted command made: its own events need no second drawing
 
 const boardNode = document.getElementById("board");
 const banner = new TurnBanner(document.getElementById("banner"), document.getElementById("turn-options"));
@@ -105,7 +106,7 @@ async function load() {
   }
   document.getElementById("moves-note").textContent = note;
   finalScores(document.getElementById("final-scores"), board);
-  panel.update(board, listing);
+  panel.update(board, listing, catalog);
   document.getElementById("action-bar").classList.toggle("active", Boolean(listing && listing.moves.length));
   boardNode.dataset.ready = String(board.version);  // drawn, with its moves (tests wait on it)
   if (hadFocus) {
@@ -143,7 +144,8 @@ async function submit(move) {
   const problem = document.getElementById("moves-problem");
   sending = true;
   try {
-    await api(`${path}/commands`, { token, method: "POST", body: { command: move, expected_version: expected, command_id: newCommandId() } });
+    const result = await api(`${path}/commands`, { token, method: "POST", body: { command: move, expected_version: expected, command_id: newCommandId() } });
+    posted = result.version;
     showProblem(problem, null);
   } catch (error) {
     showProblem(problem, error);  // 409: someone moved first; 422: illegal (with the rule); 403: not now
@@ -177,7 +179,7 @@ function follow(after) {
   stream.onmessage = (message) => {
     const item = JSON.parse(message.data);
     history.add(item);
-    if (item.version > version && !sending) refresh();
+    if (item.version > Math.max(version, posted) && !sending) refresh();
   };
   stream.addEventListener("end", () => {
     live.textContent = "The game has ended.";

@@ -49,13 +49,19 @@ def library_tiles(catalog: Catalog) -> tuple[LibraryTile, ...]:
     return ability.library_tiles if ability is not None else ()
 
 
+def covering(tile: LibraryTile, face: str, row: int) -> tuple[tuple[int, Reward], ...]:
+    """The library rows a tile placed face `face` up from `row` covers, each with the reward it gives
+    there: the face's rewards top to bottom, flipped but never rotated (CHAR-COP-3, CHAR-COP-4)."""
+    return tuple((row + k, reward) for k, reward in enumerate(tile.faces[face]))
+
+
 def covered(part: Character, catalog: Catalog) -> dict[tuple[int, int], Reward]:
     """(row, column) -> the reward of the tile covering it (CHAR-COP-4)."""
     tiles = {t.id: t for t in library_tiles(catalog)}
     out: dict[tuple[int, int], Reward] = {}
     for tile_id, face, column, row in part.library:
-        for k, reward in enumerate(tiles[tile_id].faces[face]):
-            out[(row + k, column)] = reward
+        for at, reward in covering(tiles[tile_id], face, row):
+            out[(at, column)] = reward
     return out
 
 

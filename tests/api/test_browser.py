@@ -811,11 +811,26 @@ CHECK_TARGETS = """async ([board, listing]) => {
   document.body.append(box);
   renderBoard(box, board, catalog);
   const missing = [];
-  for (const move of listing.moves) {
-    for (const key of targetsOf(move, board)) {
+  listing.moves.forEach((move, i) => {
+    const preview = listing.previews[i];
+    const keys = targetsOf(move, board, preview, catalog);
+    for (const key of keys) {
       if (!box.querySelector(`[data-target="${CSS.escape(key)}"]`)) missing.push(`${move.text} -> ${key}`);
     }
-  }
+    // The sky space of a fixed action or a tile is the one the engine's told event names.
+    const told = (type) => preview.events.find((e) => e.type === type);
+    const wrong = (space, why) => {
+      if (keys[0] !== `sky:${move.seat}:${space}`) missing.push(`${move.text} -> ${keys[0]}, not ${why}`);
+    };
+    const used = move.type === "UseTile" ? told("MovingActionTaken") : null;
+    const seat = `[data-kind="tile"][data-seat="${move.seat}"]`;
+    const tile = used && used.tile ? box.querySelector(`${seat}[data-tile="${used.tile}"]`) : null;
+    if (tile) wrong(tile.dataset.space, used.tile);
+    // no tile at U: the Movement phase's space (UPG-2, AMB-21)
+    if (used && !used.tile) wrong(board.state.turn.space, "the turn's space");
+    const fixed = move.type === "TakeFixed" ? told("FixedActionTaken") : null;
+    if (fixed) wrong(catalog.starry_sky.findIndex((s) => s.id === fixed.space), fixed.space);
+  });
   box.remove();
   return missing;
 }"""
@@ -839,7 +854,8 @@ def test_CHAR_1_every_ability_move_points_at_an_element_the_board_draws(
     """Four people on the ability side play over HTTP (ability moves preferred); at each decision that
     offers an ability move (or a comet for a personal page, or a Persuade into Bruno's fifth space), the
     page's own code draws the board view and checks that every element each legal move involves
-    (moves.js `targetsOf`) is drawn (board.js), so each such move can be chosen on the board."""
+    (moves.js `targetsOf`) is drawn (board.js), so each such move can be chosen on the board, and that
+    a fixed action or a tile is found on the sky space the engine's told event names."""
     seats = [{"name": c.title(), "character": c, "side": "ability"} for c in characters]
     body = {"seats": seats, "seed": f"browser-targets-{characters[0]}", "first_seat": 0}
     response = httpx.post(f"{server}/games", json=body)

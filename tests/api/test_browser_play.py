@@ -54,6 +54,15 @@ def _on_screen(page: Any, box: dict[str, Any], what: str) -> None:
     assert box["bottom"] <= height + 0.5 and box["right"] <= width + 0.5, (what, box, width, height)
 
 
+def _overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return bool(
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and b["top"] < a["bottom"]
+    )
+
+
 def _click_js(page: Any, selector: str) -> None:
     """A click as a player's, without the automatic scroll into view of playwright's click: a test
     that the page itself does not move."""
@@ -106,6 +115,11 @@ def _decision_in_progress(page: Any, name: str) -> None:
     _on_screen(page, _box(page, element), "the clicked element")
     assert _box(page, element)["top"] < _box(page, "#action-bar")["top"]  # not under the bar
     _on_screen(page, _box(page, ".selection"), "its choices")
+    if page.locator(".selection.pop").count():  # next to the element: over neither it nor the main board
+        choices = _box(page, ".selection")
+        assert not _overlap(choices, _box(page, element)), (choices, element)
+        if page.evaluate("(s) => !!document.querySelector(s).closest('.board-own')", element):
+            assert not _overlap(choices, _box(page, ".board-main .board-svg")), choices
     _on_screen(page, _box(page, "[data-confirm]"), "Confirm")
     words = page.locator(".confirm").inner_text()
     assert "take this back" in words or "cannot be taken back" in words
@@ -221,9 +235,14 @@ def _clicked_with_confirm_off(server: str, pages: Pages, most: int | None) -> No
         assert steps >= most, steps  # the game went on for all of them
     per_step = clicks / steps
     p50 = statistics.median(waits)
+    p90 = statistics.quantiles(waits, n=10)[-1]
     print(f"confirm off: {clicks} clicks for {steps} steps = {per_step:.2f} clicks a step; ", end="")
-    print(f"click to board p50 {p50:.0f} ms")
+    print(f"click to board p50 {p50:.0f} ms, p90 {p90:.0f} ms")
     assert per_step <= 1.3, per_step
+    # Issue 28: from the click that sends a move to the board redrawn, p50 <= 150 ms on loopback. The
+    # whole game (soak, a quiet machine) holds the target; the 40 steps of every run share two cores with
+    # the rest of the suite (CI machines differ ~3x), so they hold a bound that only a regression breaks.
+    assert p50 <= (150 if most is None else 450), p50
 
 
 # -- the smaller defects (each check fails on the page before issue 28) ------------------------------
@@ -344,6 +363,18 @@ def test_lobby_columns_rules_links_luna_and_a_bad_link(server: str, pages: Pages
     row = lobby.locator("#games tr", has=lobby.locator(f'code[title="{game_id}"]'))
     assert row.locator(".badge.luna").inner_text() == "Luna"
     assert "with or without Luna" in lobby.locator("#create").inner_text()
+    # The clock (docs/async.md): 3 hours a turn with a day's reserve, the seat forfeiting at the end.
+    lobby.select_option("#clock-kind", "per_move")
+    lobby.fill("#clock-per-move", "3")
+    lobby.select_option("#clock-per-move-unit", "H")
+    lobby.fill("#clock-reserve", "1")
+    assert lobby.locator("[data-clock=base]").is_hidden()
+    lobby.select_option("#clock-timeout", "forfeit")
+    lobby.locator('#create [type="submit"]').click()
+    link = lobby.wait_for_selector("#created a[href*='/play/']", timeout=30_000).get_attribute("href")
+    clocked = link.split("/play/")[1].split("#")[0]
+    config = httpx.get(f"{server}/games/{clocked}/table").json()["clock"]["config"]
+    assert config == {"per_move": "PT10800S", "reserve": "PT86400S", "on_timeout": "forfeit", "bot": "greedy"}
     page = pages.new(1440, 900)
     page.goto(f"{server}/play/{game_id}#token=gg_not-a-seat-token")
     page.wait_for_selector(".board-svg", timeout=30_000)

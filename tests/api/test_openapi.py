@@ -66,6 +66,25 @@ ROUTES = {
     ("get", "/me/games"): "listMyGames",
     ("post", "/games/{game_id}/claim"): "claimSeat",
     ("post", "/games/{game_id}/seats/{seat}/recover"): "recoverSeat",
+    ("post", "/games/{game_id}/host/seats/{seat}/invite"): "inviteAccount",
+    # turn notifications by mail and Web Push (docs/notifications.md)
+    ("get", "/me/notifications"): "getMyNotifications",
+    ("put", "/me/email"): "setMyEmail",
+    ("delete", "/me/email"): "deleteMyEmail",
+    ("put", "/me/push"): "addMyPushDevice",
+    ("post", "/me/push/remove"): "removeMyPushDevice",
+    ("get", "/me/games/{game_id}/notifications"): "getGameNotifications",
+    ("put", "/me/games/{game_id}/notifications"): "setGameNotifications",
+    ("get", "/games/{game_id}/reach"): "getSeatNotifications",
+    ("put", "/games/{game_id}/email"): "setSeatEmail",
+    ("delete", "/games/{game_id}/email"): "deleteSeatEmail",
+    ("put", "/games/{game_id}/push"): "addSeatPushDevice",
+    ("post", "/games/{game_id}/push/remove"): "removeSeatPushDevice",
+    ("get", "/push/key"): "getPushKey",
+    ("get", "/mail/confirm"): "confirmEmailPage",
+    ("post", "/mail/confirm"): "confirmEmail",
+    ("get", "/mail/unsubscribe"): "unsubscribeEmailPage",
+    ("post", "/mail/unsubscribe"): "unsubscribeEmail",
 }
 
 

@@ -160,3 +160,31 @@ def test_a_seat_s_move_listing_is_computed_once_per_version(client: TestClient) 
     assert posted.status_code == 200, posted.text
     after = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
     assert after["version"] == posted.json()["version"]  # a new version: a listing of its own
+
+
+def test_moves_and_command_answers_are_their_models_exactly(client: TestClient) -> None:
+    """GET /moves and POST /commands encode their answers themselves (issue 28: no model round trip):
+    each is exactly what its declared model (`MovesOut`, `CommandResult`) gives, field for field."""
+    from api.schemas import CommandResult, MovesOut
+
+    table = create(client, 2, seed="encoded-answers")
+    rng = random.Random(28)
+    for _ in range(12):
+        seat = client.get(f"/games/{table.game_id}").json()["to_act"]
+        listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
+        assert MovesOut.model_validate(listing).model_dump(mode="json") == listing
+        assert listing["moves"] and len(listing["previews"]) == len(listing["moves"])
+        other = client.get(f"/games/{table.game_id}/moves", headers=table.auth(1 - seat)).json()
+        assert MovesOut.model_validate(other).model_dump(mode="json") == other
+        assert other["moves"] == [] and other["to_act"] == seat
+        body = {
+            "command": rng.choice(listing["moves"]),
+            "expected_version": listing["version"],
+            "command_id": f"encoded-{listing['version']}",
+        }
+        for replayed in (False, True):  # the first answer, then the retry's
+            answer = client.post(f"/games/{table.game_id}/commands", headers=table.auth(seat), json=body)
+            assert answer.status_code == 200
+            result = answer.json()
+            assert CommandResult.model_validate(result).model_dump(mode="json") == result
+            assert result["replayed"] is replayed and result["events"]

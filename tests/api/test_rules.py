@@ -14,7 +14,7 @@ BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 def test_MOV_1_answers_as_json(client: TestClient) -> None:
     response = client.get("/rules/MOV-1")
     assert response.status_code == 200 and response.headers["content-type"].startswith("application/json")
-    assert response.headers["vary"] == "Accept"
+    assert response.headers["vary"] == "Accept, Accept-Language, Cookie"
     body = response.json()
     assert body["id"] == "MOV-1" and body["url"] == "/rules/MOV-1" and body["kind"] == "seed"
     assert "one, two or three steps" in body["text"] and "S004" in body["source"]
@@ -55,6 +55,7 @@ def test_the_index_lists_every_rule_and_searches(client: TestClient) -> None:
     assert client.get("/rules", params={"q": "zzz-none"}).json() == {
         "count": 0,
         "query": "zzz-none",
+        "lang": "en",
         "chapters": [],
     }
     page = client.get("/rules", headers={"Accept": BROWSER})
@@ -94,3 +95,34 @@ def test_the_web_pages_link_rule_ids_to_the_reference(client: TestClient) -> Non
     assert "ruleLink(p.rule_id)" in script  # problems
     history = client.get("/static/history.js").text  # the event lines of both pages
     assert "ruleLink(rule)" in history and "ruleLink" in history.split("\n", 3)[2]
+
+
+def test_rules_answer_in_the_language_of_accept_language_or_lang(client: TestClient) -> None:
+    english = client.get("/rules/MOV-1").json()
+    ja = client.get("/rules/MOV-1", headers={"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.8"})
+    assert ja.headers["content-language"] == "ja" and ja.headers["vary"] == "Accept, Accept-Language, Cookie"
+    body = ja.json()
+    assert body["lang"] == "ja" and body["id"] == "MOV-1" and body["source"] == english["source"]
+    assert body["title"] != english["title"] and body["mentions"] == english["mentions"]
+    zh = client.get("/rules/MOV-1", params={"lang": "zh-Hans"}, headers={"Accept-Language": "ja"}).json()
+    assert zh["lang"] == "zh-Hans" and zh["title"] not in (english["title"], body["title"])
+    assert client.get("/rules/MOV-1", headers={"Accept-Language": "zh-CN"}).json()["lang"] == "zh-Hans"
+    # English first by q, an unknown language, Traditional Chinese, or a bad q: English
+    for header in ("en;q=1, ja;q=0.5", "de-DE", "zh-TW", "ja;q=x, fr"):
+        assert client.get("/rules/MOV-1", headers={"Accept-Language": header}).json()["lang"] == "en"
+    assert (
+        client.get("/rules/MOV-1", params={"lang": "de"}, headers={"Accept-Language": "ja"}).json()["lang"]
+        == "ja"
+    )
+    page = client.get("/rules/MOV-1", params={"lang": "ja"}, headers={"Accept": BROWSER})
+    assert '<html lang="ja">' in page.text and body["title"] in page.text
+    index = client.get("/rules", params={"lang": "zh-Hans", "q": "MOV-1"}).json()
+    assert index["lang"] == "zh-Hans" and index["count"] >= 1
+    assert client.get("/rules/MOV-9", params={"lang": "ja"}).json()["code"] == "unknown-rule"
+    # the language chosen on a page (cookie) comes after ?lang= and before Accept-Language
+    client.cookies.set("galileo_lang", "zh-Hans")
+    try:
+        assert client.get("/rules/MOV-1", headers={"Accept-Language": "ja"}).json()["lang"] == "zh-Hans"
+        assert client.get("/rules/MOV-1", params={"lang": "ja"}).json()["lang"] == "ja"
+    finally:
+        client.cookies.clear()

@@ -17,9 +17,11 @@ FORBIDDEN_MODULES = frozenset(
 )  # fmt: skip
 FORBIDDEN_CALLS = frozenset({"open", "print", "input"})
 
-# The catalog loader reads the package's own JSON data files; nothing else in domain/ may do so.
+# The catalog loader reads the package's own JSON data files, and the component names their TOML files;
+# nothing else in domain/ may do so.
 ALLOWED_IMPORTS: dict[str, frozenset[str]] = {
     "catalog/loader.py": frozenset({"importlib.resources", "json"}),
+    "catalog/names.py": frozenset({"importlib.resources", "tomllib"}),
 }
 
 

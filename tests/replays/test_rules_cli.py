@@ -23,6 +23,22 @@ def test_galileo_rules_MOV_1() -> None:
     assert body["id"] == "MOV-1" and body["source"].startswith("S004") and body["url"] == "/rules/MOV-1"
 
 
+def test_galileo_rules_MOV_1_in_japanese_and_chinese() -> None:
+    from rulebook import reference
+
+    for lang in ("ja", "zh-Hans"):
+        result = runner.invoke(app, ["rules", "MOV-1", "--lang", lang])
+        assert result.exit_code == 0, result.output
+        assert reference(lang).get("MOV-1").title in result.stdout and "MOV-1" in result.stdout
+        body = json.loads(runner.invoke(app, ["rules", "MOV-1", "--json", "--lang", lang]).stdout)
+        assert body["lang"] == lang and body["source"].startswith("S004")
+    listed = runner.invoke(app, ["rules", "--lang", "ja", "--search", "MOV-1"])
+    assert listed.exit_code == 0 and "MOV-1" in listed.stdout
+    assert runner.invoke(app, ["rules", "MOV-1", "--lang", "xx"]).exit_code == 1
+    from_env = runner.invoke(app, ["rules", "MOV-1", "--json"], env={"LC_ALL": "", "LANG": "ja_JP.UTF-8"})
+    assert json.loads(from_env.stdout)["lang"] == "ja"
+
+
 def test_galileo_rules_unknown_id_fails_with_suggestions() -> None:
     result = runner.invoke(app, ["rules", "MOV-9"])
     assert result.exit_code == 1
