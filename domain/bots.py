@@ -46,7 +46,7 @@ def evaluate(p: PlayerState, state: GameState) -> float:
     """Score plus simple heuristics for resources that turn into points later. Called once per candidate
     move of the greedy bot's lookahead (and per leaf of a search), so written as plain loops; the terms
     are added in a fixed order so the value is the same float whichever way the counts are taken."""
-    rules = rules_for(p)
+    rules = rules_for(state, p)
     cellar_risk = 0
     for value, n in zip(rules.cellar(state.catalog)[1], p.cellar, strict=True):  # CHAR-BRU-3
         cellar_risk += value * n

@@ -18,7 +18,7 @@ from __future__ import annotations
 from domain.evolve import evolve
 from domain.fastcopy import replace
 from domain.rng import SeededRandom
-from domain.setup import OPPONENT_STATE_REDEALS, redeal
+from domain.setup import redeal
 from domain.state import GameState
 
 SOURCE = "determinisation"  # the `GameForked.source_game` of a determinisation (never stored)
@@ -59,6 +59,6 @@ def determinise(state: GameState, viewer: int | None, seed: str) -> GameState:
     state, unseen = _redraw_face_down(state, viewer, SeededRandom(seed, "determinise-face-down"))
     forked = redeal(state, seed, SOURCE, 0, salt=seed, unseen=unseen)
     state = evolve(state, forked)
-    for reshuffle in OPPONENT_STATE_REDEALS:  # a non-player opponent's own hidden deal
+    for reshuffle in state.rules.state_redeals:  # a non-player opponent's own hidden deal
         state = reshuffle(state, SeededRandom(seed, "determinise-opponent"))
     return state

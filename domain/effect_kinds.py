@@ -5,7 +5,7 @@ A kind says what it is called when a player is asked to resolve it, the commands
 RES-6), how its legal options are generated and, beside them, the legality check of one of its commands
 (`check`: None when the command is one of the options, else the IllegalMove naming the rule that forbids
 it), or how it resolves itself (automatic: the events it emits), and why it is lost when it has no option
-(RES-4). Expansions register their own kinds the same way, in their own package (`domain/expansions/`).
+(RES-4). A plug-in declares its own kinds the same way (`Rules.effect`, domain/ruleset.py).
 """
 
 from __future__ import annotations
@@ -51,52 +51,33 @@ class EffectKind:
     def automatic(self) -> bool:
         return self.options is None
 
-
-EFFECTS: dict[str, EffectKind] = {}
-
-
-def register(*kinds: EffectKind) -> None:
-    for kind in kinds:
-        if kind.kind in EFFECTS:
-            raise ValueError(f"effect kind {kind.kind} is registered twice ({EFFECTS[kind.kind].concept})")
-        if (kind.options is None) != (not kind.commands) or (kind.options is None) != (kind.check is None):
+    def validate(self) -> None:
+        if (self.options is None) != (not self.commands) or (self.options is None) != (self.check is None):
             raise ValueError(
-                f"effect kind {kind.kind}: a choice needs its commands, its options and its check"
+                f"effect kind {self.kind}: a choice needs its commands, its options and its check"
             )
-        if (kind.resolve is None) != (kind.options is not None):
-            raise ValueError(f"effect kind {kind.kind}: an automatic effect, and only one, resolves itself")
-        EFFECTS[kind.kind] = kind
+        if (self.resolve is None) != (self.options is not None):
+            raise ValueError(f"effect kind {self.kind}: an automatic effect, and only one, resolves itself")
 
 
-def effect_kind(kind: str) -> EffectKind:
-    try:
-        return EFFECTS[kind]
-    except KeyError:
-        raise ValueError(f"unknown effect kind {kind!r}") from None
-
-
-# Effects that lend the player one of the turn's actions outside the turn's own: kind -> "fixed-action"
-# (a space's fixed action, an Observe action included) or "observation" (one observation). The action
-# answers the effect and is not the turn's own (ACT-3); an expansion declares its kinds with `lend`.
-_LENT: dict[str, str] = {}
-
-
-def lend(kind: str, action: str) -> None:
-    if action not in ("fixed-action", "observation"):
-        raise ValueError(f"unknown lent action {action!r}")
-    _LENT[kind] = action
+def effect_kind(state: GameState, kind: str) -> EffectKind:
+    """The kind `kind` of the game's rules (domain/ruleset.py)."""
+    return state.rules.effect_kind(kind)
 
 
 def lent(state: GameState) -> str:
-    """The action the effect on top of the agenda lends ("" if none)."""
-    return _LENT.get(state.agenda[-1].kind, "") if state.agenda else ""
+    """The action the effect on top of the agenda lends ("" if none): a plug-in's effects that lend the
+    player one of the turn's actions outside the turn's own, "fixed-action" (a space's fixed action, an
+    Observe action included) or "observation" (one observation). The action answers the effect and is not
+    the turn's own (ACT-3); a plug-in declares its kinds with `Rules.lend`."""
+    return state.rules.lent.get(state.agenda[-1].kind, "") if state.agenda else ""
 
 
 @dataclass(frozen=True, slots=True)
 class Interrupt:
     """An automatic step an expansion takes between any two steps of the game when it is due (such as a
     phase change of its board). The turn loop asks these first; while one is due nobody decides. It is
-    asked only in a game that has a part (`GameState.parts`), where an expansion keeps its state."""
+    asked only in a game whose rules have one (`Rules.interrupts`)."""
 
     due: Callable[[GameState], bool]
     step: Callable[[Emitter], None]
@@ -104,16 +85,9 @@ class Interrupt:
     rule: str
 
 
-INTERRUPTS: list[Interrupt] = []
-
-
 def interrupt_due(state: GameState) -> Interrupt | None:
-    """The first registered interrupt due now. Interrupts are an expansion's, and an expansion keeps its state
-    as a part of the game (`GameState.parts`): a game without parts has none due (asked on every `options`
-    call, so a base game skips the registry)."""
-    if not state.parts:
-        return None
-    for interrupt in INTERRUPTS:
+    """The first of the game's interrupts due now (a game without a plug-in that has one asks none)."""
+    for interrupt in state.rules.interrupts:
         if interrupt.due(state):
             return interrupt
     return None

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from domain import commands as c
-from domain import (
-    concepts,  # noqa: F401  (registers every effect kind: domain/effect_kinds.py)
-    expansions,  # noqa: F401  (registers every expansion: domain/expansions/)
-)
-from domain.characters import abilities  # noqa: F401  (registers every ability side: domain/characters/)
 from domain.events import Event
 from domain.evolve import evolve, fold
+from domain.expansions import plugins  # noqa: F401  (every plug-in's event, command and option types)
 from domain.moves import check, known_options, options
 from domain.opponents import opponent_at
 from domain.resolve import Run, advance, apply_command

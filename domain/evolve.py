@@ -21,62 +21,20 @@ from domain.fastcopy import changer, replace
 from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
+from domain.ruleset import Pins, Rules, ruleset_for
 from domain.scoring import persuaded_figures
 from domain.serialize import load_state
 from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState
 
 Handler = Callable[[GameState, Any], GameState]
-_HANDLERS: dict[type[ev.Event], Handler] = {}
-# The effect kinds each event type resolves (takes off the top of the agenda). The base game's are named
-# where its handlers are registered; an expansion adds its own with `resolves` (domain/expansions/).
-_RESOLVES: dict[type[ev.Event], frozenset[str]] = {}
-# What an expansion adds to a new game's state, and to a re-dealing fork (`on_start`, `on_fork`).
-_ON_START: list[Callable[[GameState, ev.GameStarted], GameState]] = []
-_ON_FORK: list[Callable[[GameState, GameState, ev.GameForked], GameState]] = []
+# The base game's events: how each applies and the effect kinds it resolves (takes off the top of the
+# agenda); a plug-in declares its own in its own `Rules` (domain/ruleset.py).
+RULES = Rules(__name__)
+_on = RULES.event
 
 
 class _Misfit(ValueError):
     """Raised by a handler: the event does not fit the state (the message says what was expected)."""
-
-
-def on_event(cls: type[ev.Event], *kinds: str) -> Callable[[Handler], Handler]:
-    """Register the handler of an event type, and the effect kinds it resolves."""
-
-    def register(fn: Handler) -> Handler:
-        if cls in _HANDLERS:
-            raise ValueError(f"{cls.__name__} has a handler already")
-        _HANDLERS[cls] = fn
-        resolves(cls, *kinds)
-        return fn
-
-    return register
-
-
-_on = on_event
-
-
-def resolves(cls: type[ev.Event], *kinds: str) -> None:
-    """`cls` events also resolve effects of these kinds (an expansion's effects answered by base events)."""
-    _RESOLVES[cls] = _RESOLVES.get(cls, frozenset()) | frozenset(kinds)
-
-
-def extend_event(cls: type[ev.Event], wrapper: Callable[[GameState, Any, Handler], GameState]) -> None:
-    """An expansion's addition to how a base event applies: `wrapper(state, event, base)` calls the
-    handler registered before it (`base`) and changes its result."""
-    base = _HANDLERS[cls]
-
-    def handler(s: GameState, e: Any) -> GameState:
-        return wrapper(s, e, base)
-
-    _HANDLERS[cls] = handler
-
-
-def on_start(hook: Callable[[GameState, ev.GameStarted], GameState]) -> None:
-    _ON_START.append(hook)
-
-
-def on_fork(hook: Callable[[GameState, GameState, ev.GameForked], GameState]) -> None:
-    _ON_FORK.append(hook)
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
@@ -95,12 +53,12 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
 
 def apply_facts(state: GameState, event: ev.Event) -> GameState:
     """The event's own facts, and the effect it resolves taken off the agenda; not what it grants."""
-    handler = _HANDLERS.get(type(event))
+    handler = state.rules.handlers.get(type(event))
     if handler is None:
         expected = "only a game's first event" if isinstance(event, ev.GameStarted) else "a known event type"
         raise EventDoesNotFit(type(event).__name__, f"expected {expected}")
     try:
-        after = handler(state, event)
+        after: GameState = handler(state, event)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
         if isinstance(exc, EventDoesNotFit | EditionUnknown):
             raise
@@ -109,7 +67,7 @@ def apply_facts(state: GameState, event: ev.Event) -> GameState:
     if isinstance(event, ev.PlayerEvent) and event.seat is not None:
         player = after.players[event.seat]
         if player.parts:  # an ability that remembers what its seat did (Hevelius, CHAR-HEV-2)
-            return rules_for(player).witness(after, event)
+            return rules_for(state, player).witness(after, event)
     return after
 
 
@@ -193,7 +151,7 @@ def player_with(s: GameState, seat: int, **changes: Any) -> GameState:
 
 def resolved(s: GameState, e: ev.Event) -> tuple[Task, ...]:
     """The agenda without the effect `e` resolves, which must be on top (a kind `e` resolves)."""
-    kinds = _RESOLVES.get(type(e), frozenset())
+    kinds = s.rules.resolves.get(type(e), frozenset())
     if s.agenda and s.agenda[-1].kind in kinds:
         return s.agenda[:-1]
     top = s.agenda[-1].kind if s.agenda else "nothing"
@@ -203,7 +161,7 @@ def resolved(s: GameState, e: ev.Event) -> tuple[Task, ...]:
 
 def resolved_if(s: GameState, e: ev.Event) -> tuple[Task, ...]:
     """The agenda without its top effect if `e` resolves it (events that also happen on their own)."""
-    if s.agenda and s.agenda[-1].kind in _RESOLVES.get(type(e), frozenset()):
+    if s.agenda and s.agenda[-1].kind in s.rules.resolves.get(type(e), frozenset()):
         return s.agenda[:-1]
     return s.agenda
 
@@ -241,6 +199,9 @@ def _started(e: ev.GameStarted) -> GameState:
             "changed (docs/editions.md: a released edition is never edited)"
         )
     options = Options.from_json(e.options)
+    rules = ruleset_for(
+        Pins(e.engine_version, e.catalog_edition, options, tuple(ch for _, ch in e.seats), e.sides)
+    )
     players = tuple(
         PlayerState(
             seat=i,
@@ -268,17 +229,18 @@ def _started(e: ev.GameStarted) -> GameState:
     if e.sides is not None:  # CHAR-1: ability-side seats set up their characters (domain/characters/)
         layouts = e.layouts or (None,) * len(players)
         players = tuple(
-            rules_of(p.character, side).start(catalog, p, dict(layout) if layout is not None else None)
+            rules_of(rules, p.character, side).start(catalog, p, dict(layout) if layout is not None else None)
             for p, side, layout in zip(players, e.sides, layouts, strict=True)
         )
         if e.character_deals is not None:  # their own hidden orders (Hevelius' deck, Cunitz' Notes)
             players = tuple(
-                rules_of(p.character, side).dealt_to(catalog, p, tuple(order))
+                rules_of(rules, p.character, side).dealt_to(catalog, p, tuple(order))
                 for p, side, order in zip(players, e.sides, e.character_deals, strict=True)
             )
     deck, box, reserve = tuple(e.deck), tuple(e.box), tuple(e.reserve)
     state = GameState(
         catalog=catalog,
+        rules=rules,
         catalog_edition=e.catalog_edition,
         catalog_hash=e.catalog_hash,
         options=options,
@@ -302,8 +264,8 @@ def _started(e: ev.GameStarted) -> GameState:
         dealt=(deck, box, reserve, tuple(e.moon_hidden)),
         engine_version=e.engine_version,
     )
-    for hook in _ON_START:  # an expansion's own setup (domain/expansions/)
-        state = hook(state, e)
+    for step in state.rules.on_start:  # a plug-in's own setup (domain/ruleset.py)
+        state = step(state, e)
     return state
 
 
@@ -327,12 +289,12 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
         forked = replace(
             forked,
             players=tuple(
-                rules_for(p).redealt(s.catalog, p, tuple(order))
+                rules_for(s, p).redealt(s.catalog, p, tuple(order))
                 for p, order in zip(forked.players, e.character_deals, strict=True)
             ),
         )
-    for hook in _ON_FORK:  # what an expansion re-deals (domain/expansions/)
-        forked = hook(s, forked, e)
+    for step in s.rules.on_fork:  # what a plug-in re-deals (domain/ruleset.py)
+        forked = step(s, forked, e)
     return forked
 
 
@@ -392,7 +354,7 @@ def _end_triggered(s: GameState, e: ev.EndOfGameTriggered) -> GameState:
 
 @_on(ev.TurnEnded)
 def _turn_ended(s: GameState, e: ev.TurnEnded) -> GameState:
-    # TURN-1 through the game's turn order (a non-player opponent registers its own), past frozen seats
+    # TURN-1 through the game's turn order (a plug-in's own, `Rules.turn_order`), past frozen seats
     following = next_turn(s)  # (ASYNC-3, domain/forfeit.py); None: every seat is frozen
     if following is None or (s.last_turn is not None and following[1] > s.last_turn):
         return _set_turn(s, _turn_phase(s.turn, "scoring"))  # END-2: the final round is over
@@ -580,7 +542,7 @@ def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
 @_on(ev.InquisitorPersuaded, "PER")
 def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     p = s.players[e.seat]
-    figures = persuaded_figures(e.grand)  # the event's flag: an expansion's own figures
+    figures = persuaded_figures(s, e.grand)  # the event's flag: an expansion's own figures
     spaces = list(p.cellar if figures is None else figures.counts(p))
     spaces[e.start] -= 1
     spaces[e.end] += 1
@@ -669,7 +631,7 @@ def _lost(s: GameState, e: ev.EffectLost) -> GameState:
 @_on(ev.ActionTilesRotated)
 def _rotated(s: GameState, e: ev.ActionTilesRotated) -> GameState:
     players = seated(s, e.seat, _seat_queue(s.players[e.seat], tuple(e.queue)))
-    if s.agenda and s.agenda[-1].kind in _RESOLVES.get(ev.ActionTilesRotated, ()):
+    if s.agenda and s.agenda[-1].kind in s.rules.resolves.get(ev.ActionTilesRotated, ()):
         # an effect rotates at once: its expansion remembers the tile (ROT-6, `extend_event`)
         return _set_players_agenda(s, players, s.agenda[:-1])
     return _set_players_turn(s, players, _turn_rotated(s.turn, True))
@@ -738,4 +700,4 @@ def _taken_back(s: GameState, e: ev.TakenBack) -> GameState:
 
 
 for _fact in ev.TABLE_EVENTS:  # the other facts of the table change nothing in the game
-    _HANDLERS.setdefault(_fact, _unchanged)
+    RULES.events.setdefault(_fact, _unchanged)

@@ -16,7 +16,7 @@ from domain.characters import rules_for
 from domain.engine import settle
 from domain.evolve import fold
 from domain.rng import SeededRandom
-from domain.setup import OPPONENT_REDEALS, character_deals, commitment_of, redeal
+from domain.setup import character_deals, commitment_of, redeal
 from domain.state import GameState
 from domain.takeback import taken_back
 
@@ -107,7 +107,7 @@ def fork_events(
         starts = first.character_deals
         if forked.character_deals is not None:  # each character's starting order, as the fork re-dealt it
             starts = tuple(
-                rules_for(p).start_order(state.catalog, p, tuple(started), tuple(order))
+                rules_for(state, p).start_order(state.catalog, p, tuple(started), tuple(order))
                 for p, started, order in zip(
                     state.players, starts or ((),) * len(state.players), forked.character_deals, strict=True
                 )
@@ -123,7 +123,7 @@ def fork_events(
             character_deals=starts,
             commitment=commitment_of(salt, deck, forked.box, reserve, forked.moon_hidden, starts),
         )
-        for opponent_redeal in OPPONENT_REDEALS:  # a non-player opponent's own hidden deal
+        for opponent_redeal in state.rules.redeals:  # a non-player opponent's own hidden deal
             opponent_redeal(prefix, seed, salt)
         # Earlier re-deals in the copied prefix (a fork of a fork) are rewritten to the same new deal:
         # the cards the prefix draws after them, then the re-deal.
@@ -152,7 +152,7 @@ def fork_events(
                 )
         if forked.character_deals is not None:  # what a character's own rewrite adds (Hevelius)
             for seat, (p, order) in enumerate(zip(state.players, forked.character_deals, strict=True)):
-                rules_for(p).rewrite_fork(state, seat, prefix, tuple(order))
+                rules_for(state, p).rewrite_fork(state, seat, prefix, tuple(order))
             for i, e in enumerate(prefix):  # the deals it rewrote are committed anew
                 if isinstance(e, ev.GameStarted | ev.GameForked):
                     prefix[i] = replace(e, commitment=_commitment(e))

@@ -23,6 +23,7 @@ from domain import events as ev
 from domain.characters import personal_page, rules_for
 from domain.effect_kinds import lent
 from domain.effects import reward_tasks
+from domain.ruleset import Rules, Ruleset
 from domain.state import GameState, PlayerState, Task
 
 E = TypeVar("E", bound=ev.GrantingEvent)
@@ -42,36 +43,14 @@ FREE_TASKS: dict[str, tuple[Task, ...]] = {
 }
 
 Deriver = Callable[[GameState, GameState, Any], list[Task]]
-_DERIVERS: dict[type[ev.GrantingEvent], Deriver] = {}
+RULES = Rules(__name__)  # the base game's grant rules (domain/ruleset.py)
+_for = RULES.grant
 
 
-def grant_rule(cls: type[ev.GrantingEvent]) -> Callable[[Deriver], Deriver]:
-    """Register the rule that decides what `cls` events grant (an expansion registers its events')."""
-
-    def register(fn: Deriver) -> Deriver:
-        if cls in _DERIVERS:
-            raise ValueError(f"{cls.__name__} has a grant rule already")
-        _DERIVERS[cls] = fn
-        return fn
-
-    return register
-
-
-_for = grant_rule
-
-
-def extend_grant_rule(
-    cls: type[ev.GrantingEvent], rule: Callable[[GameState, GameState, Any, Deriver], list[Task]]
-) -> None:
-    """Extend what a base event grants: `rule` gets the base rule as its last argument."""
-    base = _DERIVERS[cls]
-    _DERIVERS[cls] = lambda before, after, e: rule(before, after, e, base)
-
-
-def missing_rules() -> list[str]:
-    """Granting event types with no grant rule registered (a test keeps this empty)."""
+def missing_rules(rules: Ruleset) -> list[str]:
+    """Granting event types with no grant rule in `rules` (a test keeps this empty for every plug-in's)."""
     granting = (cls for cls in ev.EVENT_TYPES.values() if issubclass(cls, ev.GrantingEvent))
-    return sorted(cls.__name__ for cls in granting if cls not in _DERIVERS)
+    return sorted(cls.__name__ for cls in granting if cls not in rules.grants)
 
 
 def records_grants(state: GameState) -> bool:
@@ -87,10 +66,10 @@ def _records_grants(version: str) -> bool:  # on the replay path: parsed once pe
 def granted(before: GameState, after: GameState, event: ev.GrantingEvent) -> list[Task]:
     """The effects `event` grants, first to resolve first; an ability-side character may add to them
     (`CharacterRules.react`, domain/characters/)."""
-    tasks = _DERIVERS[type(event)](before, after, event)
+    tasks = before.rules.grants[type(event)](before, after, event)
     player = after.players[event.seat]
     if player.parts:
-        return rules_for(player).react(before, after, event, tasks)
+        return rules_for(before, player).react(before, after, event, tasks)
     return tasks
 
 
@@ -126,7 +105,7 @@ def library_reward(s: GameState, p: PlayerState, row: int, position: int) -> tup
     """LIB-3: position 1 is the printed space, position k+1 the k-th card's space in that row; a
     character may cover spaces with its own rewards (Copernicus' library tiles, CHAR-COP-4)."""
     if p.parts:
-        replaced = rules_for(p).library_reward(s, p, row, position)
+        replaced = rules_for(s, p).library_reward(s, p, row, position)
         if replaced is not None:
             return replaced
     if position == 1:
@@ -149,7 +128,7 @@ def tile_rewards(
 ) -> list[Task]:
     tile = next((t for t in s.catalog.action_tiles if t.id == tile_id), None)
     if tile is None and player is not None:  # a character's own tile (Kepler's, CHAR-KEP-1)
-        tile = rules_for(player).tile(s.catalog, tile_id)
+        tile = rules_for(s, player).tile(s.catalog, tile_id)
     if tile is None:
         raise KeyError(f"no Action tile {tile_id!r}")
     face = tile.upgraded if upgraded else tile.basic
@@ -162,7 +141,9 @@ def tile_rewards(
 @_for(ev.TelescopeMoved)
 def _wrap(before: GameState, after: GameState, e: ev.TelescopeMoved) -> list[Task]:
     player = after.players[e.seat]
-    return rules_for(player).on_wrap(after, player) if e.wrapped else []  # MOV-5: a character's reaction
+    return (
+        rules_for(before, player).on_wrap(after, player) if e.wrapped else []
+    )  # MOV-5: a character's reaction
 
 
 @_for(ev.FixedActionTaken)
@@ -194,7 +175,7 @@ def _major(before: GameState, after: GameState, e: ev.MajorObjectObserved) -> li
     tasks += book_tasks(before, after, e.seat)
     tasks.append(Task("REFILL", e.space))  # OBS-43
     if _first_observation(before):  # OBS-1: a Major Object ends the Observe (Galileo: CHAR-GAL-3)
-        more = rules_for(before.players[e.seat]).observe_more(before, before.players[e.seat], "MO")
+        more = rules_for(before, before.players[e.seat]).observe_more(before, before.players[e.seat], "MO")
         if more is not None:
             tasks.append(more)  # under the rewards and the refill: resolved after them (AMB-11)
     return tasks
@@ -214,7 +195,7 @@ def _constellation(before: GameState, after: GameState, e: ev.ConstellationObser
     tasks += reward_tasks(after.catalog.constellation_slots[e.slot], "constellation-slot")
     tasks += book_tasks(before, after, e.seat)
     if _first_observation(before):  # the first of an Observe action (OBS-1; Galileo CHAR-GAL-2)
-        more = rules_for(before.players[e.seat]).observe_more(before, before.players[e.seat], "C")
+        more = rules_for(before, before.players[e.seat]).observe_more(before, before.players[e.seat], "C")
         if more is not None:
             tasks.append(more)  # under the rewards: resolved after them
     return tasks
@@ -240,7 +221,7 @@ def _comet_placed(before: GameState, after: GameState, e: ev.CometPlacedInBook) 
         return [Task("VP", after.catalog.appendix_vp, "", "book")]
     page = next((page for page in after.catalog.book_pages if page.id == e.page), None)
     if page is None:  # BOC-5, CHAR-3: a personal page
-        page = personal_page(after.catalog, after.players[e.seat], e.page)
+        page = personal_page(after, after.players[e.seat], e.page)
         if page is None:
             raise KeyError(f"no Book-of-Comets page {e.page!r}")
     return reward_tasks(page.reward, "book")  # BOC-2

@@ -22,8 +22,8 @@ from domain.catalog import MIXES
 from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
-from domain.opponents import OPPONENTS, refusal
-from domain.scoring import CELLAR_FIGURES, persuaded_figures
+from domain.opponents import refusal
+from domain.scoring import persuaded_figures
 from domain.state import (
     COLOURS,
     MAX_DICE,
@@ -66,12 +66,6 @@ class CleanupChoice:
     code: str  # the refusal of another command while it is due
     message: str
     rule: str
-
-
-EXTRA_MAJORS: dict[str, ExtraMajor] = {}  # target prefix -> its Major Objects
-CLEANUP_CHOICES: list[CleanupChoice] = []
-# ROT-6: an expansion's effect that rotated a tile at once this turn (it is not rotated again in Cleanup).
-ROTATED_AT_ONCE: list[Callable[[GameState, str], bool]] = []
 
 
 @lru_cache(maxsize=4096)
@@ -122,7 +116,7 @@ def observe_options(s: GameState, seat: int, majors: bool, constellations: bool)
     sky1, sky2 = free_comets(s, seat)
     out: list[c.Command] = []
     if majors:  # an expansion's Major Objects first (domain/expansions/)
-        for extra in EXTRA_MAJORS.values():
+        for extra in s.rules.extra_majors.values():
             out += extra.options(s, seat, len(sky1), len(sky2))
     cards = s.catalog.cards
     can_place = p.tokens_used < TOKENS  # OBS-54
@@ -145,8 +139,10 @@ def observe_options(s: GameState, seat: int, majors: bool, constellations: bool)
     return out
 
 
-def _target_forms() -> str:
-    return " or ".join(["MO:<card>", "C:<card>:<n>", *(extra.hint for extra in EXTRA_MAJORS.values())])
+def _target_forms(s: GameState) -> str:
+    return " or ".join(
+        ["MO:<card>", "C:<card>:<n>", *(extra.hint for extra in s.rules.extra_majors.values())]
+    )
 
 
 def constellation_index(text: str, count: int) -> int | None:
@@ -162,7 +158,7 @@ def observe_check(s: GameState, cmd: c.Observe, majors: bool, constellations: bo
     by their own check), then the payment (`payment_check`)."""
     p = s.players[cmd.seat]
     parts = cmd.target.split(":")
-    extra = EXTRA_MAJORS.get(parts[0]) if len(parts) == 2 else None
+    extra = s.rules.extra_majors.get(parts[0]) if len(parts) == 2 else None
     if extra is not None:
         return extra.check(s, cmd, majors)
     if not ((parts[0] == "MO" and len(parts) == 2) or (parts[0] == "C" and len(parts) == 3)):
@@ -171,7 +167,7 @@ def observe_check(s: GameState, cmd: c.Observe, majors: bool, constellations: bo
             "bad target {target!r}: use {target_forms}",
             "OBS-1",
             target=cmd.target,
-            target_forms=_target_forms(),
+            target_forms=_target_forms(s),
         )
     if parts[0] == "MO" and not majors:
         return IllegalMove(
@@ -366,7 +362,7 @@ def persuade_options(s: GameState, seat: int) -> list[c.Command]:
     p = s.players[seat]
     last = len(p.cellar) - 1
     out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
-    for figures in CELLAR_FIGURES[:1]:  # an expansion's own figures (persuaded_figures)
+    for figures in s.rules.cellar_figures[:1]:  # an expansion's own figures (persuaded_figures)
         counts = figures.counts(p)
         out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if counts[i]]
     return out
@@ -382,9 +378,9 @@ def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> Illega
         return IllegalMove("bad-space", "the cellar has spaces 1..{spaces}", "INQ-1", spaces=spaces)
     if cmd.space == spaces - 1:
         return IllegalMove("rightmost", "an Inquisitor on the rightmost space cannot move further", rule)
-    if cmd.grand and not CELLAR_FIGURES:
+    if cmd.grand and not s.rules.cellar_figures:
         return IllegalMove("no-inquisitor", "no such Inquisitor in this game", rule)
-    figures = persuaded_figures(cmd.grand)
+    figures = persuaded_figures(s, cmd.grand)
     if not (p.cellar if figures is None else figures.counts(p))[cmd.space]:
         which = "Inquisitor" if figures is None else figures.noun
         return IllegalMove(
@@ -446,7 +442,7 @@ def _open_pages(s: GameState, seat: int) -> list[str]:
         return pages
     part = character_of(p)
     covered = part.pages if part is not None else ()
-    return pages + [page.id for page in rules_for(p).personal_pages(s.catalog) if page.id not in covered]
+    return pages + [page.id for page in rules_for(s, p).personal_pages(s.catalog) if page.id not in covered]
 
 
 def book_options(s: GameState, seat: int) -> list[c.Command]:
@@ -476,7 +472,7 @@ def book_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             if not open_pages
             else IllegalMove("page-free", "empty pages must be used before the Appendix", "BOC-4")
         )
-    if personal_page(s.catalog, s.players[cmd.seat], cmd.page) is not None:
+    if personal_page(s, s.players[cmd.seat], cmd.page) is not None:
         return IllegalMove(
             "page-taken", "your personal page {page} already holds a comet", "BOC-5", page=cmd.page
         )
@@ -537,7 +533,7 @@ def fixed_check(s: GameState, cmd: c.Command, pos: int) -> IllegalMove | None:
 
 def task_options(s: GameState, task: Task) -> list[c.Command]:
     """The options of the pending choice effect, as its kind defines them (domain/effect_kinds.py)."""
-    options = effect_kind(task.kind).options
+    options = effect_kind(s, task.kind).options
     if options is None:
         raise ValueError(f"effect {task.kind} is automatic: it has no options")
     return options(s, task, s.turn.seat)
@@ -545,7 +541,7 @@ def task_options(s: GameState, task: Task) -> list[c.Command]:
 
 def task_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     """The check of `task_options`: a command that answers the pending effect (RES-1), by its kind."""
-    kind = effect_kind(task.kind)
+    kind = effect_kind(s, task.kind)
     if kind.check is None:
         return IllegalMove(
             "no-decision", "the engine resolves {name} by itself: nothing to decide", "RES-1", name=kind.name
@@ -625,7 +621,7 @@ def menu_options(s: GameState) -> list[c.Command]:
             out += [c.UseTile(seat=seat, option=1), c.UseTile(seat=seat, option=2)]
     out += free_options(s, seat)
     if s.players[seat].parts:  # a character's own commands (Copernicus' free action, FREE-6)
-        out += rules_for(s.players[seat]).menu_options(s, seat)
+        out += rules_for(s, s.players[seat]).menu_options(s, seat)
     out.append(c.EndActions(seat=seat))
     return out
 
@@ -654,7 +650,7 @@ def menu_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         if pos != UPGRADE and cmd.option not in (1, 2):
             return IllegalMove("bad-option", "an Action tile offers option 1 or 2", "ACT-5")
         return None
-    rules = rules_for(s.players[cmd.seat])
+    rules = rules_for(s, s.players[cmd.seat])
     if isinstance(cmd, rules.menu_commands):  # a character's own command (domain/characters/)
         return rules.menu_check(s, cmd)
     if isinstance(cmd, c.Move):
@@ -678,7 +674,7 @@ def tile_to_rotate(s: GameState) -> str | None:
     if t.rotated:
         return None
     if t.used_tile is not None:
-        rotated = any(already(s, t.used_tile) for already in ROTATED_AT_ONCE)
+        rotated = any(already(s, t.used_tile) for already in s.rules.rotated_at_once)
         return None if rotated else t.used_tile  # ROT-6, AMB-23
     pos = t.space
     if s.options.rotate_when_moving_action_skipped and S1 <= pos <= S4:
@@ -707,7 +703,7 @@ def cleanup_step(s: GameState) -> str:
         return "check"
     if next_objective(s, p) is not None:
         return "objective"
-    for choice in CLEANUP_CHOICES:  # an expansion's decisions in step 4 (domain/expansions/)
+    for choice in s.rules.cleanup_choices:  # an expansion's decisions in step 4 (domain/expansions/)
         if choice.due(s, p):
             return choice.step
     if windows and t.windows_closed < 2:
@@ -717,7 +713,7 @@ def cleanup_step(s: GameState) -> str:
 
 def _character_window(s: GameState) -> bool:
     p = s.players[s.turn.seat]
-    return bool(p.parts) and bool(rules_for(p).cleanup_options(s, p.seat))
+    return bool(p.parts) and bool(rules_for(s, p).cleanup_options(s, p.seat))
 
 
 def next_objective(s: GameState, p: PlayerState) -> str | None:
@@ -737,13 +733,13 @@ def cleanup_options(s: GameState) -> list[c.Command] | None:
     step = cleanup_step(s)
     if step == "book":
         return book_options(s, seat)
-    choice = _cleanup_choice(step)
+    choice = _cleanup_choice(s, step)
     if choice is not None:
         return task_options(s, Task(choice.kind))
     if step == "window":
         out = free_options(s, seat) if s.options.free_actions_in_all_phases else []
         if s.players[seat].parts:  # a character's own commands (Hevelius' claims, CHAR-HEV-4)
-            out += rules_for(s.players[seat]).cleanup_options(s, seat)
+            out += rules_for(s, s.players[seat]).cleanup_options(s, seat)
         return [*out, c.EndFreeActions(seat=seat)]
     return None
 
@@ -751,7 +747,7 @@ def cleanup_options(s: GameState) -> list[c.Command] | None:
 def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     """The check of `cleanup_options`."""
     step = cleanup_step(s)
-    choice = _cleanup_choice(step)
+    choice = _cleanup_choice(s, step)
     if step not in ("book", "window") and choice is None:
         return IllegalMove(
             "no-decision", "Cleanup step {step!r} is automatic: nothing to decide", "CLN-1", step=step
@@ -763,14 +759,14 @@ def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             return book_check(s, cmd)
         return IllegalMove("book-first", "first place your comet in the Book of Comets (step 2)", "CLN-1")
     if choice is not None:
-        if isinstance(cmd, effect_kind(choice.kind).commands):
+        if isinstance(cmd, effect_kind(s, choice.kind).commands):
             return task_check(s, Task(choice.kind), cmd)
         return IllegalMove(choice.code, choice.message, choice.rule)
     if isinstance(cmd, c.BuyFree):
         return free_check(s, cmd)
     if isinstance(cmd, c.EndFreeActions):
         return None
-    rules = rules_for(s.players[cmd.seat])
+    rules = rules_for(s, s.players[cmd.seat])
     if isinstance(cmd, rules.cleanup_commands):  # a character's own command (domain/characters/)
         return rules.cleanup_check(s, cmd)
     if isinstance(cmd, c.PlaceComet):
@@ -780,8 +776,8 @@ def cleanup_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     )
 
 
-def _cleanup_choice(step: str) -> CleanupChoice | None:
-    return next((choice for choice in CLEANUP_CHOICES if choice.step == step), None)
+def _cleanup_choice(s: GameState, step: str) -> CleanupChoice | None:
+    return next((choice for choice in s.rules.cleanup_choices if choice.step == step), None)
 
 
 # `options(state, complete=False)` answers this instead of a list when the list would hold two or more
@@ -796,7 +792,8 @@ def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
     non-player opponent's turn: domain/opponents.py). With `complete=False` a list of two or more
     commands may come back as the marker `CHOICE`."""
     # `opponent_at` inlined (asked at every step of the turn loop): the seat's character plays itself
-    if OPPONENTS and s.turn.phase != "over" and s.players[s.turn.seat].character in OPPONENTS:
+    opponents = s.rules.opponents
+    if opponents and s.turn.phase != "over" and s.players[s.turn.seat].character in opponents:
         return None
     return decision_options(s, complete=complete)
 
@@ -830,7 +827,7 @@ def decision_options(s: GameState, *, complete: bool = True) -> list[c.Command] 
         return None
     if s.agenda:
         top = s.agenda[-1]
-        if effect_kind(top.kind).automatic:
+        if effect_kind(s, top.kind).automatic:
             return None
         return task_options(s, top) or None  # no option: the effect is lost (automatic)
     seat = t.seat
@@ -863,7 +860,8 @@ def check(s: GameState, cmd: c.Command) -> IllegalMove | None:
         )
     if t.phase == "scoring":
         return IllegalMove("no-decision", "the final scoring is automatic: nothing to decide", "SCO-1")
-    opponent = OPPONENTS.get(s.players[t.seat].character) if OPPONENTS else None  # `opponent_at`, inlined
+    opponents = s.rules.opponents
+    opponent = opponents.get(s.players[t.seat].character) if opponents else None  # `opponent_at`, inlined
     if opponent is not None:
         return refusal(opponent)
     interrupt = interrupt_due(s)

@@ -14,8 +14,8 @@ each step:
 3. `before_end(run)` runs at the final scoring, before `GameEnded` (e.g. to reveal its hidden deal);
    `winners(state)` may decide the winners its own way (None: TIE-1 as usual).
 
-An opponent registers itself under the character id of its seat (`register`); the order of turns is the
-`TurnOrder` seam (`domain/turnorder.py`). The base turn handlers name no opponent.
+An opponent plays the seats of its character id in a game whose rules have it (`Ruleset.opponents`);
+the order of turns is the `TurnOrder` seam (`domain/turnorder.py`). The base turn handlers name no opponent.
 """
 
 from __future__ import annotations
@@ -50,28 +50,20 @@ class Opponent(Protocol):
         ...
 
 
-OPPONENTS: dict[str, Opponent] = {}
-
-
-def register(opponent: Opponent) -> None:
-    known = OPPONENTS.get(opponent.key)
-    if known is not None and known is not opponent:
-        raise ValueError(f"two non-player opponents play the seat {opponent.key!r}")
-    OPPONENTS[opponent.key] = opponent
-
-
 def opponent_at(state: GameState, seat: int | None = None) -> Opponent | None:
     """The non-player opponent playing `seat` (default: the seat to act), if any."""
-    if not OPPONENTS:
+    opponents = state.rules.opponents
+    if not opponents:
         return None
-    return OPPONENTS.get(state.players[state.turn.seat if seat is None else seat].character)
+    return opponents.get(state.players[state.turn.seat if seat is None else seat].character)
 
 
 def opponents_in(state: GameState) -> list[tuple[int, Opponent]]:
     """Every seat played by a non-player opponent, with its opponent."""
-    if not OPPONENTS:
+    opponents = state.rules.opponents
+    if not opponents:
         return []
-    return [(p.seat, OPPONENTS[p.character]) for p in state.players if p.character in OPPONENTS]
+    return [(p.seat, opponents[p.character]) for p in state.players if p.character in opponents]
 
 
 def refusal(opponent: Opponent) -> IllegalMove:

@@ -24,7 +24,8 @@ from domain.moves import (
     remember_options,
     tile_to_rotate,
 )
-from domain.opponents import OPPONENTS, Opponent, opponents_in
+from domain.opponents import Opponent, opponents_in
+from domain.ruleset import Rules, Ruleset
 from domain.scoring import (
     cellar_points,
     claimable_objective_of,
@@ -37,20 +38,23 @@ from domain.scoring import (
 from domain.setup import character_deals
 from domain.state import SKY, UPGRADE, GameState, Task
 
-POINT_RULES = {
-    "observation": "OBS-40",
-    "constellation": "OBS-51",
-    "constellation-slot": "OBS-51",
-    "library": "WRT-4",
-    "action-tile": "ICON-1",
-    "lecture": "LEC-1",
-    "book": "BOC-2",
-    "objective": "OBJ-3",
-    "inquisition": "INQ-24",
-    "university": "SCO-2",
-    "cellar": "SCO-3",
-    "reputation": "SCO-4",
-}  # an expansion adds the sources of its points (domain/expansions/)
+RULES = Rules(__name__)  # the base game's commands (domain/ruleset.py)
+RULES.point_rules.update(
+    {
+        "observation": "OBS-40",
+        "constellation": "OBS-51",
+        "constellation-slot": "OBS-51",
+        "library": "WRT-4",
+        "action-tile": "ICON-1",
+        "lecture": "LEC-1",
+        "book": "BOC-2",
+        "objective": "OBJ-3",
+        "inquisition": "INQ-24",
+        "university": "SCO-2",
+        "cellar": "SCO-3",
+        "reputation": "SCO-4",
+    }
+)  # the rule of each source of points; a plug-in declares its own
 
 
 class Run:
@@ -147,7 +151,7 @@ def draw_card(run: Emitter, task: Task) -> None:
 def auto_task(run: Run, task: Task) -> None:
     """An automatic effect resolves itself as its kind defines (domain/concepts/); a choice effect with
     no option is lost (RES-4)."""
-    kind = effect_kind(task.kind)
+    kind = effect_kind(run.state, task.kind)
     if kind.resolve is not None:
         kind.resolve(run, task)
         return
@@ -166,7 +170,8 @@ def auto_step(run: Run) -> None:
     if s.turn.phase == "scoring":
         final_scoring(run)
         return
-    opponent = OPPONENTS.get(s.players[s.turn.seat].character) if OPPONENTS else None  # `opponent_at`
+    opponents = s.rules.opponents
+    opponent = opponents.get(s.players[s.turn.seat].character) if opponents else None  # `opponent_at`
     if opponent is not None and opponent_step(run, opponent):
         return
     if s.agenda:
@@ -259,31 +264,7 @@ def final_scoring(run: Run) -> None:
 # -- commands: one function per command type, each emitting the events of a legal command -----------
 
 CommandHandler = Callable[[Run, Any, Task | None], None]
-_COMMANDS: dict[type[c.Command], CommandHandler] = {}
-
-
-def on_command(cls: type[c.Command]) -> Callable[[CommandHandler], CommandHandler]:
-    """Register the handler of a command type (an expansion registers its own commands' handlers)."""
-
-    def register(fn: CommandHandler) -> CommandHandler:
-        if cls in _COMMANDS:
-            raise ValueError(f"{cls.__name__} has a handler already: extend it with extend_command")
-        _COMMANDS[cls] = fn
-        return fn
-
-    return register
-
-
-_command = on_command
-
-
-def extend_command(
-    cls: type[c.Command], handler: Callable[[Run, Any, Task | None, CommandHandler], None]
-) -> None:
-    """Extend the handler of a base command type: `handler` gets the base handler as its last argument,
-    to call for the cases it does not handle itself (an expansion's targets or effects)."""
-    base = _COMMANDS[cls]
-    _COMMANDS[cls] = lambda run, cmd, task: handler(run, cmd, task, base)
+_command = RULES.command
 
 
 def paid_comets(s: GameState, cmd: c.Observe) -> tuple[int, ...]:
@@ -295,8 +276,8 @@ def paid_comets(s: GameState, cmd: c.Observe) -> tuple[int, ...]:
 def apply_command(run: Run, cmd: c.Command) -> None:
     """Emit the events of a command already known to be legal (its type's handler, given the pending
     effect it answers, if any)."""
-    handler = _COMMANDS.get(type(cmd))
-    if handler is None:  # pragma: no cover - every command type registers its handler
+    handler = run.state.rules.commands.get(type(cmd))
+    if handler is None:  # pragma: no cover - every command type has its handler
         raise TypeError(f"unknown command {cmd!r}")
     s = run.state
     handler(run, cmd, s.agenda[-1] if s.agenda else None)
@@ -452,6 +433,6 @@ def _place_comet(run: Run, cmd: c.PlaceComet, task: Task | None) -> None:
     run.emit(ev.CometPlacedInBook(seat=cmd.seat, comet=comet, page=cmd.page, rule=rule))
 
 
-def unhandled_commands() -> list[str]:
-    """Command types with no handler registered (a test keeps this empty once every expansion loaded)."""
-    return sorted(cls.__name__ for cls in c.Command.__subclasses__() if cls not in _COMMANDS)
+def unhandled_commands(rules: Ruleset) -> list[str]:
+    """Command types with no handler in `rules` (a test keeps this empty for the rules of every plug-in)."""
+    return sorted(cls.__name__ for cls in c.Command.__subclasses__() if cls not in rules.commands)

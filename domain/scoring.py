@@ -10,10 +10,6 @@ from domain.state import GameState, PlayerState
 
 TOP = 4  # the top row of a Scale tile (DER-6)
 
-# What an expansion counts as Major Objects besides the dark-side cards in the library (LIB-5): each
-# source gives a player's count (domain/expansions/).
-MAJOR_OBJECT_SOURCES: list[Callable[[GameState, PlayerState], int]] = []
-
 
 @dataclass(frozen=True, slots=True)
 class CellarFigures:
@@ -28,28 +24,25 @@ class CellarFigures:
     noun: str  # what one figure is called (in a refusal)
 
 
-CELLAR_FIGURES: list[CellarFigures] = []
-
-
-def persuaded_figures(flag: bool) -> CellarFigures | None:
+def persuaded_figures(s: GameState, flag: bool) -> CellarFigures | None:
     """The figures a Persuade moves (INQ-10): the ordinary Inquisitors (None), or, with the flag of the
     command and of its event set, the expansion's own figures."""
     if not flag:
         return None
-    if not CELLAR_FIGURES:
-        raise ValueError("no expansion in this build has its own figures in the cellar")
-    return CELLAR_FIGURES[0]
+    if not s.rules.cellar_figures:
+        raise ValueError("no plug-in of this game has its own figures in the cellar")
+    return s.rules.cellar_figures[0]
 
 
-def on_rightmost(p: PlayerState) -> int:
+def on_rightmost(s: GameState, p: PlayerState) -> int:
     """Inquisitors of every kind on the rightmost cellar space (INQ-15, INQ-16)."""
-    return p.cellar[-1] + sum(figures.counts(p)[-1] for figures in CELLAR_FIGURES)
+    return p.cellar[-1] + sum(figures.counts(p)[-1] for figures in s.rules.cellar_figures)
 
 
 def major_objects(s: GameState, p: PlayerState) -> int:
-    """LIB-5: dark cards in the library, plus what an expansion counts as Major Objects."""
+    """LIB-5: dark cards in the library, plus what a plug-in counts as Major Objects."""
     count = p.major_objects
-    for source in MAJOR_OBJECT_SOURCES:
+    for source in s.rules.major_object_sources:
         count += source(s, p)
     return count
 
@@ -104,9 +97,9 @@ def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
 def cellar_points(s: GameState, p: PlayerState) -> int:
     """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (an expansion's figures as
     many times as it says)."""
-    bottom = rules_for(p).cellar(s.catalog)[1] if p.parts else s.catalog.cellar_bottom  # CHAR-BRU-3
+    bottom = rules_for(s, p).cellar(s.catalog)[1] if p.parts else s.catalog.cellar_bottom  # CHAR-BRU-3
     points = sum(v * n for v, n in zip(bottom, p.cellar, strict=True))
-    for figures in CELLAR_FIGURES:
+    for figures in s.rules.cellar_figures:
         weight = figures.final(s)
         points += sum(weight * v * n for v, n in zip(bottom, figures.counts(p), strict=True))
     return points
@@ -119,9 +112,9 @@ def reputation_points(s: GameState, p: PlayerState) -> int:
 
 def interrogation(s: GameState, p: PlayerState) -> tuple[int, int, int]:
     """INQ-21..24: (total, new position, overflow VP)."""
-    arch = rules_for(p).cellar(s.catalog)[0] if p.parts else s.catalog.cellar_arch  # CHAR-BRU-3
+    arch = rules_for(s, p).cellar(s.catalog)[0] if p.parts else s.catalog.cellar_arch  # CHAR-BRU-3
     total = sum(v * n for v, n in zip(arch, p.cellar, strict=True))
-    for figures in CELLAR_FIGURES:
+    for figures in s.rules.cellar_figures:
         weight = figures.interrogation
         total += sum(weight * v * n for v, n in zip(arch, figures.counts(p), strict=True))
     lo, hi = s.catalog.reputation_min, s.catalog.reputation_max

@@ -11,9 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.catalog import load_catalog
+from domain.characters import side_of
 from domain.editions import check_rules_version
 from domain.options import Options
 from domain.parts import FLAT_PLAYER_PARTS, FLAT_TURN_PARTS, GAME_PARTS, PLAYER_PARTS, dump_parts, load_parts
+from domain.ruleset import Pins, ruleset_for
 from domain.state import GameState, PlayerState, Task, TurnState
 
 STATE_FORMAT = 2  # 2: "engine_version" added (a format-1 position is the first release's: rules 0.1.0)
@@ -198,11 +200,15 @@ def _load(data: Mapping[str, Any]) -> GameState:
         space=t["space"],
         parts=load_parts({}, t, FLAT_TURN_PARTS),
     )
+    options = Options.from_json(data["options"])
+    characters = tuple(p.character for p in players)
+    pins = Pins(engine_version, catalog.edition, options, characters, tuple(side_of(p) for p in players))
     return GameState(
         catalog=catalog,
+        rules=ruleset_for(pins),
         catalog_edition=catalog.edition,
         catalog_hash=catalog.content_hash,
-        options=Options.from_json(data["options"]),
+        options=options,
         players=players,
         first_seat=data["first_seat"],
         display=_tuple(data["display"]),

@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.catalog import Catalog, load_catalog
-from domain.characters import SIDES, has_ability, rules_for, rules_of
+from domain.characters import SIDES, rules_for, rules_of
 from domain.editions import ENGINE_VERSION, check_rules_version
 from domain.errors import IllegalMove
 from domain.events import Event, GameForked, GameStarted
 from domain.options import Options
 from domain.rng import SeededRandom, digest
+from domain.ruleset import Pins, Ruleset, ruleset_for
 from domain.state import COLOURS, GameState
 
 BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
@@ -90,17 +91,9 @@ class OpponentSetup:
     prepare: Callable[[Setup, Catalog], Setup] = lambda setup, catalog: setup
 
 
-OPPONENT_SETUPS: list[OpponentSetup] = []
-# What a non-player opponent re-deals at a fork (domain/fork.py): each rewrites, in the copied events, its
-# own hidden deal with the fork's seed and salt, keeping what the copied events revealed of it.
-OPPONENT_REDEALS: list[Callable[[list[Event], str, str], None]] = []
-# The same re-deal on a state, for a search's determinisation (domain/determinise.py): each shuffles anew
-# what of a non-player opponent's own hidden deal is still unseen, with the stream it is given.
-OPPONENT_STATE_REDEALS: list[Callable[[GameState, SeededRandom], GameState]] = []
-
-
-def opponent_setup(setup: Setup) -> OpponentSetup | None:
-    return next((o for o in OPPONENT_SETUPS if o.claims(setup)), None)
+def opponent_setup(setup: Setup, rules: Ruleset) -> OpponentSetup | None:
+    """The non-player opponent's setup that claims this setup, among its rules' (`Rules.opponent_setups`)."""
+    return next((o for o in rules.opponent_setups if o.claims(setup)), None)
 
 
 # The events have one slot for an expansion's hidden order (released in that shape): one deal at most.
@@ -136,10 +129,12 @@ def commitment_of(
     return digest(salt, *parts)
 
 
-def _check_setup(setup: Setup, catalog: Catalog, opponent: OpponentSetup | None = None) -> None:
+def _check_setup(
+    setup: Setup, catalog: Catalog, rules: Ruleset, opponent: OpponentSetup | None = None
+) -> None:
     """Refuse a setup the rules do not allow, one concern after the other (the first refusal wins)."""
     _check_player_count(setup, catalog, opponent)
-    _check_characters(setup, catalog)
+    _check_characters(setup, catalog, rules)
     _check_seats(setup, catalog)
     _check_tile_orders(setup, catalog)
 
@@ -154,7 +149,7 @@ def _check_player_count(setup: Setup, catalog: Catalog, opponent: OpponentSetup 
         raise IllegalMove("player-count", "a game has 2 to 4 players, not {n}", "COMP-11", n=n)
 
 
-def _check_characters(setup: Setup, catalog: Catalog) -> None:
+def _check_characters(setup: Setup, catalog: Catalog, rules: Ruleset) -> None:
     """SET-21, CHAR-1: characters of the edition, all different, each on a side it has."""
     chars = [s.character for s in setup.seats]
     offered = [board.id for board in catalog.characters]  # CHAR-2: the edition's astronomers
@@ -175,7 +170,7 @@ def _check_characters(setup: Setup, catalog: Catalog) -> None:
             raise IllegalMove(
                 "bad-side", "a character plays its basic or ability side, not {side!r}", "CHAR-1", side=s.side
             )
-        if s.side not in board.sides() or (s.side == "ability" and not has_ability(s.character)):
+        if s.side not in board.sides() or (s.side == "ability" and s.character not in rules.abilities):
             raise IllegalMove(
                 "no-ability-side",
                 "{name}'s ability side is not in catalog edition {edition}",
@@ -183,7 +178,7 @@ def _check_characters(setup: Setup, catalog: Catalog) -> None:
                 name=board.name,
                 edition=catalog.edition,
             )
-        problem = rules_of(s.character, s.side).check_seat(catalog, s.character, s.aside)
+        problem = rules_of(rules, s.character, s.side).check_seat(catalog, s.character, s.aside)
         if problem is not None:
             raise problem
 
@@ -267,7 +262,7 @@ def _deal_board(catalog: Catalog, players: int, rng: SeededRandom) -> _Board:
 
 
 def _seat_boards(
-    setup: Setup, catalog: Catalog, rng: SeededRandom
+    setup: Setup, catalog: Catalog, rules: Ruleset, rng: SeededRandom
 ) -> tuple[tuple[tuple[str, ...], ...], list[dict[str, Any] | None]]:
     """Each seat's Action tile queue (SET-23) and its character's layout on its side (CHAR-1: Kepler,
     CHAR-KEP-1), drawn after the queues."""
@@ -279,14 +274,16 @@ def _seat_boards(
     layouts: list[dict[str, Any] | None] = []
     laid: list[tuple[str, ...]] = []
     for spec, queue in zip(setup.seats, queues, strict=True):
-        queue, layout = rules_of(spec.character, spec.side).layout(catalog, spec.character, queue, spec.aside)
+        queue, layout = rules_of(rules, spec.character, spec.side).layout(
+            catalog, spec.character, queue, spec.aside
+        )
         laid.append(queue)
         layouts.append(layout)
     return tuple(laid), layouts
 
 
 def _hidden_deals(
-    setup: Setup, catalog: Catalog, engine_version: str, opponent: OpponentSetup | None
+    setup: Setup, catalog: Catalog, rules: Ruleset, engine_version: str, opponent: OpponentSetup | None
 ) -> tuple[dict[str, Any], tuple[str, ...], tuple[tuple[str, ...], ...] | None]:
     """An expansion's own deal (its event fields and hidden part), and each seat's character's own
     hidden order (Hevelius' deck, Cunitz' Notes) from its own stream; all of it goes into the commitment."""
@@ -297,7 +294,7 @@ def _hidden_deals(
         if dealt is not None:
             extra_fields, hidden = dict(dealt[0]), dealt[1]
     own = tuple(
-        rules_of(spec.character, spec.side).deal(
+        rules_of(rules, spec.character, spec.side).deal(
             catalog, SeededRandom(setup.seed, f"character:{i}"), engine_version
         )
         for i, spec in enumerate(setup.seats)
@@ -307,19 +304,28 @@ def _hidden_deals(
     return extra_fields, hidden, own if any(own) else None
 
 
+def setup_rules(setup: Setup, catalog: Catalog, engine_version: str) -> Ruleset:
+    """The rules of a setup's person seats (their characters' sides: CHAR-1) and options; a setup of one
+    person seat is also played with the non-player opponents' rules (domain/expansions/plugins.py)."""
+    characters = tuple(spec.character for spec in setup.seats)
+    sides = tuple(spec.side for spec in setup.seats)
+    return ruleset_for(Pins(engine_version, catalog.edition, setup.options, characters, sides))
+
+
 def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
     """Decide the setup: the first event of every game (`GameStarted`), then a non-player opponent's
     own deal, if the game has one."""
     catalog = catalog or load_catalog(setup.catalog_edition)
     engine_version = check_rules_version(setup.engine_version or ENGINE_VERSION)
-    opponent = opponent_setup(setup)
+    opponent = opponent_setup(setup, setup_rules(setup, catalog, engine_version))
     if opponent is not None:
         setup = opponent.prepare(setup, catalog)
-    _check_setup(setup, catalog, opponent)
+    rules = setup_rules(setup, catalog, engine_version)
+    _check_setup(setup, catalog, rules, opponent)
     n = len(setup.seats)  # the person seats: a non-player opponent's is added after them
     rng = SeededRandom(setup.seed, "setup")
     board = _deal_board(catalog, n, rng)
-    queues, layouts = _seat_boards(setup, catalog, rng)
+    queues, layouts = _seat_boards(setup, catalog, rules, rng)
     sides = tuple(spec.side for spec in setup.seats)
     first = setup.first_seat if setup.first_seat is not None else rng.below(n)
     seats = tuple((s.name, s.character) for s in setup.seats)
@@ -338,7 +344,7 @@ def start_game(setup: Setup, catalog: Catalog | None = None) -> list[Event]:
             n=n,
         )
     salt = setup.salt or digest("salt", setup.seed)
-    extra_fields, hidden, character_deals = _hidden_deals(setup, catalog, engine_version, opponent)
+    extra_fields, hidden, character_deals = _hidden_deals(setup, catalog, rules, engine_version, opponent)
     started = GameStarted(
         seat=None,
         seats=seats,
@@ -375,7 +381,8 @@ def redealt_start(setup: Setup, recorded: Sequence[Event]) -> list[Event]:
     `recorded` is what the log holds after `GameStarted`. Raises IllegalMove for a setup the rules refuse."""
     started, *dealt = start_game(setup)
     assert isinstance(started, GameStarted)
-    opponent = opponent_setup(setup)
+    catalog = load_catalog(setup.catalog_edition)
+    opponent = opponent_setup(setup, setup_rules(setup, catalog, started.engine_version))
     if opponent is None or not dealt:
         return dealt
     return opponent.redealt(dealt, recorded, started.salt)
@@ -410,7 +417,7 @@ def redeal(
     for deal in EXTRA_DEALS:  # what of an expansion's own deal is still unseen
         extra = deal.redeal(state, rng) or extra
     # each seat's character re-deals what of its own hidden order is still unseen (Hevelius, Cunitz)
-    characters = tuple(rules_for(p).redeal(state.catalog, p, rng) for p in state.players)
+    characters = tuple(rules_for(state, p).redeal(state.catalog, p, rng) for p in state.players)
     dealt = characters if any(characters) else None
     salt = salt or digest("salt", seed)
     return GameForked(
@@ -430,5 +437,5 @@ def redeal(
 
 def character_deals(state: GameState) -> tuple[tuple[str, ...], ...] | None:
     """Each seat's character's hidden order as committed last (None when no seat has one)."""
-    dealt = tuple(rules_for(p).dealt(p) for p in state.players)
+    dealt = tuple(rules_for(state, p).dealt(p) for p in state.players)
     return dealt if any(dealt) else None

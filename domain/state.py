@@ -11,12 +11,12 @@ Positions and codes used throughout (digest §0.4):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from domain.catalog import Catalog
-from domain.fastcopy import replace
 from domain.options import Options
+from domain.ruleset import Ruleset
 
 Die = tuple[str, int]
 COLOURS = ("R", "Y", "B")
@@ -32,16 +32,12 @@ class Part:
     opponent to a seat (`PlayerState.parts`). Subclasses are frozen dataclasses with a unique `key`, the
     name of their JSON member in a dumped state (`domain/parts.py` registers how each one is written and
     read). The base engine never looks inside a part; the plug-in that owns it does, through
-    `state.part(ItsClass)`.
-
-    A seat's part may show its fields as the seat's own (`FIELDS`, `expose_fields`): `player.NAME` reads
-    them (from `empty(player)` while the part is absent) and `PlayerState(..., NAME=value)` (so also
-    `dataclasses.replace`) writes them. A part whose fields are all at rest is absent (`at_rest`), so a
-    position has one form whether it was played or loaded."""
+    `state.part(ItsClass)` (a typed field of its own: no state class is changed by a plug-in). A part
+    whose fields are all at rest is absent (`at_rest`), so a position has one form whether it was played
+    or loaded."""
 
     __slots__ = ()
     key: ClassVar[str]
-    FIELDS: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def empty(cls, owner: Any) -> Part:
@@ -80,34 +76,6 @@ def put_part(parts: tuple[Part, ...], value: Part) -> tuple[Part, ...]:
     if value.at_rest():
         return parts
     return tuple(sorted((*parts, value), key=lambda part: part.key))
-
-
-_EXPOSED: dict[str, type[Part]] = {}  # a seat's part field shown as the seat's own -> its part class
-
-
-def expose_fields(cls: type[Part]) -> None:
-    """Show the part's `FIELDS` as fields of the seat that holds it (see `Part`): each becomes a read-only
-    property of `PlayerState` (a class-level `__getattr__` would do the same, but it makes every attribute
-    read of a seat take Python's slow path, and the engine reads seats everywhere)."""
-    own = {f.name for f in fields(PlayerState)}
-    for name in cls.FIELDS:
-        if _EXPOSED.get(name, cls) is not cls:
-            raise ValueError(f"two parts show a seat field {name!r}")
-        if name in own or (name not in _EXPOSED and hasattr(PlayerState, name)):
-            raise ValueError(f"a part cannot show {name!r}: seats have that attribute already")
-        _EXPOSED[name] = cls
-        setattr(PlayerState, name, _shown(cls, name))
-
-
-def _shown(cls: type[Part], name: str) -> property:
-    """The property of a seat that reads `name` from its part of class `cls` (from `cls.empty(seat)`
-    while the seat has none)."""
-
-    def read(self: PlayerState) -> Any:
-        part = find_part(self.parts, cls)
-        return getattr(part if part is not None else cls.empty(self), name)
-
-    return property(read, doc=f"{cls.__name__}.{name}, shown as the seat's own (`expose_fields`)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +120,6 @@ class PlayerState:
 
     def part(self, cls: type[P]) -> P | None:
         return find_part(self.parts, cls)
-
-    # The fields a seat's part shows as the seat's own are properties `expose_fields` adds to the class.
 
     @property
     def major_objects(self) -> int:
@@ -201,6 +167,7 @@ class TurnState:
 @dataclass(frozen=True, slots=True)
 class GameState:
     catalog: Catalog = field(compare=False, repr=False)
+    rules: Ruleset = field(compare=False, repr=False)  # the game's rules, composed once (domain/ruleset.py)
     catalog_edition: str
     catalog_hash: str
     options: Options
@@ -244,26 +211,3 @@ class GameState:
     @property
     def die_max(self) -> int:
         return self.options.die_max or self.catalog.die_max
-
-
-def _init_with_part_fields(init: Any) -> Any:
-    """`PlayerState(...)` that also takes the fields its parts show (`expose_fields`)."""
-
-    def __init__(self: PlayerState, *args: Any, **kwargs: Any) -> None:
-        shown = kwargs.keys() & _EXPOSED.keys() if kwargs else ()
-        if not shown:
-            init(self, *args, **kwargs)
-            return
-        values = {name: kwargs.pop(name) for name in shown}
-        init(self, *args, **kwargs)
-        parts = self.parts
-        for cls in {_EXPOSED[name] for name in values}:
-            part = find_part(parts, cls) or cls.empty(self)
-            changes = {name: value for name, value in values.items() if _EXPOSED[name] is cls}
-            parts = put_part(parts, replace(part, **changes))
-        object.__setattr__(self, "parts", parts)
-
-    return __init__
-
-
-PlayerState.__init__ = _init_with_part_fields(PlayerState.__init__)  # type: ignore[method-assign]

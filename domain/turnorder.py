@@ -2,13 +2,12 @@
 
 The turn loop never computes the next seat itself: it asks the game's `TurnOrder`. The base game goes
 round the table from the first player. A non-player opponent (the solo game's Tycho Brahe, digest §19)
-registers its own order, e.g. one that alternates the human and the automaton, by adding a rule to
-`TURN_ORDERS` that claims the games it applies to; the turn loop is not touched.
+declares its own order in its rules (`Rules.turn_order`), e.g. one that alternates the human and the
+automaton; the turn loop is not touched.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 from domain.state import GameState
@@ -29,12 +28,7 @@ class Clockwise:
 
 CLOCKWISE = Clockwise()
 
-# (applies to this game?, its order): the first rule that applies wins; the base game's is the fallback.
-TURN_ORDERS: list[tuple[Callable[[GameState], bool], TurnOrder]] = []
-
 
 def turn_order(state: GameState) -> TurnOrder:
-    for applies, order in TURN_ORDERS:
-        if applies(state):
-            return order
-    return CLOCKWISE
+    """The game's order: a plug-in's (`Rules.turn_order`, domain/ruleset.py), else round the table."""
+    return state.rules.turn_order or CLOCKWISE

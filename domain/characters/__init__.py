@@ -4,7 +4,8 @@ The characters themselves are catalog data (`catalog.characters`: id, name, expa
 and, in editions that carry it, the ability side's data: `CharacterBoard.ability`). A seat plays its
 character on the basic side (the Quadrant symbol, SET-21: the base rules, unchanged) or on the ability
 side (CHAR-1). An ability-side seat has a `Character` part (its side and the ability's own state); the
-turn engine asks the seat's `CharacterRules` (`rules_for(player)`) wherever a character may change a rule:
+turn engine asks the seat's `CharacterRules` (`rules_for(state, player)`) wherever a character may
+change a rule:
 
 - `layout` / `check_seat`: its setup (Kepler's special tile and set-aside tile, CHAR-KEP-1; Bruno's
   cellar tile, CHAR-BRU-2), recorded in `GameStarted.layouts`, and `start` applies it;
@@ -19,9 +20,10 @@ turn engine asks the seat's `CharacterRules` (`rules_for(player)`) wherever a ch
 - `cellar`: its cellar's values and rewards (Bruno's tile, CHAR-BRU-3);
 - `library_reward`: a library space's reward (Copernicus' library tiles, CHAR-COP-4).
 
-Each character module (`domain/characters/<id>.py`) subclasses `CharacterRules` for its ability side
-and registers it with `register(character_id, rules)`; `domain.engine` imports them. The basic side of
-every character is `BASIC`.
+Each character module (`domain/characters/<id>.py`) subclasses `CharacterRules` for its ability side:
+a plug-in (domain/ruleset.py) whose `ability_of` is the character's id; `domain/characters/abilities.py`
+lists them, and a game with a seat on that side is played with it (`Ruleset.abilities`). The basic side
+of every character is `BASIC`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from domain.errors import IllegalMove
 from domain.fastcopy import replace
 from domain.parts import PartCodec, json_tuple, register_player_part
 from domain.rng import SeededRandom
+from domain.ruleset import Plugin, Ruleset
 from domain.state import GameState, Part, PlayerState, Task, put_part
 
 SIDES = ("basic", "ability")  # CHAR-1: the Quadrant-symbol side (SET-21) or the ability side
@@ -90,8 +93,10 @@ def _load(data: Any) -> Character:
 register_player_part(PartCodec(Character, _dump, _load))
 
 
-class CharacterRules:
-    """The basic side: the base rules, unchanged (SET-21). An ability side overrides what it changes."""
+class CharacterRules(Plugin):
+    """The basic side: the base rules, unchanged (SET-21). An ability side overrides what it changes,
+    and is a plug-in (domain/ruleset.py) whose `rules` are its module's events, commands, grants and
+    effect kinds: a game with a seat on that side is played with them."""
 
     side = "basic"
 
@@ -238,36 +243,23 @@ class AbilityRules(CharacterRules):
         return ability_pages(catalog, self.character)
 
 
-_ABILITIES: dict[str, CharacterRules] = {}
-
-
-def register(character: str, rules: CharacterRules) -> None:
-    """Register a character's ability side (its module in domain/characters/ does so)."""
-    if character in _ABILITIES and _ABILITIES[character] is not rules:
-        raise ValueError(f"character {character!r} has ability rules already")
-    _ABILITIES[character] = rules
-
-
-def rules_of(character: str, side: str) -> CharacterRules:
-    """The rules of a character on a side (the basic side: BASIC)."""
+def rules_of(rules: Ruleset, character: str, side: str) -> CharacterRules:
+    """The rules of a character on a side in a game with these rules (the basic side: BASIC)."""
     if side == "basic":
         return BASIC
     try:
-        return _ABILITIES[character]
+        ability: CharacterRules = rules.abilities[character]
     except KeyError:
-        raise ValueError(f"no ability rules registered for {character!r}") from None
+        raise ValueError(f"no ability rules for {character!r} in this game") from None
+    return ability
 
 
-def has_ability(character: str) -> bool:
-    return character in _ABILITIES
-
-
-def rules_for(player: PlayerState) -> CharacterRules:
-    """The rules of a seat's character on its side (CHAR-1)."""
-    part = player.part(Character)
-    if part is None:
+def rules_for(s: GameState, player: PlayerState) -> CharacterRules:
+    """The rules of a seat's character on its side (CHAR-1), from the game's rules."""
+    if player.part(Character) is None:
         return BASIC
-    return _ABILITIES.get(player.character, BASIC)
+    ability: CharacterRules = s.rules.abilities.get(player.character, BASIC)
+    return ability
 
 
 def ability_pages(catalog: Catalog, character: str) -> tuple[BookPage, ...]:
@@ -275,9 +267,9 @@ def ability_pages(catalog: Catalog, character: str) -> tuple[BookPage, ...]:
     return board.ability.pages if board.ability is not None else ()
 
 
-def personal_page(catalog: Catalog, player: PlayerState, page_id: str) -> BookPage | None:
+def personal_page(s: GameState, player: PlayerState, page_id: str) -> BookPage | None:
     """The seat's personal page `page_id`, if it has one of that id."""
-    for page in rules_for(player).personal_pages(catalog):
+    for page in rules_for(s, player).personal_pages(s.catalog):
         if page.id == page_id:
             return page
     return None

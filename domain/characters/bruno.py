@@ -16,19 +16,19 @@ from typing import Any
 from domain import events as ev
 from domain.catalog import Catalog, Reward
 from domain.catalog.model import CellarTile
-from domain.characters import AbilityRules, Character, register, with_character
+from domain.characters import AbilityRules, Character, with_character
 from domain.characters.events import CellarRewardGained
 from domain.effect_kinds import EffectKind, Emitter
-from domain.effect_kinds import register as register_kind
 from domain.effects import reward_tasks
-from domain.evolve import on_event, resolved
+from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.grants import grant_rule
-from domain.resolve import POINT_RULES
+from domain.ruleset import Rules
 from domain.state import GameState, PlayerState, Task
 
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
 SOURCE = "cellar-tile"  # the points source of his cellar's rewards
-POINT_RULES[SOURCE] = "CHAR-BRU-2"
+RULES.point_rules[SOURCE] = "CHAR-BRU-2"
 
 
 def cellar_tile(catalog: Catalog) -> CellarTile:
@@ -39,6 +39,8 @@ def cellar_tile(catalog: Catalog) -> CellarTile:
 
 
 class Bruno(AbilityRules):
+    ability_of = "bruno"
+    rules = (RULES,)
     character = "bruno"
 
     def start(self, catalog: Catalog, player: PlayerState, layout: dict[str, Any] | None) -> PlayerState:
@@ -62,19 +64,16 @@ def _gain(run: Emitter, task: Task) -> None:
     run.emit(CellarRewardGained(seat=run.state.turn.seat, space=space, reward=reward))
 
 
-register_kind(
+RULES.effect(
     EffectKind("CELLAR", "gain the reward of Bruno's cellar space (CHAR-BRU-2)", __name__, resolve=_gain)
 )
 
 
-@on_event(CellarRewardGained, "CELLAR")
+@RULES.event(CellarRewardGained, "CELLAR")
 def _gained(s: GameState, e: CellarRewardGained) -> GameState:
     return replace(s, agenda=resolved(s, e))  # the reward is the grant
 
 
-@grant_rule(CellarRewardGained)
+@RULES.grant(CellarRewardGained)
 def _reward(before: GameState, after: GameState, e: CellarRewardGained) -> list[Task]:
     return reward_tasks(e.reward, SOURCE)
-
-
-register("bruno", Bruno())

@@ -6,29 +6,31 @@ from collections.abc import Callable
 
 from domain.characters.commands import DeclineAbility
 from domain.characters.events import AbilityDeclined
-from domain.evolve import on_event, resolved
+from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.grants import grant_rule
-from domain.resolve import Run, on_command
+from domain.resolve import Run
+from domain.ruleset import Rules
 from domain.state import GameState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 # effect kind -> (its rule ID, what declining it grants: (state before, the declined task) -> tasks)
 DECLINES: dict[str, tuple[str, Callable[[GameState, Task], list[Task]]]] = {}
 
 
-@on_command(DeclineAbility)
+@RULES.command(DeclineAbility)
 def _decline(run: Run, cmd: DeclineAbility, task: Task | None) -> None:
     kind = task.kind if task is not None else ""
     rule = DECLINES[kind][0] if kind in DECLINES else "CHAR-1"
     run.emit(AbilityDeclined(seat=cmd.seat, effect=kind, rule=rule))
 
 
-@on_event(AbilityDeclined, "PER2D", "KSWAP")
+@RULES.event(AbilityDeclined, "PER2D", "KSWAP")
 def _declined(s: GameState, e: AbilityDeclined) -> GameState:
     return replace(s, agenda=resolved(s, e))  # what follows is its grant
 
 
-@grant_rule(AbilityDeclined)
+@RULES.grant(AbilityDeclined)
 def _declined_grants(before: GameState, after: GameState, e: AbilityDeclined) -> list[Task]:
     top = before.agenda[-1]
     declined = DECLINES.get(top.kind)

@@ -24,21 +24,21 @@ from domain import commands as c
 from domain import events as ev
 from domain.catalog import Catalog, Reward
 from domain.catalog.model import LibraryTile
-from domain.characters import AbilityRules, Character, character_of, register, with_character
+from domain.characters import AbilityRules, Character, character_of, with_character
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
 from domain.characters.common import DECLINES
 from domain.characters.events import LibraryTilePlaced
 from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
-from domain.effect_kinds import register as register_kind
 from domain.effects import register_special
 from domain.errors import IllegalMove
-from domain.evolve import on_event, resolves
 from domain.fastcopy import replace
 from domain.moves import persuade_check
-from domain.resolve import Run, on_command
-from domain.scoring import CELLAR_FIGURES, persuaded_figures
+from domain.resolve import Run
+from domain.ruleset import Rules
 from domain.state import GameState, PlayerState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 ROWS = 4  # R1..R4 (LIB-3)
 register_special("PER2D", Task("PER2D", 2, "1||"))
@@ -66,6 +66,8 @@ def covered(part: Character, catalog: Catalog) -> dict[tuple[int, int], Reward]:
 
 
 class Copernicus(AbilityRules):
+    ability_of = "copernicus"
+    rules = (RULES,)
     character = "copernicus"
     menu_commands = (PlaceLibraryTile,)
 
@@ -192,7 +194,7 @@ def library_check(s: GameState, cmd: PlaceLibraryTile) -> IllegalMove | None:
     return None
 
 
-@on_command(PlaceLibraryTile)
+@RULES.command(PlaceLibraryTile)
 def _place(run: Run, cmd: PlaceLibraryTile, task: Task | None) -> None:
     tile = next(t for t in library_tiles(run.state.catalog) if t.id == cmd.tile)
     run.emit(
@@ -202,7 +204,7 @@ def _place(run: Run, cmd: PlaceLibraryTile, task: Task | None) -> None:
     )
 
 
-@on_event(LibraryTilePlaced)
+@RULES.event(LibraryTilePlaced)
 def _placed(s: GameState, e: LibraryTilePlaced) -> GameState:
     p = s.players[e.seat]
     part = character_of(p)
@@ -240,16 +242,16 @@ def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
     return []
 
 
-def _counts(p: PlayerState, grand: bool) -> tuple[int, ...]:
-    """Inquisitors per cellar space: the ordinary ones, or an expansion's own figures (LUNA-44)."""
+def _counts(s: GameState, p: PlayerState, grand: bool) -> tuple[int, ...]:
+    """Inquisitors per cellar space: the ordinary ones, or a plug-in's own figures (LUNA-44)."""
     if not grand:
         return p.cellar
-    figures = persuaded_figures(True)
-    return figures.counts(p) if figures is not None else (0,) * len(p.cellar)
+    figures = s.rules.cellar_figures
+    return figures[0].counts(p) if figures else (0,) * len(p.cellar)
 
 
-def _movable(p: PlayerState, space: int, grand: bool, avoid: str) -> bool:
-    figures = _counts(p, grand)[space] - (avoid == _name(space, grand))
+def _movable(s: GameState, p: PlayerState, space: int, grand: bool, avoid: str) -> bool:
+    figures = _counts(s, p, grand)[space] - (avoid == _name(space, grand))
     return figures > 0 and space < len(p.cellar) - 1
 
 
@@ -259,14 +261,14 @@ def page_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     out: list[c.Command] = []
     if at:
         space, grand = _space(at)
-        if space < len(p.cellar) - 1 and _counts(p, grand)[space]:
+        if space < len(p.cellar) - 1 and _counts(s, p, grand)[space]:
             out.append(c.Persuade(seat=seat, space=space, grand=grand))
     else:
-        for grand in (False, True) if CELLAR_FIGURES else (False,):
+        for grand in (False, True) if s.rules.cellar_figures else (False,):
             out += [
                 c.Persuade(seat=seat, space=i, grand=grand)
                 for i in range(len(p.cellar))
-                if _movable(p, i, grand, avoid)
+                if _movable(s, p, i, grand, avoid)
             ]
     return [*out, DeclineAbility(seat=seat)] if out else []
 
@@ -287,12 +289,12 @@ def page_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
         return IllegalMove(
             "same-inquisitor", "move the same Inquisitor on (now on {at}) or stop", "CHAR-COP-1", at=at
         )
-    if not at and not _movable(s.players[cmd.seat], cmd.space, cmd.grand, avoid):
+    if not at and not _movable(s, s.players[cmd.seat], cmd.space, cmd.grand, avoid):
         return IllegalMove("different-inquisitor", "the second Inquisitor must be a different one", "AMB-28")
     return None
 
 
-register_kind(
+RULES.effect(
     EffectKind(
         "PER2D",
         "persuade two different Inquisitors up to 2 spaces each (Copernicus' page)",
@@ -303,7 +305,7 @@ register_kind(
         ("no Inquisitor in the cellar can be persuaded", "INQ-11"),
     )
 )
-resolves(ev.InquisitorPersuaded, "PER2D")
+RULES.resolve(ev.InquisitorPersuaded, "PER2D")
 
 
 def _declined(before: GameState, task: Task) -> list[Task]:
@@ -314,4 +316,3 @@ def _declined(before: GameState, task: Task) -> list[Task]:
 
 
 DECLINES["PER2D"] = ("CHAR-COP-1", _declined)
-register("copernicus", Copernicus())

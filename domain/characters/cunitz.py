@@ -20,25 +20,26 @@ from domain import events as ev
 from domain.abilities import cunitz as rules
 from domain.catalog import ActionTile, BookPage, Catalog
 from domain.catalog.luna_characters import LunaCharacters
-from domain.characters import Character, CharacterRules, ability_pages, register, with_character
+from domain.characters import Character, CharacterRules, ability_pages, with_character
 from domain.commands import Command, need_args, register_command
 from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
-from domain.effect_kinds import register as register_kind
 from domain.effects import register_reward_codes, reward_tasks
 from domain.errors import IllegalMove
 from domain.events import GrantingEvent, PlayerEvent, register_events
-from domain.evolve import on_event, resolved
+from domain.evolve import resolved
 from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
-from domain.grants import grant_rule
 from domain.parts import PartCodec, json_tuple, register_player_part
-from domain.resolve import POINT_RULES, Run, on_command
+from domain.resolve import Run
 from domain.rng import SeededRandom
+from domain.ruleset import Rules
 from domain.state import COLOURS, GameState, Part, PlayerState, Task, put_part
 from domain.takeback import add_revealing
 
-POINT_RULES["urania"] = "CHAR-CUN-4"
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
+RULES.point_rules["urania"] = "CHAR-CUN-4"
 register_reward_codes(
     {
         "FOCUS": Task("FOCUS"),
@@ -305,7 +306,7 @@ def _part_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
 
 
 NO_BOARD = ("only Cunitz' ability side has the Urania Propitia board", "CHAR-CUN-1")
-register_kind(
+RULES.effect(
     EffectKind("FOCUS", "Focus: the round token onto the increase's colour (or not)", __name__,
                (Focus,), _focus_options, _focus_check, NO_BOARD, expansion="cunitz"),
     EffectKind("FOCUSANY", "Focus: the round token onto any colour (or not)", __name__,
@@ -316,7 +317,7 @@ register_kind(
 )  # fmt: skip
 
 
-@on_command(PagePart)
+@RULES.command(PagePart)
 def _command_part(run: Run, cmd: PagePart, task: Task | None) -> None:
     assert task is not None and task.kind == PAGE
     rest = list(_parts(task))
@@ -324,12 +325,12 @@ def _command_part(run: Run, cmd: PagePart, task: Task | None) -> None:
     run.emit(PagePartChosen(seat=cmd.seat, part=cmd.part, rest=",".join(rest)))
 
 
-@on_event(PagePartChosen, PAGE)
+@RULES.event(PagePartChosen, PAGE)
 def _part_chosen(s: GameState, e: PagePartChosen) -> GameState:
     return replace(s, agenda=resolved(s, e))
 
 
-@grant_rule(PagePartChosen)
+@RULES.grant(PagePartChosen)
 def _part_grants(before: GameState, after: GameState, e: PagePartChosen) -> list[Task]:
     """CHAR-CUN-5: the chosen part now (resolved fully, RES-2), then the choice among the rest; the last
     part needs no choice."""
@@ -341,7 +342,7 @@ def _part_grants(before: GameState, after: GameState, e: PagePartChosen) -> list
     return [*tasks, *reward_tasks(rest, source)]
 
 
-@on_command(Focus)
+@RULES.command(Focus)
 def _command_focus(run: Run, cmd: Focus, task: Task | None) -> None:
     if cmd.space == LATER:
         move = _page_move(run.state, run.state.agenda[-1])
@@ -351,7 +352,7 @@ def _command_focus(run: Run, cmd: Focus, task: Task | None) -> None:
     run.emit(RoundTokenMoved(seat=cmd.seat, space=cmd.space))
 
 
-@on_event(FocusDeferred, "FOCUSANY")
+@RULES.event(FocusDeferred, "FOCUSANY")
 def _focus_deferred(s: GameState, e: FocusDeferred) -> GameState:
     agenda = resolved(s, e)
     if not agenda or agenda[-1].kind != "MOVE" or agenda[-1].n != e.steps:
@@ -359,14 +360,14 @@ def _focus_deferred(s: GameState, e: FocusDeferred) -> GameState:
     return replace(s, agenda=agenda[:-1])
 
 
-@grant_rule(FocusDeferred)
+@RULES.grant(FocusDeferred)
 def _deferred_grants(before: GameState, after: GameState, e: FocusDeferred) -> list[Task]:
     """CHAR-CUN-5: the page's Move, then its Focus."""
     source = before.agenda[-1].source
     return [Task("MOVE", e.steps, "", source), Task("FOCUSANY", 1, "", source)]
 
 
-@on_event(RoundTokenMoved, "FOCUS", "FOCUSANY")
+@RULES.event(RoundTokenMoved, "FOCUS", "FOCUSANY")
 def _round_moved(s: GameState, e: RoundTokenMoved) -> GameState:
     part = urania_of(s.players[e.seat])
     if e.space != "-":
@@ -374,19 +375,19 @@ def _round_moved(s: GameState, e: RoundTokenMoved) -> GameState:
     return replace(_with(s, e.seat, part), agenda=resolved(s, e))
 
 
-@on_event(SquareTokenMoved, "MOVE")
+@RULES.event(SquareTokenMoved, "MOVE")
 def _square_moved(s: GameState, e: SquareTokenMoved) -> GameState:
     part = replace(urania_of(s.players[e.seat]), square=e.end)
     return replace(_with(s, e.seat, part), agenda=resolved(s, e))
 
 
-@on_event(NoteRevealed)
+@RULES.event(NoteRevealed)
 def _note_revealed(s: GameState, e: NoteRevealed) -> GameState:
     part = urania_of(s.players[e.seat])
     return _with(s, e.seat, replace(part, shown=max(part.shown, e.index + 1)))
 
 
-@grant_rule(SquareTokenMoved)
+@RULES.grant(SquareTokenMoved)
 def _landing(before: GameState, after: GameState, e: SquareTokenMoved) -> list[Task]:
     """CHAR-CUN-4, AMB-38: only the space the token stops on pays (nothing if it did not move)."""
     if e.end == e.start:
@@ -405,6 +406,8 @@ def _action_tile(tile: Any) -> ActionTile:
 
 
 class Cunitz(CharacterRules):
+    ability_of = "cunitz"
+    rules = (RULES,)
     side = "ability"
 
     def layout(
@@ -474,6 +477,3 @@ class Cunitz(CharacterRules):
                 colour = rules.focus_colour(option) or ""
                 return [replace(t, arg=colour) if t.kind == "FOCUS" else t for t in tasks]
         return tasks
-
-
-register("cunitz", Cunitz())

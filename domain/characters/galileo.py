@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.characters import AbilityRules, register
+from domain.characters import AbilityRules
 from domain.effect_kinds import lent
 from domain.state import GameState, PlayerState, Task
 
@@ -23,6 +23,7 @@ MOON_OBSERVED = "MoonObserved"  # Luna's Major Object (AMB-12): named, not impor
 
 
 class Galileo(AbilityRules):
+    ability_of = "galileo"
     character = "galileo"
 
     def observe_more(self, s: GameState, player: PlayerState, first: str) -> Task | None:
@@ -40,6 +41,3 @@ class Galileo(AbilityRules):
             if top != "OBSERVE" and not lent(before):
                 return [*tasks, Task("OBSERVE", 1, "C", "CHAR-GAL-4")]
         return tasks
-
-
-register("galileo", Galileo())

@@ -25,24 +25,25 @@ from domain import events as ev
 from domain.abilities import hevelius as rules
 from domain.catalog import Catalog
 from domain.catalog.luna_characters import LunaCharacters
-from domain.characters import Character, CharacterRules, register, with_character
+from domain.characters import Character, CharacterRules, with_character
 from domain.commands import Command, int_arg, need_args, register_command
 from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
-from domain.effect_kinds import register as register_kind
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.events import GrantingEvent, PlayerEvent, register_events
-from domain.evolve import on_event, resolved
+from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.grants import grant_rule
 from domain.parts import PartCodec, json_tuple, register_player_part
-from domain.resolve import POINT_RULES, Run, on_command
+from domain.resolve import Run
 from domain.rng import SeededRandom
+from domain.ruleset import Rules
 from domain.state import GameState, Part, PlayerState, Task, put_part
 from domain.takeback import add_revealing
 
-POINT_RULES["hevelius"] = "CHAR-HEV-6"
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
+RULES.point_rules["hevelius"] = "CHAR-HEV-6"
 
 
 def data_of(catalog: Catalog) -> LunaCharacters:
@@ -292,12 +293,12 @@ def _refill(run: Emitter, task: Task) -> None:
     run.emit(OfferRefilled(seat=seat, drawn=part.deck[: max(0, need)]))
 
 
-register_kind(
+RULES.effect(
     EffectKind("HREFILL", "refill the Constellation offer", __name__, resolve=_refill, expansion="hevelius")
 )
 
 
-@on_command(ClaimTile)
+@RULES.command(ClaimTile)
 def _command_claim(run: Run, cmd: ClaimTile, task: Task | None) -> None:
     s = run.state
     part = heavens_of(s.players[cmd.seat])
@@ -313,14 +314,14 @@ def _command_claim(run: Run, cmd: ClaimTile, task: Task | None) -> None:
     )
 
 
-@on_command(DiscardOffer)
+@RULES.command(DiscardOffer)
 def _command_discard(run: Run, cmd: DiscardOffer, task: Task | None) -> None:
     run.emit(OfferTilesDiscarded(seat=cmd.seat, tiles=cmd.tiles))
     if _committed(run.state):  # AMB-37 (rules 0.3.0): the discard is at the end of her Action phase
         run.emit(ev.ActionPhaseEnded(seat=cmd.seat))
 
 
-@on_event(ConstellationTileClaimed)
+@RULES.event(ConstellationTileClaimed)
 def _claimed(s: GameState, e: ConstellationTileClaimed) -> GameState:
     part = _this_turn(s, heavens_of(s.players[e.seat]))
     groups = list(part.constellations)
@@ -338,14 +339,14 @@ def _claimed(s: GameState, e: ConstellationTileClaimed) -> GameState:
     )
 
 
-@on_event(OfferTilesDiscarded)
+@RULES.event(OfferTilesDiscarded)
 def _discarded(s: GameState, e: OfferTilesDiscarded) -> GameState:
     part = _this_turn(s, heavens_of(s.players[e.seat]))
     offer = tuple(t for t in part.offer if t not in e.tiles)
     return _with(s, e.seat, replace(part, offer=offer, discard=(*part.discard, *e.tiles), discarded=True))
 
 
-@on_event(ConstellationDeckReshuffled)
+@RULES.event(ConstellationDeckReshuffled)
 def _reshuffled(s: GameState, e: ConstellationDeckReshuffled) -> GameState:
     part = heavens_of(s.players[e.seat])
     part = replace(
@@ -359,7 +360,7 @@ def _reshuffled(s: GameState, e: ConstellationDeckReshuffled) -> GameState:
     return _with(s, e.seat, part)
 
 
-@on_event(OfferRefilled, "HREFILL")
+@RULES.event(OfferRefilled, "HREFILL")
 def _refilled(s: GameState, e: OfferRefilled) -> GameState:
     part = heavens_of(s.players[e.seat])
     part = replace(
@@ -371,13 +372,13 @@ def _refilled(s: GameState, e: OfferRefilled) -> GameState:
     return replace(_with(s, e.seat, part), agenda=resolved(s, e))
 
 
-@grant_rule(ConstellationTileClaimed)
+@RULES.grant(ConstellationTileClaimed)
 def _claim_grants(before: GameState, after: GameState, e: ConstellationTileClaimed) -> list[Task]:
     reward = rules.completion_reward(data_of(after.catalog).bands, e.stars) if e.completed else ()
     return [*reward_tasks(reward, "hevelius"), Task("HREFILL", 1, "", "hevelius")]  # CHAR-HEV-6/8
 
 
-@grant_rule(OfferTilesDiscarded)
+@RULES.grant(OfferTilesDiscarded)
 def _discard_grants(before: GameState, after: GameState, e: OfferTilesDiscarded) -> list[Task]:
     return [Task("HREFILL", 1, "", "hevelius")]  # CHAR-HEV-8
 
@@ -415,6 +416,8 @@ def _discard_sets(offer: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 class Hevelius(CharacterRules):
+    ability_of = "hevelius"
+    rules = (RULES,)
     side = "ability"
 
     def deal(self, catalog: Catalog, rng: SeededRandom, version: str) -> tuple[str, ...]:
@@ -629,6 +632,3 @@ class Hevelius(CharacterRules):
         return IllegalMove(
             "not-your-ability", "{VERB!r} is another character's ability", "CHAR-1", VERB=cmd.VERB
         )
-
-
-register("hevelius", Hevelius())

@@ -18,18 +18,20 @@ from typing import Any
 
 from domain import commands as c
 from domain.catalog import ActionTile, Catalog
-from domain.characters import AbilityRules, Character, character_of, register, with_character
+from domain.characters import AbilityRules, Character, character_of, with_character
 from domain.characters.commands import DeclineAbility, KeplerSwap
 from domain.characters.common import DECLINES
 from domain.characters.events import KeplerTilesSwapped
 from domain.effect_kinds import EffectKind
-from domain.effect_kinds import register as register_kind
 from domain.effects import register_special
 from domain.errors import IllegalMove
-from domain.evolve import on_event, resolved
+from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.resolve import Run, on_command
+from domain.resolve import Run
+from domain.ruleset import Rules
 from domain.state import SKY, GameState, PlayerState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 register_special("KSWAP:board", Task("KSWAP", 1, "board"))
 register_special("KSWAP:aside", Task("KSWAP", 1, "aside"))
@@ -43,6 +45,8 @@ def special_tile(catalog: Catalog) -> ActionTile:
 
 
 class Kepler(AbilityRules):
+    ability_of = "kepler"
+    rules = (RULES,)
     character = "kepler"
 
     def check_seat(self, catalog: Catalog, character: str, aside: str | None) -> IllegalMove | None:
@@ -129,7 +133,7 @@ def swap_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     return None
 
 
-register_kind(
+RULES.effect(
     EffectKind(
         "KSWAP",
         "swap Action tiles (Kepler's special tile)",
@@ -143,7 +147,7 @@ register_kind(
 DECLINES["KSWAP"] = ("CHAR-KEP-2", lambda before, task: [])
 
 
-@on_command(KeplerSwap)
+@RULES.command(KeplerSwap)
 def _swap(run: Run, cmd: KeplerSwap, task: Task | None) -> None:
     p = run.state.players[cmd.seat]
     part = character_of(p)
@@ -161,7 +165,7 @@ def _swap(run: Run, cmd: KeplerSwap, task: Task | None) -> None:
     )
 
 
-@on_event(KeplerTilesSwapped, "KSWAP")
+@RULES.event(KeplerTilesSwapped, "KSWAP")
 def _swapped(s: GameState, e: KeplerTilesSwapped) -> GameState:
     p = s.players[e.seat]
     part = character_of(p)
@@ -170,6 +174,3 @@ def _swapped(s: GameState, e: KeplerTilesSwapped) -> GameState:
     players = list(s.players)
     players[e.seat] = with_character(replace(p, queue=tuple(e.queue)), replace(part, aside=e.aside))
     return replace(s, players=tuple(players), agenda=resolved(s, e))
-
-
-register("kepler", Kepler())

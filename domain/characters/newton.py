@@ -13,20 +13,22 @@ from domain import events as ev
 from domain.abilities import newton as rules
 from domain.catalog import ActionTile, BookPage, Catalog
 from domain.catalog.luna_characters import LunaCharacters
-from domain.characters import Character, CharacterRules, ability_pages, register, rules_for, with_character
+from domain.characters import Character, CharacterRules, ability_pages, rules_for, with_character
 from domain.commands import Command, int_arg, need_args, register_command
 from domain.effect_kinds import EffectKind, Emitter
-from domain.effect_kinds import register as register_kind
 from domain.effects import register_reward_codes, reward_tasks
 from domain.errors import IllegalMove
 from domain.events import PlayerEvent, register_events
-from domain.evolve import on_event, players_with, resolved, resolves
+from domain.evolve import players_with, resolved
 from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
-from domain.resolve import POINT_RULES, Run, on_command
+from domain.resolve import Run
+from domain.ruleset import Rules
 from domain.state import GameState, PlayerState, Task
 
-POINT_RULES["newton"] = "CHAR-NEW-5"
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
+RULES.point_rules["newton"] = "CHAR-NEW-5"
 register_reward_codes({"NSHIFT": Task("NSHIFT"), "NVP": Task("NVP")})  # his pages' codes
 
 
@@ -75,13 +77,13 @@ class MirrorShifted(PlayerEvent):
 register_events(MirrorShifted)
 
 
-def _is_newton(p: PlayerState) -> bool:
-    return isinstance(rules_for(p), Newton)
+def _is_newton(s: GameState, p: PlayerState) -> bool:
+    return isinstance(rules_for(s, p), Newton)
 
 
 def _shift_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     p = s.players[seat]
-    if not _is_newton(p):
+    if not _is_newton(s, p):
         return []
     steps = data_of(s.catalog).page1_steps
     moves = rules.page1_moves(p.queue, mirrors(s.catalog), steps)
@@ -93,7 +95,7 @@ def _shift_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None
     if not isinstance(cmd, ShiftMirror):
         return IllegalMove("pending-decision", "first move a special tile forward (or decline)", "CHAR-NEW-4")
     p = s.players[cmd.seat]
-    if not _is_newton(p):
+    if not _is_newton(s, p):
         return IllegalMove(
             "not-your-ability", "only Newton's ability side moves a special tile", "CHAR-NEW-4"
         )
@@ -124,7 +126,7 @@ def _page2(run: Emitter, task: Task) -> None:
     run.emit(ev.VictoryPointsScored(seat=seat, points=vp, source="newton", rule="CHAR-NEW-5"))
 
 
-register_kind(
+RULES.effect(
     EffectKind(
         "NSHIFT",
         "move a special tile forward (or decline)",
@@ -143,10 +145,10 @@ register_kind(
         expansion="newton",
     ),
 )
-resolves(ev.VictoryPointsScored, "NVP")
+RULES.resolve(ev.VictoryPointsScored, "NVP")
 
 
-@on_command(ShiftMirror)
+@RULES.command(ShiftMirror)
 def _command_shift(run: Run, cmd: ShiftMirror, task: Task | None) -> None:
     queue = run.state.players[cmd.seat].queue
     if cmd.steps:
@@ -154,7 +156,7 @@ def _command_shift(run: Run, cmd: ShiftMirror, task: Task | None) -> None:
     run.emit(MirrorShifted(seat=cmd.seat, tile=cmd.tile, steps=cmd.steps, queue=queue))
 
 
-@on_event(MirrorShifted, "NSHIFT")
+@RULES.event(MirrorShifted, "NSHIFT")
 def _shifted(s: GameState, e: MirrorShifted) -> GameState:
     return replace(s, players=players_with(s, e.seat, queue=tuple(e.queue)), agenda=resolved(s, e))
 
@@ -167,6 +169,8 @@ def _action_tile(tile: Any) -> ActionTile:
 
 
 class Newton(CharacterRules):
+    ability_of = "newton"
+    rules = (RULES,)
     side = "ability"
 
     def layout(
@@ -213,6 +217,3 @@ class Newton(CharacterRules):
             mirrored = reward_tasks(rules.mirror_reward(face[0], times), "action-tile")
             return mirrored + [t for t in tasks if t.kind == "ROTATE"]  # A6's rotation stays (LUNA-BA-6)
         return tasks
-
-
-register("newton", Newton())

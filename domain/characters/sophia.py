@@ -10,19 +10,19 @@ from typing import Any, ClassVar
 
 from domain.abilities import sophia as rules
 from domain.catalog import Catalog
-from domain.characters import Character, CharacterRules, register, with_character
+from domain.characters import Character, CharacterRules, with_character
 from domain.effect_kinds import EffectKind, Emitter
-from domain.effect_kinds import register as register_kind
 from domain.effects import reward_tasks
 from domain.events import GrantingEvent, PlayerEvent, register_events
-from domain.evolve import on_event, resolved
+from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.grants import grant_rule
 from domain.parts import PartCodec, register_player_part
-from domain.resolve import POINT_RULES
+from domain.ruleset import Rules
 from domain.state import GameState, Part, PlayerState, Task, put_part
 
-POINT_RULES["sun"] = "CHAR-SOP-3"
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
+RULES.point_rules["sun"] = "CHAR-SOP-3"
 # AMB-39: every Observe that observed an object (the fixed action, Luna's A2, the Moon) pays the Sun
 OBSERVATIONS = ("MajorObjectObserved", "ConstellationObserved", "MoonObserved")
 
@@ -92,13 +92,13 @@ def _sun(run: Emitter, task: Task) -> None:
     )
 
 
-register_kind(
+RULES.effect(
     EffectKind("VENUS", "move Venus", __name__, resolve=_venus, expansion="sophia"),
     EffectKind("SUN", "gain the visible Sun rewards", __name__, resolve=_sun, expansion="sophia"),
 )
 
 
-@on_event(VenusMoved, "VENUS")
+@RULES.event(VenusMoved, "VENUS")
 def _venus_moved(s: GameState, e: VenusMoved) -> GameState:
     players = list(s.players)
     p = players[e.seat]
@@ -106,12 +106,12 @@ def _venus_moved(s: GameState, e: VenusMoved) -> GameState:
     return replace(s, players=tuple(players), agenda=resolved(s, e))
 
 
-@on_event(SunRewardsGained, "SUN")
+@RULES.event(SunRewardsGained, "SUN")
 def _sun_gained(s: GameState, e: SunRewardsGained) -> GameState:
     return replace(s, agenda=resolved(s, e))
 
 
-@grant_rule(SunRewardsGained)
+@RULES.grant(SunRewardsGained)
 def _sun_grants(before: GameState, after: GameState, e: SunRewardsGained) -> list[Task]:
     data = after.catalog.luna_characters
     assert data is not None
@@ -119,6 +119,8 @@ def _sun_grants(before: GameState, after: GameState, e: SunRewardsGained) -> lis
 
 
 class Sophia(CharacterRules):
+    ability_of = "sophia"
+    rules = (RULES,)
     side = "ability"
 
     def start(self, catalog: Catalog, player: PlayerState, layout: dict[str, Any] | None) -> PlayerState:
@@ -136,6 +138,3 @@ class Sophia(CharacterRules):
             if top != "OBSERVE" and rules.sun_triggers(1):  # the first of its Observe (OBS-1)
                 return [*tasks, Task("SUN", 1, "", "sophia")]
         return tasks
-
-
-register("sophia", Sophia())

@@ -1,7 +1,5 @@
-"""The rules concepts, one module each, registering the effect kinds they define (domain/effect_kinds.py).
-
-Importing this package registers every base kind; `domain.engine` does so. An expansion's concepts
-are imported by the expansion (domain/expansions/).
+"""The rules concepts, one module each, declaring the effect kinds they define in its `RULES` (the base
+game's, domain/base.py).
 """
 
 from domain.concepts import (

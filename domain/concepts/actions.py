@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain.characters import rules_for
-from domain.effect_kinds import EffectKind, register
+from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
+from domain.ruleset import Rules
 from domain.state import GameState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 
 def upgrade_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     """UPG-4: an Action tile not yet upgraded."""
     p = s.players[seat]  # a character's own tiles too (Kepler's set-aside tile, CHAR-KEP-5)
-    return [c.Upgrade(seat=seat, tile=t) for t in rules_for(p).own_tiles(p) if t not in p.upgraded]
+    return [c.Upgrade(seat=seat, tile=t) for t in rules_for(s, p).own_tiles(p) if t not in p.upgraded]
 
 
 def upgrade_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
@@ -20,14 +23,14 @@ def upgrade_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
     if not isinstance(cmd, c.Upgrade):
         return IllegalMove("pending-decision", "first choose the Action tile to upgrade", "RES-1")
     p = s.players[cmd.seat]
-    if cmd.tile not in rules_for(p).own_tiles(p):
+    if cmd.tile not in rules_for(s, p).own_tiles(p):
         return IllegalMove("unknown-tile", "you have no Action tile {tile!r}", "UPG-1", tile=cmd.tile)
     if cmd.tile in p.upgraded:
         return IllegalMove("already-upgraded", "tile {tile} is already upgraded", "UPG-4", tile=cmd.tile)
     return None
 
 
-register(
+RULES.effect(
     EffectKind(
         "UPG",
         "upgrade an Action tile",

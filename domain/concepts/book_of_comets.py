@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from domain import commands as c
-from domain.effect_kinds import EffectKind, register
+from domain.effect_kinds import EffectKind
 from domain.moves import book_check, book_options
+from domain.ruleset import Rules
 
-register(
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
+RULES.effect(
     EffectKind(
         "BOOK",
         "place a comet in the Book of Comets",

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from domain import events as ev
-from domain.effect_kinds import EffectKind, Emitter, register
+from domain.effect_kinds import EffectKind, Emitter
+from domain.ruleset import Rules
 from domain.state import Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 
 def _spot(run: Emitter, task: Task) -> None:
@@ -16,4 +19,4 @@ def _spot(run: Emitter, task: Task) -> None:
         run.emit(ev.EffectLost(seat=seat, effect="SPOT", reason="no Comet token left", rule="SPOT-2"))
 
 
-register(EffectKind("SPOT", "spot a comet (SPOT-1)", __name__, resolve=_spot))
+RULES.effect(EffectKind("SPOT", "spot a comet (SPOT-1)", __name__, resolve=_spot))

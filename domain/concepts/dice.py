@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
-from domain.effect_kinds import EffectKind, Emitter, register
+from domain.effect_kinds import EffectKind, Emitter
 from domain.errors import IllegalMove
 from domain.moves import _distinct, die_check, die_options, recolour_check, recolour_options
+from domain.ruleset import Rules
 from domain.state import GameState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 
 def raise_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
@@ -37,7 +40,7 @@ def _raise_colour(run: Emitter, task: Task) -> None:
         )
 
 
-register(
+RULES.effect(
     EffectKind(
         "DIE",
         "gain a die (choose a colour)",

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
-from domain.effect_kinds import EffectKind, register
+from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
 from domain.moves import persuade_check, persuade_options
+from domain.ruleset import Rules
 from domain.scoring import on_rightmost
 from domain.state import GameState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 
 def _farewell(s: GameState, task: Task, seat: int) -> list[c.Command]:
     p = s.players[seat]
-    if on_rightmost(p):  # INQ-16
+    if on_rightmost(s, p):  # INQ-16
         return [c.Farewell(seat=seat, accept=True), c.Farewell(seat=seat, accept=False)]
     return []
 
@@ -23,14 +26,14 @@ def _farewell_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | N
     if not isinstance(cmd, c.Farewell):
         return IllegalMove("pending-decision", "first take or decline the Farewell", "RES-1")
     p = s.players[cmd.seat]
-    if not on_rightmost(p):
+    if not on_rightmost(s, p):
         return IllegalMove("no-farewell", "no Inquisitor of yours is on the rightmost space", "INQ-16")
     if cmd.accept not in (True, False):
         return IllegalMove("bad-answer", "take the Farewell: yes or no", "INQ-16")
     return None
 
 
-register(
+RULES.effect(
     EffectKind(
         "PER",
         "Persuade (choose an Inquisitor)",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from domain import commands as c
-from domain.effect_kinds import EffectKind, register
+from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
 from domain.moves import observe_check, observe_options
 from domain.resolve import draw_card
+from domain.ruleset import Rules
 from domain.state import GameState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 
 def _majors(task: Task) -> bool:
@@ -38,7 +41,7 @@ def _more_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     return refusal
 
 
-register(
+RULES.effect(
     EffectKind(
         "OBSERVE",
         "observe another constellation or stop",

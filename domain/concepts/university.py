@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from domain import commands as c
-from domain.effect_kinds import EffectKind, register
+from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
+from domain.ruleset import Rules
 from domain.state import GameState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 TOP_ROW = 4  # LEC-2: the highest row of a Scale tile
 
@@ -29,7 +32,7 @@ def lecture_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
     return None
 
 
-register(
+RULES.effect(
     EffectKind(
         "LEC",
         "Lecture (choose a Scale tile)",

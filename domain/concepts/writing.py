@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
-from domain.effect_kinds import EffectKind, Emitter, register
+from domain.effect_kinds import EffectKind, Emitter
 from domain.errors import IllegalMove
 from domain.moves import library_end, row_check, write_check, write_options
+from domain.ruleset import Rules
 from domain.state import GameState, Task
+
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 
 def _step(run: Emitter, task: Task) -> None:
@@ -33,7 +36,7 @@ def _complete_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | N
     return row_check(s, cmd.seat, cmd.row)
 
 
-register(
+RULES.effect(
     EffectKind(
         "WRITE",
         "Partial writing (step a Book token or stop)",

@@ -1,6 +1,5 @@
-"""Expansions, each a plug-in registering its rules on the base engine's seams (domain/effect_kinds.py,
-domain/evolve.py, domain/resolve.py, domain/grants.py, domain/turnorder.py, domain/opponents.py).
-Importing this package registers every expansion; `domain.engine` does so."""
+"""Expansions, each a plug-in (domain/ruleset.py); `plugins.py` composes a game's rules from them, the base
+game and the characters."""
 
 from domain.expansions import luna, solo
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.characters import Character
-from domain.expansions.luna.state import luna_of
+from domain.expansions.luna.state import luna_of, seat_of
 from domain.expansions.solo.data import CURRENT, solo_data
 from domain.expansions.solo.state import TychoState
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, GameState
@@ -40,7 +40,7 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
             own = p.part(TychoState)
             line = solo_data(own.data if own else CURRENT).base_tiles
             assert sorted(p.queue) == sorted(line) or sorted(p.queue) == sorted((*line, "TYM"))
-            assert sum(p.grand) == 0, "SOLO-11: his cellar never holds a Grand Inquisitor"
+            assert sum(seat_of(p).grand) == 0, "SOLO-11: his cellar never holds a Grand Inquisitor"
         elif part is not None and part.aside:  # CHAR-KEP-1: six on the board (the special one) plus one aside
             assert len(p.queue) == 6 and sorted((*p.queue, part.aside)) == sorted((*tile_ids, "K1"))
             assert p.queue.count("K1") == 1 and part.aside != "K1", "CHAR-KEP-3"
@@ -61,11 +61,11 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
             assert all(0 <= r < 4 and 1 <= col <= 1 + len(p.library) for r, col in cells)
             assert len({t for t, _, _, _ in part.library}) == len(part.library) <= 4
         cellar_spaces = 5 if part is not None and p.character == "bruno" else len(cat.cellar_arch)
-        assert len(p.cellar) == len(p.grand) == cellar_spaces, "CHAR-BRU-2: Bruno's 5-space cellar"
+        assert len(p.cellar) == len(seat_of(p).grand) == cellar_spaces, "CHAR-BRU-2: Bruno's 5-space cellar"
         assert p.score == sum(v for _, v in p.points), "score = sum of points by source"
         assert p.score == vp_events[p.seat], "score = sum of VictoryPointsScored events"
         assert cat.reputation_min <= p.reputation <= cat.reputation_max, "reputation within the track"
-        assert all(n >= 0 for n in p.cellar) and all(n >= 0 for n in p.grand)
+        assert all(n >= 0 for n in p.cellar) and all(n >= 0 for n in seat_of(p).grand)
         assert all(0 <= h <= 4 for h in p.university)
         assert all(0 <= b <= _book_end(state, p) for b in p.books), (p.books, len(p.library))
         assert p.quadrants >= 0
@@ -76,16 +76,16 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
     luna = luna_of(state)
     if luna is not None:
         on_moon = sum(1 for flipped in luna.flipped if not flipped)
-        in_cellars = sum(sum(p.grand) for p in state.players)
+        in_cellars = sum(sum(seat_of(p).grand) for p in state.players)
         on_board = sum(len(seats) for seats in luna.bonus)
         in_transit = sum(1 for t in state.agenda if t.kind == "GRAND")  # taken from its Moon tile (LUNA-23.4)
         assert on_moon + in_cellars + on_board + in_transit == 9, "9 Grand Inquisitors accounted for"
         assert all(len(seats) <= 1 for seats in luna.bonus[:8]), "Bonus spaces 1-8 hold one figure (LUNA-42)"
-        assert all(p.grand[-1] == 0 for p in state.players) or (
+        assert all(seat_of(p).grand[-1] == 0 for p in state.players) or (
             state.agenda[-1:] and state.agenda[-1].kind == "DEPART"
         )
         assert list(luna.costs) == sorted(luna.costs) and len(luna.costs) == 9 - sum(
-            p.moon for p in state.players
+            seat_of(p).moon for p in state.players
         )
         assert sum(1 for t in luna.scoring if t) == on_moon, "each Scoring tile scored at most once"
     seen = [c for c in state.display if c is not None]

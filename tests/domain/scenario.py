@@ -26,8 +26,14 @@ def new_game(
 
 
 def player(state: GameState, seat: int = 0, **changes: Any) -> GameState:
+    """Seat `seat` with these changes; `grand` and `moon` change its Luna figures (its `LunaSeat` part)."""
+    from domain.expansions.luna.state import seat_with
+
+    luna = {name: changes.pop(name) for name in ("grand", "moon") if name in changes}
     players = list(state.players)
     players[seat] = replace(players[seat], **changes)
+    if luna:
+        players[seat] = seat_with(players[seat], **luna)
     return replace(state, players=tuple(players))
 
 

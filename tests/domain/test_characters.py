@@ -19,7 +19,7 @@ class ThreeConstellations(characters.CharacterRules):
 
 def test_SET_21_basic_side_changes_no_rule() -> None:
     s = new_game()
-    rules = characters.rules_for(s.players[0])
+    rules = characters.rules_for(s, s.players[0])
     assert rules is characters.BASIC and rules.personal_pages(s.catalog) == ()
     assert rules.observe_more(s, s.players[0], "C") == Task("OBSERVE", 1)
     assert rules.observe_more(s, s.players[0], "MO") is None
@@ -29,7 +29,7 @@ def test_character_rules_change_the_observe_limit_and_react_to_wraps(monkeypatch
     import sys
 
     for module in ("domain.characters", "domain.grants", "domain.moves"):
-        monkeypatch.setattr(sys.modules[module], "rules_for", lambda p: ThreeConstellations())
+        monkeypatch.setattr(sys.modules[module], "rules_for", lambda s, p: ThreeConstellations())
     s = show(show(show(new_game(), 0, "D1-01"), 1, "D1-03"), 2, "D1-07")
     s = actions_at(player(s, 0, dice=(("R", 5), ("R", 4), ("R", 5), ("B", 1))), S1)
     s, _ = play(s, "observe C:D1-01:0 R5 c1=0 c2=0")
@@ -66,7 +66,7 @@ def test_CHAR_2_all_eight_characters_play_their_basic_side_with_or_without_luna(
         record = play_game(setup, [make_bot("random", f"char-2:{i}") for i in range(4)])
         assert record.state.finished
         assert [p.character for p in record.state.players] == list(chosen)
-        assert all(characters.rules_for(p) is characters.BASIC for p in record.state.players)
+        assert all(characters.rules_for(record.state, p) is characters.BASIC for p in record.state.players)
 
 
 def test_SET_21_an_unknown_character_is_refused_with_the_list_of_eight() -> None:

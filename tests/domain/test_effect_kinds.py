@@ -6,14 +6,16 @@ import re
 
 import pytest
 
-from domain import effect_kinds
-from domain.effect_kinds import EFFECTS, EffectKind, effect_kind
+from domain.base import BaseGame
+from domain.effect_kinds import EffectKind
+from domain.expansions.plugins import every_plugin
 from domain.options import Options
 from domain.selfplay import selfplay
 from domain.state import Task
 from tests.domain.scenario import actions_at, new_game, play, player, with_agenda
 
 RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+$")
+EFFECTS = every_plugin().effects  # every plug-in's kinds: the base game's, Luna's, Tycho's, the characters'
 
 
 def test_every_kind_names_its_concept_and_a_choice_has_commands_options_a_check_and_a_name() -> None:
@@ -59,17 +61,26 @@ def test_RES_1_a_pending_choice_is_named_by_its_kind() -> None:
     with pytest.raises(IllegalMove) as refused:
         play(s, "end")
     assert refused.value.code == "pending-decision" and refused.value.rule_id == "RES-1"
-    assert effect_kind("PER").name in refused.value.message
+    assert s.rules.effect_kind("PER").name in refused.value.message
 
 
-def test_a_kind_is_registered_once_and_a_choice_needs_its_options_and_its_check() -> None:
-    with pytest.raises(ValueError, match="registered twice"):
-        effect_kinds.register(EffectKind("PER", "again", "test"))
+def test_a_kind_is_declared_once_and_a_choice_needs_its_options_and_its_check() -> None:
+    from domain.ruleset import Plugin, Rules, Ruleset
+
+    per = EFFECTS["PER"]
+    twice = Rules("twice")
+    twice.effect(EffectKind("PER", "again", "test", per.commands, per.options, per.check))
+
+    class Twice(Plugin):
+        rules = (twice,)
+
+    game = new_game()
+    with pytest.raises(ValueError, match="PER has an effect kind already"):
+        Ruleset(game.rules.pins, (BaseGame, Twice))
     with pytest.raises(ValueError, match="needs its commands, its options and its check"):
-        effect_kinds.register(EffectKind("NEW", "half a choice", "test", commands=(object,)))  # type: ignore[arg-type]
-    per = effect_kind("PER")
+        Rules("half").effect(EffectKind("NEW", "half a choice", "test", commands=(object,)))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="needs its commands, its options and its check"):
-        effect_kinds.register(EffectKind("NEW", "no check", "test", per.commands, per.options))
+        Rules("no-check").effect(EffectKind("NEW", "no check", "test", per.commands, per.options))
     assert "NEW" not in EFFECTS
     with pytest.raises(ValueError, match="unknown effect kind 'NOPE'"):
-        effect_kind("NOPE")
+        game.rules.effect_kind("NOPE")

@@ -18,7 +18,7 @@ def _observing(dice=(("R", 5), ("R", 4), ("R", 5), ("Y", 4))):  # type: ignore[n
 def test_CHAR_1_the_ability_side_is_recorded_and_basic_seats_keep_the_base_rules() -> None:
     s = ability_game(sides=("ability", "basic", "basic"))
     assert s.players[0].part(Character) is not None and s.players[1].part(Character) is None
-    assert rules_for(s.players[1]).observe_more(s, s.players[1], "C").n == 1  # type: ignore[union-attr]
+    assert rules_for(s, s.players[1]).observe_more(s, s.players[1], "C").n == 1  # type: ignore[union-attr]
 
 
 def test_CHAR_GAL_2_up_to_three_constellations_in_one_observe() -> None:

@@ -78,11 +78,12 @@ def test_RES_2_an_event_that_resolves_an_effect_that_is_not_pending_does_not_fit
 
 
 def test_every_granting_event_has_its_grant_rule_and_every_command_its_handler() -> None:
+    from domain.expansions.plugins import every_plugin
     from domain.grants import missing_rules
     from domain.resolve import unhandled_commands
 
-    assert missing_rules() == []
-    assert unhandled_commands() == []
+    assert missing_rules(every_plugin()) == []
+    assert unhandled_commands(every_plugin()) == []
 
 
 def test_no_base_turn_handler_names_the_luna_expansion() -> None:

@@ -11,7 +11,7 @@ from domain import IllegalMove, Options, legal_moves
 from domain import events as ev
 from domain.expansions.luna import events as le
 from domain.expansions.luna.rules import scoring_points
-from domain.expansions.luna.state import luna_of
+from domain.expansions.luna.state import luna_of, seat_of
 from domain.expansions.luna.state import with_luna as put_luna
 from domain.scoring import cellar_points, interrogation
 from domain.selfplay import selfplay
@@ -59,7 +59,7 @@ def test_LUNA_1_to_9_setup() -> None:
     assert luna.costs == (5, 6, 7, 8, 9, 10, 11, 12, 13)
     assert sorted(luna.scoring) == sorted(t.id for t in s.catalog.luna.scoring_tiles)
     assert luna.flipped == (False,) * 9 and luna.bonus == ((),) * 9
-    assert all(p.grand == (0, 0, 0, 0) for p in s.players)
+    assert all(seat_of(p).grand == (0, 0, 0, 0) for p in s.players)
 
 
 def test_LUNA_3_face_down_scoring_tiles_are_hidden() -> None:
@@ -95,11 +95,11 @@ def test_EX_17_observing_the_moon() -> None:
     moon = of_type(events, le.MoonObserved)[0]
     assert (moon.cost, moon.comets, moon.scoring) == (5, (0,), "LUNA-66")
     p = s.players[0]
-    assert p.dice == () and p.comets[0] == "pending" and p.moon == 1
+    assert p.dice == () and p.comets[0] == "pending" and seat_of(p).moon == 1
     assert luna_of(s).costs[0] == 6  # the next cost
     assert p.quadrants == 2 and dict(p.points) == {"moon": 6, "scoring-tile": 4}
     assert s.players[1].score == 1 and s.players[2].score == 0  # basic: 1 VP per Major Object
-    assert p.grand == (1, 0, 0, 0)
+    assert seat_of(p).grand == (1, 0, 0, 0)
     assert luna_of(s).flipped[0] and luna_of(s).scoring[0] == ""
     order = [
         t
@@ -214,7 +214,7 @@ def test_EX_18_grand_inquisitor_doubled_in_an_interrogation() -> None:
     s = player(luna_game(), 0, cellar=(0, 0, 1, 0), grand=(1, 0, 0, 0), reputation=0)
     s = with_agenda(actions_at(s, S2), Task("PER"), Task("PER"))
     s, events = play(s, "persuade G1", "persuade G2", "end")
-    assert s.players[0].grand == (0, 0, 1, 0)
+    assert seat_of(s.players[0]).grand == (0, 0, 1, 0)
     held = of_type(events, ev.InterrogationHeld)[0]
     assert (held.total, held.end) == (-3, -3)  # ordinary -1, Grand Inquisitor 2 x -1
 
@@ -228,7 +228,7 @@ def test_EX_19_fully_persuading_a_grand_inquisitor() -> None:
     s, events = play(s, "bonus 8")
     assert of_type(events, le.GrandInquisitorDeparted)[0].space == 8
     assert of_type(events, ev.CometSpotted) and dict(s.players[0].points)["bonus-board"] == 1
-    assert s.players[0].grand == (0, 0, 0, 0) and luna_of(s).bonus[7] == (0,)
+    assert seat_of(s.players[0]).grand == (0, 0, 0, 0) and luna_of(s).bonus[7] == (0,)
     s, events = play(s, "end")
     held = of_type(events, ev.InterrogationHeld)[0]
     assert held.total == 1  # DER-19: only the ordinary Inquisitor on C4 remains

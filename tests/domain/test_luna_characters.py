@@ -157,7 +157,7 @@ def test_CHAR_NEW_3_personal_pages_offered_in_the_book() -> None:
     from domain.characters import rules_for
 
     s = ability_game(*NEWTON)
-    assert [p.id for p in rules_for(s.players[0]).personal_pages(s.catalog)] == ["NEW-P1", "NEW-P2"]
+    assert [p.id for p in rules_for(s, s.players[0]).personal_pages(s.catalog)] == ["NEW-P1", "NEW-P2"]
 
 
 # -- Maria Cunitz ----------------------------------------------------------------------------------------

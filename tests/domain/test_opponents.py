@@ -9,9 +9,11 @@ from domain import commands as c
 from domain import events as ev
 from domain import opponents
 from domain.effect_kinds import Emitter
-from domain.engine import decide, legal_moves, play_through, to_act
+from domain.engine import decide, legal_moves, play_through, settle, to_act
 from domain.errors import IllegalMove
+from domain.fastcopy import replace
 from domain.moves import options
+from domain.ruleset import Plugin, Rules, Ruleset
 from domain.state import GameState
 from tests.domain.scenario import new_game
 
@@ -52,18 +54,19 @@ class Automaton:
 
 
 @pytest.fixture
-def automaton(monkeypatch: pytest.MonkeyPatch) -> Automaton:
-    bot = Automaton()
-    monkeypatch.setattr(opponents, "OPPONENTS", {})
-    import domain.engine
-    import domain.moves
-    import domain.resolve
+def automaton() -> Automaton:
+    return Automaton()
 
-    for module in (domain.moves, domain.resolve):
-        monkeypatch.setattr(module, "OPPONENTS", opponents.OPPONENTS)
-    opponents.register(bot)
-    assert domain.engine.opponent_at is opponents.opponent_at
-    return bot
+
+def with_automaton(s: GameState, bot: Automaton) -> GameState:
+    """`s` played with a plug-in whose opponent is `bot` (at the seats of its character id)."""
+    table = Rules("test-automaton")
+    table.opponents[bot.key] = bot
+
+    class AutomatonPlugin(Plugin):
+        rules = (table,)
+
+    return replace(s, rules=Ruleset(s.rules.pins, (*s.rules.plugins, AutomatonPlugin)))
 
 
 def test_an_opponents_turns_play_themselves_and_nobody_decides_for_it(automaton: Automaton) -> None:
@@ -73,6 +76,8 @@ def test_an_opponents_turns_play_themselves_and_nobody_decides_for_it(automaton:
 
     bot = make_bot("greedy", "opponent-seam")
     s, _ = start(default_setup(2, "opponent-seam"))
+    s, _ = settle(with_automaton(s, automaton))
+    assert opponents.opponent_at(s, 1) is automaton
     seen_turns = set()
     decisions = 0
     while not s.finished:
@@ -87,10 +92,8 @@ def test_an_opponents_turns_play_themselves_and_nobody_decides_for_it(automaton:
 
 
 def test_TURN_1_a_command_for_the_opponents_seat_is_refused_with_its_rule(automaton: Automaton) -> None:
-    s = new_game(2)
+    s = with_automaton(new_game(2), automaton)
     # put the opponent's seat to act, as at the start of its turn
-    from domain.fastcopy import replace
-
     s = replace(s, turn=replace(s.turn, seat=1))
     assert options(s) is None and to_act(s) is None
     with pytest.raises(IllegalMove) as refused:

@@ -1,48 +1,27 @@
-"""A part's fields shown as a seat's own, and an expansion's rule options, read as plain attributes
-(properties added at registration; issue 17 removed the class-level `__getattr__` that slowed every
-attribute read of a seat)."""
+"""A plug-in's state is a typed part of its owner; an expansion's rule options read as plain attributes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
 from domain import Options
 from domain.engine import start
-from domain.expansions.luna.state import LunaSeat
-from domain.fastcopy import replace
+from domain.expansions.luna.state import LunaSeat, seat_of, seat_with
 from domain.options import OptionSpec, flag, register_options
 from domain.selfplay import default_setup
-from domain.state import Part, PlayerState, expose_fields, put_part
 
 
-def test_a_seat_shows_its_parts_fields_and_their_rest_values_without_the_part() -> None:
+def test_a_seats_plugin_state_is_a_typed_part_at_rest_when_absent() -> None:
+    """A plug-in's seat state is its own part, read through its owner (no field added to PlayerState)."""
     state, _ = start(default_setup(4, "shown-fields"))
     seat = state.players[0]
-    shown: Any = seat
-    assert seat.part(LunaSeat) is None
-    assert (shown.grand, shown.moon) == ((0,) * len(seat.cellar), 0)
-    gained: Any = replace(seat, parts=put_part(seat.parts, LunaSeat(grand=(1,) + (0,) * 3, moon=2)))
-    assert (gained.grand, gained.moon) == ((1, 0, 0, 0), 2)
-    built: Any = PlayerState(**{f: getattr(seat, f) for f in seat.__dataclass_fields__}, moon=3)
-    assert built.moon == 3 and built.part(LunaSeat) == LunaSeat(grand=(0,) * 4, moon=3)
-    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
-        shown.nonsense  # noqa: B018
-
-
-def test_a_part_cannot_show_a_field_a_seat_has() -> None:
-    @dataclass(frozen=True, slots=True)
-    class Clash(Part):
-        key: ClassVar[str] = "clash"
-        FIELDS: ClassVar[tuple[str, ...]] = ("score",)
-        score: int = 0
-
-    with pytest.raises(ValueError, match="seats have that attribute already"):
-        expose_fields(Clash)
-    assert PlayerState.__dataclass_fields__["score"].name == "score"
-    assert start(default_setup(2, "shown-clash"))[0].players[0].score == 0
+    assert seat.part(LunaSeat) is None and not hasattr(seat, "grand")
+    assert (seat_of(seat).grand, seat_of(seat).moon) == ((0,) * len(seat.cellar), 0)
+    gained = seat_with(seat, grand=(1,) + (0,) * 3, moon=2)
+    assert gained.part(LunaSeat) == LunaSeat(grand=(1, 0, 0, 0), moon=2) and seat_of(gained).moon == 2
+    assert seat_with(gained, grand=(0,) * 4, moon=0).parts == ()  # at rest: absent again
 
 
 def test_an_expansions_option_is_an_attribute_with_its_default_and_a_clash_is_refused() -> None:

@@ -13,6 +13,7 @@ from domain import events as ev
 from domain.engine import decide, legal_moves, settle, start, to_act
 from domain.errors import IllegalMove
 from domain.events import redact_event
+from domain.expansions.luna.state import seat_of
 from domain.expansions.solo import events as se
 from domain.expansions.solo.data import DIFFICULTIES, solo_data
 from domain.expansions.solo.rules import (
@@ -383,7 +384,9 @@ def test_LUNA_63_SOLO_11_tycho_counts_only_his_own_inquisitors() -> None:
     run = Run(replace(after, agenda=(scoring,)))
     auto_task(run, scoring)
     scored = only(run.events, ScoringTileScored)[0]
-    assert scored.tile == "LUNA-63" and scored.points[1] == 4 and after.players[1].grand == (0, 0, 0, 0)
+    assert (
+        scored.tile == "LUNA-63" and scored.points[1] == 4 and seat_of(after.players[1]).grand == (0, 0, 0, 0)
+    )
 
 
 @pytest.mark.parametrize(("engine_version", "chosen"), [("0.4.0", "LUNA-62"), ("0.3.0", "LUNA-63")])
@@ -612,7 +615,7 @@ def test_SOLO_10_11_12_tycho_observes_the_moon() -> None:
     after, events = resolve(with_tycho(s), Task("TMOON"))
     seen = only(events, TychoMoonObserved)[0]
     assert seen.bonus_space == 1  # SOLO-11, AMB-43: the leftmost open space, no reward
-    assert luna(after).bonus[0] == (1,) and after.players[1].grand == (0, 0, 0, 0)
+    assert luna(after).bonus[0] == (1,) and seat_of(after.players[1]).grand == (0, 0, 0, 0)
     kinds = [t.kind for t in reversed(after.agenda)]
     assert "SCORING" in kinds  # SOLO-10
     assert kinds[-4:] == ["TDOWN", "TCARD", "VP", "TBOOK"]  # SOLO-12, AMB-44
@@ -647,7 +650,7 @@ def test_solo_games_end_and_keep_invariants(level: str | None, games: int) -> No
         assert len(revealed) == sum(1 for e in turns if e.seat == 1)  # one Movement tile per turn (SOLO-28)
         assert not any(isinstance(e, ev.FarewellTaken) and e.seat == 1 for e in record.events)  # SOLO-53
         assert all(e.seat == 0 for e in record.events if isinstance(e, ev.TelescopeMoved))
-        assert final.players[1].grand == (0, 0, 0, 0)  # SOLO-11
+        assert seat_of(final.players[1]).grand == (0, 0, 0, 0)  # SOLO-11
 
 
 def test_SOLO_26_the_person_plays_the_ability_side() -> None:

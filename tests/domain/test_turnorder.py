@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from domain import legal_moves, turnorder
+from domain.fastcopy import replace
+from domain.ruleset import Plugin, Rules, Ruleset
 from domain.state import GameState
 from tests.domain.scenario import new_game, play
 
@@ -34,7 +34,15 @@ class SeatZeroAfterEveryTurn:
         return 0 if state.turn.seat != 0 else 2
 
 
-def test_a_registered_turn_order_decides_the_next_seat(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(turnorder, "TURN_ORDERS", [(lambda s: len(s.players) == 3, SeatZeroAfterEveryTurn())])
-    assert _seats_of_turns(new_game(3), 4) == [0, 2, 0, 2]
-    assert turnorder.turn_order(new_game(2)) is turnorder.CLOCKWISE
+class SeatZeroFirst(Plugin):
+    """A plug-in with its own turn order (as a solo automaton's would declare it)."""
+
+    rules = (Rules("seat-zero-first"),)
+    rules[0].turn_order = SeatZeroAfterEveryTurn()
+
+
+def test_a_plugins_turn_order_decides_the_next_seat() -> None:
+    s = new_game(3)
+    s = replace(s, rules=Ruleset(s.rules.pins, (*s.rules.plugins, SeatZeroFirst)))
+    assert _seats_of_turns(s, 4) == [0, 2, 0, 2]
+    assert turnorder.turn_order(new_game(3)) is turnorder.CLOCKWISE

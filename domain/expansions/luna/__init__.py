@@ -8,7 +8,8 @@
 - `effects`: its effect kinds (the Bonus Board rewards, the Grand Inquisitors, the Moon objective);
 - `events`, `commands`: its event and command types.
 
-Importing this package registers all of them.
+Its rules are the plug-in `plugin.Luna`; importing the package defines its event, command and option
+types (the wire vocabulary, read before a game's rules are known).
 """
 
 from domain.expansions.luna import options  # isort: skip  (its options first: the others read them)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
-from domain.effect_kinds import Check, EffectKind, Emitter, Options, Resolver, register
+from domain.effect_kinds import Check, EffectKind, Emitter, Options, Resolver
 from domain.effects import register_reward_codes
 from domain.errors import IllegalMove
 from domain.expansions.luna import commands as lc
@@ -18,9 +18,11 @@ from domain.expansions.luna.rules import bonus_lost, bonus_space, scoring_points
 from domain.expansions.luna.state import luna, luna_of
 from domain.forfeit import is_frozen, lost_points
 from domain.moves import constellation_index, fixed_check, fixed_options, persuade_check, persuade_options
+from domain.ruleset import Rules
 from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
 
 CONCEPT = "domain.concepts.luna"
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 # The Bonus Board's reward codes (digest §18.5-18.6; domain/catalog/luna.py).
 register_reward_codes(
@@ -308,7 +310,7 @@ def _rotate(run: Emitter, task: Task) -> None:
     run.emit(ev.ActionTilesRotated(seat=seat, tile=task.arg, queue=rotated, rule="LUNA-BA-6"))
 
 
-register(
+RULES.effect(
     _luna(
         "DEPART",
         "choose a Bonus Board space for the Grand Inquisitor",

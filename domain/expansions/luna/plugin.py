@@ -1,12 +1,11 @@
-"""The Luna expansion (digest §18) as a plug-in: its setup, events, commands, grants, automatic steps and
-scoring sources, registered on the base engine's seams. No base turn handler names Luna.
+"""The Luna expansion (digest §18) as a plug-in (`Luna`, domain/ruleset.py): a game whose `luna` option is
+on is played with its rules; a base game never consults them.
 
-- its effect kinds (the Bonus Board rewards, the Grand Inquisitors, the Moon objective) are registered
-  in `effects.py`;
-- here: how its events apply (`on_event`), which base events resolve its effects (`resolves`), the
-  effects that lend an action (`lend`), what its commands emit (`on_command`, `extend_command` for the
-  base Observe and Persuade), what its events grant (`grant_rule`), its setup and fork steps
-  (`on_start`, `on_fork`) and the Moon phase change between any two steps (`INTERRUPTS`).
+- its effect kinds (the Bonus Board rewards, the Grand Inquisitors, the Moon objective): `effects.py`;
+- here (`RULES`): how its events apply, which base events resolve its effects, the effects that lend an
+  action, what its commands emit (and its extensions of the base Observe and Persuade), what its events
+  grant, its setup and fork steps, the Moon phase change between any two steps (an interrupt), the Moon
+  as a Major Object and the Moon objective in Cleanup, the Grand Inquisitors as cellar figures.
 """
 
 from __future__ import annotations
@@ -14,25 +13,21 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.catalog.luna import POSITIONS
-from domain.effect_kinds import INTERRUPTS, Emitter, Interrupt, lend
+from domain.effect_kinds import Emitter, Interrupt
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.evolve import (
     Handler,
     cellar_peak_of,
-    extend_event,
     observe_major,
-    on_event,
-    on_fork,
-    on_start,
     player_with,
     players_with,
     resolved,
     resolved_if,
-    resolves,
     turn_with,
 )
 from domain.expansions.luna import commands as lc
+from domain.expansions.luna import effects
 from domain.expansions.luna import events as le
 from domain.expansions.luna.rules import (
     GRAND_INQUISITORS,
@@ -54,35 +49,34 @@ from domain.expansions.luna.state import (
     with_seat,
 )
 from domain.fastcopy import replace
-from domain.grants import Deriver, book_tasks, extend_grant_rule, grant_rule, library_reward, tile_rewards
+from domain.grants import Deriver, book_tasks, library_reward, tile_rewards
 from domain.moves import (
-    CLEANUP_CHOICES,
-    EXTRA_MAJORS,
-    ROTATED_AT_ONCE,
     CleanupChoice,
     ExtraMajor,
     payment_check,
     payments,
 )
-from domain.resolve import POINT_RULES, CommandHandler, Run, extend_command, on_command, paid_comets
-from domain.scoring import CELLAR_FIGURES, MAJOR_OBJECT_SOURCES
+from domain.resolve import CommandHandler, Run, paid_comets
+from domain.ruleset import Plugin, Rules
 from domain.state import COLOURS, GameState, Task
 from domain.takeback import add_revealing
 
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
 add_revealing(le.MoonObserved, le.MoonPhaseAdvanced)  # a Scoring tile or Moon tile turned (ASYNC-6)
-MAJOR_OBJECT_SOURCES.append(moon_major_objects)  # AMB-13 option
-CELLAR_FIGURES.append(GRAND_INQUISITORS)  # LUNA-44, AMB-14
-POINT_RULES.update(
+RULES.major_object_sources.append(moon_major_objects)  # AMB-13 option
+RULES.cellar_figures.append(GRAND_INQUISITORS)  # LUNA-44, AMB-14
+RULES.point_rules.update(
     {"moon": "LUNA-23", "scoring-tile": "LUNA-23", "bonus-board": "LUNA-42", "moon-objective": "LUNA-80"}
 )
 
 # Base events that resolve Luna's effects.
-resolves(ev.InquisitorGained, "OPTINQ")  # LUNA-BB-7: an Inquisitor that may be declined, taken
-resolves(ev.InquisitorPersuaded, "ADVANCE")  # LUNA-BB-5
-resolves(ev.VictoryPointsScored, "BOOKVP")  # LUNA-BB-6
-resolves(ev.ActionTilesRotated, "ROTATE")  # LUNA-BA-6: rotated at once (ROT-6 remembers it)
-lend("FIXEDAT", "fixed-action")  # LUNA-BB-3: the fixed action where the telescope now points
-lend("FREEOBS", "observation")  # LUNA-BA-2: one constellation of cost 4 or less, for free
+RULES.resolve(ev.InquisitorGained, "OPTINQ")  # LUNA-BB-7: an Inquisitor that may be declined, taken
+RULES.resolve(ev.InquisitorPersuaded, "ADVANCE")  # LUNA-BB-5
+RULES.resolve(ev.VictoryPointsScored, "BOOKVP")  # LUNA-BB-6
+RULES.resolve(ev.ActionTilesRotated, "ROTATE")  # LUNA-BA-6: rotated at once (ROT-6 remembers it)
+RULES.lend("FIXEDAT", "fixed-action")  # LUNA-BB-3: the fixed action where the telescope now points
+RULES.lend("FREEOBS", "observation")  # LUNA-BA-2: one constellation of cost 4 or less, for free
 
 
 def _rotated(s: GameState, e: ev.ActionTilesRotated, base: Handler) -> GameState:
@@ -93,8 +87,8 @@ def _rotated(s: GameState, e: ev.ActionTilesRotated, base: Handler) -> GameState
     return replace(after, turn=turn_rotated(after.turn, e.tile)) if at_once else after
 
 
-extend_event(ev.ActionTilesRotated, _rotated)
-ROTATED_AT_ONCE.append(rotated_at_once)
+RULES.wrap_event(ev.ActionTilesRotated, _rotated)
+RULES.rotated_at_once.append(rotated_at_once)
 
 
 # -- setup and forks ----------------------------------------------------------------------------------------
@@ -124,8 +118,8 @@ def _fork(before: GameState, forked: GameState, e: ev.GameForked) -> GameState:
     return with_luna(forked, replace(part, scoring=scoring))
 
 
-on_start(_start)
-on_fork(_fork)
+RULES.on_start.append(_start)
+RULES.on_fork.append(_fork)
 
 
 # -- the Moon phase (LUNA-31/32) ---------------------------------------------------------------------------
@@ -140,7 +134,7 @@ def advance_phase(run: Emitter) -> None:
     run.emit(le.MoonPhaseAdvanced(seat=s.turn.seat, phase=phase, revealed=revealed))
 
 
-INTERRUPTS.append(Interrupt(phase_due, advance_phase, "the next Moon phase is revealed", "LUNA-31"))
+RULES.interrupts.append(Interrupt(phase_due, advance_phase, "the next Moon phase is revealed", "LUNA-31"))
 
 
 # -- the Moon as a Major Object, the Moon objective in Cleanup (legal moves) ----------------------------
@@ -184,8 +178,8 @@ def _moon_check(s: GameState, cmd: c.Observe, majors: bool) -> IllegalMove | Non
     return payment_check(s, cmd, COLOURS, part.costs[0], "OBS-23")
 
 
-EXTRA_MAJORS["MOON"] = ExtraMajor(_moon_options, _moon_check, "MOON:<I..IX>")
-CLEANUP_CHOICES.append(
+RULES.extra_majors["MOON"] = ExtraMajor(_moon_options, _moon_check, "MOON:<I..IX>")
+RULES.cleanup_choices.append(
     CleanupChoice(
         "moon",  # AMB-15 option: the Moon objective in Cleanup step 4 (LUNA-80/81)
         lambda s, p: not s.options.get("moon_objective_immediate") and moon_objective_due(s, p),
@@ -227,14 +221,14 @@ def _advance_inquisitor(run: Run, cmd: c.Persuade, task: Task | None, base: Comm
     )
 
 
-extend_command(c.Observe, _observe_moon)
-extend_command(c.Persuade, _advance_inquisitor)
+RULES.wrap_command(c.Observe, _observe_moon)
+RULES.wrap_command(c.Persuade, _advance_inquisitor)
 
 
 # -- events ----------------------------------------------------------------------------------------------
 
 
-@on_event(le.MoonObserved)
+@RULES.event(le.MoonObserved)
 def _moon(s: GameState, e: le.MoonObserved) -> GameState:
     s = observe_major(s, e.seat, e.dice, e.comets)
     part = luna(s)
@@ -249,7 +243,7 @@ def _moon(s: GameState, e: le.MoonObserved) -> GameState:
     )  # LUNA-23.2-4: grants
 
 
-@on_event(le.MoonPhaseAdvanced)
+@RULES.event(le.MoonPhaseAdvanced)
 def _phase(s: GameState, e: le.MoonPhaseAdvanced) -> GameState:
     part = luna(s)
     column = e.phase - 1
@@ -258,12 +252,12 @@ def _phase(s: GameState, e: le.MoonPhaseAdvanced) -> GameState:
     return with_luna(s, replace(part, phase=e.phase, scoring=tuple(scoring)))
 
 
-@on_event(le.ScoringTileScored, "SCORING")
+@RULES.event(le.ScoringTileScored, "SCORING")
 def _scoring(s: GameState, e: le.ScoringTileScored) -> GameState:
     return replace(s, agenda=resolved(s, e))  # the points per seat are grants
 
 
-@on_event(le.GrandInquisitorGained, "GRAND")
+@RULES.event(le.GrandInquisitorGained, "GRAND")
 def _grand(s: GameState, e: le.GrandInquisitorGained) -> GameState:
     grand = seat_of(s.players[e.seat]).grand
     s = with_seat(s, e.seat, grand=(grand[0] + 1, *grand[1:]))  # LUNA-40: to the leftmost space
@@ -272,7 +266,7 @@ def _grand(s: GameState, e: le.GrandInquisitorGained) -> GameState:
     )
 
 
-@on_event(le.GrandInquisitorDeparted, "DEPART")
+@RULES.event(le.GrandInquisitorDeparted, "DEPART")
 def _departed(s: GameState, e: le.GrandInquisitorDeparted) -> GameState:
     grand = seat_of(s.players[e.seat]).grand
     s = with_seat(s, e.seat, grand=(*grand[:-1], grand[-1] - 1))
@@ -282,12 +276,12 @@ def _departed(s: GameState, e: le.GrandInquisitorDeparted) -> GameState:
     return replace(with_luna(s, replace(part, bonus=tuple(bonus))), agenda=resolved(s, e))
 
 
-@on_event(le.BonusBoardRewardTaken, "BONUS")
+@RULES.event(le.BonusBoardRewardTaken, "BONUS")
 def _bonus(s: GameState, e: le.BonusBoardRewardTaken) -> GameState:
     return replace(s, agenda=resolved(s, e))
 
 
-@on_event(le.MoonObjectiveAchieved, "MOONOBJ")
+@RULES.event(le.MoonObjectiveAchieved, "MOONOBJ")
 def _moon_objective(s: GameState, e: le.MoonObjectiveAchieved) -> GameState:
     part = luna(s)
     p = s.players[e.seat]
@@ -296,28 +290,28 @@ def _moon_objective(s: GameState, e: le.MoonObjectiveAchieved) -> GameState:
     return replace(with_luna(s, replace(part, achievers=(*part.achievers, e.seat))), agenda=agenda)
 
 
-@on_event(le.TelescopeRelocated, "RELOCATE")
+@RULES.event(le.TelescopeRelocated, "RELOCATE")
 def _relocated(s: GameState, e: le.TelescopeRelocated) -> GameState:
     s = player_with(s, e.seat, telescope=e.end)  # AMB-21: not a movement; the next turn moves from here
     return replace(s, agenda=resolved(s, e))
 
 
-@on_event(le.ActionTilesSwapped, "SWAP")
+@RULES.event(le.ActionTilesSwapped, "SWAP")
 def _swapped(s: GameState, e: le.ActionTilesSwapped) -> GameState:
     return replace(s, players=players_with(s, e.seat, queue=tuple(e.queue)), agenda=resolved(s, e))
 
 
-@on_event(le.LibraryRewardsRegained, "REREAD")
+@RULES.event(le.LibraryRewardsRegained, "REREAD")
 def _regained(s: GameState, e: le.LibraryRewardsRegained) -> GameState:
     return replace(s, agenda=resolved(s, e))  # LUNA-BA-5: the rewards are grants
 
 
-@on_event(le.BonusActionTaken, "ANYTILE")
+@RULES.event(le.BonusActionTaken, "ANYTILE")
 def _bonus_action(s: GameState, e: le.BonusActionTaken) -> GameState:
     return replace(s, agenda=resolved(s, e))  # LUNA-BA-6: the tile's reward and rotation are grants
 
 
-@on_event(le.ScaleRewardCollected, "SCALEREWARDS")
+@RULES.event(le.ScaleRewardCollected, "SCALEREWARDS")
 def _scale_collected(s: GameState, e: le.ScaleRewardCollected) -> GameState:
     agenda = resolved(s, e)
     top = s.agenda[-1]
@@ -325,23 +319,23 @@ def _scale_collected(s: GameState, e: le.ScaleRewardCollected) -> GameState:
     return replace(s, agenda=agenda + ((replace(top, arg=left),) if left else ()))  # LUNA-BB-7: grants
 
 
-@on_event(le.BonusDeclined, "OPTINQ", "FIXEDAT")
+@RULES.event(le.BonusDeclined, "OPTINQ", "FIXEDAT")
 def _declined(s: GameState, e: le.BonusDeclined) -> GameState:
     return replace(s, agenda=resolved(s, e))
 
 
-@on_command(lc.BonusSpace)
+@RULES.command(lc.BonusSpace)
 def _command_bonus_space(run: Run, cmd: lc.BonusSpace, task: Task | None) -> None:
     run.emit(le.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
 
 
-@on_command(lc.Relocate)
+@RULES.command(lc.Relocate)
 def _command_relocate(run: Run, cmd: lc.Relocate, task: Task | None) -> None:
     start = run.state.players[cmd.seat].telescope
     run.emit(le.TelescopeRelocated(seat=cmd.seat, start=start, end=cmd.space))
 
 
-@on_command(lc.SwapTiles)
+@RULES.command(lc.SwapTiles)
 def _command_swap_tiles(run: Run, cmd: lc.SwapTiles, task: Task | None) -> None:
     q = list(run.state.players[cmd.seat].queue)
     i, j = q.index(cmd.first), q.index(cmd.second)
@@ -349,30 +343,30 @@ def _command_swap_tiles(run: Run, cmd: lc.SwapTiles, task: Task | None) -> None:
     run.emit(le.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
 
 
-@on_command(lc.RegainRow)
+@RULES.command(lc.RegainRow)
 def _command_regain_row(run: Run, cmd: lc.RegainRow, task: Task | None) -> None:
     position = run.state.players[cmd.seat].books[cmd.row]
     run.emit(le.LibraryRewardsRegained(seat=cmd.seat, row=cmd.row, position=position))
 
 
-@on_command(lc.BonusTile)
+@RULES.command(lc.BonusTile)
 def _command_bonus_tile(run: Run, cmd: lc.BonusTile, task: Task | None) -> None:
     upgraded = cmd.tile in run.state.players[cmd.seat].upgraded
     run.emit(le.BonusActionTaken(seat=cmd.seat, tile=cmd.tile, option=cmd.option, upgraded=upgraded))
 
 
-@on_command(lc.CollectScale)
+@RULES.command(lc.CollectScale)
 def _command_collect_scale(run: Run, cmd: lc.CollectScale, task: Task | None) -> None:
     height = run.state.players[cmd.seat].university[cmd.tile]
     run.emit(le.ScaleRewardCollected(seat=cmd.seat, tile=cmd.tile, height=height))
 
 
-@on_command(lc.MoonReward)
+@RULES.command(lc.MoonReward)
 def _command_moon_reward(run: Run, cmd: lc.MoonReward, task: Task | None) -> None:
     run.emit(le.MoonObjectiveAchieved(seat=cmd.seat, choice=cmd.choice))
 
 
-@on_command(lc.TakeInquisitor)
+@RULES.command(lc.TakeInquisitor)
 def _command_take_inquisitor(run: Run, cmd: lc.TakeInquisitor, task: Task | None) -> None:
     if cmd.accept:
         run.emit(ev.InquisitorGained(seat=cmd.seat, rule="LUNA-BB-7"))
@@ -380,7 +374,7 @@ def _command_take_inquisitor(run: Run, cmd: lc.TakeInquisitor, task: Task | None
         run.emit(le.BonusDeclined(seat=cmd.seat, effect="INQ", rule="LUNA-BB-7"))
 
 
-@on_command(lc.Decline)
+@RULES.command(lc.Decline)
 def _command_decline(run: Run, cmd: lc.Decline, task: Task | None) -> None:
     run.emit(le.BonusDeclined(seat=cmd.seat, effect=task.kind if task is not None else "", rule="ACT-2"))
 
@@ -388,7 +382,7 @@ def _command_decline(run: Run, cmd: lc.Decline, task: Task | None) -> None:
 # -- grants --------------------------------------------------------------------------------------------
 
 
-@grant_rule(le.MoonObserved)
+@RULES.grant(le.MoonObserved)
 def _grants_moon(before: GameState, after: GameState, e: le.MoonObserved) -> list[Task]:
     tasks = reward_tasks(after.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
     tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
@@ -399,24 +393,24 @@ def _grants_moon(before: GameState, after: GameState, e: le.MoonObserved) -> lis
     return tasks
 
 
-@grant_rule(le.ScoringTileScored)
+@RULES.grant(le.ScoringTileScored)
 def _grants_scoring(before: GameState, after: GameState, e: le.ScoringTileScored) -> list[Task]:
     n = len(after.players)
     order = [(e.seat + k) % n for k in range(n)]  # the observer's bonus first, then the others
     return [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
 
 
-@grant_rule(le.GrandInquisitorDeparted)
+@RULES.grant(le.GrandInquisitorDeparted)
 def _grants_departed(before: GameState, after: GameState, e: le.GrandInquisitorDeparted) -> list[Task]:
     return [Task("BONUS", e.space)]  # LUNA-42
 
 
-@grant_rule(le.BonusBoardRewardTaken)
+@RULES.grant(le.BonusBoardRewardTaken)
 def _grants_bonus(before: GameState, after: GameState, e: le.BonusBoardRewardTaken) -> list[Task]:
     return [] if e.lost else bonus_tasks(after, bonus_space(after, e.space))
 
 
-@grant_rule(le.MoonObjectiveAchieved)
+@RULES.grant(le.MoonObjectiveAchieved)
 def _grants_moon_objective(before: GameState, after: GameState, e: le.MoonObjectiveAchieved) -> list[Task]:
     objective = after.catalog.luna  # LUNA-80
     if e.choice == "vp":
@@ -424,12 +418,12 @@ def _grants_moon_objective(before: GameState, after: GameState, e: le.MoonObject
     return [Task("Q", objective.objective_quadrants, "", "moon-objective")]
 
 
-@grant_rule(le.TelescopeRelocated)
+@RULES.grant(le.TelescopeRelocated)
 def _grants_relocated(before: GameState, after: GameState, e: le.TelescopeRelocated) -> list[Task]:
     return [Task("FIXEDAT", e.end)]  # LUNA-BB-3
 
 
-@grant_rule(le.LibraryRewardsRegained)
+@RULES.grant(le.LibraryRewardsRegained)
 def _grants_regained(before: GameState, after: GameState, e: le.LibraryRewardsRegained) -> list[Task]:
     p = after.players[e.seat]
     tasks: list[Task] = []
@@ -438,7 +432,7 @@ def _grants_regained(before: GameState, after: GameState, e: le.LibraryRewardsRe
     return tasks
 
 
-@grant_rule(le.BonusActionTaken)
+@RULES.grant(le.BonusActionTaken)
 def _grants_bonus_action(before: GameState, after: GameState, e: le.BonusActionTaken) -> list[Task]:
     rewards = tile_rewards(
         after, e.tile, e.option, e.upgraded, after.players[e.seat]
@@ -446,7 +440,7 @@ def _grants_bonus_action(before: GameState, after: GameState, e: le.BonusActionT
     return [*rewards, Task("ROTATE", 1, e.tile)]  # LUNA-BA-6
 
 
-@grant_rule(le.ScaleRewardCollected)
+@RULES.grant(le.ScaleRewardCollected)
 def _grants_scale_collected(before: GameState, after: GameState, e: le.ScaleRewardCollected) -> list[Task]:
     row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
     return [
@@ -463,4 +457,10 @@ def _grand_leaves(
     return base(before, after, e)
 
 
-extend_grant_rule(ev.InquisitorPersuaded, _grand_leaves)
+RULES.wrap_grant(ev.InquisitorPersuaded, _grand_leaves)
+
+
+class Luna(Plugin):
+    """The Luna expansion (digest §18): a game whose `luna` option is on is played with it."""
+
+    rules = (effects.RULES, RULES)

@@ -5,7 +5,7 @@
   released state format has had.
 - `LunaSeat`, a part of a seat (`PlayerState.parts`): its Grand Inquisitors and Moon observations, absent
   while both are at rest. It is written as the player's `"grand"` and `"moon"` members, as every released
-  format has had them (zeros without Luna); `player.grand` and `player.moon` read it.
+  format has had them (zeros without Luna); `seat_of(player)` reads it.
 - `LunaTurn`, a part of the turn (`TurnState.parts`): the tiles a Bonus Board reward rotated at once this
   turn (ROT-6), written as the turn's `"bonus_rotated"` member; a new turn starts without it.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from domain.fastcopy import replace
@@ -25,7 +26,7 @@ from domain.parts import (
     register_flat_turn_part,
     register_game_part,
 )
-from domain.state import GameState, Part, PlayerState, TurnState, expose_fields, put_part
+from domain.state import GameState, Part, PlayerState, TurnState, put_part
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,18 +98,13 @@ class LunaSeat(Part):
     taken (LUNA-26)."""
 
     key: ClassVar[str] = "luna-seat"  # written flat: the player's "grand" and "moon" members
-    FIELDS: ClassVar[tuple[str, ...]] = ("grand", "moon")
 
     grand: tuple[int, ...]
     moon: int = 0
 
     @classmethod
     def empty(cls, owner: Any) -> LunaSeat:
-        spaces = len(owner.cellar)
-        empty = _EMPTY_SEATS.get(spaces)
-        if empty is None:
-            empty = _EMPTY_SEATS[spaces] = cls(grand=(0,) * spaces)
-        return empty
+        return _empty_seat(len(owner.cellar))
 
     def at_rest(self) -> bool:
         return self.moon == 0 and not any(self.grand)
@@ -117,7 +113,10 @@ class LunaSeat(Part):
         return sum(self.grand)  # LUNA-44: Grand Inquisitors are Inquisitors in the cellar
 
 
-_EMPTY_SEATS: dict[int, LunaSeat] = {}  # by the number of cellar spaces (the base game asks often)
+@lru_cache(maxsize=8)
+def _empty_seat(spaces: int) -> LunaSeat:
+    """The figures of a seat with none, by its number of cellar spaces (asked often: one value each)."""
+    return LunaSeat(grand=(0,) * spaces)
 
 
 def seat_of(p: PlayerState) -> LunaSeat:
@@ -145,7 +144,6 @@ def _load_seat(data: Mapping[str, Any]) -> LunaSeat | None:
     return None if part.at_rest() else part
 
 
-expose_fields(LunaSeat)
 register_flat_player_part(FlatCodec(LunaSeat, _dump_seat, _load_seat))
 
 

@@ -9,18 +9,18 @@ from dataclasses import dataclass
 
 from domain.catalog.luna import POSITIONS
 from domain.editions import RULES_0_4_0, at_least
-from domain.effect_kinds import EffectKind, Emitter, register
+from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.events import GrantingEvent, register_events
-from domain.evolve import on_event, resolved
+from domain.evolve import resolved
 from domain.expansions.luna.rules import moon_objective_due, observable_moon_tiles, scoring_points
 from domain.expansions.luna.state import luna, seat_of, with_luna, with_seat
-from domain.expansions.solo.rules import MOON_TARGETS, effect_tasks, tycho
+from domain.expansions.solo.rules import effect_tasks, tycho
 from domain.fastcopy import replace
-from domain.grants import grant_rule
+from domain.ruleset import Rules
 from domain.state import GameState, Task
 
-MOON_TARGETS.append(observable_moon_tiles)  # SOLO-8: a revealed, observable Moon tile
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,7 +78,7 @@ def _moon(run: Emitter, task: Task) -> None:
     )
 
 
-@on_event(TychoMoonObserved, "TMOON")
+@RULES.event(TychoMoonObserved, "TMOON")
 def _moon_observed(s: GameState, e: TychoMoonObserved) -> GameState:
     part = luna(s)
     index = POSITIONS.index(e.tile)
@@ -95,7 +95,7 @@ def _moon_observed(s: GameState, e: TychoMoonObserved) -> GameState:
     return replace(with_luna(s, part), agenda=resolved(s, e))
 
 
-@grant_rule(TychoMoonObserved)
+@RULES.grant(TychoMoonObserved)
 def _grants_moon(before: GameState, after: GameState, e: TychoMoonObserved) -> list[Task]:
     reward = after.catalog.luna.moon(e.tile).reward
     tasks = [t for t in reward_tasks(reward, "moon") if t.kind == "VP"]  # SOLO-10: only the VP
@@ -108,6 +108,6 @@ def _grants_moon(before: GameState, after: GameState, e: TychoMoonObserved) -> l
     return tasks
 
 
-register(
+RULES.effect(
     EffectKind("TMOON", "Tycho observes the Moon (SOLO-8..12)", __name__, resolve=_moon, expansion="solo")
 )

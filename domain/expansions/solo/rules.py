@@ -1,6 +1,6 @@
 """Tycho Brahe, the solo game's non-player opponent (rules addendum "The solo game against Tycho Brahe",
 CN p.16-18; digest §19), on the base engine's seams: the opponent seam (domain/opponents.py), setup and
-fork (domain/setup.py `OPPONENT_SETUPS`, domain/fork.py `REDEALS`), effect kinds, events and grants.
+fork (`Rules.opponent_setups`, `Rules.redeals`), effect kinds, events and grants.
 
 His turn (SOLO-27, SOLO-28), each step one event with its rule ID:
 1. `MovementTileRevealed`: the top Movement tile of his hidden stack; its steps are granted, bonuses
@@ -13,31 +13,28 @@ His turn (SOLO-27, SOLO-28), each step one event with its rule ID:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from domain import commands as c
 from domain import events as ev
 from domain.catalog import Catalog
-from domain.characters import has_ability
+from domain.characters.abilities import has_ability
 from domain.editions import ENGINE_VERSION, RULES_0_4_0, at_least
-from domain.effect_kinds import EffectKind, Emitter, register
+from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
-from domain.evolve import on_event, player_with, players_with, resolved, resolves, turn_with
+from domain.evolve import player_with, players_with, resolved, turn_with
+from domain.expansions.luna.rules import observable_moon_tiles
 from domain.expansions.solo import events as se
 from domain.expansions.solo.data import CURRENT, DIFFICULTIES, SoloData, solo_data
 from domain.expansions.solo.state import TychoState, tycho_of
 from domain.fastcopy import replace
-from domain.grants import grant_rule
 from domain.moves import library_end, persuade_options
-from domain.opponents import register as register_opponent
-from domain.resolve import POINT_RULES, draw_card
+from domain.resolve import draw_card
 from domain.rng import SeededRandom, digest
+from domain.ruleset import Rules
 from domain.scoring import SUBJECTS, TOP, interrogation, persuaded_figures
 from domain.setup import (
-    OPPONENT_REDEALS,
-    OPPONENT_SETUPS,
-    OPPONENT_STATE_REDEALS,
     OpponentSetup,
     SeatSpec,
     Setup,
@@ -45,13 +42,15 @@ from domain.setup import (
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, Die, GameState, Part, PlayerState, Task
 from domain.takeback import add_revealing
 
+RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
 TYCHO = "tycho"  # the character id of his seat
 NAME = "Tycho Brahe"
 # AMB-56 (rules 0.4.0): his Book marker runs on his own library board (CN p.16: it covers all four library
 # areas), not along his cards; its last space (the board's spaces are not printed: DATA-29, provisional)
 BOOK_END = 10
 
-POINT_RULES.update({"tycho": "SOLO-47", "tycho-constellation": "SOLO-48", "tycho-major": "SOLO-49"})
+RULES.point_rules.update({"tycho": "SOLO-47", "tycho-constellation": "SOLO-48", "tycho-major": "SOLO-49"})
 add_revealing(se.MovementTileRevealed, se.MovementStackRevealed)  # a hidden Movement tile turned (ASYNC-6)
 
 
@@ -208,7 +207,7 @@ def _redealt(fresh: list[ev.Event], recorded: Sequence[ev.Event], salt: str) -> 
     return out
 
 
-OPPONENT_SETUPS.append(
+RULES.opponent_setups.append(
     OpponentSetup(
         claims=_claims, check=_check, seat=_line, dealt=_dealt, redealt=_redealt, prepare=_ability_side
     )
@@ -241,7 +240,7 @@ def reshuffle_stack(s: GameState, rng: SeededRandom) -> GameState:
     return s
 
 
-@on_event(se.OpponentDealt)
+@RULES.event(se.OpponentDealt)
 def _opponent_dealt(s: GameState, e: se.OpponentDealt) -> GameState:
     p = s.players[e.seat]
     supply = list(s.supply)
@@ -299,7 +298,7 @@ KINDS = {
 }
 
 
-@on_event(se.MovementTileRevealed)
+@RULES.event(se.MovementTileRevealed)
 def _revealed(s: GameState, e: se.MovementTileRevealed) -> GameState:
     p, part = tycho(s, e.seat)
     stack = part.stack[1:] if part.stack else ()
@@ -308,7 +307,7 @@ def _revealed(s: GameState, e: se.MovementTileRevealed) -> GameState:
     return replace(s, turn=turn_with(s, phase="actions"))  # the tile's steps are grants
 
 
-@grant_rule(se.MovementTileRevealed)
+@RULES.grant(se.MovementTileRevealed)
 def _grants_revealed(before: GameState, after: GameState, e: se.MovementTileRevealed) -> list[Task]:
     _, part = tycho(after, e.seat)
     return [task for step in data_of(part).movement[e.tile] for task in step_tasks(step)]
@@ -350,14 +349,14 @@ def _upgrade(run: Emitter, task: Task) -> None:
     _lost(run, task, "every Action tile of his is upgraded already", "SOLO-31")
 
 
-@on_event(se.TychoMoved, "TMOVE")
+@RULES.event(se.TychoMoved, "TMOVE")
 def _moved(s: GameState, e: se.TychoMoved) -> GameState:
     p, part = tycho(s, e.seat)
     s = player_with(s, e.seat, parts=_put(p, replace(part, marker=e.end)))
     return replace(s, agenda=resolved(s, e))
 
 
-@on_event(se.TychoTileUpgraded, "TUPG")
+@RULES.event(se.TychoTileUpgraded, "TUPG")
 def _upgraded(s: GameState, e: se.TychoTileUpgraded) -> GameState:
     s = player_with(s, e.seat, upgraded=s.players[e.seat].upgraded | {e.tile})
     return replace(s, agenda=resolved(s, e))
@@ -381,12 +380,7 @@ def observable_constellations(s: GameState) -> list[tuple[int, int, int]]:
 
 def moon_targets(s: GameState) -> list[int]:
     """SOLO-8: the observable Moon tiles (Luna; none in a base game)."""
-    for source in MOON_TARGETS:
-        return source(s)
-    return []
-
-
-MOON_TARGETS: list[Callable[[GameState], list[int]]] = []  # Luna's (domain/expansions/solo/moon.py)
+    return observable_moon_tiles(s) if s.options.get("luna") else []
 
 
 def condition_holds(s: GameState, p: PlayerState, condition: str) -> bool:
@@ -442,12 +436,12 @@ def evaluate(run: Emitter) -> None:
     )
 
 
-@on_event(se.TychoRowChosen)
+@RULES.event(se.TychoRowChosen)
 def _row_chosen(s: GameState, e: se.TychoRowChosen) -> GameState:
     return replace(s, turn=turn_with(s, phase="cleanup"))  # the row's effects are grants
 
 
-@grant_rule(se.TychoRowChosen)
+@RULES.grant(se.TychoRowChosen)
 def _grants_row(before: GameState, after: GameState, e: se.TychoRowChosen) -> list[Task]:
     _, part = tycho(after, e.seat)
     rows = data_of(part).tiles[e.tile].rows(e.upgraded)
@@ -487,7 +481,7 @@ def _pay(run: Emitter, task: Task) -> None:
     run.emit(se.TychoDicePaid(seat=p.seat, dice=dice_to_pay(p, task.n), rule=rule))
 
 
-@on_event(se.TychoDicePaid, "TPAY")
+@RULES.event(se.TychoDicePaid, "TPAY")
 def _paid(s: GameState, e: se.TychoDicePaid) -> GameState:
     held = list(s.players[e.seat].dice)
     supply = list(s.supply)
@@ -507,7 +501,7 @@ def _comet(run: Emitter, task: Task) -> None:
     run.emit(se.TychoCometPlaced(seat=p.seat, comet=p.comets.index("slot")))
 
 
-@on_event(se.TychoCometPlaced, "TCOMET")
+@RULES.event(se.TychoCometPlaced, "TCOMET")
 def _comet_placed(s: GameState, e: se.TychoCometPlaced) -> GameState:
     comets = list(s.players[e.seat].comets)
     comets[e.comet] = "sky1"
@@ -537,7 +531,7 @@ def _comet_down(run: Emitter, task: Task) -> None:
     _lost(run, task, "no comet of his on the game board", "SOLO-41")
 
 
-@on_event(se.TychoCometMoved, "TDOWN")
+@RULES.event(se.TychoCometMoved, "TDOWN")
 def _comet_moved(s: GameState, e: se.TychoCometMoved) -> GameState:
     p = s.players[e.seat]
     comets = list(p.comets)
@@ -572,7 +566,7 @@ def _die(run: Emitter, task: Task) -> None:
     run.emit(se.TychoDieGained(seat=p.seat, colour=colour))
 
 
-@on_event(se.TychoDieGained, "TDIE")
+@RULES.event(se.TychoDieGained, "TDIE")
 def _die_gained(s: GameState, e: se.TychoDieGained) -> GameState:
     p = s.players[e.seat]
     supply = list(s.supply)
@@ -603,7 +597,7 @@ def _book(run: Emitter, task: Task) -> None:
     run.emit(se.TychoBookMoved(seat=p.seat, start=start, end=end))
 
 
-@on_event(se.TychoBookMoved, "TBOOK")
+@RULES.event(se.TychoBookMoved, "TBOOK")
 def _book_moved(s: GameState, e: se.TychoBookMoved) -> GameState:
     s = player_with(s, e.seat, books=(e.end,) * len(s.players[e.seat].books))
     return replace(s, agenda=resolved(s, e))
@@ -630,7 +624,7 @@ def _lecture(run: Emitter, task: Task) -> None:
     run.emit(se.TychoLectured(seat=p.seat, tile=tile, height=p.university[tile] + 1))
 
 
-@on_event(se.TychoLectured, "TLEC")
+@RULES.event(se.TychoLectured, "TLEC")
 def _lectured(s: GameState, e: se.TychoLectured) -> GameState:
     university = list(s.players[e.seat].university)
     university[e.tile] = e.height  # the row's reward is never taken (SOLO-44)
@@ -647,7 +641,7 @@ def persuasion(s: GameState, seat: int, options: list[c.Command]) -> c.Persuade 
         if not isinstance(cmd, c.Persuade) or cmd.grand:  # SOLO-11: his cellar holds no Grand Inquisitor
             continue
         p = s.players[seat]
-        figures = persuaded_figures(cmd.grand)  # his ordinary or his expansion's own figures
+        figures = persuaded_figures(s, cmd.grand)  # his ordinary or his expansion's own figures
         spaces = list(p.cellar if figures is None else figures.counts(p))
         spaces[cmd.space] -= 1
         spaces[cmd.space + 1] += 1
@@ -676,7 +670,7 @@ def _remove(run: Emitter, task: Task) -> None:
     run.emit(se.TychoInquisitorRemoved(seat=p.seat))
 
 
-@on_event(se.TychoInquisitorRemoved, "TREMOVE")
+@RULES.event(se.TychoInquisitorRemoved, "TREMOVE")
 def _removed(s: GameState, e: se.TychoInquisitorRemoved) -> GameState:
     p = s.players[e.seat]
     s = player_with(s, e.seat, cellar=(*p.cellar[:-1], p.cellar[-1] - 1))
@@ -705,7 +699,7 @@ def _constellation(run: Emitter, task: Task) -> None:
     )
 
 
-@on_event(se.TychoConstellationObserved, "TCONST")
+@RULES.event(se.TychoConstellationObserved, "TCONST")
 def _constellation_observed(s: GameState, e: se.TychoConstellationObserved) -> GameState:
     covers = list(s.covers)
     row = list(covers[e.space])
@@ -715,7 +709,7 @@ def _constellation_observed(s: GameState, e: se.TychoConstellationObserved) -> G
     return replace(s, covers=tuple(covers), agenda=resolved(s, e))
 
 
-@grant_rule(se.TychoConstellationObserved)
+@RULES.grant(se.TychoConstellationObserved)
 def _grants_constellation(
     before: GameState, after: GameState, e: se.TychoConstellationObserved
 ) -> list[Task]:
@@ -734,7 +728,7 @@ def _major(run: Emitter, task: Task) -> None:
     run.emit(se.TychoMajorObjectTaken(seat=p.seat, card=card, space=-minus_space, vp=vp))
 
 
-@on_event(se.TychoMajorObjectTaken, "TMO")
+@RULES.event(se.TychoMajorObjectTaken, "TMO")
 def _major_taken(s: GameState, e: se.TychoMajorObjectTaken) -> GameState:
     for seat in s.covers[e.space]:  # OBS-42: tokens on the taken card go to the box
         if seat >= 0:
@@ -748,7 +742,7 @@ def _major_taken(s: GameState, e: se.TychoMajorObjectTaken) -> GameState:
     return replace(s, display=tuple(display), covers=tuple(covers), agenda=resolved(s, e))
 
 
-@grant_rule(se.TychoMajorObjectTaken)
+@RULES.grant(se.TychoMajorObjectTaken)
 def _grants_major(before: GameState, after: GameState, e: se.TychoMajorObjectTaken) -> list[Task]:
     return [Task("VP", e.vp, "", "tycho-major"), Task("REFILL", e.space)]  # SOLO-49: only its VP; OBS-43
 
@@ -757,11 +751,11 @@ def _card(run: Emitter, task: Task) -> None:
     draw_card(run, task)  # SOLO-50: the top card light side up (OBS-52; END-1/AMB-10 as for a player)
 
 
-resolves(ev.InquisitorPersuaded, "TPER")
-resolves(ev.InquisitorGained, "TINQ")
-resolves(ev.CardDrawnFaceDown, "TCARD")
+RULES.resolve(ev.InquisitorPersuaded, "TPER")
+RULES.resolve(ev.InquisitorGained, "TINQ")
+RULES.resolve(ev.CardDrawnFaceDown, "TCARD")
 
-register(
+RULES.effect(
     EffectKind(
         "TMOVE",
         "Tycho moves his marker (SOLO-29, SOLO-30, SOLO-6)",
@@ -803,7 +797,7 @@ register(
 )
 
 
-@on_event(se.MovementStackRevealed)
+@RULES.event(se.MovementStackRevealed)
 def _stack_revealed(s: GameState, e: se.MovementStackRevealed) -> GameState:
     return s
 
@@ -858,6 +852,6 @@ class Tycho:
         return None  # TIE-1 as between players (AMB-57)
 
 
-register_opponent(Tycho())
-OPPONENT_REDEALS.append(redeal_stack)
-OPPONENT_STATE_REDEALS.append(reshuffle_stack)
+RULES.opponents[TYCHO] = Tycho()  # his seat plays itself (a game with his seat has these rules)
+RULES.redeals.append(redeal_stack)
+RULES.state_redeals.append(reshuffle_stack)

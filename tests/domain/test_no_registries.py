@@ -1,0 +1,99 @@
+"""Nothing in `domain/` is registered after import, and no state class is patched (issue 33).
+
+A game's rules are its `Ruleset` (domain/ruleset.py), composed from the plug-ins its `GameStarted` pins;
+the module-level tables a module declares are filled while it is defined and never after. This test
+imports every module of `domain`, takes a fingerprint of every module-level dict, list, set and `Rules`
+table, plays games of every kind (base, Luna, characters on their ability side, the solo game, a fork,
+a loaded state), and checks that no fingerprint changed; and that the state classes hold only what
+`domain/state.py` defines for them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import ModuleType
+from typing import Any
+
+import domain
+from domain import dump_state, fork_events, load_state
+from domain.options import Options
+from domain.ruleset import Rules
+from domain.selfplay import selfplay
+from domain.state import GameState, Part, PlayerState, Task, TurnState
+from tests.domain.abilities import ability_game
+
+# Memo caches that the engine fills as it goes (not registries: what they hold is a function of the key),
+# kept until their lookups become per-game tables (issue 33, stage 3: speed without tricks).
+MEMO_CACHES = {
+    "domain.fastcopy._BY_CHANGES",
+    "domain.fastcopy._GENERAL",
+    "domain.fastcopy._DRAFTS",
+    "domain.moves._REMEMBERED",
+}
+
+
+def _modules() -> list[ModuleType]:
+    names = [info.name for info in pkgutil.walk_packages(domain.__path__, "domain.")]
+    return [importlib.import_module(name) for name in sorted(names)]
+
+
+def _fingerprint(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple((id(k), id(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple(id(v) for v in value)
+    if isinstance(value, set):
+        return frozenset(id(v) for v in value)
+    if isinstance(value, Rules):
+        return tuple(_fingerprint(getattr(value, slot)) for slot in Rules.__slots__ if slot != "name")
+    return id(value)
+
+
+def _tables() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for module in _modules():
+        for name, value in vars(module).items():
+            if isinstance(value, dict | list | set | Rules) and not name.startswith("__"):
+                out[f"{module.__name__}.{name}"] = _fingerprint(value)
+    return out
+
+
+def _play_every_kind() -> None:
+    for i, options in enumerate((Options(), Options.from_json({"luna": True}))):
+        record = selfplay(3, f"registries-{i}", "random", options)
+        state = domain.fold(record.events)
+        assert load_state(dump_state(state)) == state
+        fork_events(record.events, len(record.events) // 2, "source", f"registries-fork-{i}")
+    state = ability_game(4, "registries-ability")
+    while not state.finished:
+        state = domain.play_through(state, domain.legal_moves(state)[0])[0]
+    solo = selfplay(1, "registries-solo", "random", Options.from_json({"luna": True}), side="ability")
+    assert domain.fold(solo.events).finished
+
+
+def test_no_module_level_table_of_domain_changes_after_import() -> None:
+    before = _tables()
+    assert any(name.endswith(".RULES") for name in before)  # the modules' own rule tables are looked at
+    _play_every_kind()
+    after = _tables()
+    changed = sorted(name for name in before if after.get(name) != before[name] and name not in MEMO_CACHES)
+    assert changed == [], f"module-level tables changed after import: {changed}"
+    assert sorted(set(after) - set(before)) == []
+
+
+def test_no_state_class_gains_an_attribute_from_another_module() -> None:
+    _modules()  # every plug-in imported
+    for cls in (GameState, PlayerState, TurnState, Task, Part):
+        for name, value in vars(cls).items():
+            fn = value.fget if isinstance(value, property) else value
+            qualname = getattr(fn, "__qualname__", None)
+            if qualname is None or name in ("__class__", "__doc__"):
+                continue
+            module = getattr(fn, "__module__", "domain.state")
+            assert module in ("domain.state", "dataclasses"), (cls.__name__, name, module)
+            if module == "dataclasses":
+                continue  # what @dataclass(slots=True) writes for pickling
+            assert qualname.startswith(f"{cls.__qualname__}.") or qualname == cls.__qualname__, (
+                f"{cls.__name__}.{name} is {qualname}: patched in from outside the class"
+            )
