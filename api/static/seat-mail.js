@@ -20,6 +20,12 @@ async function render() {
     clear(status, reach.email ? `${reach.email.address}: ${STATES[reach.email.status] || reach.email.status}.` : t("No address."));
     showProblem(problem, null);
   } catch (error) {
+    if (error.status === 401) {
+      // A wrong or re-issued seat link: the page says so and shows the game as a spectator's (play.js);
+      // a spectator has no seat to give an address for.
+      panel.hidden = true;
+      return;
+    }
     showProblem(problem, error);
   }
 }
