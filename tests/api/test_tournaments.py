@@ -18,7 +18,7 @@ from api.pairing import Result, pair, round_robin, standings, swiss_round
 from api.settings import Settings
 from tests.api.async_helpers import Clock
 from tests.api.community_helpers import MixedBot, play_out
-from tests.api.helpers import runtime_of
+from tests.api.helpers import runtime_of, wait_until
 from tests.api.people import Person, person
 
 CLOCK = {"per_move": "P1D", "reserve": "P3D"}
@@ -214,6 +214,26 @@ def test_TOUR_4_processes_advancing_at_once_start_the_next_round_once(client: Te
     assert sorted(len(m) for m in made) == [0, 0, 0, 2]
     assert others[0]._next_round(stale) == []  # a caller that read round 1 before: the round moved on once
     assert runtime.tournaments.get(tid).round == 2 and len(runtime.tournaments.tables(tid)) == 4
+
+
+def test_TOUR_4_the_clocks_process_advances_the_tournaments_of_an_api_without_clocks(
+    client: TestClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import api.runtime
+
+    runtime = runtime_of(client)  # GALILEO_CLOCKS=off, as compose's API replicas
+    people = [person(runtime, f"K{i}") for i in range(4)]
+    t = new_tournament(client, people[0], format="swiss", seats=2, rounds=2)
+    tid = t["tournament_id"]
+    enter_all(client, tid, people)
+    view = client.post(f"/tournaments/{tid}/start", headers=people[0].headers()).json()
+    play_round(client, view, {p.account.name: 0.0 for p in people}, 1)
+    assert runtime.tournaments.get(tid).round == 1  # nobody read it: nothing advanced it yet
+    monkeypatch.setattr(api.runtime, "TOURNAMENT_SECONDS", 0.1)
+    clocks = replace(settings, clocks=True, bots=False)  # what `galileo clocks run` starts
+    with TestClient(create_app(clocks, clock=Clock())):
+        wait_until(lambda: runtime.tournaments.get(tid).round == 2, 20, "the clocks process to pair round 2")
+    assert len(runtime.tournaments.tables(tid)) == 4
 
 
 def test_TOUR_3_round_robin_meets_everyone_and_swiss_avoids_repeats() -> None:
