@@ -36,9 +36,23 @@ function clockRequest() {
   return { base: duration("base"), increment: duration("increment") };
 }
 
+// An ISO 8601 duration as the service returns it (PT7200S, P1DT2H...) in words: "2 hours".
+function spoken(iso) {
+  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(iso || "");
+  if (!m) return iso;
+  let seconds = Number(m[1] || 0) * 86400 + Number(m[2] || 0) * 3600 + Number(m[3] || 0) * 60 + Number(m[4] || 0);
+  if (!seconds) return "none";
+  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+    if (seconds % size === 0) return `${seconds / size} ${unit}${seconds === size ? "" : "s"}`;
+  }
+  return iso;
+}
+
 function clockText(clock) {
-  return clock.per_move ? `${clock.per_move} a turn` + (clock.reserve ? ` + ${clock.reserve}` : "")
-    : `${clock.base}` + (clock.increment ? ` + ${clock.increment} a turn` : "");
+  if (clock.per_move) {
+    return `${spoken(clock.per_move)} a turn` + (clock.reserve && spoken(clock.reserve) !== "none" ? `, ${spoken(clock.reserve)} reserve` : "");
+  }
+  return `${spoken(clock.base)} bank` + (clock.increment && spoken(clock.increment) !== "none" ? ` + ${spoken(clock.increment)} a turn` : "");
 }
 
 async function act(path) {
