@@ -118,6 +118,7 @@ def test_two_people_chat_and_a_spectator_writes_only_in_the_spectators_channel(
     assert said.status_code == 201, said.text
     # the stream has closed at the end: the panel looks for new messages every few seconds
     wait_until(lambda: "Well played" in seats_of(ada_page), 15, "a message written after the end")
+    ada_page.locator("#chat-panel").scroll_into_view_if_needed()
     shot(ada_page, "chat-play")
 
     export = httpx.get(f"{url}/games/{game_id}/export").text

@@ -33,6 +33,10 @@ def test_a_signed_in_person_creates_enters_and_withdraws_from_a_tournament(
     page.goto(f"{url}/")
     page.click("header a[href='/tournaments']")  # linked from the lobby
     page.wait_for_selector("#tournament-create:not([hidden])")
+    assert not page.is_visible("#clock [data-clock=base]")  # the clock kind shows its own fields
+    page.select_option("#tournament-format", "round-robin")
+    assert not page.is_visible("#tournament-rounds")  # round robin: the schedule's number of rounds
+    page.select_option("#tournament-format", "swiss")
     page.fill("#tournament-name", "Winter cup")
     page.select_option("#tournament-seats", "2")
     page.fill("#tournament-rounds", "2")
