@@ -77,8 +77,7 @@ function actions(t) {
 
 async function load() {
   try {
-    const query = filter.value ? `?status=${encodeURIComponent(filter.value)}` : "";
-    const { tournaments } = await api(`/tournaments${query}`);
+    const { tournaments } = await api(filter.value ? `/tournaments?status=${encodeURIComponent(filter.value)}` : "/tournaments");
     if (!tournaments.length) {
       clear(list, el("p", { class: "muted" }, "No tournaments yet."));
       return;
