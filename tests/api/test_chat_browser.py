@@ -1,6 +1,7 @@
 """Table chat in a real browser (issue 30, "Must show"): two signed-in people chat at a game from its play
 page, a signed-in spectator's message appears only in the spectators' channel, and the game's export holds
-no chat (CHAT-1). The people are signed in with a session cookie put in their browser contexts (the
+no chat (CHAT-1); a seat mutes the spectator and the table host unmutes them from the panel (CHAT-4); a
+message written after the game ended reaches the page though its stream has closed. The people are signed in with a session cookie put in their browser contexts (the
 passkey ceremony itself runs in test_passkeys_browser.py). One test: a browser start and a server cost
 seconds on this machine. Skipped without chromium or playwright unless GALILEO_REQUIRE_SERVICES=1.
 """
@@ -107,6 +108,15 @@ def test_two_people_chat_and_a_spectator_writes_only_in_the_spectators_channel(
     wait_until(lambda: "chat-muted" in cleo_page.inner_text("#chat-problem"), 10, "the muted one refused")
     errors.remove(next(e for e in errors if "status of 403" in e))  # the browser logs that refused write
     assert spectators_of(ada_page) == ["What an opening"]
+    host_page = browser.new_context().new_page()  # the table host, no seat: its pasted token mutes too
+    host_page.goto(f"{url}/play/{game_id}")
+    host_page.fill("#host-token", created["host_token"])
+    host_page.locator("#host-form button[type=submit]").click()
+    host_page.click("#chat-spectators .chat-unmute")
+    host_page.wait_for_selector("#chat-spectators .chat-mute")
+    host_page.context.close()
+    write(cleo_page, "Sorry")
+    wait_until(lambda: spectators_of(ada_page) == ["What an opening", "Sorry"], 10, "the unmuted spectator")
 
     play_out(runtime, game_id, [MixedBot(0.0, "a"), MixedBot(0.0, "b")], "chat")  # the game ends
     wait_until(lambda: "ended" in ada_page.inner_text("#live"), 15, "the stream's end on Ada's page")
