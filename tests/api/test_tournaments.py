@@ -207,11 +207,16 @@ def test_TOUR_4_processes_advancing_at_once_start_the_next_round_once(client: Te
     others = [Tournaments(runtime) for _ in range(4)]  # as many processes sharing the database
     held = others[0]._lease(tid, "elsewhere")  # one of them is busy with it: the rest leave it alone
     assert held and others[1].advance(tid) == [] and runtime.tournaments.get(tid).round == 1
-    runtime.tournaments.db.execute("DELETE FROM galileo_tournament_leases WHERE holder = 'elsewhere'")
+    runtime.tournaments.db.execute(  # that process died: its lease runs out and another takes over
+        "UPDATE galileo_tournament_leases SET until = ? WHERE holder = 'elsewhere'",
+        ("2000-01-01T00:00:00.000000Z",),
+    )
     stale = runtime.tournaments.get(tid)
     with ThreadPoolExecutor(4) as pool:
         made = list(pool.map(lambda ts: ts.advance(tid), others))
     assert sorted(len(m) for m in made) == [0, 0, 0, 2]
+    leases = "SELECT COUNT(*) FROM galileo_tournament_leases WHERE tournament_id = ?"
+    assert runtime.tournaments.db.query(leases, (tid,)) == [(0,)]  # each released by its holder
     assert others[0]._next_round(stale) == []  # a caller that read round 1 before: the round moved on once
     assert runtime.tournaments.get(tid).round == 2 and len(runtime.tournaments.tables(tid)) == 4
 
