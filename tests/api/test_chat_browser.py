@@ -1,8 +1,9 @@
 """Table chat in a real browser (issue 30, "Must show"): two signed-in people chat at a game from its play
 page, a signed-in spectator's message appears only in the spectators' channel, and the game's export holds
 no chat (CHAT-1); a seat mutes the spectator and the table host unmutes them from the panel (CHAT-4); a
-message written after the game ended reaches the page though its stream has closed. The people are signed in with a session cookie put in their browser contexts (the
-passkey ceremony itself runs in test_passkeys_browser.py). One test: a browser start and a server cost
+message written after the game ended reaches the page though its stream has closed. The people are
+signed in with a session cookie put in their browser contexts (the passkey ceremony itself runs in
+test_passkeys_browser.py). One test: a browser start and a server cost
 seconds on this machine. Skipped without chromium or playwright unless GALILEO_REQUIRE_SERVICES=1.
 """
 
