@@ -5,7 +5,8 @@ the store's own database); each of its games is an ordinary game of the store, c
 tournament's clock, a forfeit on timeout and on resignation, and every seat claimed by its entrant's
 account (`SeatClaimed`, ACCT-1), so the games show under My games and count for ratings. Results are read
 from the games' events (api/community.py), never stored twice. `advance` starts the next round once
-every game of the current one has ended (the runtime checks every few seconds; any read checks too).
+every game of the current one has ended (the clocks process checks every few seconds; any read checks
+too), one process at a time (a lease row), the round number moving on once.
 
 Everything here is blocking: callers run it in a worker thread and then `after_create` the new games.
 """
