@@ -5,7 +5,8 @@ the store's own database); each of its games is an ordinary game of the store, c
 tournament's clock, a forfeit on timeout and on resignation, and every seat claimed by its entrant's
 account (`SeatClaimed`, ACCT-1), so the games show under My games and count for ratings. Results are read
 from the games' events (api/community.py), never stored twice. `advance` starts the next round once
-every game of the current one has ended (the runtime checks every few seconds; any read checks too).
+every game of the current one has ended (the clocks process checks every few seconds; any read checks
+too), one process at a time (a lease row), the round number moving on once.
 
 Everything here is blocking: callers run it in a worker thread and then `after_create` the new games.
 """
@@ -16,6 +17,7 @@ import itertools
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("swiss", "round-robin")
 MAX_ROUNDS = 20
+LEASE_SECONDS = 120  # a process advancing a tournament holds it this long at most (it may have died)
 
 _SCHEMA = (
     """
@@ -71,6 +74,13 @@ CREATE TABLE IF NOT EXISTS galileo_tournament_tables (
     game_id TEXT NOT NULL,
     players TEXT NOT NULL,
     PRIMARY KEY (tournament_id, round, table_no)
+)
+""",
+    """
+CREATE TABLE IF NOT EXISTS galileo_tournament_leases (
+    tournament_id TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    until TEXT NOT NULL
 )
 """,
     """
@@ -164,6 +174,53 @@ class Tournaments:
         if not rows:
             raise TournamentRefused(404, "tournament-not-found", "no such tournament", "TOUR-1")
         return _tournament(rows[0])
+
+    def listing(self, status: str | None, account_id: str | None, limit: int) -> list[dict[str, Any]]:
+        """The newest tournaments (of one status, or all) as a list shows them, with the reader's part."""
+        where, params = ("WHERE t.status = ?", [status]) if status else ("", [])
+        rows = self.db.query(
+            "SELECT t.tournament_id, t.name, t.format, t.seats, t.rounds, t.round, t.status, t.clock, "
+            "t.host_account, t.created_at, "
+            "(SELECT COUNT(*) FROM galileo_tournament_entries e WHERE e.tournament_id = t.tournament_id) "
+            f"FROM galileo_tournaments t {where} ORDER BY t.created_at DESC, t.tournament_id LIMIT ?",
+            (*params, limit),
+        )
+        mine: dict[str, int | None] = {}
+        if account_id is not None and rows:
+            marks = ", ".join("?" for _ in rows)
+            for tid, gone in self.db.query(
+                "SELECT tournament_id, withdrawn_round FROM galileo_tournament_entries "
+                f"WHERE account_id = ? AND tournament_id IN ({marks})",
+                (account_id, *(r[0] for r in rows)),
+            ):
+                mine[str(tid)] = None if gone is None else int(gone)
+        out = []
+        for r in rows:
+            tid = str(r[0])
+            you = None
+            if account_id is not None:
+                you = {
+                    "host": r[8] == account_id,
+                    "entered": tid in mine,
+                    "withdrawn": mine.get(tid) is not None,
+                }
+            out.append(
+                {
+                    "tournament_id": tid,
+                    "name": str(r[1]),
+                    "format": str(r[2]),
+                    "seats": int(r[3]),
+                    "rounds": int(r[4]),
+                    "round": int(r[5]),
+                    "status": str(r[6]),
+                    "clock": orjson.loads(r[7]),
+                    "created_at": str(r[9]),
+                    "entrants": int(r[10]),
+                    "link": f"/tournaments/{tid}",
+                    "you": you,
+                }
+            )
+        return out
 
     def running(self) -> list[str]:
         rows = self.db.query("SELECT tournament_id FROM galileo_tournaments WHERE status = 'running'")
@@ -261,11 +318,13 @@ class Tournaments:
             if schedule is None
             else orjson.dumps([{"tables": r.tables, "byes": r.byes} for r in schedule]).decode()
         )
-        self.db.execute(
+        begun = self.db.execute(  # once, if two starts cross
             "UPDATE galileo_tournaments SET status = 'running', rounds = ?, schedule = ? "
-            "WHERE tournament_id = ?",
+            "WHERE tournament_id = ? AND status = 'entry'",
             (total, encoded, tournament_id),
         )
+        if begun != 1:
+            raise TournamentRefused(409, "tournament-started", "the tournament has started already", "TOUR-1")
         return self._next_round(self.get(tournament_id))
 
     def withdraw(self, tournament_id: str, account: Account) -> list[str]:
@@ -314,7 +373,36 @@ class Tournaments:
         return resigned
 
     def advance(self, tournament_id: str) -> list[str]:
-        """TOUR-4: once every game of the round has ended, the next round (or the end). New games' IDs."""
+        """TOUR-4: once every game of the round has ended, the next round (or the end). New games' IDs.
+
+        Any process may call it at any time (the clocks task of `galileo serve` or `galileo clocks run`,
+        every read of the tournament): a lease row in the database lets one process at a time look and
+        pair; the others return at once and find the new round at their next look."""
+        holder = secrets.token_hex(8)
+        if not self._lease(tournament_id, holder):
+            return []
+        try:
+            return self._advance(tournament_id)
+        finally:
+            self.db.execute(
+                "DELETE FROM galileo_tournament_leases WHERE tournament_id = ? AND holder = ?",
+                (tournament_id, holder),
+            )
+
+    def _lease(self, tournament_id: str, holder: str) -> bool:
+        now = self.runtime.clock()
+        self.db.execute(
+            "DELETE FROM galileo_tournament_leases WHERE tournament_id = ? AND until < ?",
+            (tournament_id, stamp(now)),
+        )
+        until = stamp(now + timedelta(seconds=LEASE_SECONDS))
+        taken = self.db.execute(
+            "INSERT INTO galileo_tournament_leases VALUES (?, ?, ?) ON CONFLICT (tournament_id) DO NOTHING",
+            (tournament_id, holder, until),
+        )
+        return taken == 1
+
+    def _advance(self, tournament_id: str) -> list[str]:
         t = self.get(tournament_id)
         if t.status != "running":
             return []
@@ -351,13 +439,13 @@ class Tournaments:
             rnd = pairing.swiss_round(
                 order, t.seats, self._met(t), self._positions(t), {a for _, a in self.byes(t.tournament_id)}
             )
-        created = []
-        with self.db.transaction() as tx:
-            done = tx.execute(
-                "UPDATE galileo_tournaments SET round = ? WHERE tournament_id = ? AND round = ?",
-                (number, t.tournament_id, t.round),
-            )
-            del done
+        created: list[str] = []
+        claimed = self.db.execute(  # the round moves on once: a second caller with a stale view stops here
+            "UPDATE galileo_tournaments SET round = ? WHERE tournament_id = ? AND round = ?",
+            (number, t.tournament_id, t.round),
+        )
+        if claimed != 1:
+            return created
         for i, players in enumerate(rnd.tables):
             game_id = self._create_game(t, number, i, players)
             created.append(game_id)

@@ -50,6 +50,11 @@ class ChatPage(BaseModel):
     messages: list[ChatMessage]
     hidden: list[int] = Field(description="The seats whose messages the calling seat hid for itself.")
     you: dict[str, Any] = Field(description="Who the caller is at this table: `seat`, `host`, `spectator`.")
+    muted_messages: list[str] = Field(
+        default_factory=list,
+        description="To a seat or the host (who may mute, CHAT-4): the listed messages whose spectator is "
+        "muted now; empty for anyone else.",
+    )
 
 
 class MuteIn(BaseModel):
@@ -112,7 +117,13 @@ async def list_chat(
     you["spectator"] = viewer is None and not you["host"] and session is not None
     if you["spectator"] and session is not None:
         you["muted"] = session.account.account_id in await run_in_threadpool(runtime.chat.muted, game_id)
-    return ChatPage(game_id=game_id, messages=[_out(m) for m in messages], hidden=hidden, you=you)
+    muted: list[str] = []
+    if caller is not None and messages:
+        silenced = await run_in_threadpool(runtime.chat.muted, game_id)
+        muted = [m.message_id for m in messages if m.account_id is not None and m.account_id in silenced]
+    return ChatPage(
+        game_id=game_id, messages=[_out(m) for m in messages], hidden=hidden, you=you, muted_messages=muted
+    )
 
 
 async def _spectator(request: Request, session: Session | None) -> Session:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Path, Response, status
+from fastapi import APIRouter, Header, Path, Query, Response, status
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -17,7 +17,7 @@ from api.problems import ApiError
 from api.routers.pages import STATIC
 from api.runtime import Runtime
 from api.schemas import ClockRequest
-from api.sessions import WritingSession
+from api.sessions import OptionalSession, WritingSession
 from api.tournaments import TournamentRefused
 from rulebook import rule_url
 
@@ -88,6 +88,35 @@ async def create(body: CreateTournament, runtime: RuntimeDep, session: WritingSe
     )
     view: dict[str, Any] = await _call(runtime, runtime.tournaments.view, t.tournament_id)
     return view
+
+
+@router.get(
+    "",
+    operation_id="listTournaments",
+    responses={200: {"content": {"text/html": {}}}, **errors(422)},
+)
+async def listing(
+    runtime: RuntimeDep,
+    response: Response,
+    session: OptionalSession,
+    status: Annotated[
+        Literal["entry", "running", "finished"] | None,
+        Query(description="Only these: `entry` (open for entries), `running` or `finished`."),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=200, description="At most this many, newest first.")] = 50,
+    accept: Annotated[str | None, Header()] = None,
+) -> Any:
+    """The newest tournaments: name, format, seats a table, rounds, the current round, status, clock
+    and the number of entrants; signed in, `you` says whether you host it, entered it, withdrew (else
+    null). HTML (the tournaments page: the list, a form to create one, enter and withdraw) for a
+    browser (`Accept: text/html`)."""
+    if prefers(accept, "text/html", "application/json"):
+        return FileResponse(STATIC / "tournaments.html", headers=VARY)
+    response.headers["Vary"] = "Accept, Cookie"
+    response.headers["Cache-Control"] = "private, no-store"  # `you` is the reader's
+    account_id = session.account.account_id if session is not None else None
+    items = await run_in_threadpool(runtime.tournaments.listing, status, account_id, limit)
+    return {"tournaments": items}
 
 
 @router.get(

@@ -3,7 +3,9 @@
 // EventSource with a "galileo:stream" event); on the replay page the panel shows the messages written up
 // to the version on screen (replay.js announces it with "galileo:version"). A seat writes with its token,
 // a signed-in spectator with the session (and its CSRF token); the chat is never part of the game's log.
-import { api, clear, el, gameIdFromPath, showProblem, takeToken } from "/static/common.js";
+// A seat, or the table host (its token pasted in the Table panel), mutes and unmutes a spectator (CHAT-4).
+// Once the game has ended its stream closes: the panel then asks for new messages every few seconds.
+import { api, clear, el, gameIdFromPath, hostTokenKey, showProblem, takeToken } from "/static/common.js";
 import { currentAccount } from "/static/account.js";
 
 const gameId = gameIdFromPath();
@@ -17,6 +19,14 @@ let you = { seat: null, host: false, spectator: false };
 let hidden = [];
 let account = null;
 let upTo = Infinity;  // the replay's version on screen
+let mutedIds = new Set();  // to a seat or the host: the messages whose spectator is muted now
+let stream = null;  // play.js's EventSource; closed once the game has ended
+const POLL_MS = 5000;  // how often a closed stream's panel looks for new messages
+
+// The token the panel reads and mutes with: the page's seat token, else the table host's.
+function reader() {
+  return token || localStorage.getItem(hostTokenKey(gameId));
+}
 
 function mine() {
   try {
@@ -39,11 +49,12 @@ function take(message) {
 async function load() {
   if (!panel) return;
   try {
-    const page = await api(`${path}`, { token });
+    const page = await api(`${path}`, { token: reader() });
     messages.clear();
     page.messages.forEach(take);
     you = page.you;
     hidden = page.hidden;
+    mutedIds = new Set(page.muted_messages);
     showProblem(document.getElementById("chat-problem"), null);
   } catch (error) {
     showProblem(document.getElementById("chat-problem"), error);
@@ -64,7 +75,8 @@ function line(m) {
     tools.push(act(`hide seat ${m.seat}`, () => hide(m.seat, true), "chat-hide"));
   }
   if (!replay && (you.seat !== null || you.host) && m.seat === null && !m.deleted) {
-    tools.push(act("mute", () => mute(m), "chat-mute"));
+    const muted = mutedIds.has(m.message_id);
+    tools.push(act(muted ? "unmute" : "mute", () => mute(m, !muted), muted ? "chat-unmute" : "chat-mute"));
   }
   return el("li", { class: "chat-message", "data-id": m.message_id, "data-version": m.version },
     el("strong", {}, m.author), " ",
@@ -127,17 +139,36 @@ async function hide(seat, value) {
   await load();
 }
 
-async function mute(m) {
+async function mute(m, value) {
   try {
-    await api(`${path}/mutes`, { method: "POST", token, body: { message_id: m.message_id, muted: true } });
+    await api(`${path}/mutes`, { method: "POST", token: reader(), body: { message_id: m.message_id, muted: value } });
     showProblem(document.getElementById("chat-problem"), null);
   } catch (error) {
     showProblem(document.getElementById("chat-problem"), error);
   }
+  await load();  // every message of that spectator changes its button
 }
+
+// What was written since the newest message held (deletions come as tombstones with a new seq).
+async function poll() {
+  const after = Math.max(0, ...[...messages.values()].map((m) => m.seq));
+  let page;
+  try {
+    page = await api(`${path}?after=${after}`, { token: reader() });
+    page.messages.forEach(take);
+    hidden = page.hidden;
+    for (const id of page.muted_messages) mutedIds.add(id);
+  } catch {
+    return;  // the next look tries again; the form shows its own errors
+  }
+  if (page.messages.length) render();
+}
+
+document.addEventListener("galileo:host", () => load());  // a host token pasted in the Table panel
 
 document.addEventListener("galileo:stream", (event) => {
   token = event.detail.token;
+  stream = event.detail.stream;
   event.detail.stream.addEventListener("chat", (message) => {
     take(JSON.parse(message.data));
     render();
@@ -155,4 +186,9 @@ if (panel) {
   if (form) form.addEventListener("submit", send);
   account = await currentAccount().catch(() => null);
   await load();
+  if (!replay) {
+    setInterval(() => {
+      if (stream && stream.readyState === EventSource.CLOSED && document.visibilityState === "visible") poll();
+    }, POLL_MS);
+  }
 }

@@ -25,6 +25,11 @@ export function takeToken(gameId) {
   return localStorage.getItem(tokenKey(gameId));
 }
 
+// The table host's token of a game, pasted into the play page's Table panel and kept in this browser only.
+export function hostTokenKey(gameId) {
+  return `galileo:host:${gameId}`;
+}
+
 export function saveToken(gameId, token) {
   if (token) localStorage.setItem(tokenKey(gameId), token);
   else localStorage.removeItem(tokenKey(gameId));

@@ -2,7 +2,7 @@
 // host's powers. A module of its own: it reads GET /games/{id}/table and posts the table routes; the
 // board and the moves are play.js's. The seat token comes from localStorage (play.js took it from the
 // link); a host token is pasted into the host form and kept in this browser only.
-import { api, clear, el, gameIdFromPath, newCommandId, showProblem, takeToken } from "/static/common.js";
+import { api, clear, el, gameIdFromPath, hostTokenKey, newCommandId, showProblem, takeToken } from "/static/common.js";
 import { confirmEachMove } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
 import { t, tn } from "./i18n.js";
@@ -10,7 +10,7 @@ const PLAYED_BY = { person: t("person"), bot: t("bot"), server: t("server") };
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
-const hostKey = `galileo:host:${gameId}`;
+const hostKey = hostTokenKey(gameId);
 const panel = document.getElementById("table-panel");
 const problem = document.getElementById("table-problem");
 let table = null;
@@ -174,6 +174,7 @@ document.getElementById("host-form").addEventListener("submit", (event) => {
   if (input.value.trim()) localStorage.setItem(hostKey, input.value.trim());
   else localStorage.removeItem(hostKey);
   input.value = "";
+  document.dispatchEvent(new CustomEvent("galileo:host"));  // the chat panel mutes with it (chat.js)
   load();
 });
 

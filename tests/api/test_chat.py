@@ -145,11 +145,15 @@ def test_CHAT_4_a_seat_or_the_host_mutes_a_spectator(client: TestClient) -> None
     assert refused.json()["rule_id"] == "CHAT-4"
     assert client.get(f"/games/{gid}/chat", cookies=cleo.cookies).json()["you"]["muted"] is True
     host = {"Authorization": f"Bearer {game['host_token']}"}
+    for who in (host, bearer(token(game, 0))):  # those who may mute see whom they muted (the page's button)
+        assert client.get(f"/games/{gid}/chat", headers=who).json()["muted_messages"] == [said["message_id"]]
+    assert client.get(f"/games/{gid}/chat", cookies=cleo.cookies).json()["muted_messages"] == []
     unmuted = client.post(
         f"/games/{gid}/chat/mutes", json={"message_id": said["message_id"], "muted": False}, headers=host
     )
     assert unmuted.status_code == 200
     assert say(client, gid, "third", cleo.headers()).status_code == 201
+    assert client.get(f"/games/{gid}/chat", headers=host).json()["muted_messages"] == []
     seat_message = say(client, gid, "a seat", bearer(token(game, 0))).json()
     not_spectator = client.post(
         f"/games/{gid}/chat/mutes", json={"message_id": seat_message["message_id"]}, headers=host

@@ -1,7 +1,9 @@
 """Table chat in a real browser (issue 30, "Must show"): two signed-in people chat at a game from its play
 page, a signed-in spectator's message appears only in the spectators' channel, and the game's export holds
-no chat (CHAT-1). The people are signed in with a session cookie put in their browser contexts (the
-passkey ceremony itself runs in test_passkeys_browser.py). One test: a browser start and a server cost
+no chat (CHAT-1); a seat mutes the spectator and the table host unmutes them from the panel (CHAT-4); a
+message written after the game ended reaches the page though its stream has closed. The people are
+signed in with a session cookie put in their browser contexts (the passkey ceremony itself runs in
+test_passkeys_browser.py). One test: a browser start and a server cost
 seconds on this machine. Skipped without chromium or playwright unless GALILEO_REQUIRE_SERVICES=1.
 """
 
@@ -20,6 +22,7 @@ from fastapi import FastAPI
 from api.app import create_app
 from api.sessions import COOKIE
 from api.settings import Settings
+from tests.api.community_helpers import MixedBot, play_out
 from tests.api.helpers import free_port, wait_until
 from tests.api.people import Person, person
 from tests.api.test_browser import browser, shot  # noqa: F401  (the module's one browser: a fixture)
@@ -99,10 +102,38 @@ def test_two_people_chat_and_a_spectator_writes_only_in_the_spectators_channel(
         wait_until(lambda p=page: spectators_of(p) == ["What an opening"], 10, "the spectator's message")
         assert "What an opening" not in seats_of(page)
     assert seats_of(cleo_page) == ["Good luck, Ben!", "Thanks, you too"]
+
+    ada_page.click("#chat-spectators .chat-mute")  # a seat mutes the spectator (CHAT-4)
+    ada_page.wait_for_selector("#chat-spectators .chat-unmute")
+    write(cleo_page, "Boo")
+    wait_until(lambda: "chat-muted" in cleo_page.inner_text("#chat-problem"), 10, "the muted one refused")
+    errors.remove(next(e for e in errors if "status of 403" in e))  # the browser logs that refused write
+    assert spectators_of(ada_page) == ["What an opening"]
+    host_page = browser.new_context().new_page()  # the table host, no seat: its pasted token mutes too
+    host_page.goto(f"{url}/play/{game_id}")
+    host_page.fill("#host-token", created["host_token"])
+    host_page.locator("#host-form button[type=submit]").click()
+    host_page.click("#chat-spectators .chat-unmute")
+    host_page.wait_for_selector("#chat-spectators .chat-mute")
+    host_page.context.close()
+    write(cleo_page, "Sorry")
+    wait_until(lambda: spectators_of(ada_page) == ["What an opening", "Sorry"], 10, "the unmuted spectator")
+
+    play_out(runtime, game_id, [MixedBot(0.0, "a"), MixedBot(0.0, "b")], "chat")  # the game ends
+    wait_until(lambda: "ended" in ada_page.inner_text("#live"), 15, "the stream's end on Ada's page")
+    said = httpx.post(
+        f"{url}/games/{game_id}/chat",
+        json={"text": "Well played"},
+        headers={"Authorization": f"Bearer {tokens[1]}"},
+    )
+    assert said.status_code == 201, said.text
+    # the stream has closed at the end: the panel looks for new messages every few seconds
+    wait_until(lambda: "Well played" in seats_of(ada_page), 15, "a message written after the end")
+    ada_page.locator("#chat-panel").scroll_into_view_if_needed()
     shot(ada_page, "chat-play")
 
     export = httpx.get(f"{url}/games/{game_id}/export").text
-    for said in ("Good luck", "Thanks, you too", "What an opening"):
-        assert said not in export
+    for text in ("Good luck", "Thanks, you too", "What an opening", "Well played"):
+        assert text not in export
     assert "What an opening" in httpx.get(f"{url}/games/{game_id}/export?chat=1").text
     assert not errors, errors

@@ -82,6 +82,7 @@ ROUTES = {
     ("get", "/games/{game_id}/rating"): "getGameRating",
     # tournaments (docs/tournaments.md)
     ("post", "/tournaments"): "createTournament",
+    ("get", "/tournaments"): "listTournaments",
     ("get", "/tournaments/{tournament_id}"): "getTournament",
     ("post", "/tournaments/{tournament_id}/entries"): "enterTournament",
     ("post", "/tournaments/{tournament_id}/start"): "startTournament",

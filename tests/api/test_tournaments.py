@@ -18,7 +18,7 @@ from api.pairing import Result, pair, round_robin, standings, swiss_round
 from api.settings import Settings
 from tests.api.async_helpers import Clock
 from tests.api.community_helpers import MixedBot, play_out
-from tests.api.helpers import runtime_of
+from tests.api.helpers import runtime_of, wait_until
 from tests.api.people import Person, person
 
 CLOCK = {"per_move": "P1D", "reserve": "P3D"}
@@ -163,6 +163,82 @@ def test_TOUR_6_withdrawing_mid_round_forfeits_the_game_and_is_not_paired_again(
     assert len(second["tables"]) == 1 and len(second["byes"]) == 1
     row = next(r for r in view["standings"] if r["player"] == "W3")
     assert row["withdrawn"] and row["points"] == 0
+
+
+def test_TOUR_1_the_list_shows_each_tournament_and_the_readers_part(client: TestClient) -> None:
+    runtime = runtime_of(client)
+    host, other = person(runtime, "L0"), person(runtime, "L1")
+    swiss = new_tournament(client, host, format="swiss", seats=4, rounds=3)
+    robin = new_tournament(client, other, name="Robin", format="round-robin", seats=2)
+    enter_all(client, robin["tournament_id"], [host, other])
+    listed = client.get("/tournaments", headers=host.headers())
+    assert listed.status_code == 200 and "Cookie" in listed.headers["Vary"]
+    rows = {t["tournament_id"]: t for t in listed.json()["tournaments"]}
+    mine, theirs = rows[swiss["tournament_id"]], rows[robin["tournament_id"]]
+    shown = (mine["name"], mine["format"], mine["seats"], mine["rounds"], mine["round"])
+    assert shown == ("Spring cup", "swiss", 4, 3, 0)
+    assert mine["status"] == "entry" and mine["entrants"] == 0 and mine["clock"]["on_timeout"] == "forfeit"
+    assert mine["you"] == {"host": True, "entered": False, "withdrawn": False}
+    assert theirs["entrants"] == 2 and theirs["you"] == {"host": False, "entered": True, "withdrawn": False}
+    assert theirs["link"] == f"/tournaments/{robin['tournament_id']}"
+    client.post(f"/tournaments/{robin['tournament_id']}/withdraw", headers=host.headers())
+    anonymous = client.get("/tournaments?status=entry&limit=1").json()["tournaments"]
+    assert len(anonymous) == 1 and anonymous[0]["you"] is None
+    assert client.get("/tournaments?status=running").json() == {"tournaments": []}
+    assert client.get("/tournaments?status=open").status_code == 422
+    page = client.get("/tournaments", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "tournaments.js" in page.text
+
+
+def test_TOUR_4_processes_advancing_at_once_start_the_next_round_once(client: TestClient) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from api.tournaments import Tournaments
+
+    runtime = runtime_of(client)
+    people = [person(runtime, f"C{i}") for i in range(4)]
+    t = new_tournament(client, people[0], format="swiss", seats=2, rounds=2)
+    tid = t["tournament_id"]
+    enter_all(client, tid, people)
+    view = client.post(f"/tournaments/{tid}/start", headers=people[0].headers()).json()
+    twice = client.post(f"/tournaments/{tid}/start", headers=people[0].headers())
+    assert twice.status_code == 409 and len(runtime.tournaments.tables(tid)) == 2
+    play_round(client, view, {p.account.name: 0.0 for p in people}, 1)
+    others = [Tournaments(runtime) for _ in range(4)]  # as many processes sharing the database
+    held = others[0]._lease(tid, "elsewhere")  # one of them is busy with it: the rest leave it alone
+    assert held and others[1].advance(tid) == [] and runtime.tournaments.get(tid).round == 1
+    runtime.tournaments.db.execute(  # that process died: its lease runs out and another takes over
+        "UPDATE galileo_tournament_leases SET until = ? WHERE holder = 'elsewhere'",
+        ("2000-01-01T00:00:00.000000Z",),
+    )
+    stale = runtime.tournaments.get(tid)
+    with ThreadPoolExecutor(4) as pool:
+        made = list(pool.map(lambda ts: ts.advance(tid), others))
+    assert sorted(len(m) for m in made) == [0, 0, 0, 2]
+    leases = "SELECT COUNT(*) FROM galileo_tournament_leases WHERE tournament_id = ?"
+    assert runtime.tournaments.db.query(leases, (tid,)) == [(0,)]  # each released by its holder
+    assert others[0]._next_round(stale) == []  # a caller that read round 1 before: the round moved on once
+    assert runtime.tournaments.get(tid).round == 2 and len(runtime.tournaments.tables(tid)) == 4
+
+
+def test_TOUR_4_the_clocks_process_advances_the_tournaments_of_an_api_without_clocks(
+    client: TestClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import api.runtime
+
+    runtime = runtime_of(client)  # GALILEO_CLOCKS=off, as compose's API replicas
+    people = [person(runtime, f"K{i}") for i in range(4)]
+    t = new_tournament(client, people[0], format="swiss", seats=2, rounds=2)
+    tid = t["tournament_id"]
+    enter_all(client, tid, people)
+    view = client.post(f"/tournaments/{tid}/start", headers=people[0].headers()).json()
+    play_round(client, view, {p.account.name: 0.0 for p in people}, 1)
+    assert runtime.tournaments.get(tid).round == 1  # nobody read it: nothing advanced it yet
+    monkeypatch.setattr(api.runtime, "TOURNAMENT_SECONDS", 0.1)
+    clocks = replace(settings, clocks=True, bots=False)  # what `galileo clocks run` starts
+    with TestClient(create_app(clocks, clock=Clock())):
+        wait_until(lambda: runtime.tournaments.get(tid).round == 2, 20, "the clocks process to pair round 2")
+    assert len(runtime.tournaments.tables(tid)) == 4
 
 
 def test_TOUR_3_round_robin_meets_everyone_and_swiss_avoids_repeats() -> None:
