@@ -5,6 +5,7 @@
 // a signed-in spectator with the session (and its CSRF token); the chat is never part of the game's log.
 // A seat, or the table host (its token pasted in the Table panel), mutes and unmutes a spectator (CHAT-4).
 // Once the game has ended its stream closes: the panel then asks for new messages every few seconds.
+import { t } from "/static/i18n.js";
 import { api, clear, el, gameIdFromPath, hostTokenKey, showProblem, takeToken } from "/static/common.js";
 import { currentAccount } from "/static/account.js";
 
@@ -70,18 +71,18 @@ function line(m) {
   const ownSeat = m.seat !== null && you.seat !== null && m.seat === you.seat;
   const own = ownSeat || (m.seat === null && mine().has(m.message_id));
   const tools = [];
-  if (!replay && !m.deleted && own) tools.push(act("delete", () => remove(m), "chat-delete"));
+  if (!replay && !m.deleted && own) tools.push(act(t("delete"), () => remove(m), "chat-delete"));
   if (!replay && you.seat !== null && m.seat !== null && m.seat !== you.seat) {
-    tools.push(act(`hide seat ${m.seat}`, () => hide(m.seat, true), "chat-hide"));
+    tools.push(act(t("hide seat {seat}", { seat: m.seat }), () => hide(m.seat, true), "chat-hide"));
   }
   if (!replay && (you.seat !== null || you.host) && m.seat === null && !m.deleted) {
     const muted = mutedIds.has(m.message_id);
-    tools.push(act(muted ? "unmute" : "mute", () => mute(m, !muted), muted ? "chat-unmute" : "chat-mute"));
+    tools.push(act(muted ? t("unmute") : t("mute"), () => mute(m, !muted), muted ? "chat-unmute" : "chat-mute"));
   }
   return el("li", { class: "chat-message", "data-id": m.message_id, "data-version": m.version },
     el("strong", {}, m.author), " ",
-    m.deleted ? el("em", { class: "muted" }, "(deleted)") : el("span", { class: "chat-text" }, m.text),
-    " ", el("span", { class: "muted" }, `· event ${m.version}`), " ", ...tools);
+    m.deleted ? el("em", { class: "muted" }, t("(deleted)")) : el("span", { class: "chat-text" }, m.text),
+    " ", el("span", { class: "muted" }, t("· event {version}", { version: m.version })), " ", ...tools);
 }
 
 function render() {
@@ -90,14 +91,15 @@ function render() {
   for (const channel of ["seats", "spectators"]) {
     const list = document.getElementById(`chat-${channel}`);
     const items = shown.filter((m) => m.channel === channel && !(m.seat !== null && hidden.includes(m.seat)));
-    clear(list, items.length ? items.map(line) : el("li", { class: "muted" }, "No messages."));
+    clear(list, items.length ? items.map(line) : el("li", { class: "muted" }, t("No messages.")));
   }
   const unhide = document.getElementById("chat-hidden");
-  clear(unhide, hidden.length ? ["Hidden by you: ", ...hidden.map((s) => act(`show seat ${s}`, () => hide(s, false), "chat-unhide"))] : null);
+  clear(unhide, hidden.length ? [t("Hidden by you: "), ...hidden.map((s) => act(t("show seat {seat}", { seat: s }), () => hide(s, false), "chat-unhide"))] : null);
   const form = document.getElementById("chat-form");
   if (form) {
-    const where = you.seat !== null ? "the seats' channel" : account ? "the spectators' channel" : null;
-    document.getElementById("chat-where").textContent = where ? `You write in ${where}.` : "Sign in (Account) to write as a spectator.";
+    const where = you.seat !== null ? "seats" : account ? "spectators" : null;
+    document.getElementById("chat-where").textContent = where === "seats" ? t("You write in the seats' channel.")
+      : where === "spectators" ? t("You write in the spectators' channel.") : t("Sign in (Account) to write as a spectator.");
     form.hidden = replay || (!where);
   }
 }
