@@ -1,5 +1,6 @@
 // A tournament (GET /tournaments/{id}, docs/tournaments.md): its standings with the tie-breaks (TOUR-5)
 // and each round's tables with links to their games.
+import { t } from "/static/i18n.js";
 import { api, clear, el, showProblem } from "/static/common.js";
 
 const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -10,17 +11,20 @@ function table(headers, rows) {
 }
 
 try {
-  const t = await api(`/tournaments/${encodeURIComponent(id)}`);
-  document.getElementById("tournament-name").textContent = t.name;
-  document.getElementById("tournament-status").textContent =
-    `${t.format}, ${t.seats} seats a table: ${t.status}` + (t.status === "running" ? `, round ${t.round} of ${t.rounds}` : "");
-  clear(document.getElementById("tournament-standings"), table(["place", "player", "points", "Buchholz", "score", "wins", "games"],
-    t.standings.map((s) => [s.place, s.player + (s.withdrawn ? " (withdrawn)" : ""), s.points, s.buchholz, s.score, s.wins, s.games])));
-  clear(document.getElementById("tournament-rounds"), t.schedule.map((r) => el("div", {},
-    el("h3", {}, `Round ${r.round}`),
-    table(["table", "players (seat order)", "status", ""], r.tables.map((tb) => [tb.table, tb.players.join(", "), tb.status,
-      el("a", { href: tb.status === "active" ? tb.play_link : tb.replay_link }, tb.status === "active" ? "watch" : "replay")])),
-    r.byes.length ? el("p", { class: "muted" }, `Bye: ${r.byes.join(", ")}`) : null)));
+  const tour = await api(`/tournaments/${encodeURIComponent(id)}`);
+  document.getElementById("tournament-name").textContent = tour.name;
+  const kind = tour.format === "swiss" ? t("Swiss") : t("round robin");
+  const status = { entry: t("open for entries"), running: t("running"), finished: t("finished") }[tour.status] || tour.status;
+  document.getElementById("tournament-status").textContent = tour.status === "running"
+    ? t("{format}, {seats} seats a table: {status}, round {round} of {rounds}", { format: kind, seats: tour.seats, status, round: tour.round, rounds: tour.rounds })
+    : t("{format}, {seats} seats a table: {status}", { format: kind, seats: tour.seats, status });
+  clear(document.getElementById("tournament-standings"), table([t("place"), t("player"), t("points"), t("Buchholz"), t("score"), t("wins"), t("games")],
+    tour.standings.map((s) => [s.place, s.withdrawn ? t("{player} (withdrawn)", { player: s.player }) : s.player, s.points, s.buchholz, s.score, s.wins, s.games])));
+  clear(document.getElementById("tournament-rounds"), tour.schedule.map((r) => el("div", {},
+    el("h3", {}, t("Round {round}", { round: r.round })),
+    table([t("table"), t("players (seat order)"), t("status"), ""], r.tables.map((tb) => [tb.table, tb.players.join(", "), tb.status,
+      el("a", { href: tb.status === "active" ? tb.play_link : tb.replay_link }, tb.status === "active" ? t("watch") : t("replay"))])),
+    r.byes.length ? el("p", { class: "muted" }, t("Bye: {players}", { players: r.byes.join(", ") })) : null)));
 } catch (error) {
   showProblem(document.getElementById("tournament-problem"), error);
 }

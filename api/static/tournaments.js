@@ -1,6 +1,7 @@
 // The tournaments (GET /tournaments, docs/tournaments.md): the list, a form to create one (POST
 // /tournaments), and entering, withdrawing and starting from the list. Writes are the session's, with
 // its CSRF token as X-CSRF-Token (ACCT-3), as on the account page.
+import { t, tn } from "/static/i18n.js";
 import { api, clear, el, showProblem } from "/static/common.js";
 import { currentAccount } from "/static/account.js";
 
@@ -9,11 +10,11 @@ const list = document.getElementById("tournaments-list");
 const filter = document.getElementById("tournaments-status");
 const form = document.getElementById("tournament-create");
 const format = document.getElementById("tournament-format");
-const STATUS = { entry: "open for entries", running: "running", finished: "finished" };
+const STATUS = { entry: t("open for entries"), running: t("running"), finished: t("finished") };
 let account = null;
 
 // Durations go as ISO 8601 (PT30M, PT5H, P2D), as on the lobby's form.
-const UNITS = [["M", "minutes"], ["H", "hours"], ["D", "days"]];
+const UNITS = [["M", t("minutes")], ["H", t("hours")], ["D", t("days")]];
 for (const select of document.querySelectorAll("#clock select[id$=-unit]")) {
   for (const [value, label] of UNITS) select.append(el("option", { value, selected: value === "D" }, label));
 }
@@ -41,18 +42,26 @@ function spoken(iso) {
   const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(iso || "");
   if (!m) return iso;
   let seconds = Number(m[1] || 0) * 86400 + Number(m[2] || 0) * 3600 + Number(m[3] || 0) * 60 + Number(m[4] || 0);
-  if (!seconds) return "none";
-  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
-    if (seconds % size === 0) return `${seconds / size} ${unit}${seconds === size ? "" : "s"}`;
+  if (!seconds) return "";
+  const units = [
+    [86400, (n) => tn("{n} day", "{n} days", n)], [3600, (n) => tn("{n} hour", "{n} hours", n)],
+    [60, (n) => tn("{n} minute", "{n} minutes", n)], [1, (n) => tn("{n} second", "{n} seconds", n)],
+  ];
+  for (const [size, words] of units) {
+    if (seconds % size === 0) return words(seconds / size);
   }
   return iso;
 }
 
 function clockText(clock) {
   if (clock.per_move) {
-    return `${spoken(clock.per_move)} a turn` + (clock.reserve && spoken(clock.reserve) !== "none" ? `, ${spoken(clock.reserve)} reserve` : "");
+    const reserve = clock.reserve ? spoken(clock.reserve) : "";
+    return reserve ? t("{turn} a turn, {reserve} reserve", { turn: spoken(clock.per_move), reserve })
+      : t("{turn} a turn", { turn: spoken(clock.per_move) });
   }
-  return `${spoken(clock.base)} bank` + (clock.increment && spoken(clock.increment) !== "none" ? ` + ${spoken(clock.increment)} a turn` : "");
+  const increment = clock.increment ? spoken(clock.increment) : "";
+  return increment ? t("{bank} bank + {increment} a turn", { bank: spoken(clock.base), increment })
+    : t("{bank} bank", { bank: spoken(clock.base) });
 }
 
 async function act(path) {
@@ -65,13 +74,13 @@ async function act(path) {
   await load();
 }
 
-function actions(t) {
-  if (!account || !t.you || t.status === "finished") return [];
-  const path = `/tournaments/${encodeURIComponent(t.tournament_id)}`;
+function actions(tour) {
+  if (!account || !tour.you || tour.status === "finished") return [];
+  const path = `/tournaments/${encodeURIComponent(tour.tournament_id)}`;
   const out = [];
-  if (t.status === "entry" && !t.you.entered) out.push(el("button", { type: "button", onclick: () => act(`${path}/entries`) }, "Enter"));
-  if (t.you.entered && !t.you.withdrawn) out.push(el("button", { type: "button", onclick: () => act(`${path}/withdraw`) }, "Withdraw"));
-  if (t.status === "entry" && t.you.host) out.push(el("button", { type: "button", class: "primary", onclick: () => act(`${path}/start`) }, "Start"));
+  if (tour.status === "entry" && !tour.you.entered) out.push(el("button", { type: "button", onclick: () => act(`${path}/entries`) }, t("Enter")));
+  if (tour.you.entered && !tour.you.withdrawn) out.push(el("button", { type: "button", onclick: () => act(`${path}/withdraw`) }, t("Withdraw")));
+  if (tour.status === "entry" && tour.you.host) out.push(el("button", { type: "button", class: "primary", onclick: () => act(`${path}/start`) }, t("Start")));
   return out;
 }
 
@@ -79,20 +88,22 @@ async function load() {
   try {
     const { tournaments } = await api(filter.value ? `/tournaments?status=${encodeURIComponent(filter.value)}` : "/tournaments");
     if (!tournaments.length) {
-      clear(list, el("p", { class: "muted" }, "No tournaments yet."));
+      clear(list, el("p", { class: "muted" }, t("No tournaments yet.")));
       return;
     }
-    const head = ["name", "format", "seats a table", "rounds", "clock", "entrants", "status", ""];
+    const head = [t("name"), t("format"), t("seats a table"), t("rounds"), t("clock"), t("entrants"), t("status"), ""];
     clear(list, el("table", {}, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))),
-      el("tbody", {}, tournaments.map((t) => el("tr", { "data-tournament": t.tournament_id }, [
-        el("td", {}, el("a", { href: t.link }, t.name)),
-        el("td", {}, t.format === "swiss" ? "Swiss" : "round robin"),
-        el("td", {}, String(t.seats)),
-        el("td", {}, t.status === "entry" && t.format === "round-robin" ? "all meet" : String(t.rounds)),
-        el("td", {}, clockText(t.clock)),
-        el("td", {}, String(t.entrants) + (t.you && t.you.entered ? (t.you.withdrawn ? " (you withdrew)" : " (you are in)") : "")),
-        el("td", {}, STATUS[t.status] + (t.status === "running" ? `, round ${t.round}` : "")),
-        el("td", {}, el("div", { class: "row" }, actions(t))),
+      el("tbody", {}, tournaments.map((tour) => el("tr", { "data-tournament": tour.tournament_id }, [
+        el("td", {}, el("a", { href: tour.link }, tour.name)),
+        el("td", {}, tour.format === "swiss" ? t("Swiss") : t("round robin")),
+        el("td", {}, String(tour.seats)),
+        el("td", {}, tour.status === "entry" && tour.format === "round-robin" ? t("all meet") : String(tour.rounds)),
+        el("td", {}, clockText(tour.clock)),
+        el("td", {}, tour.you && tour.you.entered
+          ? (tour.you.withdrawn ? t("{n} (you withdrew)", { n: tour.entrants }) : t("{n} (you are in)", { n: tour.entrants }))
+          : String(tour.entrants)),
+        el("td", {}, tour.status === "running" ? t("{status}, round {round}", { status: STATUS.running, round: tour.round }) : STATUS[tour.status]),
+        el("td", {}, el("div", { class: "row" }, actions(tour))),
       ])))));
   } catch (error) {
     showProblem(problem, error);
