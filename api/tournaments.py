@@ -84,6 +84,15 @@ CREATE TABLE IF NOT EXISTS galileo_tournament_leases (
 )
 """,
     """
+CREATE TABLE IF NOT EXISTS galileo_tournament_plans (
+    tournament_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    tables TEXT NOT NULL,
+    byes TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, round)
+)
+""",
+    """
 CREATE TABLE IF NOT EXISTS galileo_tournament_byes (
     tournament_id TEXT NOT NULL,
     round INTEGER NOT NULL,
@@ -325,7 +334,13 @@ class Tournaments:
         )
         if begun != 1:
             raise TournamentRefused(409, "tournament-started", "the tournament has started already", "TOUR-1")
-        return self._next_round(self.get(tournament_id))
+        holder = secrets.token_hex(8)
+        if not self._lease(tournament_id, holder):
+            return []  # another process is advancing it: it pairs the first round
+        try:
+            return self._next_round(self.get(tournament_id))
+        finally:
+            self._release(tournament_id, holder)
 
     def withdraw(self, tournament_id: str, account: Account) -> list[str]:
         """TOUR-6: leave; a game of theirs still running is resigned (forfeit). Returns those games."""
@@ -384,10 +399,13 @@ class Tournaments:
         try:
             return self._advance(tournament_id)
         finally:
-            self.db.execute(
-                "DELETE FROM galileo_tournament_leases WHERE tournament_id = ? AND holder = ?",
-                (tournament_id, holder),
-            )
+            self._release(tournament_id, holder)
+
+    def _release(self, tournament_id: str, holder: str) -> None:
+        self.db.execute(
+            "DELETE FROM galileo_tournament_leases WHERE tournament_id = ? AND holder = ?",
+            (tournament_id, holder),
+        )
 
     def _lease(self, tournament_id: str, holder: str) -> bool:
         now = self.runtime.clock()
@@ -406,6 +424,10 @@ class Tournaments:
         t = self.get(tournament_id)
         if t.status != "running":
             return []
+        if t.round > 0:
+            made = self._complete(t, t.round)  # a process died while it created this round's games
+            if made:
+                return made
         current = [x for x in self.tables(tournament_id) if x.round == t.round]
         for table in current:
             state, _ = self.runtime.store.current(table.game_id)
@@ -439,19 +461,44 @@ class Tournaments:
             rnd = pairing.swiss_round(
                 order, t.seats, self._met(t), self._positions(t), {a for _, a in self.byes(t.tournament_id)}
             )
-        created: list[str] = []
-        claimed = self.db.execute(  # the round moves on once: a second caller with a stale view stops here
+        # The round's pairing is stored before the round moves on and before any of its games exists: a
+        # process that dies midway leaves a plan that the next look completes (`_complete`), never a
+        # round short of tables. A plan stored already (by such a process) is the one kept.
+        self.db.execute(
+            "INSERT INTO galileo_tournament_plans VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (t.tournament_id, number, orjson.dumps(rnd.tables).decode(), orjson.dumps(rnd.byes).decode()),
+        )
+        moved = self.db.execute(  # the round moves on once: a second caller with a stale view stops here
             "UPDATE galileo_tournaments SET round = ? WHERE tournament_id = ? AND round = ?",
             (number, t.tournament_id, t.round),
         )
-        if claimed != 1:
-            return created
-        for i, players in enumerate(rnd.tables):
-            game_id = self._create_game(t, number, i, players)
-            created.append(game_id)
-        for p in rnd.byes:
+        if moved != 1:
+            return []
+        return self._complete(t, number)
+
+    def _plan(self, tournament_id: str, number: int) -> pairing.Round | None:
+        rows = self.db.query(
+            "SELECT tables, byes FROM galileo_tournament_plans WHERE tournament_id = ? AND round = ?",
+            (tournament_id, number),
+        )
+        if not rows:
+            return None
+        return pairing.Round(list(orjson.loads(rows[0][0])), list(orjson.loads(rows[0][1])))
+
+    def _complete(self, t: Tournament, number: int) -> list[str]:
+        """Create the games and byes of round `number`'s stored plan that do not exist yet (all of them
+        when the round has just been paired); the new games' IDs. Runs under the tournament's lease."""
+        plan = self._plan(t.tournament_id, number)
+        if plan is None:  # a round paired before plans were stored: its tables are all there
+            return []
+        made = {x.table_no for x in self.tables(t.tournament_id) if x.round == number}
+        created = [
+            self._create_game(t, number, i, players) for i, players in enumerate(plan.tables) if i not in made
+        ]
+        for p in plan.byes:
             self.db.execute(
-                "INSERT INTO galileo_tournament_byes VALUES (?, ?, ?)", (t.tournament_id, number, p)
+                "INSERT INTO galileo_tournament_byes VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (t.tournament_id, number, p),
             )
         return created
 
