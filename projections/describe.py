@@ -23,6 +23,7 @@ from domain import command_to_dict, parse_command
 from domain.abilities.newton import multiplier
 from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
+from domain.catalog.names import component_name
 from domain.characters.copernicus import covering
 from domain.effects import reward_tasks
 from projections.i18n import N_, Words, words
@@ -203,6 +204,10 @@ class Context:
         """The words of this context's language: `c.w("Gained {n}", n=2)`, `c.w.n(one, many, n)`."""
         return words(self.locale)
 
+    def name(self, kind: str, id: Any) -> str:
+        """A component's printed name in this context's language (domain.catalog.names)."""
+        return component_name(kind, str(id), self.locale)
+
     def seat_name(self, seat: Any) -> str:
         i = int(seat) if isinstance(seat, int) else -1
         if 0 <= i < len(self.names):
@@ -220,7 +225,7 @@ class Context:
         if card is None:
             return str(card_id)
         major = card.major
-        return f"{major.name} ({major.mix} {major.cost})"
+        return f"{self.name('major', major.name)} ({major.mix} {major.cost})"
 
     def major_reward(self, card_id: str) -> str:
         card = self.catalog.cards.get(card_id)
@@ -235,7 +240,7 @@ class Context:
         if card is None or not 0 <= index < len(card.constellations):
             return self.w("constellation {index} of {card_id}", index=index + 1, card_id=card_id)
         c = card.constellations[index]
-        return f"{c.name} ({colour_name(c.colour)} {c.cost})"
+        return f"{self.name('constellation', c.name)} ({colour_name(c.colour)} {c.cost})"
 
     def constellation_reward(self, card_id: str, index: int) -> str:
         card = self.catalog.cards.get(card_id)
@@ -280,7 +285,7 @@ class Context:
     def tile_name(self, tile_id: Any) -> str:
         t = self.tile(tile_id)
         return (
-            self.w("the {name} tile", name=t.name)
+            self.w("the {name} tile", name=self.name("action_tile", t.id))
             if t is not None
             else self.w("tile {tile_id}", tile_id=tile_id)
         )
@@ -298,7 +303,9 @@ class Context:
         if objective_id == "MOON":
             return self.w("the Moon objective")
         o = self.catalog.objectives.get(str(objective_id))
-        return f"{objective_id} ({without_rule_ids(o.text)})" if o is not None else str(objective_id)
+        if o is None:
+            return str(objective_id)
+        return f"{objective_id} ({without_rule_ids(self.name('objective', objective_id))})"
 
     def page(self, page_id: Any) -> str:
         if page_id == "appendix":
@@ -330,7 +337,10 @@ class Context:
             scale = self.state.get("scale") or []
             if 0 <= slot < len(scale):
                 subject = subjects[slot] if slot < len(subjects) else ""
-                theme = next((t.theme for t in self.catalog.subject_tiles if t.arch == subject), subject)
+                theme = next(
+                    (self.name("subject", t.id) for t in self.catalog.subject_tiles if t.arch == subject),
+                    subject,
+                )
                 return self.w(
                     "Scale tile {slot} ({theme}{scale})",
                     slot=slot + 1,
@@ -427,7 +437,7 @@ def _points(e: Mapping[str, Any], c: Context) -> str:
 
 def _game_started(e: Mapping[str, Any], c: Context) -> str:
     seats = e.get("seats") or []
-    names = ", ".join(f"{name} ({character})" for name, character in seats)
+    names = ", ".join(f"{name} ({c.name('character', character)})" for name, character in seats)
     luna = c.w(" with Luna") if (e.get("options") or {}).get("luna") else ""
     return c.w(
         "The game began{luna}: {names}; seat {first_seat} starts",
@@ -513,7 +523,7 @@ def _book_token(e: Mapping[str, Any], c: Context) -> str:
 
 def _scoring_tile(e: Mapping[str, Any], c: Context) -> str:
     tile = next((t for t in c.catalog.luna.scoring_tiles if t.id == e.get("tile")), None)
-    name = tile.name if tile is not None else str(e.get("tile"))
+    name = c.name("scoring_tile", tile.id) if tile is not None else str(e.get("tile"))
     points = ", ".join(f"{c.seat_name(i)}: {p}" for i, p in enumerate(e.get("points") or []))
     return c.w("Scoring tile {name} scored ({points})", name=name, points=points)
 

@@ -216,7 +216,7 @@ function objectives(board, catalog, y0) {
       s(
         "g",
         { "data-kind": "objective", "data-objective": id, "data-claims": claims.join(",") },
-        s("title", {}, `${id}: ${withoutRuleIds(o.text)}${claims.length ? `; claimed by ${claims.map((c) => nameOf(board, c)).join(", ")}` : ""}`),
+        s("title", {}, claims.length ? t("{id}: {text}; claimed by {names}", { id, text: withoutRuleIds(o.text), names: claims.map((c) => nameOf(board, c)).join(", ") }) : `${id}: ${withoutRuleIds(o.text)}`),
         s("rect", { x, y, width: ow, height: 118, rx: 8, class: "objective" }),
         text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
         lines(x + 8, y + 36, withoutRuleIds(o.text), 36, 15, { class: "small" }),
@@ -581,12 +581,12 @@ function library(board, catalog, p, y0) {
     const x = 50 + (k + 2) * sw;
     const hidden = String(id).startsWith("hidden:");
     const card = hidden ? null : cardOf(catalog, id);
-    const head = hidden ? `? tier ${String(id).slice(7)}` : card ? card.major.name : id;
+    const head = hidden ? t("? tier {tier}", { tier: String(id).slice(7) }) : card ? card.major.name : id;
     out.push(
       s(
         "g",
         { "data-kind": "library-card", "data-seat": p.seat, "data-card": id, "data-dark": String(dark) },
-        s("title", {}, hidden ? `A face-down tier ${String(id).slice(7)} card (only its owner sees its front)` : `${card ? card.major.name : id} (${id}), ${dark ? "observed: dark side up" : t("face down: light side up")}`),
+        s("title", {}, hidden ? t("A face-down tier {tier} card (only its owner sees its front)", { tier: String(id).slice(7) }) : dark ? t("{name} ({id}), observed: dark side up", { name: card ? card.major.name : id, id }) : t("{name} ({id}), face down: light side up", { name: card ? card.major.name : id, id })),
         s("rect", { x: x + 2, y, width: sw - 4, height: 22, rx: 4, class: dark ? "lib-head dark" : "lib-head light" }),
         text(x + sw / 2, y + 15, head.length > 12 ? `${head.slice(0, 11)}…` : head, { "text-anchor": "middle", class: dark ? "tiny on-dark" : "tiny" }),
       ),
@@ -694,7 +694,7 @@ function keplerAside(board, catalog, p, y0) {
   const tile = tilesOf(catalog)[id];
   const up = p.upgraded.includes(id);
   const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
-  const label = t("Set aside on Kepler's character board: {id} ({basic}): 1 {rewardWords}, 2 {rewardWords2}. His special tile swaps it with a tile of the sky (option 2), or two tiles of the sky (option 1); the special tile itself is never swapped", { id: tile ? tile.name : id, basic: up ? "upgraded" : "basic", rewardWords: rewardWords(face[0]), rewardWords2: rewardWords(face[1]) });
+  const label = t("Set aside on Kepler's character board: {id} ({basic}): 1 {rewardWords}, 2 {rewardWords2}. His special tile swaps it with a tile of the sky (option 2), or two tiles of the sky (option 1); the special tile itself is never swapped", { id: tile ? tile.name : id, basic: up ? t("upgraded") : t("basic"), rewardWords: rewardWords(face[0]), rewardWords2: rewardWords(face[1]) });
   return [
     [
       target(
@@ -927,12 +927,13 @@ function tychoLine(board, catalog, p, y0) {
   const out = [
     text(8, y0 + 22, t("Tycho's solo Action tiles · Movement tile: {yet} · {stack_size} left in the stack{level}", { yet: tl.last || t("none yet"), stack_size: tl.stack_size, level }), { class: "heading" }),
   ];
+  const soloName = (tile) => ((catalog.names || {}).solo_tile || {})[tile.id] || tile.name;  // the page's language
   tl.line.forEach((tile, i) => {
     const { x, y } = place(i, cw, 4, y0 + 32, h);
     const here = i === tl.marker;
     const parts = [
       s("rect", { x, y, width: cw, height: h, rx: 8, class: `tile${tile.upgraded ? " upgraded" : ""}${here ? " here" : ""}` }),
-      text(x + 8, y + 18, `${tile.name}${here ? " ◆ marker" : ""}`, { "font-weight": "700" }),
+      text(x + 8, y + 18, here ? t("{name} ◆ marker", { name: soloName(tile) }) : soloName(tile), { "font-weight": "700" }),
       text(x + 8, y + 34, tile.upgraded ? t("★ upgraded side") : t("basic side"), { class: "tiny" }),
     ];
     let ry = y + 52;
@@ -940,7 +941,7 @@ function tychoLine(board, catalog, p, y0) {
       rowLines.forEach((line, k) => parts.push(text(x + (k ? 18 : 8), ry + k * rowH, line, { class: "tiny" })));
       ry += (rowLines.length + 1) * rowH;
     });
-    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: tile.name, basic: tile.upgraded ? t("upgraded") : t("basic"), marker: here ? t(", under his marker") : "", tile: tile.rows.map((r) => r.text).join("; ") });
+    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: soloName(tile), basic: tile.upgraded ? t("upgraded") : t("basic"), marker: here ? t(", under his marker") : "", tile: tile.rows.map((r) => r.text).join("; ") });
     out.push(target(`tycho:${i}`, label, { "data-kind": "tycho-tile", "data-tile": tile.id }, parts));
   });
   const rows = place(0, cw, 4, 0, h).rows(n);
