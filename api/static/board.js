@@ -93,11 +93,12 @@ function discovery(board, catalog, y0) {
     const { x, y } = place(i, cw, 8, y0 + 28, ch);
     const id = st.display[i];
     if (!card || !id) {
-      out.push(s("g", { "data-kind": "card", "data-space": i, "data-card": "" }, s("rect", { x, y, width: cw, height: ch, rx: 8, class: "empty-space" }), text(x + cw / 2, y + ch / 2, "empty", { "text-anchor": "middle", class: "label" })));
+      out.push(s("g", { "data-kind": "card", "data-space": i, "data-card": "" }, s("rect", { x, y, width: cw, height: ch, rx: 8, class: "empty-space" }), text(x + cw / 2, y + ch / 2, t("empty"), { "text-anchor": "middle", class: "label" })));
       return;
     }
     const full = cardOf(catalog, id);
-    const major = card.major;
+    // The board view's card is the table's (English names); the catalog's is in the page's language.
+    const major = full ? { ...card.major, name: full.major.name } : card.major;
     const inq = full ? full.major.inquisitor : false;
     const covers = (st.covers && st.covers[i]) || [];
     const parts = [
@@ -116,7 +117,8 @@ function discovery(board, catalog, y0) {
     ];
     parts.push(text(x + cw - 8, y + ch - 8, id, { class: "tiny muted", "text-anchor": "end" }));
     const slot = (ch - 104) / Math.max(card.constellations.length, 1);
-    card.constellations.forEach((c, k) => {
+    card.constellations.forEach((shown, k) => {
+      const c = full && full.constellations[k] ? { ...shown, name: full.constellations[k].name } : shown;
       const cy = y + 86 + k * slot;
       const by = covers[k];
       parts.push(
