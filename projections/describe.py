@@ -231,9 +231,9 @@ class Context:
         card = self.catalog.cards.get(card_id)
         if card is None:
             return ""
-        return self.w("{vp} VP", vp=card.major.vp) + (
-            self.w(" and an Inquisitor") if card.major.inquisitor else ""
-        )
+        if card.major.inquisitor:
+            return self.w("{vp} VP and an Inquisitor", vp=card.major.vp)
+        return self.w("{vp} VP", vp=card.major.vp)
 
     def constellation(self, card_id: str, index: int) -> str:
         card = self.catalog.cards.get(card_id)
@@ -438,12 +438,14 @@ def _points(e: Mapping[str, Any], c: Context) -> str:
 def _game_started(e: Mapping[str, Any], c: Context) -> str:
     seats = e.get("seats") or []
     names = ", ".join(f"{name} ({c.name('character', character)})" for name, character in seats)
-    luna = c.w(" with Luna") if (e.get("options") or {}).get("luna") else ""
+    if (e.get("options") or {}).get("luna"):
+        return c.w(
+            "The game began with Luna: {names}; seat {first_seat} starts",
+            names=names,
+            first_seat=e.get("first_seat"),
+        )
     return c.w(
-        "The game began{luna}: {names}; seat {first_seat} starts",
-        luna=luna,
-        names=names,
-        first_seat=e.get("first_seat"),
+        "The game began: {names}; seat {first_seat} starts", names=names, first_seat=e.get("first_seat")
     )
 
 
@@ -669,11 +671,16 @@ EVENT_TEXT: Mapping[str, EventText] = {
     "ObservationEnded": lambda e, c: c.w("Stopped observing"),
     "CardDealt": lambda e, c: (
         c.w(
+            "{card_name} was dealt to Discovery space {space} from the reserve",
+            card_name=c.card_name(e.get("card")),
+            space=int(e.get("space", 0)) + 1,
+        )
+        if e.get("from_reserve")
+        else c.w(
             "{card_name} was dealt to Discovery space {space}",
             card_name=c.card_name(e.get("card")),
             space=int(e.get("space", 0)) + 1,
         )
-        + (c.w(" from the reserve") if e.get("from_reserve") else "")
     ),
     "CardDrawnFaceDown": _face_down,
     "VictoryPointsScored": _points,
@@ -682,7 +689,12 @@ EVENT_TEXT: Mapping[str, EventText] = {
     ),
     "DieGained": lambda e, c: (
         c.w("Gained a {die_text} die", die_text=die_text([e.get("colour"), e.get("value")], c.w))
-        + (c.w(", returning {die_text}", die_text=die_text(e["returned"], c.w)) if e.get("returned") else "")
+        if not e.get("returned")
+        else c.w(
+            "Gained a {die_text} die, returning {returned}",
+            die_text=die_text([e.get("colour"), e.get("value")], c.w),
+            returned=die_text(e["returned"], c.w),
+        )
     ),
     "DieGainDeclined": lambda e, c: c.w("Declined the die"),
     "DiceRaised": lambda e, c: c.w(
@@ -734,14 +746,21 @@ EVENT_TEXT: Mapping[str, EventText] = {
     ),
     "InterrogationHeld": _interrogation,
     "ObjectivesChecked": lambda e, c: (
-        c.w("Met ") + (", ".join(str(o) for o in e.get("met") or []) or "no objective")
+        c.w("Met {objectives}", objectives=", ".join(str(o) for o in e.get("met") or []))
+        if e.get("met")
+        else c.w("Met no objective")
     ),
     "ObjectiveAchieved": lambda e, c: (
-        c.w("Claimed {objective}", objective=c.objective(e.get("objective")))
-        + (
-            c.w(" first: {objective_first_vp} VP", objective_first_vp=c.catalog.objective_first_vp)
-            if e.get("first")
-            else c.w(": {objective_later_vp} VP", objective_later_vp=c.catalog.objective_later_vp)
+        c.w(
+            "Claimed {objective} first: {objective_first_vp} VP",
+            objective=c.objective(e.get("objective")),
+            objective_first_vp=c.catalog.objective_first_vp,
+        )
+        if e.get("first")
+        else c.w(
+            "Claimed {objective}: {objective_later_vp} VP",
+            objective=c.objective(e.get("objective")),
+            objective_later_vp=c.catalog.objective_later_vp,
         )
     ),
     "MoonObserved": _moon,
@@ -832,10 +851,14 @@ EVENT_TEXT: Mapping[str, EventText] = {
     ),
     "TychoMoved": lambda e, c: (
         c.w(
+            "Tycho's marker moved {count} along his Action tiles and stopped early",
+            count=c.w.n("{n} step", "{n} steps", int(e.get("steps", 0))),
+        )
+        if e.get("stopped")
+        else c.w(
             "Tycho's marker moved {count} along his Action tiles",
             count=c.w.n("{n} step", "{n} steps", int(e.get("steps", 0))),
         )
-        + (c.w(" and stopped early") if e.get("stopped") else "")
     ),
     "TychoTileUpgraded": lambda e, c: c.w("Tycho upgraded his Action tile {tile}", tile=e.get("tile")),
     "TychoRowChosen": lambda e, c: (
@@ -1217,12 +1240,9 @@ def _claim_tile(m: Mapping[str, Any], c: Context) -> str:
                 stars=c.w.n("{n} star", "{n} stars", tile.stars),
                 connections=c.w.n("{n} connection", "{n} connections", tile.connections),
             )
-    where = (
-        c.w(" to start a new constellation")
-        if not target
-        else c.w(" to extend constellation {target}", target=target)
-    )
-    return c.w("Claim {what}{where}", what=what, where=where)
+    if not target:
+        return c.w("Claim {what} to start a new constellation", what=what)
+    return c.w("Claim {what} to extend constellation {target}", what=what, target=target)
 
 
 COMMAND_TEXT: Mapping[str, CommandText] = {

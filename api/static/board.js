@@ -8,7 +8,7 @@ import { api, clear, el } from "/static/common.js";
 import {
   COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
 } from "/static/svg.js";
-import { t, tn } from "./i18n.js";
+import { characterName, t, tn } from "./i18n.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
 // elements wrap into more rows so that the text stays legible when the drawing is scaled down.
@@ -989,7 +989,7 @@ export function playerBoard(board, catalog, p) {
   const acting = board.to_act === p.seat;
   const parts = [
     s("rect", { x: 0, y: 0, width: W, height: 40, fill: seatColour(p.seat) }),
-    text(12, 27, `${nameOf(board, p.seat)} · ${p.character}`, { fill: "white", "font-weight": "700", "font-size": 18 }),
+    text(12, 27, `${nameOf(board, p.seat)} · ${characterName(p.character)}`, { fill: "white", "font-weight": "700", "font-size": 18 }),
     text(W - 12, 27, t("{score} VP · {quadrants} Q{reputation}{act}", { score: p.score, quadrants: p.quadrants, reputation: W < NARROW ? "" : t(" · reputation {reputation}", { reputation: p.reputation }), act: acting ? t(" · to act") : "" }), { fill: "white", "text-anchor": "end", "font-weight": "600" }),
   ];
   let y = 44;
@@ -1028,7 +1028,7 @@ export function renderBoard(container, board, catalog) {
     el(
       "details",
       { class: "player-board", open: true, "data-seat": p.seat },
-      el("summary", {}, t("{nameOf} ({character}{side}){you}: {score} VP", { nameOf: nameOf(board, p.seat), character: p.character, side: abilityOf(p) ? t(", ability side") : "", you: p.seat === me ? t(" — you") : "", score: p.score })),
+      el("summary", {}, t("{nameOf} ({character}{side}){you}: {score} VP", { nameOf: nameOf(board, p.seat), character: characterName(p.character), side: abilityOf(p) ? t(", ability side") : "", you: p.seat === me ? t(" — you") : "", score: p.score })),
       playerBoard(board, catalog, p),
     );
   // The main board and the viewer's own board side by side on a wide screen (style.css, "the desk"),
