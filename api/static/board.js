@@ -311,7 +311,7 @@ function luna(board, catalog, y0) {
   const moon = st.luna;
   // LUNA-22: an observation of the Moon costs the number on the top Observation tile (the state's stack,
   // top first), whichever Moon tile is chosen: one cost for all of them, never a cost per tile.
-  const cost = moon.costs.length ? `the next observation costs ${moon.costs[0]}` : t("no Observation tile left");
+  const cost = moon.costs.length ? t("the next observation costs {cost}", { cost: moon.costs[0] }) : t("no Observation tile left");
   const out = [
     text(8, y0 + 16, W < NARROW ? `Luna (phase ${moon.phase}, side ${moon.side})` : t("Luna: the Moon (phase {phase}), Scoring tiles and the Bonus board (side {side})", { phase: moon.phase, side: moon.side }), { class: "heading" }),
     text(W - 8, y0 + 16, t("Moon: {cost}", { cost }), { class: "small", "text-anchor": "end", "font-weight": "700", "data-kind": "moon-cost", "data-cost": moon.costs.length ? moon.costs[0] : "" }),
@@ -431,7 +431,7 @@ function sky(board, catalog, p, y0) {
           { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic", "data-special": tile && (tile.mirror || tile.special) ? "true" : null },
           s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: `${up ? "tile upgraded" : "tile"}${tile && (tile.mirror || tile.special) ? " special" : ""}` }),
           text(x + 14, y + 51, name.length > 17 ? `${name.slice(0, 16)}…` : name, { "font-weight": "700", "font-size": name.length > 12 ? 12 : null }),
-          text(x + 14, y + 66, `${up ? t("★ upgraded") : t("basic side")}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? " · special" : ""}`, { class: "tiny" }),
+          text(x + 14, y + 66, `${up ? t("★ upgraded") : t("basic side")}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? ` · ${t("special")}` : ""}`, { class: "tiny" }),
           body,
         ),
       );
@@ -722,7 +722,7 @@ function copernicusTiles(board, catalog, p, own, y0) {
     const { x, y } = place(i, 230, 8, y0 + 24, 92);
     const at = placed.get(tile.id);
     const faces = Object.entries(tile.faces).map(([face, rows]) => t("face {face}: {rows}", { face, rows: rows.map((r) => rewardShort(r)).join(" / ") }));
-    const where = at ? `placed face ${at.face} up on column ${at.column}, ${ROWS[at.row]}` : t("not placed yet");
+    const where = at ? t("placed face {face} up on column {column}, {row}", { face: at.face, column: at.column, row: ROWS[at.row] }) : t("not placed yet");
     out.push(
       target(
         `libtile:${p.seat}:${tile.id}`,
@@ -852,7 +852,7 @@ function cunitzArea(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "urania-space", "data-seat": p.seat, "data-index": i, "data-note": reward === null ? noteId : "", "data-square": String(here) },
-        s("title", {}, `${label}${here ? "; the square token is here" : ""}`),
+        s("title", {}, here ? t("{label}; the square token is here", { label }) : label),
         ...box(x, y, sw, 70, reward === null ? "note-space" : "track-space"),
         text(x + 4, y + 14, i, { class: "tiny muted" }),
         body,
@@ -916,16 +916,51 @@ function characterArea(board, catalog, p, y0) {
 
 // The solo Tycho Brahe's board (SOLO-21..24): his line of solo Action tiles (rows top to bottom, the
 // partial ones in parentheses), his marker, and his Movement tiles (revealed ones; the stack's order is hidden).
+const TYCHO_CONDITIONS = {
+  unpersuaded2: t("if 2+ unpersuaded Inquisitors"),
+  persuaded3: t("if 3+ fully persuaded Inquisitors"),
+  pay2: t("pay 2 dice"),
+  pay3: t("pay 3 dice"),
+  "pay2-constellations": t("pay 2 dice, 2+ observable constellations"),
+  comet: t("if a comet is on his board"),
+  "pay2-moon": t("pay 2 dice, an observable Moon tile"),
+};
+const TYCHO_EFFECTS = {
+  comet: () => t("place a comet"),
+  "comet-down": () => t("move a comet down"),
+  die: () => t("gain a die"),
+  book: (n) => t("Book marker +{n}", { n }),
+  lecture: () => t("Lecture"),
+  persuade: () => t("persuade"),
+  remove: () => t("remove a persuaded Inquisitor"),
+  vp: (n) => t("{n} VP", { n }),
+  constellation: () => t("observe a constellation"),
+  major: () => t("take a Major Object"),
+  card: () => t("take the deck's top card"),
+  moon: () => t("observe the Moon"),
+  inquisitor: () => t("gain an Inquisitor"),
+};
+// One of Tycho's rows in the page's language (SOLO-40..50); the view's English text for what it lacks.
+function tychoRowText(row) {
+  const effects = (row.effects || []).map((e) => {
+    const [name, n] = String(e).split(":");
+    return TYCHO_EFFECTS[name] ? TYCHO_EFFECTS[name](n) : e;
+  });
+  if (row.condition && !TYCHO_CONDITIONS[row.condition]) return row.text;
+  const words = (row.condition ? `${TYCHO_CONDITIONS[row.condition]}: ` : "") + effects.join(", ");
+  return row.partial ? `(${words})` : words;
+}
+
 function tychoLine(board, catalog, p, y0) {
   const tl = board.tycho;
   const n = tl.line.length;
   const cw = Math.floor((W - 16) / Math.min(n, W < NARROW ? 3 : 6)) - 4;
   const rowH = 13;
   const chars = Math.max(16, Math.floor((cw - 20) / 5.6));  // "tiny" text: about 5.6 units a character
-  const wrapped = tl.line.map((tile) => tile.rows.map((row, r) => wrap(`${r + 1}. ${row.text}`, chars)));
+  const wrapped = tl.line.map((tile) => tile.rows.map((row, r) => wrap(`${r + 1}. ${tychoRowText(row)}`, chars)));
   const tallest = Math.max(...wrapped.map((rows) => rows.reduce((k, ls) => k + ls.length, 0) + rows.length));
   const h = 48 + tallest * rowH + 4;
-  const level = tl.difficulty ? ` · difficulty ${tl.difficulty}` : "";
+  const level = tl.difficulty ? ` · ${t("difficulty {level}", { level: tl.difficulty })}` : "";
   const out = [
     text(8, y0 + 22, t("Tycho's solo Action tiles · Movement tile: {yet} · {stack_size} left in the stack{level}", { yet: tl.last || t("none yet"), stack_size: tl.stack_size, level }), { class: "heading" }),
   ];
@@ -943,7 +978,7 @@ function tychoLine(board, catalog, p, y0) {
       rowLines.forEach((line, k) => parts.push(text(x + (k ? 18 : 8), ry + k * rowH, line, { class: "tiny" })));
       ry += (rowLines.length + 1) * rowH;
     });
-    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: soloName(tile), basic: tile.upgraded ? t("upgraded") : t("basic"), marker: here ? t(", under his marker") : "", tile: tile.rows.map((r) => r.text).join("; ") });
+    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: soloName(tile), basic: tile.upgraded ? t("upgraded") : t("basic"), marker: here ? t(", under his marker") : "", tile: tile.rows.map((r) => tychoRowText(r)).join("; ") });
     out.push(target(`tycho:${i}`, label, { "data-kind": "tycho-tile", "data-tile": tile.id }, parts));
   });
   const rows = place(0, cw, 4, 0, h).rows(n);
@@ -966,9 +1001,9 @@ function tychoHoldings(board, catalog, p, y0) {
   const width = Math.min(W - 16, 980);
   const chars = Math.floor((width - 16) / 6.6);
   const rowsOf = [
-    [`Cards: ${p.library.length}${cards ? ` (${cards})` : ""} · Book marker: ${marker} · ${p.score} VP${points ? ` (${points})` : ""}`, "small"],
-    [`Movement tiles revealed: ${tl.shown.length}${shown.length ? ` (latest: ${shown.slice().reverse().join(", ")})` : ""} · ${tl.stack_size} left, order hidden`, "small"],
-    [`His marker is under tile ${tl.marker + 1} of ${tl.line.length}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.`, "tiny muted"],
+    [`${t("Cards: {count}", { count: p.library.length })}${cards ? ` (${cards})` : ""} · ${t("Book marker: {marker}", { marker })} · ${p.score} VP${points ? ` (${points})` : ""}`, "small"],
+    [`${t("Movement tiles revealed: {count}", { count: tl.shown.length })}${shown.length ? ` (${t("latest: {tiles}", { tiles: shown.slice().reverse().join(", ") })})` : ""} · ${t("{stack_size} left, order hidden", { stack_size: tl.stack_size })}`, "small"],
+    [t("His marker is under tile {i} of {n}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.", { i: tl.marker + 1, n: tl.line.length }), "tiny muted"],
   ].flatMap(([words, cls]) => wrap(words, cls === "small" ? chars : Math.floor(chars * 1.1)).map((line) => [line, cls]));
   const height = 12 + rowsOf.length * 18;
   const out = [
