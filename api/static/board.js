@@ -760,7 +760,7 @@ function heveliusArea(board, catalog, p, y0) {
     out.push(
       target(
         `hoffer:${p.seat}:${id}`,
-        t("Offer tile {id}: {id2}{turn}", { id, id2: tl ? `${tl.stars} star${tl.stars === 1 ? "" : "s"}, ${tl.connections} connection${tl.connections === 1 ? "" : "s"}, condition: ${conditionWords(tl.condition)}` : id, turn: performed.includes(t && tl.condition) ? t(" (performed this turn)") : "" }),
+        t("Offer tile {id}: {id2}{turn}", { id, id2: tl ? t("{stars}, {connections}, condition: {condition}", { stars: tn("{n} star", "{n} stars", tl.stars), connections: tn("{n} connection", "{n} connections", tl.connections), condition: conditionWords(tl.condition) }) : id, turn: performed.includes(t && tl.condition) ? t(" (performed this turn)") : "" }),
         { "data-kind": "hevelius-offer", "data-seat": p.seat, "data-tile": id },
         ...box(x, y, 220, 58, "tile"),
         text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
@@ -951,6 +951,13 @@ function tychoRowText(row) {
   return row.partial ? `(${words})` : words;
 }
 
+// A player board's heading: one whole message per case (ability side, the viewer's own board).
+function summaryWords(board, p, me) {
+  const params = { nameOf: nameOf(board, p.seat), character: characterName(p.character), score: p.score };
+  if (abilityOf(p)) return p.seat === me ? t("{nameOf} ({character}, ability side) — you: {score} VP", params) : t("{nameOf} ({character}, ability side): {score} VP", params);
+  return p.seat === me ? t("{nameOf} ({character}) — you: {score} VP", params) : t("{nameOf} ({character}): {score} VP", params);
+}
+
 function tychoLine(board, catalog, p, y0) {
   const tl = board.tycho;
   const n = tl.line.length;
@@ -1063,7 +1070,7 @@ export function renderBoard(container, board, catalog) {
     el(
       "details",
       { class: "player-board", open: true, "data-seat": p.seat },
-      el("summary", {}, t("{nameOf} ({character}{side}){you}: {score} VP", { nameOf: nameOf(board, p.seat), character: characterName(p.character), side: abilityOf(p) ? t(", ability side") : "", you: p.seat === me ? t(" — you") : "", score: p.score })),
+      el("summary", {}, summaryWords(board, p, me)),
       playerBoard(board, catalog, p),
     );
   // The main board and the viewer's own board side by side on a wide screen (style.css, "the desk"),
