@@ -79,6 +79,16 @@ CREATE TABLE IF NOT EXISTS galileo_notify_over (
     game_id TEXT PRIMARY KEY
 )
 """,
+    # The language negotiated when an owner gave an address or a device (docs/i18n.md): a seat's mails and
+    # pushes are written in it; an account's in its own choice (galileo_languages) when it made one.
+    """
+CREATE TABLE IF NOT EXISTS galileo_reach_languages (
+    owner_kind TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    locale TEXT NOT NULL,
+    PRIMARY KEY (owner_kind, owner)
+)
+""",
     """
 CREATE TABLE IF NOT EXISTS galileo_service_keys (
     name TEXT PRIMARY KEY,
@@ -226,6 +236,20 @@ class ReachStore:
             self.db.execute("DELETE FROM galileo_mail WHERE owner_kind = ? AND owner = ?", (kind, owner))
         )
 
+    def set_language(self, kind: str, owner: str, locale: str) -> None:
+        """The language an owner gave its address or device in (the request's, api/i18n.py)."""
+        with self.db.transaction() as tx:
+            tx.execute(
+                "DELETE FROM galileo_reach_languages WHERE owner_kind = ? AND owner = ?", (kind, owner)
+            )
+            tx.execute("INSERT INTO galileo_reach_languages VALUES (?, ?, ?)", (kind, owner, locale))
+
+    def language(self, kind: str, owner: str) -> str | None:
+        rows = self.db.query(
+            "SELECT locale FROM galileo_reach_languages WHERE owner_kind = ? AND owner = ?", (kind, owner)
+        )
+        return str(rows[0][0]) if rows else None
+
     # -- push subscriptions ----------------------------------------------------------------------------
 
     def add_subscription(self, kind: str, owner: str, sub: Subscription, now: datetime) -> str:
@@ -297,6 +321,10 @@ class ReachStore:
             tx.execute("DELETE FROM galileo_mail WHERE owner_kind = ? AND owner = ?", (ACCOUNT, account_id))
             tx.execute("DELETE FROM galileo_push WHERE owner_kind = ? AND owner = ?", (ACCOUNT, account_id))
             tx.execute("DELETE FROM galileo_notify_prefs WHERE account_id = ?", (account_id,))
+            tx.execute(
+                "DELETE FROM galileo_reach_languages WHERE owner_kind = ? AND owner = ?",
+                (ACCOUNT, account_id),
+            )
 
     def forget_seat(self, game_id: str, seat: int) -> None:
         """A seat handed to someone else: the address and subscriptions its holder gave go with them."""
@@ -304,6 +332,9 @@ class ReachStore:
         with self.db.transaction() as tx:
             tx.execute("DELETE FROM galileo_mail WHERE owner_kind = ? AND owner = ?", (SEAT, owner))
             tx.execute("DELETE FROM galileo_push WHERE owner_kind = ? AND owner = ?", (SEAT, owner))
+            tx.execute(
+                "DELETE FROM galileo_reach_languages WHERE owner_kind = ? AND owner = ?", (SEAT, owner)
+            )
 
     # -- the sweep's work -------------------------------------------------------------------------------
 

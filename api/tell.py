@@ -55,12 +55,21 @@ def page_link(runtime: Runtime, game_id: str, seat: int) -> str:
     return f"{runtime.settings.public_url.rstrip('/')}/play/{game_id}#seat={seat}"
 
 
-def unsubscribe_link(runtime: Runtime, address_id: str, game_id: str) -> str:
+def _with_lang(link: str, locale: str) -> str:
+    """A link that opens its page in the recipient's language (`?lang=`, api/i18n.py); English as is."""
+    if locale == "en":
+        return link
+    path, hash_mark, fragment = link.partition("#")
+    joiner = "&" if "?" in path else "?"
+    return f"{path}{joiner}lang={locale}{hash_mark}{fragment}"
+
+
+def unsubscribe_link(runtime: Runtime, address_id: str, game_id: str, locale: str = "en") -> str:
     """The signed one-click link (RFC 8058) that stops one game's mails (`game_id`), or all of an
-    address's (empty)."""
+    address's (empty); its page in the recipient's language."""
     signature = runtime.box.sign(f"unsubscribe|{address_id}|{game_id}")
     base = runtime.settings.public_url.rstrip("/")
-    return f"{base}/mail/unsubscribe?a={address_id}&g={game_id}&s={signature}"
+    return _with_lang(f"{base}/mail/unsubscribe?a={address_id}&g={game_id}&s={signature}", locale)
 
 
 def next_digest(now: datetime, hour: int) -> datetime:
@@ -192,10 +201,21 @@ async def queue(
     return added > 0
 
 
-async def queue_confirmation(runtime: Runtime, address_id: str, token: str, scope: str) -> None:
-    """Queue the confirmation mail of a new address (the only mail it gets before it is confirmed)."""
+def language_of(runtime: Runtime, kind: str, owner: str) -> str:
+    """The language an owner is written to in: an account's own choice (`PUT /me/language`), else the
+    language negotiated when the address or the device was given, else English."""
+    chosen = runtime.accounts.language(owner) if kind == ACCOUNT else None
+    return chosen or runtime.reach.language(kind, owner) or "en"
+
+
+async def queue_confirmation(
+    runtime: Runtime, address_id: str, token: str, scope: str, locale: str = "en"
+) -> None:
+    """Queue the confirmation mail of a new address (the only mail it gets before it is confirmed), in
+    the language of the request that gave it (`scope` is already in it)."""
     base = runtime.settings.public_url.rstrip("/")
-    body = {"link": f"{base}/mail/confirm?token={token}", "scope": scope}
+    link = _with_lang(f"{base}/mail/confirm?token={token}", locale)
+    body = {"link": link, "scope": scope, "locale": locale}
     row: Row = (
         uuid.uuid4().hex,
         address_id,
@@ -264,10 +284,11 @@ class Teller:
             if address.status != "pending":
                 return SUPERSEDED
             body = orjson.loads(runtime.box.open(first.body))
+            locale = str(body.get("locale") or "en")
             letter = mail.Mail(
                 address.address,
-                messages.CONFIRM_SUBJECT,
-                messages.CONFIRM_BODY.format(scope=body["scope"], link=body["link"]),
+                messages.say(locale, messages.CONFIRM_SUBJECT),
+                messages.say(locale, messages.CONFIRM_BODY, scope=body["scope"], link=body["link"]),
             )
         else:
             if address.status != CONFIRMED:
@@ -275,7 +296,8 @@ class Teller:
             live = [d for d in rows if await self._still_waiting(d)]
             if not live:
                 return SUPERSEDED
-            letter = self._turn_letter(address, live)
+            locale = await run_in_threadpool(language_of, runtime, address.owner_kind, address.owner)
+            letter = self._turn_letter(address, live, locale)
         try:
             await run_in_threadpool(mail.send, runtime.settings, letter)
         except mail.Rejected as rejected:
@@ -288,28 +310,39 @@ class Teller:
             return NO_RESPONSE
         return None
 
-    def _turn_letter(self, address: Address, rows: Sequence[Delivery]) -> mail.Mail:
+    def _turn_letter(self, address: Address, rows: Sequence[Delivery], locale: str) -> mail.Mail:
         runtime = self._runtime
+        say = messages.say
         bodies = [orjson.loads(d.body) for d in rows]
         if len(bodies) == 1 and bodies[0].get("mode") != DIGEST:
             b = bodies[0]
-            game = messages.game_label(b["names"])
-            unsubscribe = unsubscribe_link(runtime, address.address_id, b["game_id"])
-            text = messages.TURN_BODY.format(
-                seat=b["seat_name"], game=game, link=b["link"], unsubscribe=unsubscribe
+            game = messages.game_label(b["names"], locale)
+            unsubscribe = unsubscribe_link(runtime, address.address_id, b["game_id"], locale)
+            text = say(
+                locale,
+                messages.TURN_BODY,
+                seat=b["seat_name"],
+                game=game,
+                link=_with_lang(b["link"], locale),
+                unsubscribe=unsubscribe,
             )
-            return mail.Mail(address.address, messages.TURN_SUBJECT.format(game=game), text, unsubscribe)
-        unsubscribe = unsubscribe_link(runtime, address.address_id, "")
+            subject = say(locale, messages.TURN_SUBJECT, game=game)
+            return mail.Mail(address.address, subject, text, unsubscribe)
+        unsubscribe = unsubscribe_link(runtime, address.address_id, "", locale)
         lines = "\n".join(
-            messages.DIGEST_LINE.format(
-                game=messages.game_label(b["names"]), seat=b["seat_name"], link=b["link"]
+            say(
+                locale,
+                messages.DIGEST_LINE,
+                game=messages.game_label(b["names"], locale),
+                seat=b["seat_name"],
+                link=_with_lang(b["link"], locale),
             )
             for b in bodies
         )
         return mail.Mail(
             address.address,
-            messages.DIGEST_SUBJECT.format(count=len(bodies)),
-            messages.DIGEST_BODY.format(lines=lines, unsubscribe=unsubscribe),
+            messages.digest_subject(locale, len(bodies)),
+            say(locale, messages.DIGEST_BODY, lines=lines, unsubscribe=unsubscribe),
             unsubscribe,
         )
 
@@ -329,18 +362,21 @@ class Teller:
         if not await self._still_waiting(d):
             return SUPERSEDED
         body = orjson.loads(d.body)
-        game = messages.game_label(body["names"])
+        owners = d.url.removeprefix("push:").split(",")
+        kind, _, key = owners[0].partition(":")  # the account's when it has devices, else the seat's
+        locale = await run_in_threadpool(language_of, runtime, kind, key)
+        game = messages.game_label(body["names"], locale)
         payload = orjson.dumps(
             {
-                "title": messages.PUSH_TITLE,
-                "body": messages.PUSH_BODY.format(seat=body["seat_name"], game=game),
-                "url": body["link"],
+                "title": messages.say(locale, messages.PUSH_TITLE),
+                "body": messages.say(locale, messages.PUSH_BODY, seat=body["seat_name"], game=game),
+                "url": _with_lang(body["link"], locale),
                 "game_id": body["game_id"],
                 "tag": f"turn-{body['game_id']}",
             }
         )
         subs = []
-        for owner in d.url.removeprefix("push:").split(","):
+        for owner in owners:
             kind, _, key = owner.partition(":")
             subs += await run_in_threadpool(runtime.reach.subscriptions, kind, key)
         if not subs:

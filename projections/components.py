@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.catalog.model import Catalog
+from domain.catalog.names import component_name, name_locale, names
 
 
 def _plain(value: Any) -> Any:
@@ -24,4 +25,43 @@ def _plain(value: Any) -> Any:
 def catalog_json(catalog: Catalog) -> dict[str, Any]:
     """Every field of the catalog (docs/catalog.md) as JSON-ready data; mappings keyed by strings."""
     data: dict[str, Any] = _plain(catalog)
+    return data
+
+
+def localized_catalog_json(catalog: Catalog, locale: str) -> dict[str, Any]:
+    """`catalog_json` with every printed name in `locale` (domain.catalog.names): the Major Objects and
+    constellations of the cards, the Action tiles (Kepler's, Newton's and Cunitz' too), the characters,
+    the objectives' texts, the Subject tiles' themes and Luna's Scoring tiles. Ids and every other field
+    stay as they are; English gives `catalog_json` itself."""
+    data = catalog_json(catalog)
+    # Tycho's solo tiles are not in the catalog (the board view carries them): their names by id here
+    solo = names("en").get("solo_tile", {})
+    data["names"] = {"solo_tile": {id: component_name("solo_tile", id, locale) for id in solo}}
+    if name_locale(locale) == "en":
+        return data
+
+    def named(kind: str, item: dict[str, Any], key: str = "name", by: str = "id") -> None:
+        if isinstance(item, dict) and key in item and by in item:
+            item[key] = component_name(kind, str(item[by]), locale)
+
+    for card in data.get("cards", {}).values():
+        named("major", card.get("major") or {}, by="name")
+        for c in card.get("constellations") or []:
+            named("constellation", c, by="name")
+    for tile in data.get("action_tiles") or []:
+        named("action_tile", tile)
+    for objective in (data.get("objectives") or {}).values():
+        named("objective", objective, key="text")
+    for subject in data.get("subject_tiles") or []:
+        named("subject", subject, key="theme")
+    for board in data.get("characters") or []:
+        named("character", board)
+        ability = board.get("ability") or {}
+        named("action_tile", ability.get("tile") or {})
+    luna = data.get("luna") or {}
+    for tile in luna.get("scoring_tiles") or []:
+        named("scoring_tile", tile)
+    luna_characters = data.get("luna_characters") or {}
+    for tile in (*(luna_characters.get("newton_tiles") or []), *(luna_characters.get("cunitz_tiles") or [])):
+        named("action_tile", tile)
     return data

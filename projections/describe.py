@@ -23,6 +23,7 @@ from domain import command_to_dict, parse_command
 from domain.abilities.newton import multiplier
 from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
+from domain.catalog.names import component_name
 from domain.characters.copernicus import covering
 from domain.effects import reward_tasks
 from projections.i18n import N_, Words, words
@@ -203,6 +204,10 @@ class Context:
         """The words of this context's language: `c.w("Gained {n}", n=2)`, `c.w.n(one, many, n)`."""
         return words(self.locale)
 
+    def name(self, kind: str, id: Any) -> str:
+        """A component's printed name in this context's language (domain.catalog.names)."""
+        return component_name(kind, str(id), self.locale)
+
     def seat_name(self, seat: Any) -> str:
         i = int(seat) if isinstance(seat, int) else -1
         if 0 <= i < len(self.names):
@@ -220,22 +225,22 @@ class Context:
         if card is None:
             return str(card_id)
         major = card.major
-        return f"{major.name} ({major.mix} {major.cost})"
+        return f"{self.name('major', major.name)} ({major.mix} {major.cost})"
 
     def major_reward(self, card_id: str) -> str:
         card = self.catalog.cards.get(card_id)
         if card is None:
             return ""
-        return self.w("{vp} VP", vp=card.major.vp) + (
-            self.w(" and an Inquisitor") if card.major.inquisitor else ""
-        )
+        if card.major.inquisitor:
+            return self.w("{vp} VP and an Inquisitor", vp=card.major.vp)
+        return self.w("{vp} VP", vp=card.major.vp)
 
     def constellation(self, card_id: str, index: int) -> str:
         card = self.catalog.cards.get(card_id)
         if card is None or not 0 <= index < len(card.constellations):
             return self.w("constellation {index} of {card_id}", index=index + 1, card_id=card_id)
         c = card.constellations[index]
-        return f"{c.name} ({colour_name(c.colour)} {c.cost})"
+        return f"{self.name('constellation', c.name)} ({colour_name(c.colour)} {c.cost})"
 
     def constellation_reward(self, card_id: str, index: int) -> str:
         card = self.catalog.cards.get(card_id)
@@ -280,7 +285,7 @@ class Context:
     def tile_name(self, tile_id: Any) -> str:
         t = self.tile(tile_id)
         return (
-            self.w("the {name} tile", name=t.name)
+            self.w("the {name} tile", name=self.name("action_tile", t.id))
             if t is not None
             else self.w("tile {tile_id}", tile_id=tile_id)
         )
@@ -298,7 +303,9 @@ class Context:
         if objective_id == "MOON":
             return self.w("the Moon objective")
         o = self.catalog.objectives.get(str(objective_id))
-        return f"{objective_id} ({without_rule_ids(o.text)})" if o is not None else str(objective_id)
+        if o is None:
+            return str(objective_id)
+        return f"{objective_id} ({without_rule_ids(self.name('objective', objective_id))})"
 
     def page(self, page_id: Any) -> str:
         if page_id == "appendix":
@@ -330,7 +337,10 @@ class Context:
             scale = self.state.get("scale") or []
             if 0 <= slot < len(scale):
                 subject = subjects[slot] if slot < len(subjects) else ""
-                theme = next((t.theme for t in self.catalog.subject_tiles if t.arch == subject), subject)
+                theme = next(
+                    (self.name("subject", t.id) for t in self.catalog.subject_tiles if t.arch == subject),
+                    subject,
+                )
                 return self.w(
                     "Scale tile {slot} ({theme}{scale})",
                     slot=slot + 1,
@@ -427,13 +437,15 @@ def _points(e: Mapping[str, Any], c: Context) -> str:
 
 def _game_started(e: Mapping[str, Any], c: Context) -> str:
     seats = e.get("seats") or []
-    names = ", ".join(f"{name} ({character})" for name, character in seats)
-    luna = c.w(" with Luna") if (e.get("options") or {}).get("luna") else ""
+    names = ", ".join(f"{name} ({c.name('character', character)})" for name, character in seats)
+    if (e.get("options") or {}).get("luna"):
+        return c.w(
+            "The game began with Luna: {names}; seat {first_seat} starts",
+            names=names,
+            first_seat=e.get("first_seat"),
+        )
     return c.w(
-        "The game began{luna}: {names}; seat {first_seat} starts",
-        luna=luna,
-        names=names,
-        first_seat=e.get("first_seat"),
+        "The game began: {names}; seat {first_seat} starts", names=names, first_seat=e.get("first_seat")
     )
 
 
@@ -513,7 +525,7 @@ def _book_token(e: Mapping[str, Any], c: Context) -> str:
 
 def _scoring_tile(e: Mapping[str, Any], c: Context) -> str:
     tile = next((t for t in c.catalog.luna.scoring_tiles if t.id == e.get("tile")), None)
-    name = tile.name if tile is not None else str(e.get("tile"))
+    name = c.name("scoring_tile", tile.id) if tile is not None else str(e.get("tile"))
     points = ", ".join(f"{c.seat_name(i)}: {p}" for i, p in enumerate(e.get("points") or []))
     return c.w("Scoring tile {name} scored ({points})", name=name, points=points)
 
@@ -659,11 +671,16 @@ EVENT_TEXT: Mapping[str, EventText] = {
     "ObservationEnded": lambda e, c: c.w("Stopped observing"),
     "CardDealt": lambda e, c: (
         c.w(
+            "{card_name} was dealt to Discovery space {space} from the reserve",
+            card_name=c.card_name(e.get("card")),
+            space=int(e.get("space", 0)) + 1,
+        )
+        if e.get("from_reserve")
+        else c.w(
             "{card_name} was dealt to Discovery space {space}",
             card_name=c.card_name(e.get("card")),
             space=int(e.get("space", 0)) + 1,
         )
-        + (c.w(" from the reserve") if e.get("from_reserve") else "")
     ),
     "CardDrawnFaceDown": _face_down,
     "VictoryPointsScored": _points,
@@ -672,7 +689,12 @@ EVENT_TEXT: Mapping[str, EventText] = {
     ),
     "DieGained": lambda e, c: (
         c.w("Gained a {die_text} die", die_text=die_text([e.get("colour"), e.get("value")], c.w))
-        + (c.w(", returning {die_text}", die_text=die_text(e["returned"], c.w)) if e.get("returned") else "")
+        if not e.get("returned")
+        else c.w(
+            "Gained a {die_text} die, returning {returned}",
+            die_text=die_text([e.get("colour"), e.get("value")], c.w),
+            returned=die_text(e["returned"], c.w),
+        )
     ),
     "DieGainDeclined": lambda e, c: c.w("Declined the die"),
     "DiceRaised": lambda e, c: c.w(
@@ -724,14 +746,21 @@ EVENT_TEXT: Mapping[str, EventText] = {
     ),
     "InterrogationHeld": _interrogation,
     "ObjectivesChecked": lambda e, c: (
-        c.w("Met ") + (", ".join(str(o) for o in e.get("met") or []) or "no objective")
+        c.w("Met {objectives}", objectives=", ".join(str(o) for o in e.get("met") or []))
+        if e.get("met")
+        else c.w("Met no objective")
     ),
     "ObjectiveAchieved": lambda e, c: (
-        c.w("Claimed {objective}", objective=c.objective(e.get("objective")))
-        + (
-            c.w(" first: {objective_first_vp} VP", objective_first_vp=c.catalog.objective_first_vp)
-            if e.get("first")
-            else c.w(": {objective_later_vp} VP", objective_later_vp=c.catalog.objective_later_vp)
+        c.w(
+            "Claimed {objective} first: {objective_first_vp} VP",
+            objective=c.objective(e.get("objective")),
+            objective_first_vp=c.catalog.objective_first_vp,
+        )
+        if e.get("first")
+        else c.w(
+            "Claimed {objective}: {objective_later_vp} VP",
+            objective=c.objective(e.get("objective")),
+            objective_later_vp=c.catalog.objective_later_vp,
         )
     ),
     "MoonObserved": _moon,
@@ -822,10 +851,14 @@ EVENT_TEXT: Mapping[str, EventText] = {
     ),
     "TychoMoved": lambda e, c: (
         c.w(
+            "Tycho's marker moved {count} along his Action tiles and stopped early",
+            count=c.w.n("{n} step", "{n} steps", int(e.get("steps", 0))),
+        )
+        if e.get("stopped")
+        else c.w(
             "Tycho's marker moved {count} along his Action tiles",
             count=c.w.n("{n} step", "{n} steps", int(e.get("steps", 0))),
         )
-        + (c.w(" and stopped early") if e.get("stopped") else "")
     ),
     "TychoTileUpgraded": lambda e, c: c.w("Tycho upgraded his Action tile {tile}", tile=e.get("tile")),
     "TychoRowChosen": lambda e, c: (
@@ -1207,12 +1240,9 @@ def _claim_tile(m: Mapping[str, Any], c: Context) -> str:
                 stars=c.w.n("{n} star", "{n} stars", tile.stars),
                 connections=c.w.n("{n} connection", "{n} connections", tile.connections),
             )
-    where = (
-        c.w(" to start a new constellation")
-        if not target
-        else c.w(" to extend constellation {target}", target=target)
-    )
-    return c.w("Claim {what}{where}", what=what, where=where)
+    if not target:
+        return c.w("Claim {what} to start a new constellation", what=what)
+    return c.w("Claim {what} to extend constellation {target}", what=what, target=target)
 
 
 COMMAND_TEXT: Mapping[str, CommandText] = {

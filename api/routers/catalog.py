@@ -8,17 +8,20 @@ import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from api.i18n import locale_of
 from api.problems import ApiError
 from domain.catalog import CatalogError, load_catalog
-from projections.components import catalog_json
+from domain.catalog.names import name_locale
+from projections.components import localized_catalog_json
 
 router = APIRouter(tags=["catalog"])
 
 
 @cache
-def _body(edition: str) -> tuple[bytes, str]:
+def _body(edition: str, names: str) -> tuple[bytes, str]:
     catalog = load_catalog(edition)
-    return orjson.dumps(catalog_json(catalog)), f'"{catalog.content_hash}"'
+    body = orjson.dumps(localized_catalog_json(catalog, names))
+    return body, f'"{catalog.content_hash}"' if names == "en" else f'"{catalog.content_hash}-{names}"'
 
 
 @router.get(
@@ -34,12 +37,22 @@ async def catalog(edition: str, request: Request) -> Response:
     """Every component of an edition: Discovery cards, Action tiles, the sky, Scale tiles, subjects,
     objectives, the Book of Comets, tracks and slots, and Luna's Moon and Bonus boards. `edition` is a
     folder name (`base`) or the edition id a game records (`state.catalog.edition` of a board view).
-    Public component data: nothing in it is secret. The ETag is the catalog's content hash."""
+    Public component data: nothing in it is secret. The printed names (Major Objects, constellations,
+    Action tiles, characters, objectives' texts, Subject themes, Luna's Scoring tiles) are in the
+    request's language (`Accept-Language`, the `galileo_lang` cookie or `?lang=`; docs/i18n.md), in the
+    terms of that language's published rulebook; ids never change. The ETag is the catalog's content hash
+    (with the names' language after it for a language other than English)."""
+    names = name_locale(locale_of(request))
     try:
-        body, etag = _body(edition)
+        body, etag = _body(edition, names)
     except CatalogError as error:
         raise ApiError(404, "unknown-edition", str(error)) from None
-    headers = {"ETag": etag, "Cache-Control": "public, max-age=3600"}
+    headers = {
+        "ETag": etag,
+        "Cache-Control": "public, max-age=3600",
+        "Content-Language": names,
+        "Vary": "Accept-Language, Cookie",
+    }
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)

@@ -119,10 +119,17 @@ async def invite(
         raise ApiError(422, "invalid-name", str(error)) from None
     found = await run_in_threadpool(runtime.accounts.named, name)
     if not found:
-        raise ApiError(404, "no-such-account", f"no account is named {name!r}", rule_id="ACCT-7")
+        raise ApiError(
+            404,
+            "no-such-account",
+            "no account is named {name}",
+            params={"name": repr(name)},
+            rule_id="ACCT-7",
+        )
     if len(found) > 1:
-        raise ApiError(409, "name-ambiguous", f"several accounts are named {name!r}: ask the person to "
-                       "claim the seat with its link instead", rule_id="ACCT-7")  # fmt: skip
+        raise ApiError(409, "name-ambiguous", "several accounts are named {name}: ask the person to "
+                       "claim the seat with its link instead", params={"name": repr(name)},
+                       rule_id="ACCT-7")  # fmt: skip
     invitee = found[0]
     game = await run_in_threadpool(runtime.store.game, game_id)
     assert game.state is not None

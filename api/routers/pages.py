@@ -14,6 +14,8 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 
 from api.deps import GameId
 from api.i18n import chosen, languages, locale_of
+from domain.catalog.names import component_name
+from domain.catalog.names import names as component_names
 from projections.i18n import html, words
 from projections.i18n import page_messages as catalog_json
 
@@ -34,12 +36,19 @@ HEADERS = {
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 
+def _names(locale: str) -> dict[str, dict[str, str]]:
+    """The component names the pages show without a catalog at hand (the characters), in `locale`."""
+    ids = component_names("en").get("character", {})
+    return {"character": {id: component_name("character", id, locale) for id in ids}}
+
+
 @lru_cache(maxsize=64)
 def _translated(name: str, locale: str) -> str:
     """A page in `locale`: its text and read attributes from the catalogs, `<html lang>` set, and the
     catalog of the language for its scripts (api/static/i18n.js) as a JSON data block."""
     page = html.translate((STATIC / name).read_text(encoding="utf-8"), words(locale), locale)
-    catalog = orjson.dumps({**catalog_json(locale), "languages": languages()}).decode().replace("</", "<\\/")
+    body = {**catalog_json(locale), "languages": languages(), "names": _names(locale)}
+    catalog = orjson.dumps(body).decode().replace("</", "<\\/")
     block = f'<script type="application/json" id="i18n-catalog">{catalog}</script>'
     return page.replace("</head>", f"  {block}\n</head>", 1)
 
@@ -57,7 +66,7 @@ async def page_catalog(locale: str) -> JSONResponse:
     found = chosen(locale)
     if found is None or found != locale:
         raise HTTPException(404, "no catalog for this language")
-    body: dict[str, Any] = {**catalog_json(found), "languages": languages()}
+    body: dict[str, Any] = {**catalog_json(found), "languages": languages(), "names": _names(found)}
     return JSONResponse(body, headers={"Cache-Control": "no-cache", "Content-Language": found})
 
 

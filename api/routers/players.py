@@ -18,6 +18,7 @@ from api.problems import ApiError
 from api.routers.pages import STATIC
 from api.runtime import Runtime
 from api.sessions import SignedIn, WritingSession
+from projections.i18n import N_
 from projections.ratings import POOLS
 from rulebook import rule_url
 
@@ -28,16 +29,31 @@ router = APIRouter(tags=["players"])
 Name = Annotated[str, Path(min_length=1, max_length=40, description="The player's display name.")]
 Pool = Annotated[int, Path(ge=2, le=4, description="The pool: the player count, 2 to 4.")]
 
+# Why a game is not rated, each a whole message (translated where it is answered, api/problems.py).
 WHY_NOT = {
-    "not-finished": "the game has not ended: only a game that ended by the rules is rated",
-    "cancelled": "the game was cancelled",
-    "forked": "a fork is never rated",
-    "not-made-here": "the game was not created here with a secret deal (an import or a fork)",
-    "chosen-seed": "the game was created with a chosen seed: whoever chose it knew the deal",
-    "bot-played": "a bot played a seat while its person was in the game",
-    "unclaimed-seat": "a seat was not claimed by an account: only games between signed-in people count",
-    "same-account-twice": "one account played two seats",
-    "handed-over": "the host handed a seat to someone else during the game",
+    "not-finished": N_(
+        "this game is not rated: the game has not ended: "
+        "only a game that ended by the rules is rated (RATE-1)"
+    ),
+    "cancelled": N_("this game is not rated: the game was cancelled (RATE-1)"),
+    "forked": N_("this game is not rated: a fork is never rated (RATE-1)"),
+    "not-made-here": N_(
+        "this game is not rated: the game was not created here with a secret deal "
+        "(an import or a fork) (RATE-1)"
+    ),
+    "chosen-seed": N_(
+        "this game is not rated: the game was created with a chosen seed: "
+        "whoever chose it knew the deal (RATE-1)"
+    ),
+    "bot-played": N_("this game is not rated: a bot played a seat while its person was in the game (RATE-1)"),
+    "unclaimed-seat": N_(
+        "this game is not rated: a seat was not claimed by an account: "
+        "only games between signed-in people count (RATE-1)"
+    ),
+    "same-account-twice": N_("this game is not rated: one account played two seats (RATE-1)"),
+    "handed-over": N_(
+        "this game is not rated: the host handed a seat to someone else during the game (RATE-1)"
+    ),
 }
 
 
@@ -52,7 +68,7 @@ class ProfileOut(BaseModel):
 
 
 def _not_found(name: str) -> ApiError:
-    return ApiError(404, "player-not-found", f"no public profile named {name!r}")
+    return ApiError(404, "player-not-found", "no public profile named {name}", params={"name": repr(name)})
 
 
 async def _public(runtime: Runtime, name: str) -> Person:
@@ -148,7 +164,12 @@ async def set_profile(body: ProfileIn, runtime: RuntimeDep, session: WritingSess
     if body.public and await run_in_threadpool(
         runtime.community.name_taken, account.account_id, account.name
     ):
-        raise ApiError(409, "profile-name-taken", f"another public profile is named {account.name!r}")
+        raise ApiError(
+            409,
+            "profile-name-taken",
+            "another public profile is named {name}",
+            params={"name": repr(account.name)},
+        )
     await run_in_threadpool(runtime.community.set_public, account.account_id, body.public, runtime.clock())
     link = f"/players/{account.name}" if body.public else None
     return ProfileOut(name=account.name, public=body.public, link=link)
@@ -166,7 +187,8 @@ async def rating_of_game(game_id: GameId, runtime: RuntimeDep) -> dict[str, Any]
         raise ApiError(
             409,
             "game-not-rated",
-            f"this game is not rated: {WHY_NOT.get(reason, reason)} (RATE-1)",
+            WHY_NOT.get(reason, "this game is not rated: {reason} (RATE-1)"),
+            params={"reason": reason},
             reason=reason,
             rule_id="RATE-1",
             rule_url=rule_url("RATE-1"),

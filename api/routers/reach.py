@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from api import messages, push, tell
 from api.contract import errors
 from api.deps import GameId, RuntimeDep
+from api.i18n import locale_of
 from api.notify import queue_present
 from api.problems import ApiError
 from api.reach import ACCOUNT, SEAT, UNSUBSCRIBED, Prefs, Subscription, seat_owner
@@ -62,9 +63,14 @@ async def _reach(runtime: Runtime, kind: str, owner: str) -> Reach:
     )
 
 
-async def _set_email(runtime: Runtime, kind: str, owner: str, body: EmailIn, scope: str) -> EmailOut:
+async def _set_email(
+    runtime: Runtime, kind: str, owner: str, body: EmailIn, scope: str, locale: str
+) -> EmailOut:
+    """Give the owner `address`; its mails will be written in `locale` (the request's) unless the
+    account chose a language (`PUT /me/language`)."""
     address = clean_address(body.address)
     reach = runtime.reach
+    await run_in_threadpool(reach.set_language, kind, owner, locale)
     known = await run_in_threadpool(reach.address_of, kind, owner)
     if known is not None and known.address == address and known.status != UNSUBSCRIBED:
         await run_in_threadpool(reach.set_mode, kind, owner, body.mode)  # the same address: a new mode
@@ -72,7 +78,8 @@ async def _set_email(runtime: Runtime, kind: str, owner: str, body: EmailIn, sco
     address_id, token = await run_in_threadpool(
         reach.set_address, kind, owner, address, body.mode, runtime.clock()
     )
-    await tell.queue_confirmation(runtime, address_id, token, scope)
+    chosen = await run_in_threadpool(tell.language_of, runtime, kind, owner)
+    await tell.queue_confirmation(runtime, address_id, token, scope, chosen)
     return EmailOut(address=address, mode=body.mode, status="pending")
 
 
@@ -99,12 +106,17 @@ async def my_notifications(session: SignedIn, runtime: RuntimeDep) -> Reach:
     responses=errors(401, 403, 422),
     openapi_extra=SESSION,
 )
-async def set_my_email(body: EmailIn, session: WritingSession, runtime: RuntimeDep) -> EmailOut:
+async def set_my_email(
+    body: EmailIn, request: Request, session: WritingSession, runtime: RuntimeDep
+) -> EmailOut:
     """Be told of your turns in the games of your claimed seats by mail (`X-CSRF-Token` required). A new
     address is `pending`: a confirmation mail is sent to it, and nothing else until its link is opened
-    (ACCT-5). The same address again only changes the mode."""
-    scope = messages.CONFIRM_SCOPE_ACCOUNT.format(name=session.account.name)
-    return await _set_email(runtime, ACCOUNT, session.account.account_id, body, scope)
+    (ACCT-5). The same address again only changes the mode. The mails are in the language you chose
+    (`PUT /me/language`), else in this request's (docs/i18n.md)."""
+    account_id = session.account.account_id
+    locale = await run_in_threadpool(runtime.accounts.language, account_id) or locale_of(request)
+    scope = messages.say(locale, messages.CONFIRM_SCOPE_ACCOUNT, name=session.account.name)
+    return await _set_email(runtime, ACCOUNT, account_id, body, scope, locale_of(request))
 
 
 @router.delete(
@@ -205,11 +217,15 @@ async def seat_notifications(game_id: GameId, seat: SeatCaller, runtime: Runtime
     dependencies=SEAT_ACTS,
     openapi_extra=SEAT_TOKEN,
 )
-async def set_seat_email(game_id: GameId, body: EmailIn, seat: SeatCaller, runtime: RuntimeDep) -> EmailOut:
+async def set_seat_email(
+    game_id: GameId, body: EmailIn, request: Request, seat: SeatCaller, runtime: RuntimeDep
+) -> EmailOut:
     """Be told of your seat's turns by mail, no account needed: a confirmation mail goes to the address
-    first, and nothing else until its link is opened (ACCT-5)."""
-    scope = messages.CONFIRM_SCOPE_SEAT.format(game=game_id, seat=seat.seat)
-    return await _set_email(runtime, SEAT, seat_owner(game_id, seat.seat), body, scope)
+    first, and nothing else until its link is opened (ACCT-5). The mails are in this request's language
+    (`Accept-Language`, the `galileo_lang` cookie or `?lang=`; docs/i18n.md)."""
+    locale = locale_of(request)
+    scope = messages.say(locale, messages.CONFIRM_SCOPE_SEAT, game=game_id, seat=seat.seat)
+    return await _set_email(runtime, SEAT, seat_owner(game_id, seat.seat), body, scope, locale)
 
 
 @router.delete(
@@ -234,10 +250,14 @@ async def delete_seat_email(game_id: GameId, seat: SeatCaller, runtime: RuntimeD
     dependencies=SEAT_ACTS,
     openapi_extra=SEAT_TOKEN,
 )
-async def add_seat_push(game_id: GameId, body: PushIn, seat: SeatCaller, runtime: RuntimeDep) -> Response:
-    """Push your seat's turns to this device (`PushSubscription.toJSON()`; keys kept encrypted)."""
+async def add_seat_push(
+    game_id: GameId, body: PushIn, request: Request, seat: SeatCaller, runtime: RuntimeDep
+) -> Response:
+    """Push your seat's turns to this device (`PushSubscription.toJSON()`; keys kept encrypted), in this
+    request's language (docs/i18n.md)."""
     sub = _subscription(body)
     owner = seat_owner(game_id, seat.seat)
+    await run_in_threadpool(runtime.reach.set_language, SEAT, owner, locale_of(request))
     await run_in_threadpool(runtime.reach.add_subscription, SEAT, owner, sub, runtime.clock())
     return Response(status_code=204)
 
@@ -266,13 +286,20 @@ async def push_key(runtime: RuntimeDep) -> VapidKey:
     return VapidKey(public_key=runtime.vapid.public_key)
 
 
-def _page(text: str, form: str = "", status: int = 200) -> HTMLResponse:
+def _page(locale: str, text: str, form: str = "", status: int = 200) -> HTMLResponse:
+    """A mail link's small page in `locale`; `text` is one of api/messages.py's (translated here)."""
     body = (
-        "<!doctype html><html><head><meta charset=utf-8><title>Galileo Galilei</title>"
-        "<link rel=icon href='data:,'><link rel=stylesheet href=/static/style.css></head><body><main>"
-        f"<p id=message>{html.escape(text)}</p>{form}</main></body></html>"
+        f"<!doctype html><html lang={html.escape(locale)}><head><meta charset=utf-8>"
+        "<title>Galileo Galilei</title><link rel=icon href='data:,'>"
+        "<link rel=stylesheet href=/static/style.css></head><body><main>"
+        f"<p id=message>{html.escape(messages.say(locale, text))}</p>{form}</main></body></html>"
     )
-    return HTMLResponse(body, status_code=status, headers=pages.HEADERS)
+    headers = {**pages.HEADERS, "Content-Language": locale}
+    return HTMLResponse(body, status_code=status, headers=headers)
+
+
+def _lang_query(locale: str) -> str:
+    return f"?lang={locale}" if locale != "en" else ""
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -281,15 +308,17 @@ async def _form(request: Request) -> dict[str, str]:
 
 
 @router.get("/mail/confirm", operation_id="confirmEmailPage", response_class=HTMLResponse)
-async def confirm_page(token: str = Query("", max_length=100)) -> HTMLResponse:
+async def confirm_page(request: Request, token: str = Query("", max_length=100)) -> HTMLResponse:
     """The confirmation mail's link: an HTML page with a button that confirms (`POST /mail/confirm`); the
     GET itself changes nothing (a link opened by a mail scanner confirms nothing)."""
+    locale = locale_of(request)
     form = (
-        f'<form method=post action="/mail/confirm">'
+        f'<form method=post action="/mail/confirm{html.escape(_lang_query(locale))}">'
         f'<input type=hidden name=token value="{html.escape(token)}">'
-        f"<button id=confirm>{html.escape(messages.PAGE_CONFIRM_BUTTON)}</button></form>"
+        f"<button id=confirm>{html.escape(messages.say(locale, messages.PAGE_CONFIRM_BUTTON))}</button>"
+        "</form>"
     )
-    return _page(messages.PAGE_CONFIRM, form)
+    return _page(locale, messages.PAGE_CONFIRM, form)
 
 
 @router.post("/mail/confirm", operation_id="confirmEmail", response_class=HTMLResponse, responses=errors(404))
@@ -303,7 +332,7 @@ async def confirm(request: Request, runtime: RuntimeDep) -> HTMLResponse:
         raise ApiError(404, "unknown-confirmation", messages.PAGE_BAD_LINK, rule_id=RULE_MAIL)
     if found.owner_kind == SEAT:  # the turn it may be already is told at once
         await queue_present(runtime, found.owner.rsplit(":", 1)[0])
-    return _page(messages.PAGE_CONFIRMED)
+    return _page(locale_of(request), messages.PAGE_CONFIRMED)
 
 
 def _unsubscribe_check(runtime: Runtime, a: str, g: str, s: str) -> None:
@@ -315,6 +344,7 @@ def _unsubscribe_check(runtime: Runtime, a: str, g: str, s: str) -> None:
 
 @router.get("/mail/unsubscribe", operation_id="unsubscribeEmailPage", response_class=HTMLResponse)
 async def unsubscribe_page(
+    request: Request,
     runtime: RuntimeDep,
     a: str = Query("", max_length=40),
     g: str = Query("", max_length=64),
@@ -323,15 +353,19 @@ async def unsubscribe_page(
     """The unsubscribe link opened by a person: an HTML page with a button that unsubscribes (a mail
     program's one click POSTs instead); the GET itself changes nothing, and a link whose signature does
     not match gets a page that says so."""
+    locale = locale_of(request)
     if not runtime.box.verify(f"unsubscribe|{a}|{g}", s):
-        return _page(messages.PAGE_BAD_LINK)
-    action = html.escape(f"/mail/unsubscribe?a={a}&g={g}&s={s}")
+        return _page(locale, messages.PAGE_BAD_LINK)
+    action = html.escape(
+        f"/mail/unsubscribe?a={a}&g={g}&s={s}" + (f"&lang={locale}" if locale != "en" else "")
+    )
     form = (
         f'<form method=post action="{action}">'
         "<input type=hidden name=List-Unsubscribe value=One-Click>"
-        f"<button id=unsubscribe>{html.escape(messages.PAGE_UNSUBSCRIBE_BUTTON)}</button></form>"
+        f"<button id=unsubscribe>{html.escape(messages.say(locale, messages.PAGE_UNSUBSCRIBE_BUTTON))}"
+        "</button></form>"
     )
-    return _page(messages.PAGE_UNSUBSCRIBE, form)
+    return _page(locale, messages.PAGE_UNSUBSCRIBE, form)
 
 
 @router.post(
@@ -357,4 +391,4 @@ async def unsubscribe(
             await run_in_threadpool(reach.set_prefs, found.owner, g, Prefs("off", prefs.push))
         else:
             await run_in_threadpool(reach.set_status, a, UNSUBSCRIBED)
-    return _page(messages.PAGE_UNSUBSCRIBED)
+    return _page(locale_of(request), messages.PAGE_UNSUBSCRIBED)

@@ -8,7 +8,7 @@ import { api, clear, el } from "/static/common.js";
 import {
   COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
 } from "/static/svg.js";
-import { t, tn } from "./i18n.js";
+import { characterName, t, tn } from "./i18n.js";
 
 // The drawing width: 1000 units on a wide screen; on a narrow one (a phone) 520, where the same
 // elements wrap into more rows so that the text stays legible when the drawing is scaled down.
@@ -93,11 +93,12 @@ function discovery(board, catalog, y0) {
     const { x, y } = place(i, cw, 8, y0 + 28, ch);
     const id = st.display[i];
     if (!card || !id) {
-      out.push(s("g", { "data-kind": "card", "data-space": i, "data-card": "" }, s("rect", { x, y, width: cw, height: ch, rx: 8, class: "empty-space" }), text(x + cw / 2, y + ch / 2, "empty", { "text-anchor": "middle", class: "label" })));
+      out.push(s("g", { "data-kind": "card", "data-space": i, "data-card": "" }, s("rect", { x, y, width: cw, height: ch, rx: 8, class: "empty-space" }), text(x + cw / 2, y + ch / 2, t("empty"), { "text-anchor": "middle", class: "label" })));
       return;
     }
     const full = cardOf(catalog, id);
-    const major = card.major;
+    // The board view's card is the table's (English names); the catalog's is in the page's language.
+    const major = full ? { ...card.major, name: full.major.name } : card.major;
     const inq = full ? full.major.inquisitor : false;
     const covers = (st.covers && st.covers[i]) || [];
     const parts = [
@@ -116,7 +117,8 @@ function discovery(board, catalog, y0) {
     ];
     parts.push(text(x + cw - 8, y + ch - 8, id, { class: "tiny muted", "text-anchor": "end" }));
     const slot = (ch - 104) / Math.max(card.constellations.length, 1);
-    card.constellations.forEach((c, k) => {
+    card.constellations.forEach((shown, k) => {
+      const c = full && full.constellations[k] ? { ...shown, name: full.constellations[k].name } : shown;
       const cy = y + 86 + k * slot;
       const by = covers[k];
       parts.push(
@@ -216,7 +218,7 @@ function objectives(board, catalog, y0) {
       s(
         "g",
         { "data-kind": "objective", "data-objective": id, "data-claims": claims.join(",") },
-        s("title", {}, `${id}: ${withoutRuleIds(o.text)}${claims.length ? `; claimed by ${claims.map((c) => nameOf(board, c)).join(", ")}` : ""}`),
+        s("title", {}, claims.length ? t("{id}: {text}; claimed by {names}", { id, text: withoutRuleIds(o.text), names: claims.map((c) => nameOf(board, c)).join(", ") }) : `${id}: ${withoutRuleIds(o.text)}`),
         s("rect", { x, y, width: ow, height: 118, rx: 8, class: "objective" }),
         text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
         lines(x + 8, y + 36, withoutRuleIds(o.text), 36, 15, { class: "small" }),
@@ -309,7 +311,7 @@ function luna(board, catalog, y0) {
   const moon = st.luna;
   // LUNA-22: an observation of the Moon costs the number on the top Observation tile (the state's stack,
   // top first), whichever Moon tile is chosen: one cost for all of them, never a cost per tile.
-  const cost = moon.costs.length ? `the next observation costs ${moon.costs[0]}` : t("no Observation tile left");
+  const cost = moon.costs.length ? t("the next observation costs {cost}", { cost: moon.costs[0] }) : t("no Observation tile left");
   const out = [
     text(8, y0 + 16, W < NARROW ? `Luna (phase ${moon.phase}, side ${moon.side})` : t("Luna: the Moon (phase {phase}), Scoring tiles and the Bonus board (side {side})", { phase: moon.phase, side: moon.side }), { class: "heading" }),
     text(W - 8, y0 + 16, t("Moon: {cost}", { cost }), { class: "small", "text-anchor": "end", "font-weight": "700", "data-kind": "moon-cost", "data-cost": moon.costs.length ? moon.costs[0] : "" }),
@@ -429,7 +431,7 @@ function sky(board, catalog, p, y0) {
           { "data-kind": "tile", "data-seat": p.seat, "data-space": i, "data-tile": id, "data-face": up ? "upgraded" : "basic", "data-special": tile && (tile.mirror || tile.special) ? "true" : null },
           s("rect", { x: x + 6, y: y + 32, width: cw - 12, height: 122, rx: 6, class: `${up ? "tile upgraded" : "tile"}${tile && (tile.mirror || tile.special) ? " special" : ""}` }),
           text(x + 14, y + 51, name.length > 17 ? `${name.slice(0, 16)}…` : name, { "font-weight": "700", "font-size": name.length > 12 ? 12 : null }),
-          text(x + 14, y + 66, `${up ? t("★ upgraded") : t("basic side")}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? " · special" : ""}`, { class: "tiny" }),
+          text(x + 14, y + 66, `${up ? t("★ upgraded") : t("basic side")}${multipliers ? ` · ×${multipliers[i]}` : ""}${tile && tile.special ? ` · ${t("special")}` : ""}`, { class: "tiny" }),
           body,
         ),
       );
@@ -581,12 +583,12 @@ function library(board, catalog, p, y0) {
     const x = 50 + (k + 2) * sw;
     const hidden = String(id).startsWith("hidden:");
     const card = hidden ? null : cardOf(catalog, id);
-    const head = hidden ? `? tier ${String(id).slice(7)}` : card ? card.major.name : id;
+    const head = hidden ? t("? tier {tier}", { tier: String(id).slice(7) }) : card ? card.major.name : id;
     out.push(
       s(
         "g",
         { "data-kind": "library-card", "data-seat": p.seat, "data-card": id, "data-dark": String(dark) },
-        s("title", {}, hidden ? `A face-down tier ${String(id).slice(7)} card (only its owner sees its front)` : `${card ? card.major.name : id} (${id}), ${dark ? "observed: dark side up" : t("face down: light side up")}`),
+        s("title", {}, hidden ? t("A face-down tier {tier} card (only its owner sees its front)", { tier: String(id).slice(7) }) : dark ? t("{name} ({id}), observed: dark side up", { name: card ? card.major.name : id, id }) : t("{name} ({id}), face down: light side up", { name: card ? card.major.name : id, id })),
         s("rect", { x: x + 2, y, width: sw - 4, height: 22, rx: 4, class: dark ? "lib-head dark" : "lib-head light" }),
         text(x + sw / 2, y + 15, head.length > 12 ? `${head.slice(0, 11)}…` : head, { "text-anchor": "middle", class: dark ? "tiny on-dark" : "tiny" }),
       ),
@@ -694,7 +696,7 @@ function keplerAside(board, catalog, p, y0) {
   const tile = tilesOf(catalog)[id];
   const up = p.upgraded.includes(id);
   const face = tile ? (up ? tile.upgraded : tile.basic) : [[], []];
-  const label = t("Set aside on Kepler's character board: {id} ({basic}): 1 {rewardWords}, 2 {rewardWords2}. His special tile swaps it with a tile of the sky (option 2), or two tiles of the sky (option 1); the special tile itself is never swapped", { id: tile ? tile.name : id, basic: up ? "upgraded" : "basic", rewardWords: rewardWords(face[0]), rewardWords2: rewardWords(face[1]) });
+  const label = t("Set aside on Kepler's character board: {id} ({basic}): 1 {rewardWords}, 2 {rewardWords2}. His special tile swaps it with a tile of the sky (option 2), or two tiles of the sky (option 1); the special tile itself is never swapped", { id: tile ? tile.name : id, basic: up ? t("upgraded") : t("basic"), rewardWords: rewardWords(face[0]), rewardWords2: rewardWords(face[1]) });
   return [
     [
       target(
@@ -720,7 +722,7 @@ function copernicusTiles(board, catalog, p, own, y0) {
     const { x, y } = place(i, 230, 8, y0 + 24, 92);
     const at = placed.get(tile.id);
     const faces = Object.entries(tile.faces).map(([face, rows]) => t("face {face}: {rows}", { face, rows: rows.map((r) => rewardShort(r)).join(" / ") }));
-    const where = at ? `placed face ${at.face} up on column ${at.column}, ${ROWS[at.row]}` : t("not placed yet");
+    const where = at ? t("placed face {face} up on column {column}, {row}", { face: at.face, column: at.column, row: ROWS[at.row] }) : t("not placed yet");
     out.push(
       target(
         `libtile:${p.seat}:${tile.id}`,
@@ -758,7 +760,7 @@ function heveliusArea(board, catalog, p, y0) {
     out.push(
       target(
         `hoffer:${p.seat}:${id}`,
-        t("Offer tile {id}: {id2}{turn}", { id, id2: tl ? `${tl.stars} star${tl.stars === 1 ? "" : "s"}, ${tl.connections} connection${tl.connections === 1 ? "" : "s"}, condition: ${conditionWords(tl.condition)}` : id, turn: performed.includes(t && tl.condition) ? t(" (performed this turn)") : "" }),
+        t("Offer tile {id}: {id2}{turn}", { id, id2: tl ? t("{stars}, {connections}, condition: {condition}", { stars: tn("{n} star", "{n} stars", tl.stars), connections: tn("{n} connection", "{n} connections", tl.connections), condition: conditionWords(tl.condition) }) : id, turn: performed.includes(t && tl.condition) ? t(" (performed this turn)") : "" }),
         { "data-kind": "hevelius-offer", "data-seat": p.seat, "data-tile": id },
         ...box(x, y, 220, 58, "tile"),
         text(x + 8, y + 18, id, { "font-weight": "700", class: "small" }),
@@ -850,7 +852,7 @@ function cunitzArea(board, catalog, p, y0) {
       s(
         "g",
         { "data-kind": "urania-space", "data-seat": p.seat, "data-index": i, "data-note": reward === null ? noteId : "", "data-square": String(here) },
-        s("title", {}, `${label}${here ? "; the square token is here" : ""}`),
+        s("title", {}, here ? t("{label}; the square token is here", { label }) : label),
         ...box(x, y, sw, 70, reward === null ? "note-space" : "track-space"),
         text(x + 4, y + 14, i, { class: "tiny muted" }),
         body,
@@ -914,25 +916,68 @@ function characterArea(board, catalog, p, y0) {
 
 // The solo Tycho Brahe's board (SOLO-21..24): his line of solo Action tiles (rows top to bottom, the
 // partial ones in parentheses), his marker, and his Movement tiles (revealed ones; the stack's order is hidden).
+const TYCHO_CONDITIONS = {
+  unpersuaded2: t("if 2+ unpersuaded Inquisitors"),
+  persuaded3: t("if 3+ fully persuaded Inquisitors"),
+  pay2: t("pay 2 dice"),
+  pay3: t("pay 3 dice"),
+  "pay2-constellations": t("pay 2 dice, 2+ observable constellations"),
+  comet: t("if a comet is on his board"),
+  "pay2-moon": t("pay 2 dice, an observable Moon tile"),
+};
+const TYCHO_EFFECTS = {
+  comet: () => t("place a comet"),
+  "comet-down": () => t("move a comet down"),
+  die: () => t("gain a die"),
+  book: (n) => t("Book marker +{n}", { n }),
+  lecture: () => t("Lecture"),
+  persuade: () => t("persuade"),
+  remove: () => t("remove a persuaded Inquisitor"),
+  vp: (n) => t("{n} VP", { n }),
+  constellation: () => t("observe a constellation"),
+  major: () => t("take a Major Object"),
+  card: () => t("take the deck's top card"),
+  moon: () => t("observe the Moon"),
+  inquisitor: () => t("gain an Inquisitor"),
+};
+// One of Tycho's rows in the page's language (SOLO-40..50); the view's English text for what it lacks.
+function tychoRowText(row) {
+  const effects = (row.effects || []).map((e) => {
+    const [name, n] = String(e).split(":");
+    return TYCHO_EFFECTS[name] ? TYCHO_EFFECTS[name](n) : e;
+  });
+  if (row.condition && !TYCHO_CONDITIONS[row.condition]) return row.text;
+  const words = (row.condition ? `${TYCHO_CONDITIONS[row.condition]}: ` : "") + effects.join(", ");
+  return row.partial ? `(${words})` : words;
+}
+
+// A player board's heading: one whole message per case (ability side, the viewer's own board).
+function summaryWords(board, p, me) {
+  const params = { nameOf: nameOf(board, p.seat), character: characterName(p.character), score: p.score };
+  if (abilityOf(p)) return p.seat === me ? t("{nameOf} ({character}, ability side) — you: {score} VP", params) : t("{nameOf} ({character}, ability side): {score} VP", params);
+  return p.seat === me ? t("{nameOf} ({character}) — you: {score} VP", params) : t("{nameOf} ({character}): {score} VP", params);
+}
+
 function tychoLine(board, catalog, p, y0) {
   const tl = board.tycho;
   const n = tl.line.length;
   const cw = Math.floor((W - 16) / Math.min(n, W < NARROW ? 3 : 6)) - 4;
   const rowH = 13;
   const chars = Math.max(16, Math.floor((cw - 20) / 5.6));  // "tiny" text: about 5.6 units a character
-  const wrapped = tl.line.map((tile) => tile.rows.map((row, r) => wrap(`${r + 1}. ${row.text}`, chars)));
+  const wrapped = tl.line.map((tile) => tile.rows.map((row, r) => wrap(`${r + 1}. ${tychoRowText(row)}`, chars)));
   const tallest = Math.max(...wrapped.map((rows) => rows.reduce((k, ls) => k + ls.length, 0) + rows.length));
   const h = 48 + tallest * rowH + 4;
-  const level = tl.difficulty ? ` · difficulty ${tl.difficulty}` : "";
+  const level = tl.difficulty ? ` · ${t("difficulty {level}", { level: tl.difficulty })}` : "";
   const out = [
     text(8, y0 + 22, t("Tycho's solo Action tiles · Movement tile: {yet} · {stack_size} left in the stack{level}", { yet: tl.last || t("none yet"), stack_size: tl.stack_size, level }), { class: "heading" }),
   ];
+  const soloName = (tile) => ((catalog.names || {}).solo_tile || {})[tile.id] || tile.name;  // the page's language
   tl.line.forEach((tile, i) => {
     const { x, y } = place(i, cw, 4, y0 + 32, h);
     const here = i === tl.marker;
     const parts = [
       s("rect", { x, y, width: cw, height: h, rx: 8, class: `tile${tile.upgraded ? " upgraded" : ""}${here ? " here" : ""}` }),
-      text(x + 8, y + 18, `${tile.name}${here ? " ◆ marker" : ""}`, { "font-weight": "700" }),
+      text(x + 8, y + 18, here ? t("{name} ◆ marker", { name: soloName(tile) }) : soloName(tile), { "font-weight": "700" }),
       text(x + 8, y + 34, tile.upgraded ? t("★ upgraded side") : t("basic side"), { class: "tiny" }),
     ];
     let ry = y + 52;
@@ -940,7 +985,7 @@ function tychoLine(board, catalog, p, y0) {
       rowLines.forEach((line, k) => parts.push(text(x + (k ? 18 : 8), ry + k * rowH, line, { class: "tiny" })));
       ry += (rowLines.length + 1) * rowH;
     });
-    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: tile.name, basic: tile.upgraded ? t("upgraded") : t("basic"), marker: here ? t(", under his marker") : "", tile: tile.rows.map((r) => r.text).join("; ") });
+    const label = t("Tycho's tile {name} ({basic}){marker}: {tile}", { name: soloName(tile), basic: tile.upgraded ? t("upgraded") : t("basic"), marker: here ? t(", under his marker") : "", tile: tile.rows.map((r) => tychoRowText(r)).join("; ") });
     out.push(target(`tycho:${i}`, label, { "data-kind": "tycho-tile", "data-tile": tile.id }, parts));
   });
   const rows = place(0, cw, 4, 0, h).rows(n);
@@ -963,9 +1008,9 @@ function tychoHoldings(board, catalog, p, y0) {
   const width = Math.min(W - 16, 980);
   const chars = Math.floor((width - 16) / 6.6);
   const rowsOf = [
-    [`Cards: ${p.library.length}${cards ? ` (${cards})` : ""} · Book marker: ${marker} · ${p.score} VP${points ? ` (${points})` : ""}`, "small"],
-    [`Movement tiles revealed: ${tl.shown.length}${shown.length ? ` (latest: ${shown.slice().reverse().join(", ")})` : ""} · ${tl.stack_size} left, order hidden`, "small"],
-    [`His marker is under tile ${tl.marker + 1} of ${tl.line.length}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.`, "tiny muted"],
+    [`${t("Cards: {count}", { count: p.library.length })}${cards ? ` (${cards})` : ""} · ${t("Book marker: {marker}", { marker })} · ${p.score} VP${points ? ` (${points})` : ""}`, "small"],
+    [`${t("Movement tiles revealed: {count}", { count: tl.shown.length })}${shown.length ? ` (${t("latest: {tiles}", { tiles: shown.slice().reverse().join(", ") })})` : ""} · ${t("{stack_size} left, order hidden", { stack_size: tl.stack_size })}`, "small"],
+    [t("His marker is under tile {i} of {n}; each turn he reveals a Movement tile, moves, then takes the first row whose condition holds.", { i: tl.marker + 1, n: tl.line.length }), "tiny muted"],
   ].flatMap(([words, cls]) => wrap(words, cls === "small" ? chars : Math.floor(chars * 1.1)).map((line) => [line, cls]));
   const height = 12 + rowsOf.length * 18;
   const out = [
@@ -986,7 +1031,7 @@ export function playerBoard(board, catalog, p) {
   const acting = board.to_act === p.seat;
   const parts = [
     s("rect", { x: 0, y: 0, width: W, height: 40, fill: seatColour(p.seat) }),
-    text(12, 27, `${nameOf(board, p.seat)} · ${p.character}`, { fill: "white", "font-weight": "700", "font-size": 18 }),
+    text(12, 27, `${nameOf(board, p.seat)} · ${characterName(p.character)}`, { fill: "white", "font-weight": "700", "font-size": 18 }),
     text(W - 12, 27, t("{score} VP · {quadrants} Q{reputation}{act}", { score: p.score, quadrants: p.quadrants, reputation: W < NARROW ? "" : t(" · reputation {reputation}", { reputation: p.reputation }), act: acting ? t(" · to act") : "" }), { fill: "white", "text-anchor": "end", "font-weight": "600" }),
   ];
   let y = 44;
@@ -1025,7 +1070,7 @@ export function renderBoard(container, board, catalog) {
     el(
       "details",
       { class: "player-board", open: true, "data-seat": p.seat },
-      el("summary", {}, t("{nameOf} ({character}{side}){you}: {score} VP", { nameOf: nameOf(board, p.seat), character: p.character, side: abilityOf(p) ? t(", ability side") : "", you: p.seat === me ? t(" — you") : "", score: p.score })),
+      el("summary", {}, summaryWords(board, p, me)),
       playerBoard(board, catalog, p),
     );
   // The main board and the viewer's own board side by side on a wide screen (style.css, "the desk"),

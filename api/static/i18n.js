@@ -23,6 +23,9 @@ function embedded() {
 const data = embedded() || { locale: "en", intl: "en", messages: {}, languages: [] };
 const messages = data.messages || {};
 export const intl = data.intl || "en";
+// A character's printed name in the page's language (the catalog's names, domain/catalog/names):
+// characterName("galileo") is "ガリレオ・ガリレイ" on a Japanese page; an id it does not know as it is.
+export const characterName = (id) => ((data.names || {}).character || {})[id] || id;
 const plurals = new Intl.PluralRules(intl);
 const numbers = new Intl.NumberFormat(intl);
 

@@ -1,6 +1,6 @@
 // The lobby: list games (GET /games), create one (POST /games), statistics (GET /stats).
 import { Problem, api, clear, dealBadge, el, saveToken, seatLink, shortId, showProblem, when } from "/static/common.js";
-import { t, tn } from "./i18n.js";
+import { characterName, t, tn } from "./i18n.js";
 
 const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"];
 const STATUSES = { active: t("active"), finished: t("finished"), cancelled: t("cancelled") };
@@ -123,7 +123,7 @@ function showCreated(created) {
           el(
             "li",
             {},
-            t("Seat {seat}, {name} ({character}{side}): ", { seat: s.seat, name: s.name, character: s.character, side: s.side === "ability" ? ", ability side" : "" }),
+            t("Seat {seat}, {name} ({character}{side}): ", { seat: s.seat, name: s.name, character: characterName(s.character), side: s.side === "ability" ? t(", ability side") : "" }),
             el("a", { href: seatLink("play", created.game_id, s.token) }, t("play")),
             " ",
             el("button", { type: "button", onclick: () => navigator.clipboard.writeText(seatLink("play", created.game_id, s.token)) }, t("copy link")),
@@ -134,8 +134,16 @@ function showCreated(created) {
   );
 }
 
+// A seat in words: whole messages (not pieces glued together), so that each language orders them.
+function seatWords(s) {
+  const params = { name: s.name, character: characterName(s.character), bot: BOTS[s.bot] || s.bot };
+  const ability = s.side === "ability";
+  if (s.bot) return ability ? t("{name} ({character}, ability side, {bot} bot)", params) : t("{name} ({character}, {bot} bot)", params);
+  return ability ? t("{name} ({character}, ability side)", params) : t("{name} ({character})", params);
+}
+
 function seatsText(seats, solo) {
-  const text = seats.map((s) => `${s.name} (${s.character}${s.side === "ability" ? t(", ability side") : ""}${s.bot ? t(", {bot} bot", { bot: BOTS[s.bot] || s.bot }) : ""})`).join(", ");
+  const text = seats.map((s) => seatWords(s)).join(", ");
   return solo ? `${text} · solo${solo.difficulty ? `, ${solo.difficulty}` : ""}` : text;
 }
 
@@ -178,7 +186,7 @@ async function loadStats() {
         "table",
         {},
         el("thead", {}, el("tr", {}, ["Character", t("Games"), t("Wins"), t("Win rate"), t("Mean score")].map((h) => el("th", {}, h)))),
-        el("tbody", {}, stats.characters.map((c) => el("tr", {}, el("td", {}, c.character), el("td", { class: "num" }, c.games), el("td", { class: "num" }, c.wins), el("td", { class: "num" }, `${(100 * c.win_rate).toFixed(0)} %`), el("td", { class: "num" }, c.mean_score.toFixed(1))))),
+        el("tbody", {}, stats.characters.map((c) => el("tr", {}, el("td", {}, characterName(c.character)), el("td", { class: "num" }, c.games), el("td", { class: "num" }, c.wins), el("td", { class: "num" }, `${(100 * c.win_rate).toFixed(0)} %`), el("td", { class: "num" }, c.mean_score.toFixed(1))))),
       ),
     );
   } catch (error) {

@@ -23,14 +23,25 @@ export function text(x, y, content, attributes = {}) {
 }
 
 // Lines of at most `width` characters (SVG text does not wrap by itself).
+// CJK characters take two columns and a line may break between any two of them (they have no spaces).
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+const columns = (text) => [...text].reduce((n, ch) => n + (WIDE.test(ch) ? 2 : 1), 0);
+
 export function wrap(content, width) {
+  const pieces = []; // [text, whether a space comes before it]
+  for (const word of String(content).split(/\s+/)) {
+    if (!word) continue;
+    if (!WIDE.test(word)) pieces.push([word, true]);
+    else [...word].forEach((ch, i) => pieces.push([ch, i === 0]));
+  }
   const lines = [];
   let line = "";
-  for (const word of String(content).split(/\s+/)) {
-    if (line && line.length + 1 + word.length > width) {
+  for (const [piece, spaced] of pieces) {
+    const next = line ? `${line}${spaced ? " " : ""}${piece}` : piece;
+    if (line && columns(next) > width) {
       lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
+      line = piece;
+    } else line = next;
   }
   if (line) lines.push(line);
   return lines;

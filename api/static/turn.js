@@ -3,7 +3,9 @@
 import { clear, el } from "/static/common.js";
 import { seatColour } from "/static/svg.js";
 import { PHASES } from "/static/words.js";
-import { t, tn } from "./i18n.js";
+import { intl, t, tn } from "./i18n.js";
+
+const BOT_NAMES = { greedy: t("greedy"), random: t("random") };
 
 const SOUND_KEY = "galileo:sound";
 const NOTIFY_KEY = "galileo:notify";
@@ -68,15 +70,19 @@ export class TurnBanner {
     let text;
     let cls;
     if (board.status === "finished") {
-      const winners = (board.winners || []).map(name).join(t(" and "));
-      text = t("The game has ended: {winners} {wins}.", { winners, wins: board.winners.length > 1 ? "share the victory" : "wins" });
+      const winners = new Intl.ListFormat(intl, { type: "conjunction" }).format((board.winners || []).map(name));
+      text = board.winners.length > 1 ? t("The game has ended: {winners} share the victory.", { winners }) : t("The game has ended: {winners} wins.", { winners });
       cls = "finished";
     } else if (board.your_turn) {
       text = t("Your turn, {name}: round {round}, {phase} phase.", { name: name(me), round: board.round, phase: PHASES[board.phase] || board.phase });
       cls = "mine";
     } else {
       const bot = seats[board.to_act] && seats[board.to_act].bot;
-      text = t("{name}{bot} to play: round {round}, {phase} phase.{Waiting}", { name: name(board.to_act), bot: bot ? ` (${bot} bot)` : "", round: board.round, phase: PHASES[board.phase] || board.phase, Waiting: me === null || me === undefined ? "" : t(" Waiting…") });
+      const params = { name: name(board.to_act), bot: BOT_NAMES[bot] || bot, round: board.round, phase: PHASES[board.phase] || board.phase };
+      const waiting = me !== null && me !== undefined;
+      // Whole sentences, one per case (a language orders "bot", "waiting" its own way).
+      if (bot) text = waiting ? t("{name} ({bot} bot) to play: round {round}, {phase} phase. Waiting…", params) : t("{name} ({bot} bot) to play: round {round}, {phase} phase.", params);
+      else text = waiting ? t("{name} to play: round {round}, {phase} phase. Waiting…", params) : t("{name} to play: round {round}, {phase} phase.", params);
       cls = "theirs";
     }
     this.root.className = `banner ${cls}`;

@@ -159,3 +159,18 @@ def test_the_language_chosen_is_kept_with_the_account_and_set_at_sign_in(account
     sign_in(client, authn)
     assert client.cookies[COOKIE] == "ja"
     assert '<html lang="ja">' in client.get("/account").text
+
+
+def test_the_catalog_names_the_components_in_the_language_asked(client: TestClient) -> None:
+    english = client.get("/catalog/base")
+    japanese = client.get("/catalog/base", headers={"Accept-Language": "ja"})
+    chinese = client.get("/catalog/base?lang=zh-Hans")
+    assert english.json()["cards"]["D1-01"]["major"]["name"] == "Moon"
+    assert japanese.json()["cards"]["D1-01"]["major"]["name"] == "月"
+    assert japanese.json()["cards"]["D1-01"]["constellations"][0]["name"] == "こぐま座"
+    assert chinese.json()["cards"]["D1-01"]["constellations"][0]["name"] == "小熊座"
+    assert {c["id"]: c["name"] for c in japanese.json()["characters"]}["galileo"] == "ガリレオ・ガリレイ"
+    assert japanese.json()["names"]["solo_tile"]["TY1"] == "天文台"
+    assert japanese.json()["cards"]["D1-01"]["id"] == "D1-01"  # ids never change
+    assert len({english.headers["etag"], japanese.headers["etag"], chinese.headers["etag"]}) == 3
+    assert japanese.headers["content-language"] == "ja" and "Accept-Language" in japanese.headers["vary"]

@@ -170,6 +170,28 @@ def test_ACCT_5_a_seat_address_is_confirmed_first_then_told_once_per_turn(
     assert len(mails(client, game_id, ben)) == 1 and len(keeper.to(BEN)) == 2
 
 
+def test_ACCT_5_a_seat_address_given_in_japanese_is_written_to_in_japanese(
+    client: TestClient, smtp: tuple[Keeper, int]
+) -> None:
+    keeper = smtp[0]
+    game_id, (ada, ben) = new_game(client)
+    ja = {**bearer(ben), "Accept-Language": "ja"}
+    assert client.put(f"/games/{game_id}/email", headers=ja, json={"address": BEN}).status_code == 202
+    (confirmation,) = keeper.wait_for(BEN, 1)
+    assert confirmation["Subject"] == "Galileo Galilei のメールアドレスの確認"
+    assert "確認するには" in confirmation.get_content()
+    link = link_in(confirmation.get_content(), "/mail/confirm")
+    assert "lang=ja" in link and "<html lang=ja>" in client.get(link).text  # its page in Japanese too
+    end_turn(client, game_id, ada, random.Random(31))
+    confirm(client, confirmation)
+    _, turn = keeper.wait_for(BEN, 2)
+    game = messages.game_label(["Ada", "Ben"], "ja")
+    assert turn["Subject"] == f"Galileo Galilei であなたの手番です（{game}）"  # noqa: RUF001
+    body = turn.get_content()
+    assert "あなたの手番です（Ben）" in body and "Your turn" not in body and "It is your" not in body  # noqa: RUF001
+    assert link_in(body, f"/play/{game_id}") == f"{ORIGIN}/play/{game_id}?lang=ja#seat=1"
+
+
 def test_ACCT_5_a_bouncing_address_is_marked_and_nothing_else_changes(
     client: TestClient, smtp: tuple[Keeper, int]
 ) -> None:
@@ -233,7 +255,7 @@ def test_ACCT_4_an_accounts_address_follows_its_choice_per_game_and_is_erased_wi
     # The digest leaves at its hour (18:00 UTC), one mail for the two games that want it.
     clock.advance(hours=6, minutes=1)
     (_, day) = keeper.wait_for(BEN, 2)
-    assert day["Subject"] == messages.DIGEST_SUBJECT.format(count=2)
+    assert day["Subject"] == messages.digest_subject("en", 2)
     text = day.get_content()
     assert all(f"/play/{g}#seat=1" in text for g, _ in games[:2]) and quiet not in text
     assert day["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

@@ -146,3 +146,21 @@ def test_the_describer_speaks_each_language(locale: str) -> None:
         if said == english:
             same.append(english)
     assert not same, same[:10]
+
+
+def test_the_describer_names_the_components_in_the_rulebook_terms_of_each_language() -> None:
+    """Card, constellation and character names in the history are the names glossary's
+    (domain.catalog.names), not the English catalog's; whole sentences, not glued pieces."""
+    ja, zh = default_context(locale="ja"), default_context(locale="zh-Hans")
+    dealt = {"type": "CardDealt", "card": "D1-01", "space": 0, "from_reserve": True}
+    assert describe_event(dealt, ja).startswith("月") and "予備から" in describe_event(dealt, ja)
+    assert "Moon" not in describe_event(dealt, zh)
+    started = {
+        "type": "GameStarted",
+        "seats": [["Ada", "galileo"]],
+        "options": {"luna": True},
+        "first_seat": 0,
+    }
+    assert describe_event(started, ja) == "ゲーム開始（ルナあり）: Ada (ガリレオ・ガリレイ)。席0が先手"  # noqa: RUF001
+    observed = {"type": "ConstellationObserved", "seat": 0, "card": "D1-01", "index": 0, "dice": [["R", 5]]}
+    assert "こぐま座" in describe_event(observed, ja) and "小熊座" in describe_event(observed, zh)
