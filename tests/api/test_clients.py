@@ -45,11 +45,13 @@ TS_CLIENT = ROOT / "clients" / "ts"
 NO_LIMITS = {
     f"GALILEO_RATE_{kind}": "off" for kind in ("CREATE", "FORK", "IMPORT", "COMMAND", "ANALYSIS", "READ")
 }
-# openapi-python-client's own settings: the import and export bodies are JSON Lines files, which it
-# handles as the binary bodies they are (a `File`); its post-generation formatting is not needed here.
+# openapi-python-client's own settings: the import and export bodies are JSON Lines files, and a rating
+# history is an SVG image, which it handles as the binary bodies they are (a `File`); its post-generation
+# formatting is not needed here.
 GENERATOR_CONFIG = """\
 content_type_overrides:
   application/x-ndjson: application/octet-stream
+  image/svg+xml: application/octet-stream
 post_hooks: []
 """
 

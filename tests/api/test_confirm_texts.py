@@ -88,7 +88,7 @@ def _granted_as_told(
         assert words.endswith(told), (words, told)
         return "shift"
     if kind == "PlaceLibraryTile":
-        rules, holder = rules_for(after.players[seat]), after.players[seat]
+        rules, holder = rules_for(after, after.players[seat]), after.players[seat]
         for row, reward in re.findall(r"(R\d) gives ([^,]+)", words):
             covered = rules.library_reward(after, holder, ROWS.index(row), int(chosen["column"]))
             assert covered is not None and reward_text(covered) == reward, (words, row, covered)

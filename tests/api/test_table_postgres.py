@@ -3,6 +3,7 @@ the same statements as on SQLite, run once against a real server."""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import replace
 
 from fastapi.testclient import TestClient
@@ -19,7 +20,11 @@ def test_chat_ratings_and_tournaments_on_postgres(settings: Settings, postgres_u
     app = create_app(replace(settings, database_url=postgres_url, clocks=False, bots=False), clock=Clock())
     with TestClient(app) as client:
         runtime = runtime_of(client)
-        ada, ben = person(runtime, "Ada"), person(runtime, "Ben")
+        # The test database is shared by every run on the machine, and a public name belongs to one account
+        # (docs/ratings.md, 409 profile-name-taken):
+        # this run's name is its own.
+        name = f"Ada-{secrets.token_hex(4)}"
+        ada, ben = person(runtime, name), person(runtime, "Ben")
         game = client.post("/games", json={"seats": [{"name": "Ada"}, {"name": "Ben"}]}).json()
         gid = game["game_id"]
         for i, who in enumerate((ada, ben)):
@@ -57,7 +62,7 @@ def test_chat_ratings_and_tournaments_on_postgres(settings: Settings, postgres_u
         play_out(runtime, gid, [MixedBot(1.0, "a"), MixedBot(0.0, "b")], "pg")
         assert client.get(f"/games/{gid}/rating").status_code == 200
         assert client.put("/me/profile", json={"public": True}, headers=ada.headers()).status_code == 200
-        assert client.get("/players/Ada").json()["modes"]["2"]["finished"] == 1
+        assert client.get(f"/players/{name}").json()["modes"]["2"]["finished"] == 1
         made = client.post(
             "/tournaments",
             json={"name": "pg", "format": "swiss", "seats": 2, "rounds": 1, "clock": {"per_move": "P1D"}},
