@@ -118,3 +118,53 @@ def test_seat_tokens_stay_out_of_query_strings() -> None:
             assert "/stream?${query}" in source
     links = (STATIC / "common.js").read_text()
     assert "#token=${token}" in links and "history.replaceState" in links  # a fragment, then cleared
+
+
+class _Nesting(HTMLParser):
+    """The elements left open or closed out of order in a page (void elements have no end tag)."""
+
+    VOID = frozenset(
+        [
+            "area",
+            "base",
+            "br",
+            "col",
+            "embed",
+            "hr",
+            "img",
+            "input",
+            "link",
+            "meta",
+            "param",
+            "source",
+            "track",
+            "wbr",
+        ]
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[tuple[str, tuple[int, int]]] = []
+        self.wrong: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.open.append((tag, self.getpos()))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID:
+            return
+        if self.open and self.open[-1][0] == tag:
+            self.open.pop()
+        else:
+            inner = self.open[-1] if self.open else None
+            self.wrong.append(f"</{tag}> at line {self.getpos()[0]} closes {inner}")
+
+
+def test_every_page_closes_its_elements_in_order() -> None:
+    """A section left open swallows the ones after it (the account page's My games once sat, hidden,
+    inside an unclosed profile section)."""
+    for page in sorted(Path(STATIC).glob("*.html")):
+        nesting = _Nesting()
+        nesting.feed(page.read_text(encoding="utf-8"))
+        assert not nesting.wrong and not nesting.open, (page.name, nesting.wrong, nesting.open)
