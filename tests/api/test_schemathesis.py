@@ -122,7 +122,10 @@ def test_api_contract_against_a_live_server(tmp_path: Path) -> None:
         "GALILEO_DATABASE_URL": f"sqlite:///{tmp_path}/games.db",
         "GALILEO_PROJECTIONS": "off",
         "GALILEO_BOTS": "0",
-        **{f"GALILEO_RATE_{kind}": "off" for kind in ("CREATE", "FORK", "IMPORT", "COMMAND", "ANALYSIS")},
+        **{
+            f"GALILEO_RATE_{kind}": "off"
+            for kind in ("CREATE", "FORK", "IMPORT", "COMMAND", "ANALYSIS", "READ")
+        },
     }
     st = Path(sys.executable).parent / "schemathesis"
     with ServeProcess(tmp_path, env, "schemathesis") as server:
