@@ -273,8 +273,12 @@ def test_TOUR_4_the_clocks_process_advances_the_tournaments_of_an_api_without_cl
     monkeypatch.setattr(api.runtime, "TOURNAMENT_SECONDS", 0.1)
     clocks = replace(settings, clocks=True, bots=False)  # what `galileo clocks run` starts
     with TestClient(create_app(clocks, clock=Clock())):
-        wait_until(lambda: runtime.tournaments.get(tid).round == 2, 20, "the clocks process to pair round 2")
-    assert len(runtime.tournaments.tables(tid)) == 4
+        # The round moves on before its games are made (its plan is stored first): wait for both tables.
+        wait_until(
+            lambda: runtime.tournaments.get(tid).round == 2 and len(runtime.tournaments.tables(tid)) == 4,
+            20,
+            "the clocks process to pair round 2 and make its games",
+        )
 
 
 def test_TOUR_3_round_robin_meets_everyone_and_swiss_avoids_repeats() -> None:
