@@ -8,6 +8,7 @@ name or an address, and the aggregate's `claims` (replays/store.py) is read off 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from domain import Event
@@ -31,10 +32,9 @@ def _open(game: Game, seat: int) -> None:
         raise TableRefused("seat-handed-over", f"seat {seat} is no longer played by a person", "ASYNC-3", 403)
 
 
-def claim_batch(seat: int, holder: str, released: bool = False) -> Build:
-    """ACCT-1: the holder of the seat's link attaches it to their account. Claiming one's own seat again
-    records nothing; a seat attached to another account stays theirs until it is handed over, or until
-    that account is deleted (`released`: no account holds the claim any more)."""
+def _attach(seat: int, holder: str, released: bool, fact: Callable[[int, str], Event]) -> Build:
+    """The seat attached to `holder` by `fact`: nothing when it is theirs already; refused (ACCT-1) when
+    another account holds it, unless that account was deleted (`released`)."""
 
     def build(game: Game, now: datetime) -> list[Event]:
         _open(game, seat)
@@ -45,28 +45,23 @@ def claim_batch(seat: int, holder: str, released: bool = False) -> Build:
             raise TableRefused(
                 "seat-claimed", f"seat {seat} is attached to another account already", "ACCT-1"
             )
-        return [ev.SeatClaimed(seat=seat, holder=holder)]
+        return [fact(seat, holder)]
 
     return build
+
+
+def claim_batch(seat: int, holder: str, released: bool = False) -> Build:
+    """ACCT-1: the holder of the seat's link attaches it to their account. Claiming one's own seat again
+    records nothing; a seat attached to another account stays theirs until it is handed over, or until
+    that account is deleted (`released`: no account holds the claim any more)."""
+    return _attach(seat, holder, released, lambda s, h: ev.SeatClaimed(seat=s, holder=h))
 
 
 def invite_batch(seat: int, holder: str, released: bool = False) -> Build:
     """ACCT-7: the host attaches the seat to an invited account. A seat attached to another account stays
     theirs (ACCT-1; `released`: that account was deleted); inviting the seat's own account again records
     nothing."""
-
-    def build(game: Game, now: datetime) -> list[Event]:
-        _open(game, seat)
-        held = game.claims.get(str(seat))
-        if held == holder:
-            return []
-        if held is not None and not released:
-            raise TableRefused(
-                "seat-claimed", f"seat {seat} is attached to another account already", "ACCT-1"
-            )
-        return [ev.SeatInvited(seat=seat, holder=holder)]
-
-    return build
+    return _attach(seat, holder, released, lambda s, h: ev.SeatInvited(seat=s, holder=h))
 
 
 def recover_batch(seat: int, holder: str) -> Build:
