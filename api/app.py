@@ -72,16 +72,18 @@ def create_app(
     settings: Settings | None = None,
     clock: Callable[[], datetime] | None = None,
     analyser: Analyser | None = None,
+    secret: Callable[[], str] | None = None,
 ) -> FastAPI:
     """An app for `settings` (default: from the environment); its runtime starts with the app.
     `clock` is the service's time (default: the system's, UTC); tests pass a controllable one, and may
-    pass another analysis engine (`analyser`, default domain.analysis)."""
+    pass another analysis engine (`analyser`, default domain.analysis) and the source of new games'
+    secret seeds (`secret`, default the system's CSPRNG) so that a test's games are the same each run."""
     config = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_token_filter()
-        runtime = Runtime.build(config, clock, analyser)
+        runtime = Runtime.build(config, clock, analyser, secret)
         app.state.runtime = runtime
         await runtime.start()
         try:

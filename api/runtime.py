@@ -144,12 +144,14 @@ class Runtime:
         settings: Settings,
         clock: Callable[[], datetime] | None = None,
         analyser: Analyser | None = None,
+        secret: Callable[[], str] | None = None,
     ) -> Runtime:
         """The runtime of `settings`. `analyser`: the analysis engine (default: domain.analysis at the
-        search's levels); with Redis it only names the budgets and the version, the workers run theirs."""
+        search's levels); with Redis it only names the budgets and the version, the workers run theirs.
+        `secret`: the secret seeds of new games (default: the system's CSPRNG; tests fix it)."""
         clock = clock or (lambda: datetime.now(UTC))
         tables = open_tables(settings)  # first: a creation writes galileo_tables with its events
-        store = Store(settings.database_url, clock=clock)
+        store = Store(settings.database_url, secret=secret, clock=clock)
         seats = open_seats(settings.database_url)
         fanout = make_fanout(settings.redis_url, settings.redis_timeout_seconds, settings.redis_retry_seconds)
         views = make_cache(settings.redis_url, settings.view_cache_seconds, settings.redis_timeout_seconds)

@@ -4,8 +4,9 @@ prediction accuracy on held-out games is printed beside a pairwise-Elo baseline'
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from itertools import count
 from typing import Any
 
 import pytest
@@ -24,9 +25,17 @@ SKILLS = {"Ada": 1.0, "Ben": 0.7, "Cleo": 0.35, "Dan": 0.0}  # the share of gree
 TRAIN, HELD_OUT = 30, 16
 
 
+def fixed_secrets() -> Callable[[], str]:
+    """The games' secret seeds, the same each run (fixed seeds: a rated game's seed is the service's,
+    never the creator's, RATE-1, so the service's source is fixed instead)."""
+    drawn = count()
+    return lambda: f"{next(drawn):032x}"
+
+
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(replace(settings, clocks=False, bots=False), clock=Clock())) as test_client:
+    app = create_app(replace(settings, clocks=False, bots=False), clock=Clock(), secret=fixed_secrets())
+    with TestClient(app) as test_client:
         yield test_client
 
 
