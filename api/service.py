@@ -7,6 +7,7 @@ worker thread.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -113,9 +114,10 @@ class Store:
         secret: Callable[[], str] | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
-        kwargs: dict[str, Any] = {}
-        if secret is not None:
-            kwargs["secret"] = secret
+        # The secret seeds of new games (the router's, when no seed is chosen) and their salts: the
+        # system's CSPRNG unless a test fixes them.
+        self.secret: Callable[[], str] = secret or (lambda: secrets.token_hex(16))
+        kwargs: dict[str, Any] = {"secret": self.secret}
         if clock is not None:
             kwargs["clock"] = clock
         self.games = Games(database_url, **kwargs)

@@ -517,7 +517,7 @@ class Tournaments:
                 "on_resign": "forfeit",
             }
         )
-        setup, bots = _setup(body)
+        setup, bots = _setup(body, self.runtime.store.secret)
         record, _host = table_rules(body, self.runtime.settings.takeback_timeout)
         seating = Seating(f"tournament:{t.tournament_id}", "create", SECRET, bots, record)
         game_id, _ = self.runtime.store.create(setup, "api", seating.rows)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
@@ -35,7 +35,8 @@ CURSOR_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 IMPORT_MEDIA_TYPES = (IMPORT_MEDIA, "application/jsonl", "application/json-lines")
 
 
-def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
+def _setup(body: CreateGame, secret: Callable[[], str]) -> tuple[Setup, list[str | None]]:
+    """The setup `body` asks for; without a chosen seed, `secret()` draws the game's secret seed."""
     taken = {s.character for s in body.seats if s.character}
     free = [c for c in CHARACTERS if c not in taken]
     seats: list[SeatSpec] = []
@@ -59,7 +60,7 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
     # salt for the commitment (Setup.salt is None), so the seed cannot be checked against it either.
     setup = Setup(
         seats=tuple(seats),
-        seed=body.seed or secrets.token_hex(16),
+        seed=body.seed or secret(),
         first_seat=body.first_seat,
         options=options,
         tile_orders=orders,
@@ -78,7 +79,7 @@ def _setup(body: CreateGame) -> tuple[Setup, list[str | None]]:
 async def create_game(body: CreateGame, request: Request, runtime: RuntimeDep) -> GameCreated:
     """Create a game; the answer holds each person's secret seat token and the host token, shown this
     once only (and each webhook's signing secret)."""
-    setup, bots = _setup(body)
+    setup, bots = _setup(body, runtime.store.secret)
     table, host_token = table_rules(body, runtime.settings.takeback_timeout)
     deal: Deal = SECRET if body.seed is None else CHOSEN_SEED
     client = await limits.admit(runtime, request, "create")

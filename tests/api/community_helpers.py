@@ -4,7 +4,8 @@ through the API's own store with the fast bots (domain/bots.py), no HTTP per mov
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import count
 
 from api.runtime import Runtime
 from domain.bots import GreedyBot, RandomBot
@@ -43,3 +44,11 @@ def play_out(runtime: Runtime, game_id: str, bots: Sequence[MixedBot], prefix: s
         except VersionConflict:
             continue
         made += 1
+
+
+def fixed_secrets() -> Callable[[], str]:
+    """The secret seeds of the games a test makes, the same each run: a rated game's seed is the
+    service's, never the creator's (RATE-1), so the tests fix the service's source (create_app(secret=…))
+    and their games, results, ratings and pairings are the same each run."""
+    drawn = count()
+    return lambda: f"{next(drawn):032x}"

@@ -4,9 +4,8 @@ prediction accuracy on held-out games is printed beside a pairwise-Elo baseline'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
-from itertools import count
 from typing import Any
 
 import pytest
@@ -17,19 +16,12 @@ from api.settings import Settings
 from domain.selfplay import default_setup, play_game
 from projections.ratings import order_accuracy, pairwise_elo, rate
 from tests.api.async_helpers import Clock, bearer
-from tests.api.community_helpers import MixedBot, play_out
+from tests.api.community_helpers import MixedBot, fixed_secrets, play_out
 from tests.api.helpers import runtime_of
 from tests.api.people import Person, person
 
 SKILLS = {"Ada": 1.0, "Ben": 0.7, "Cleo": 0.35, "Dan": 0.0}  # the share of greedy moves
 TRAIN, HELD_OUT = 30, 16
-
-
-def fixed_secrets() -> Callable[[], str]:
-    """The games' secret seeds, the same each run (fixed seeds: a rated game's seed is the service's,
-    never the creator's, RATE-1, so the service's source is fixed instead)."""
-    drawn = count()
-    return lambda: f"{next(drawn):032x}"
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from api.app import create_app
 from api.pairing import Result, pair, round_robin, standings, swiss_round
 from api.settings import Settings
 from tests.api.async_helpers import Clock
-from tests.api.community_helpers import MixedBot, play_out
+from tests.api.community_helpers import MixedBot, fixed_secrets, play_out
 from tests.api.helpers import runtime_of, wait_until
 from tests.api.people import Person, person
 
@@ -26,7 +26,8 @@ CLOCK = {"per_move": "P1D", "reserve": "P3D"}
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(replace(settings, clocks=False, bots=False), clock=Clock())) as test_client:
+    app = create_app(replace(settings, clocks=False, bots=False), clock=Clock(), secret=fixed_secrets())
+    with TestClient(app) as test_client:
         yield test_client
 
 
