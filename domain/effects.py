@@ -13,28 +13,17 @@ _CODE = re.compile(
 )
 
 
-# Reward codes an expansion prints besides the base game's (`register_reward_codes`): code -> its task.
-_SPECIAL: dict[str, Task] = {}
+def is_base_code(code: str) -> bool:
+    """Whether `code` is one of the base game's reward codes (digest §9.2)."""
+    return _CODE.match(code) is not None
 
 
-def register_reward_codes(codes: Mapping[str, Task]) -> None:
-    """An expansion's own reward codes (digest §9.2 lists the base game's), each standing for one task."""
-    for code, task in codes.items():
-        if _SPECIAL.get(code, task) != task or _CODE.match(code):
-            raise ValueError(f"reward code {code!r} is defined twice")
-        _SPECIAL[code] = task
+def tasks_for(code: str, source: str, specials: Mapping[str, Task]) -> list[Task]:
+    """The tasks one reward code stands for, in resolution order (INQ-12: PERxn = n persuades).
 
-
-def register_special(code: str, task: Task) -> None:
-    """A reward code that stands for one task of its own kind (a character's page or tile, digest §17)."""
-    if _SPECIAL.get(code, task) != task:
-        raise ValueError(f"reward code {code!r} is registered already")
-    _SPECIAL[code] = task
-
-
-def tasks_for(code: str, source: str) -> list[Task]:
-    """The tasks one reward code stands for, in resolution order (INQ-12: PERxn = n persuades)."""
-    special = _SPECIAL.get(code)
+    `specials`: the codes the game's plug-ins print besides the base game's, each standing for one task
+    (its ruleset's `reward_codes`: an expansion's or a character's, digest §17-18)."""
+    special = specials.get(code)
     if special is not None:
         return [Task(special.kind, special.n, special.arg, source)]
     m = _CODE.match(code)
@@ -55,12 +44,19 @@ def tasks_for(code: str, source: str) -> list[Task]:
     return [Task(code, 1, "", source)]
 
 
-def reward_tasks(codes: Iterable[str], source: str) -> list[Task]:
-    """RES-5: multi-icon rewards resolve in printed order."""
+def reward_tasks(codes: Iterable[str], source: str, specials: Mapping[str, Task]) -> list[Task]:
+    """RES-5: multi-icon rewards resolve in printed order (`specials` as for `tasks_for`)."""
     out: list[Task] = []
     for code in codes:
-        out.extend(tasks_for(code, source))
+        out.extend(tasks_for(code, source, specials))
     return out
+
+
+def task_count(codes: Iterable[str]) -> int:
+    """How many tasks `codes` stand for (PERxn: n; every other code, a plug-in's own included: one)."""
+    return sum(
+        int(m["per"] or 1) if (m := _CODE.match(code)) and code.startswith("PER") else 1 for code in codes
+    )
 
 
 def push(agenda: tuple[Task, ...], tasks: list[Task]) -> tuple[Task, ...]:

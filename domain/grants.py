@@ -132,7 +132,7 @@ def tile_rewards(
     if tile is None:
         raise KeyError(f"no Action tile {tile_id!r}")
     face = tile.upgraded if upgraded else tile.basic
-    return reward_tasks(face[option - 1], "action-tile")  # ICON-1
+    return reward_tasks(face[option - 1], "action-tile", s.rules.reward_codes)  # ICON-1
 
 
 # -- the turn ----------------------------------------------------------------------------------------
@@ -191,8 +191,12 @@ def _first_observation(before: GameState) -> bool:
 @_for(ev.ConstellationObserved)
 def _constellation(before: GameState, after: GameState, e: ev.ConstellationObserved) -> list[Task]:
     con = after.catalog.cards[e.card].constellations[e.index]
-    tasks = reward_tasks(con.reward, "constellation")  # OBS-51: the printed reward, then the slot's
-    tasks += reward_tasks(after.catalog.constellation_slots[e.slot], "constellation-slot")
+    tasks = reward_tasks(
+        con.reward, "constellation", after.rules.reward_codes
+    )  # OBS-51: the printed reward, then the slot's
+    tasks += reward_tasks(
+        after.catalog.constellation_slots[e.slot], "constellation-slot", after.rules.reward_codes
+    )
     tasks += book_tasks(before, after, e.seat)
     if _first_observation(before):  # the first of an Observe action (OBS-1; Galileo CHAR-GAL-2)
         more = rules_for(before, before.players[e.seat]).observe_more(before, before.players[e.seat], "C")
@@ -207,12 +211,14 @@ def _constellation(before: GameState, after: GameState, e: ev.ConstellationObser
 @_for(ev.LectureGiven)
 def _lecture(before: GameState, after: GameState, e: ev.LectureGiven) -> list[Task]:
     row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
-    return reward_tasks(row.reward, "lecture")  # LEC-1
+    return reward_tasks(row.reward, "lecture", after.rules.reward_codes)  # LEC-1
 
 
 @_for(ev.BookTokenMoved)
 def _book_moved(before: GameState, after: GameState, e: ev.BookTokenMoved) -> list[Task]:
-    return reward_tasks(library_reward(after, after.players[e.seat], e.row, e.end), "library")  # WRT-4
+    return reward_tasks(
+        library_reward(after, after.players[e.seat], e.row, e.end), "library", after.rules.reward_codes
+    )  # WRT-4
 
 
 @_for(ev.CometPlacedInBook)
@@ -224,7 +230,7 @@ def _comet_placed(before: GameState, after: GameState, e: ev.CometPlacedInBook) 
         page = personal_page(after, after.players[e.seat], e.page)
         if page is None:
             raise KeyError(f"no Book-of-Comets page {e.page!r}")
-    return reward_tasks(page.reward, "book")  # BOC-2
+    return reward_tasks(page.reward, "book", after.rules.reward_codes)  # BOC-2
 
 
 @_for(ev.InterrogationHeld)

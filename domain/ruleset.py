@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from domain.options import Options
     from domain.scoring import CellarFigures
     from domain.setup import OpponentSetup
-    from domain.state import GameState, PlayerState
+    from domain.state import GameState, PlayerState, Task
     from domain.turnorder import TurnOrder
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -68,6 +68,7 @@ class Rules:
         "point_rules",
         "redeals",
         "resolves",
+        "reward_codes",
         "rotated_at_once",
         "state_redeals",
         "turn_order",
@@ -91,6 +92,7 @@ class Rules:
         self.cellar_figures: list[CellarFigures] = []
         self.major_object_sources: list[Callable[[GameState, PlayerState], int]] = []
         self.point_rules: dict[str, str] = {}
+        self.reward_codes: dict[str, Task] = {}  # the plug-in's own printed reward codes -> the task each is
         self.on_start: list[StartStep] = []
         self.on_fork: list[ForkStep] = []
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
@@ -160,6 +162,16 @@ class Rules:
             kind.validate()
             self.effects.append(kind)
 
+    def reward_code(self, codes: Mapping[str, Task]) -> None:
+        """Reward codes this plug-in's components print besides the base game's (digest §9.2), each
+        standing for one task (domain/effects.py reads them from the game's ruleset)."""
+        from domain.effects import is_base_code  # effects imports the state, which imports this module
+
+        for code, task in codes.items():
+            if is_base_code(code) or self.reward_codes.get(code, task) != task:
+                raise ValueError(f"{self.name}: reward code {code!r} is defined twice")
+            self.reward_codes[code] = task
+
     def lend(self, kind: str, action: str) -> None:
         if action not in ("fixed-action", "observation"):
             raise ValueError(f"unknown lent action {action!r}")
@@ -223,6 +235,7 @@ class Ruleset:
         "point_rules",
         "redeals",
         "resolves",
+        "reward_codes",
         "rotated_at_once",
         "state_redeals",
         "turn_order",
@@ -240,6 +253,7 @@ class Ruleset:
         self.lent: dict[str, str] = {}
         self.point_rules: dict[str, str] = {}
         self.extra_majors: dict[str, ExtraMajor] = {}
+        self.reward_codes: dict[str, Task] = {}  # the plug-ins' own reward codes (domain/effects.py)
         for rules in tables:
             _merge(self.handlers, rules.events, rules.name, "a handler")
             _merge(self.commands, rules.commands, rules.name, "a handler")
@@ -250,6 +264,10 @@ class Ruleset:
                 self.resolves[cls] = self.resolves.get(cls, frozenset()) | kinds
             self.lent.update(rules.lent)
             self.point_rules.update(rules.point_rules)
+            for code, task in rules.reward_codes.items():
+                if self.reward_codes.get(code, task) != task:
+                    raise ValueError(f"{rules.name}: reward code {code!r} stands for another task already")
+                self.reward_codes[code] = task
         for rules in tables:  # the extensions of other plug-ins' rules, in the plug-ins' order
             for cls, event_wrap in rules.event_wraps:
                 self.handlers[cls] = _wrapped(self.handlers[cls], event_wrap)

@@ -25,7 +25,7 @@ from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
 from domain.catalog.names import component_name
 from domain.characters.copernicus import covering
-from domain.effects import reward_tasks
+from domain.effects import task_count
 from projections.i18n import N_, Words, words
 
 ENGLISH = words("en")
@@ -266,7 +266,7 @@ class Context:
         if not getattr(t, "mirror", False) or grants is None:
             return None
         face = t.upgraded if event.get("upgraded") else t.basic
-        each = len(reward_tasks(face[0], "action-tile")) or 1
+        each = task_count(face[0]) or 1
         return sum(1 for g in grants if len(g) > 3 and g[3] == "action-tile") // each
 
     def library_tile(self, tile_id: Any) -> Any:

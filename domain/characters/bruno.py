@@ -76,4 +76,4 @@ def _gained(s: GameState, e: CellarRewardGained) -> GameState:
 
 @RULES.grant(CellarRewardGained)
 def _reward(before: GameState, after: GameState, e: CellarRewardGained) -> list[Task]:
-    return reward_tasks(e.reward, SOURCE)
+    return reward_tasks(e.reward, SOURCE, after.rules.reward_codes)

@@ -30,7 +30,6 @@ from domain.characters.common import DECLINES
 from domain.characters.events import LibraryTilePlaced
 from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
-from domain.effects import register_special
 from domain.errors import IllegalMove
 from domain.fastcopy import replace
 from domain.moves import persuade_check
@@ -41,7 +40,7 @@ from domain.state import GameState, PlayerState, Task
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 ROWS = 4  # R1..R4 (LIB-3)
-register_special("PER2D", Task("PER2D", 2, "1||"))
+RULES.reward_code({"PER2D": Task("PER2D", 2, "1||")})
 
 
 def library_tiles(catalog: Catalog) -> tuple[LibraryTile, ...]:

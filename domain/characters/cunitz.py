@@ -24,7 +24,7 @@ from domain.characters import Character, CharacterRules, ability_pages, with_cha
 from domain.commands import Command, need_args, register_command
 from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
-from domain.effects import register_reward_codes, reward_tasks
+from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.events import GrantingEvent, PlayerEvent, register_events
 from domain.evolve import resolved
@@ -40,7 +40,7 @@ from domain.takeback import add_revealing
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 RULES.point_rules["urania"] = "CHAR-CUN-4"
-register_reward_codes(
+RULES.reward_code(
     {
         "FOCUS": Task("FOCUS"),
         "FOCUSANY": Task("FOCUSANY"),
@@ -336,10 +336,10 @@ def _part_grants(before: GameState, after: GameState, e: PagePartChosen) -> list
     part needs no choice."""
     source = before.agenda[-1].source
     rest = tuple(e.rest.split(",")) if e.rest else ()
-    tasks = reward_tasks((e.part,), source)
+    tasks = reward_tasks((e.part,), source, after.rules.reward_codes)
     if len(set(rest)) > 1:
         return [*tasks, Task(PAGE, 1, e.rest, source)]
-    return [*tasks, *reward_tasks(rest, source)]
+    return [*tasks, *reward_tasks(rest, source, after.rules.reward_codes)]
 
 
 @RULES.command(Focus)
@@ -395,8 +395,8 @@ def _landing(before: GameState, after: GameState, e: SquareTokenMoved) -> list[T
     data = data_of(after.catalog)
     space = data.track[e.end]
     if space is not None:
-        return reward_tasks(space, "urania")
-    return reward_tasks(data.note(e.note).reward, "urania") if e.matched else []
+        return reward_tasks(space, "urania", after.rules.reward_codes)
+    return reward_tasks(data.note(e.note).reward, "urania", after.rules.reward_codes) if e.matched else []
 
 
 def _action_tile(tile: Any) -> ActionTile:

@@ -375,7 +375,10 @@ def _refilled(s: GameState, e: OfferRefilled) -> GameState:
 @RULES.grant(ConstellationTileClaimed)
 def _claim_grants(before: GameState, after: GameState, e: ConstellationTileClaimed) -> list[Task]:
     reward = rules.completion_reward(data_of(after.catalog).bands, e.stars) if e.completed else ()
-    return [*reward_tasks(reward, "hevelius"), Task("HREFILL", 1, "", "hevelius")]  # CHAR-HEV-6/8
+    return [
+        *reward_tasks(reward, "hevelius", after.rules.reward_codes),
+        Task("HREFILL", 1, "", "hevelius"),
+    ]  # CHAR-HEV-6/8
 
 
 @RULES.grant(OfferTilesDiscarded)

@@ -23,7 +23,6 @@ from domain.characters.commands import DeclineAbility, KeplerSwap
 from domain.characters.common import DECLINES
 from domain.characters.events import KeplerTilesSwapped
 from domain.effect_kinds import EffectKind
-from domain.effects import register_special
 from domain.errors import IllegalMove
 from domain.evolve import resolved
 from domain.fastcopy import replace
@@ -33,8 +32,7 @@ from domain.state import SKY, GameState, PlayerState, Task
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
-register_special("KSWAP:board", Task("KSWAP", 1, "board"))
-register_special("KSWAP:aside", Task("KSWAP", 1, "aside"))
+RULES.reward_code({"KSWAP:board": Task("KSWAP", 1, "board"), "KSWAP:aside": Task("KSWAP", 1, "aside")})
 
 
 def special_tile(catalog: Catalog) -> ActionTile:

@@ -16,7 +16,7 @@ from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, ability_pages, rules_for, with_character
 from domain.commands import Command, int_arg, need_args, register_command
 from domain.effect_kinds import EffectKind, Emitter
-from domain.effects import register_reward_codes, reward_tasks
+from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.events import PlayerEvent, register_events
 from domain.evolve import players_with, resolved
@@ -29,7 +29,7 @@ from domain.state import GameState, PlayerState, Task
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 RULES.point_rules["newton"] = "CHAR-NEW-5"
-register_reward_codes({"NSHIFT": Task("NSHIFT"), "NVP": Task("NVP")})  # his pages' codes
+RULES.reward_code({"NSHIFT": Task("NSHIFT"), "NVP": Task("NVP")})  # his pages' codes
 
 
 def data_of(catalog: Catalog) -> LunaCharacters:
@@ -214,6 +214,8 @@ class Newton(CharacterRules):
             position = before.players[event.seat].queue.index(event.tile)
             times = rules.mirror_times(data.multipliers, position, event.upgraded, tile.upgrade_bonus)
             face = tile.upgraded if event.upgraded else tile.basic
-            mirrored = reward_tasks(rules.mirror_reward(face[0], times), "action-tile")
+            mirrored = reward_tasks(
+                rules.mirror_reward(face[0], times), "action-tile", after.rules.reward_codes
+            )
             return mirrored + [t for t in tasks if t.kind == "ROTATE"]  # A6's rotation stays (LUNA-BA-6)
         return tasks

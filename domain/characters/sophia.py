@@ -115,7 +115,9 @@ def _sun_gained(s: GameState, e: SunRewardsGained) -> GameState:
 def _sun_grants(before: GameState, after: GameState, e: SunRewardsGained) -> list[Task]:
     data = after.catalog.luna_characters
     assert data is not None
-    return reward_tasks(tuple(code for i in e.spaces for code in data.sun[i]), "sun")  # CHAR-SOP-3
+    return reward_tasks(
+        tuple(code for i in e.spaces for code in data.sun[i]), "sun", after.rules.reward_codes
+    )  # CHAR-SOP-3
 
 
 class Sophia(CharacterRules):

@@ -15,11 +15,14 @@ import pkgutil
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 import domain
 from domain import dump_state, fork_events, load_state
+from domain.effects import reward_tasks
 from domain.options import Options
 from domain.ruleset import Rules
-from domain.selfplay import selfplay
+from domain.selfplay import default_setup, selfplay
 from domain.state import GameState, Part, PlayerState, Task, TurnState
 from tests.domain.abilities import ability_game
 
@@ -97,3 +100,20 @@ def test_no_state_class_gains_an_attribute_from_another_module() -> None:
             assert qualname.startswith(f"{cls.__qualname__}.") or qualname == cls.__qualname__, (
                 f"{cls.__name__}.{name} is {qualname}: patched in from outside the class"
             )
+
+
+def test_a_plug_ins_reward_codes_are_its_rulesets_only() -> None:
+    """A character's or an expansion's reward codes (digest §17-18) are read from the game's ruleset: a
+    code of Kepler's ability side stands for its task in a game with it, and is unknown in a base game."""
+    base = domain.start(default_setup(2, "codes-base"))[0]
+    kepler = ability_game(4, "codes-kepler")
+    assert "KSWAP:board" not in base.rules.reward_codes and "DIE@2" not in base.rules.reward_codes
+    with pytest.raises(ValueError, match="unknown reward code 'KSWAP:board'"):
+        reward_tasks(("KSWAP:board",), "tile", base.rules.reward_codes)
+    assert reward_tasks(("2VP", "KSWAP:board"), "tile", kepler.rules.reward_codes) == [
+        Task("VP", 2, "", "tile"),
+        Task("KSWAP", 1, "board", "tile"),
+    ]
+    table = Rules("tests.codes")
+    with pytest.raises(ValueError, match="defined twice"):
+        table.reward_code({"3VP": Task("VP", 3)})  # a base code cannot be redefined

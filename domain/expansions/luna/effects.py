@@ -10,7 +10,6 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Check, EffectKind, Emitter, Options, Resolver
-from domain.effects import register_reward_codes
 from domain.errors import IllegalMove
 from domain.expansions.luna import commands as lc
 from domain.expansions.luna import events as le
@@ -25,7 +24,7 @@ CONCEPT = "domain.concepts.luna"
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 # The Bonus Board's reward codes (digest §18.5-18.6; domain/catalog/luna.py).
-register_reward_codes(
+RULES.reward_code(
     {
         "DIE@2": Task("DIE", 2),
         "DIE@5": Task("DIE", 5),

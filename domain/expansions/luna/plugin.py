@@ -384,7 +384,9 @@ def _command_decline(run: Run, cmd: lc.Decline, task: Task | None) -> None:
 
 @RULES.grant(le.MoonObserved)
 def _grants_moon(before: GameState, after: GameState, e: le.MoonObserved) -> list[Task]:
-    tasks = reward_tasks(after.catalog.luna.moon(e.tile).reward, "moon")  # LUNA-23.2
+    tasks = reward_tasks(
+        after.catalog.luna.moon(e.tile).reward, "moon", after.rules.reward_codes
+    )  # LUNA-23.2
     tasks.append(Task("SCORING", 1, e.scoring))  # LUNA-23.3
     if after.options.get("moon_objective_immediate") and moon_objective_due(after, after.players[e.seat]):
         tasks.append(Task("MOONOBJ"))  # LUNA-81, AMB-15
@@ -428,7 +430,7 @@ def _grants_regained(before: GameState, after: GameState, e: le.LibraryRewardsRe
     p = after.players[e.seat]
     tasks: list[Task] = []
     for position in range(e.position, 0, -1):  # LUNA-BA-5: right to left
-        tasks += reward_tasks(library_reward(after, p, e.row, position), "library")
+        tasks += reward_tasks(library_reward(after, p, e.row, position), "library", after.rules.reward_codes)
     return tasks
 
 
@@ -445,7 +447,7 @@ def _grants_scale_collected(before: GameState, after: GameState, e: le.ScaleRewa
     row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
     return [
         Task("OPTINQ", 1, "", t.source) if t.kind == "INQ" else t  # LUNA-BB-7: Inquisitors may be declined
-        for t in reward_tasks(row.reward, "lecture")
+        for t in reward_tasks(row.reward, "lecture", after.rules.reward_codes)
     ]
 
 

@@ -115,7 +115,7 @@ def bonus_lost(s: GameState, p: PlayerState, space: BonusSpace) -> bool:
 
 
 def bonus_tasks(s: GameState, space: BonusSpace) -> list[Task]:
-    tasks = reward_tasks(space.reward, "bonus-board")
+    tasks = reward_tasks(space.reward, "bonus-board", s.rules.reward_codes)
     part = luna_of(s)
     if part is not None and part.side == "B" and space.space == 8:  # AMB-20: bonusB8WriteSize
         size = s.options.get("bonus_b8_write_size")

@@ -53,7 +53,11 @@ def moon_choice(s: GameState, seat: int) -> int | None:
     arriving = grand_inquisitors_arriving(s)
     for i in observable_moon_tiles(s):
         points = scoring_points(s, seat, part.scoring[i], arriving)[seat]
-        vp = sum(t.n for t in reward_tasks(s.catalog.luna.moon(POSITIONS[i]).reward, "") if t.kind == "VP")
+        vp = sum(
+            t.n
+            for t in reward_tasks(s.catalog.luna.moon(POSITIONS[i]).reward, "", s.rules.reward_codes)
+            if t.kind == "VP"
+        )
         key = (points, vp, -i)
         if best is None or key > best:
             best, chosen = key, i
@@ -98,7 +102,9 @@ def _moon_observed(s: GameState, e: TychoMoonObserved) -> GameState:
 @RULES.grant(TychoMoonObserved)
 def _grants_moon(before: GameState, after: GameState, e: TychoMoonObserved) -> list[Task]:
     reward = after.catalog.luna.moon(e.tile).reward
-    tasks = [t for t in reward_tasks(reward, "moon") if t.kind == "VP"]  # SOLO-10: only the VP
+    tasks = [
+        t for t in reward_tasks(reward, "moon", after.rules.reward_codes) if t.kind == "VP"
+    ]  # SOLO-10: only the VP
     # SOLO-10: his bonus scoring, the person's basic; n: no Grand Inquisitor of his arrives (LUNA-63)
     tasks.append(Task("SCORING", grand_inquisitors_arriving(after), e.scoring))
     if after.options.get("moon_objective_immediate") and moon_objective_due(after, after.players[e.seat]):

@@ -373,7 +373,7 @@ def observable_constellations(s: GameState) -> list[tuple[int, int, int]]:
             continue
         for index, con in enumerate(s.catalog.cards[card_id].constellations):
             if s.covers[space][index] < 0:
-                vp = sum(t.n for t in reward_tasks(con.reward, "") if t.kind == "VP")
+                vp = sum(t.n for t in reward_tasks(con.reward, "", s.rules.reward_codes) if t.kind == "VP")
                 out.append((vp, space, index))
     return out
 
