@@ -21,6 +21,7 @@ class Event:
     HIDDEN: ClassVar[tuple[str, ...]] = ()  # secret from everyone until the game ends
     OWNER_ONLY: ClassVar[tuple[str, ...]] = ()  # seen only by the event's seat until the game ends
     OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ()  # fields left out of the JSON form when None
+    REVEALS: ClassVar[bool] = False  # it shows something hidden until then (domain/takeback.py)
     # Schema versions (docs/events.md): the engine version that introduced each shape of this event,
     # oldest first; the class's schema version is their count. A new shape appends the new engine
     # version here and registers the upcaster of the previous one in UPCASTERS.
@@ -62,6 +63,8 @@ class GrantingEvent(PlayerEvent):
 @dataclass(frozen=True, kw_only=True)
 class GameStarted(Event):
     """SET-1..27: the whole setup, with the hidden deal committed (design.md, "Audit and fairness")."""
+
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
 
     seats: tuple[tuple[str, str], ...]  # (name, character) per seat
     first_seat: int
@@ -106,6 +109,8 @@ class GameStarted(Event):
 class GameForked(Event):
     """A fork re-deals every card still unseen with a new seed and a new commitment."""
 
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
+
     source_game: str
     source_version: int
     commitment: str
@@ -144,6 +149,7 @@ class TurnEnded(PlayerEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class GameEnded(Event):
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     tiebreak: tuple[tuple[int, int, int], ...]  # per seat: (score, dice total, quadrants) (TIE-1)
@@ -237,6 +243,7 @@ class ObservationEnded(PlayerEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class CardDealt(PlayerEvent):
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
     space: int
     card: str
     from_reserve: bool
@@ -246,6 +253,8 @@ class CardDealt(PlayerEvent):
 @dataclass(frozen=True, kw_only=True)
 class CardDrawnFaceDown(PlayerEvent):
     """OBS-52: a card added face down (light side up): others see its tier and back, not its front."""
+
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
 
     card: str
     from_reserve: bool

@@ -15,27 +15,16 @@ from domain import events as ev
 from domain.serialize import dump_state
 from domain.state import GameState
 
-# Events that reveal something hidden until then (the drawn card's front, a new deal); an expansion adds
-# its own with `add_revealing`.
-REVEALING: list[type[ev.Event]] = [
-    ev.GameStarted,
-    ev.GameForked,
-    ev.CardDealt,
-    ev.CardDrawnFaceDown,
-    ev.GameEnded,
-]
-_revealing: tuple[type[ev.Event], ...] = tuple(REVEALING)
-
-
-def add_revealing(*classes: type[ev.Event]) -> None:
-    global _revealing
-    REVEALING.extend(cls for cls in classes if cls not in REVEALING)
-    _revealing = tuple(REVEALING)
-
 
 def reveals(event: ev.Event) -> bool:
-    """Whether `event` revealed something hidden until then."""
-    return isinstance(event, _revealing)
+    """Whether `event` revealed something hidden until then (a drawn card's front, a new deal, what an
+    expansion or a character turns over): its type says so where it is defined (`Event.REVEALS`)."""
+    return type(event).REVEALS
+
+
+def revealing_types() -> list[type[ev.Event]]:
+    """Every event type of the wire vocabulary that reveals something (`Event.REVEALS`)."""
+    return [cls for cls in ev.EVENT_TYPES.values() if cls.REVEALS]
 
 
 def taken_back(seat: int, state: GameState, to_version: int) -> ev.TakenBack:

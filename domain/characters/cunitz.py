@@ -35,7 +35,6 @@ from domain.resolve import Run
 from domain.rng import SeededRandom
 from domain.ruleset import Rules
 from domain.state import COLOURS, GameState, Part, PlayerState, Task, put_part
-from domain.takeback import add_revealing
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
@@ -170,6 +169,8 @@ class SquareTokenMoved(GrantingEvent):
 class NoteRevealed(PlayerEvent):
     """The Note on the next Note space ahead of the square token turned face up (`index`: 0..5)."""
 
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
+
     index: int
     note: str
     rule: str = "CHAR-CUN-1"
@@ -195,7 +196,6 @@ class PagePartChosen(GrantingEvent):
 
 
 register_events(RoundTokenMoved, SquareTokenMoved, NoteRevealed, FocusDeferred, PagePartChosen)
-add_revealing(NoteRevealed)
 
 
 def _page_move(s: GameState, task: Task) -> Task | None:

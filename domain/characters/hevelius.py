@@ -39,7 +39,6 @@ from domain.resolve import Run
 from domain.rng import SeededRandom
 from domain.ruleset import Rules
 from domain.state import GameState, Part, PlayerState, Task, put_part
-from domain.takeback import add_revealing
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
@@ -224,6 +223,8 @@ class OfferTilesDiscarded(GrantingEvent):
 class ConstellationDeckReshuffled(PlayerEvent):
     """CHAR-HEV-7: her discard pile shuffled into a new deck (`deck`: its order, hidden until the end)."""
 
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
+
     size: int
     deck: tuple[str, ...] = ()
     rule: str = "CHAR-HEV-7"
@@ -234,12 +235,13 @@ class ConstellationDeckReshuffled(PlayerEvent):
 class OfferRefilled(PlayerEvent):
     """CHAR-HEV-8: the offer refilled to three from the top of her deck (`drawn`, now face up)."""
 
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
+
     drawn: tuple[str, ...]
     rule: str = "CHAR-HEV-8"
 
 
 register_events(ConstellationTileClaimed, OfferTilesDiscarded, ConstellationDeckReshuffled, OfferRefilled)
-add_revealing(ConstellationDeckReshuffled, OfferRefilled)
 
 
 # -- the refill (CHAR-HEV-7/8) -----------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 
 from domain import SeatSpec, Setup, fold, legal_moves
 from domain import events as ev
-from domain.takeback import REVEALING, taken_back
+from domain.takeback import revealing_types, taken_back
 from replays import table
 from replays.clock import ClockConfig, compute
 from replays.records import StoredEvent
@@ -47,7 +47,7 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
     return cls(**values)
 
 
-@pytest.mark.parametrize("revealing", REVEALING, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("revealing", revealing_types(), ids=lambda c: c.__name__)
 def test_ASYNC_7_no_take_back_across_a_reveal(revealing: type[ev.Event]) -> None:
     move = ev.TelescopeMoved(seat=0, start=0, end=1, steps=1, wrapped=False)
     after = [

@@ -8,6 +8,7 @@ base events, they are never renamed, and a new shape goes through a schema versi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.events import GrantingEvent, PlayerEvent, register_events
 from domain.state import Die
@@ -16,6 +17,8 @@ from domain.state import Die
 @dataclass(frozen=True, kw_only=True)
 class MoonObserved(GrantingEvent):
     """LUNA-20..23: the Moon observed on Moon tile `tile`; its Scoring tile goes to the box."""
+
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
 
     tile: str
     scoring: str
@@ -28,6 +31,8 @@ class MoonObserved(GrantingEvent):
 @dataclass(frozen=True, kw_only=True)
 class MoonPhaseAdvanced(PlayerEvent):
     """LUNA-31: a Dividing tile was revealed; the next column of Scoring tiles turns face up."""
+
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
 
     phase: int
     revealed: tuple[str, ...]

@@ -59,11 +59,9 @@ from domain.moves import (
 from domain.resolve import CommandHandler, Run, paid_comets
 from domain.ruleset import Plugin, Rules
 from domain.state import COLOURS, GameState, Task
-from domain.takeback import add_revealing
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
-add_revealing(le.MoonObserved, le.MoonPhaseAdvanced)  # a Scoring tile or Moon tile turned (ASYNC-6)
 RULES.major_object_sources.append(moon_major_objects)  # AMB-13 option
 RULES.cellar_figures.append(GRAND_INQUISITORS)  # LUNA-44, AMB-14
 RULES.point_rules.update(

@@ -31,6 +31,8 @@ class OpponentDealt(PlayerEvent):
 class MovementTileRevealed(GrantingEvent):
     """SOLO-28: Tycho turns over the top Movement tile; its steps (bonuses first, SOLO-5) are granted."""
 
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
+
     tile: str
     left: int  # Movement tiles left in the stack
     rule: str = "SOLO-28"
@@ -143,6 +145,8 @@ class TychoMajorObjectTaken(GrantingEvent):
 @dataclass(frozen=True, kw_only=True)
 class MovementStackRevealed(PlayerEvent):
     """SOLO-24: at the end of the game, the Movement stack as dealt (checkable against the commitment)."""
+
+    REVEALS: ClassVar[bool] = True  # shows what was hidden: the take-back horizon (ASYNC-6)
 
     stack: tuple[str, ...]
     rule: str = "SOLO-24"

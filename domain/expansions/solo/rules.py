@@ -40,7 +40,6 @@ from domain.setup import (
     Setup,
 )
 from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, Die, GameState, Part, PlayerState, Task
-from domain.takeback import add_revealing
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
@@ -51,7 +50,6 @@ NAME = "Tycho Brahe"
 BOOK_END = 10
 
 RULES.point_rules.update({"tycho": "SOLO-47", "tycho-constellation": "SOLO-48", "tycho-major": "SOLO-49"})
-add_revealing(se.MovementTileRevealed, se.MovementStackRevealed)  # a hidden Movement tile turned (ASYNC-6)
 
 
 def tycho(s: GameState, seat: int | None = None) -> tuple[PlayerState, TychoState]:
