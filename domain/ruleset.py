@@ -40,6 +40,7 @@ Deriver = Callable[[Any, Any, Any], list[Any]]  # (before, after, event) -> task
 DeriverWrap = Callable[[Any, Any, Any, Deriver], list[Any]]
 StartStep = Callable[[Any, Any], Any]  # (state, GameStarted) -> state
 ForkStep = Callable[[Any, Any, Any], Any]  # (before, forked, GameForked) -> state
+Decline = tuple[str, Callable[[Any, Any], list[Any]]]  # (rule ID, (state before, declined task) -> tasks)
 
 
 class Rules:
@@ -51,6 +52,7 @@ class Rules:
         "cleanup_choices",
         "command_wraps",
         "commands",
+        "declines",
         "effects",
         "event_wraps",
         "events",
@@ -81,6 +83,8 @@ class Rules:
         self.resolves: dict[type, frozenset[str]] = {}
         self.commands: dict[type, CommandHandler] = {}
         self.command_wraps: list[tuple[type, CommandWrap]] = []
+        # effect kind -> (its rule ID, what declining it grants: (state before, declined task) -> tasks)
+        self.declines: dict[str, Decline] = {}
         self.grants: dict[type, Deriver] = {}
         self.grant_wraps: list[tuple[type, DeriverWrap]] = []
         self.effects: list[EffectKind] = []
@@ -172,6 +176,13 @@ class Rules:
                 raise ValueError(f"{self.name}: reward code {code!r} is defined twice")
             self.reward_codes[code] = task
 
+    def decline(self, kind: str, rule: str, grants: Callable[[Any, Any], list[Any]]) -> None:
+        """An optional ability of kind `kind` may be declined (`DeclineAbility`, CHAR-1): `rule` is its rule
+        ID and `grants(state before, the declined task)` what declining it leaves to do."""
+        if kind in self.declines:
+            raise ValueError(f"{self.name}: declining {kind} is declared already")
+        self.declines[kind] = (rule, grants)
+
     def lend(self, kind: str, action: str) -> None:
         if action not in ("fixed-action", "observation"):
             raise ValueError(f"unknown lent action {action!r}")
@@ -219,6 +230,7 @@ class Ruleset:
         "cellar_figures",
         "cleanup_choices",
         "commands",
+        "declines",
         "effects",
         "extra_majors",
         "grants",
@@ -254,12 +266,14 @@ class Ruleset:
         self.point_rules: dict[str, str] = {}
         self.extra_majors: dict[str, ExtraMajor] = {}
         self.reward_codes: dict[str, Task] = {}  # the plug-ins' own reward codes (domain/effects.py)
+        self.declines: dict[str, Decline] = {}  # the optional abilities that may be declined (CHAR-1)
         for rules in tables:
             _merge(self.handlers, rules.events, rules.name, "a handler")
             _merge(self.commands, rules.commands, rules.name, "a handler")
             _merge(self.grants, rules.grants, rules.name, "a grant rule")
             _merge(self.effects, {kind.kind: kind for kind in rules.effects}, rules.name, "an effect kind")
             _merge(self.extra_majors, rules.extra_majors, rules.name, "Major Objects")
+            _merge(self.declines, rules.declines, rules.name, "a decline")
             for cls, kinds in rules.resolves.items():
                 self.resolves[cls] = self.resolves.get(cls, frozenset()) | kinds
             self.lent.update(rules.lent)

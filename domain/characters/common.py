@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.characters.commands import DeclineAbility
 from domain.characters.events import AbilityDeclined
 from domain.evolve import resolved
@@ -14,18 +12,16 @@ from domain.state import GameState, Task
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
-# effect kind -> (its rule ID, what declining it grants: (state before, the declined task) -> tasks)
-DECLINES: dict[str, tuple[str, Callable[[GameState, Task], list[Task]]]] = {}
-
 
 @RULES.command(DeclineAbility)
 def _decline(run: Run, cmd: DeclineAbility, task: Task | None) -> None:
     kind = task.kind if task is not None else ""
-    rule = DECLINES[kind][0] if kind in DECLINES else "CHAR-1"
+    declines = run.state.rules.declines  # each character's own (RULES.decline)
+    rule = declines[kind][0] if kind in declines else "CHAR-1"
     run.emit(AbilityDeclined(seat=cmd.seat, effect=kind, rule=rule))
 
 
-@RULES.event(AbilityDeclined, "PER2D", "KSWAP")
+@RULES.event(AbilityDeclined)  # and the kinds each character declares declinable resolve with it
 def _declined(s: GameState, e: AbilityDeclined) -> GameState:
     return replace(s, agenda=resolved(s, e))  # what follows is its grant
 
@@ -33,5 +29,5 @@ def _declined(s: GameState, e: AbilityDeclined) -> GameState:
 @RULES.grant(AbilityDeclined)
 def _declined_grants(before: GameState, after: GameState, e: AbilityDeclined) -> list[Task]:
     top = before.agenda[-1]
-    declined = DECLINES.get(top.kind)
+    declined = before.rules.declines.get(top.kind)
     return declined[1](before, top) if declined is not None else []

@@ -26,8 +26,7 @@ from domain.catalog import Catalog, Reward
 from domain.catalog.model import LibraryTile
 from domain.characters import AbilityRules, Character, character_of, with_character
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
-from domain.characters.common import DECLINES
-from domain.characters.events import LibraryTilePlaced
+from domain.characters.events import AbilityDeclined, LibraryTilePlaced
 from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
@@ -314,4 +313,5 @@ def _declined(before: GameState, task: Task) -> list[Task]:
     return []
 
 
-DECLINES["PER2D"] = ("CHAR-COP-1", _declined)
+RULES.decline("PER2D", "CHAR-COP-1", _declined)
+RULES.resolve(AbilityDeclined, "PER2D")

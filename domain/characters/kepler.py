@@ -20,8 +20,7 @@ from domain import commands as c
 from domain.catalog import ActionTile, Catalog
 from domain.characters import AbilityRules, Character, character_of, with_character
 from domain.characters.commands import DeclineAbility, KeplerSwap
-from domain.characters.common import DECLINES
-from domain.characters.events import KeplerTilesSwapped
+from domain.characters.events import AbilityDeclined, KeplerTilesSwapped
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
 from domain.evolve import resolved
@@ -142,7 +141,8 @@ RULES.effect(
         ("only Kepler on his ability side swaps tiles", "CHAR-KEP-2"),
     )
 )
-DECLINES["KSWAP"] = ("CHAR-KEP-2", lambda before, task: [])
+RULES.decline("KSWAP", "CHAR-KEP-2", lambda before, task: [])
+RULES.resolve(AbilityDeclined, "KSWAP")
 
 
 @RULES.command(KeplerSwap)
