@@ -172,7 +172,9 @@ class Rules:
         from domain.effects import is_base_code  # effects imports the state, which imports this module
 
         for code, task in codes.items():
-            if is_base_code(code) or self.reward_codes.get(code, task) != task:
+            if is_base_code(code):
+                raise ValueError(f"{self.name}: {code!r} is a base game's reward code (digest §9.2)")
+            if self.reward_codes.get(code, task) != task:
                 raise ValueError(f"{self.name}: reward code {code!r} is defined twice")
             self.reward_codes[code] = task
 
@@ -274,14 +276,11 @@ class Ruleset:
             _merge(self.effects, {kind.kind: kind for kind in rules.effects}, rules.name, "an effect kind")
             _merge(self.extra_majors, rules.extra_majors, rules.name, "Major Objects")
             _merge(self.declines, rules.declines, rules.name, "a decline")
+            _merge(self.reward_codes, rules.reward_codes, rules.name, "a task")
             for cls, kinds in rules.resolves.items():
                 self.resolves[cls] = self.resolves.get(cls, frozenset()) | kinds
             self.lent.update(rules.lent)
             self.point_rules.update(rules.point_rules)
-            for code, task in rules.reward_codes.items():
-                if self.reward_codes.get(code, task) != task:
-                    raise ValueError(f"{rules.name}: reward code {code!r} stands for another task already")
-                self.reward_codes[code] = task
         for rules in tables:  # the extensions of other plug-ins' rules, in the plug-ins' order
             for cls, event_wrap in rules.event_wraps:
                 self.handlers[cls] = _wrapped(self.handlers[cls], event_wrap)

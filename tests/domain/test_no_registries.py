@@ -102,7 +102,7 @@ def test_no_state_class_gains_an_attribute_from_another_module() -> None:
             )
 
 
-def test_a_plug_ins_reward_codes_are_its_rulesets_only() -> None:
+def test_CHAR_KEP_2_keplers_reward_codes_are_his_rulesets_only() -> None:
     """A character's or an expansion's reward codes (digest §17-18) are read from the game's ruleset: a
     code of Kepler's ability side stands for its task in a game with it, and is unknown in a base game."""
     base = domain.start(default_setup(2, "codes-base"))[0]
@@ -115,5 +115,5 @@ def test_a_plug_ins_reward_codes_are_its_rulesets_only() -> None:
         Task("KSWAP", 1, "board", "tile"),
     ]
     table = Rules("tests.codes")
-    with pytest.raises(ValueError, match="defined twice"):
+    with pytest.raises(ValueError, match="a base game's reward code"):
         table.reward_code({"3VP": Task("VP", 3)})  # a base code cannot be redefined
