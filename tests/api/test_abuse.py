@@ -220,7 +220,14 @@ def test_a_bots_game_counts_its_real_size_against_the_byte_cap(settings: Setting
             lambda: client.get(f"/games/{table.game_id}").json()["status"] == "finished", 120, "the game"
         )
         (client_key,) = _clients(runtime)
-        flush_growth(runtime.store.growth, runtime.seats.grow)  # as before each creation
+
+        def counted() -> bool:
+            # The store counts a write's bytes just after the write returns (api/service.py): the game
+            # may read as finished a moment before its last move's bytes are counted.
+            flush_growth(runtime.store.growth, runtime.seats.grow)  # as before each creation
+            return bool(runtime.seats.usage(client_key).bytes == _stored_size(runtime, table.game_id))
+
+        wait_until(counted, 10, "the stored game's bytes counted")
         used = runtime.seats.usage(client_key).bytes
         assert used == _stored_size(runtime, table.game_id)
         assert used > 20_000  # a whole 4-seat game: tens of kilobytes, not the creation's few hundred
