@@ -47,10 +47,15 @@ function take(message) {
   messages.set(message.message_id, message);
 }
 
+let looks = 0;  // each load's number: only the latest one's answer is shown
+
 async function load() {
   if (!panel) return;
+  const look = ++looks;
+  const used = reader();
   try {
-    const page = await api(`${path}`, { token: reader() });
+    const page = await api(`${path}`, { token: used });
+    if (look !== looks) return;  // a later look was asked for meanwhile: its answer counts
     messages.clear();
     page.messages.forEach(take);
     you = page.you;
@@ -58,6 +63,12 @@ async function load() {
     mutedIds = new Set(page.muted_messages);
     showProblem(document.getElementById("chat-problem"), null);
   } catch (error) {
+    if (look !== looks) return;
+    if (error && error.status === 401 && token && used === token) {
+      // A wrong or re-issued seat link: play.js says so above the board; the chat reads as a spectator's.
+      token = null;
+      return load();
+    }
     showProblem(document.getElementById("chat-problem"), error);
   }
   render();
@@ -117,6 +128,12 @@ async function send(event) {
     input.value = "";
     showProblem(document.getElementById("chat-problem"), null);
   } catch (error) {
+    if (look !== looks) return;
+    if (error && error.status === 401 && token && used === token) {
+      // A wrong or re-issued seat link: play.js says so above the board; the chat reads as a spectator's.
+      token = null;
+      return load();
+    }
     showProblem(document.getElementById("chat-problem"), error);
   }
   render();
