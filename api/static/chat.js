@@ -128,12 +128,6 @@ async function send(event) {
     input.value = "";
     showProblem(document.getElementById("chat-problem"), null);
   } catch (error) {
-    if (look !== looks) return;
-    if (error && error.status === 401 && token && used === token) {
-      // A wrong or re-issued seat link: play.js says so above the board; the chat reads as a spectator's.
-      token = null;
-      return load();
-    }
     showProblem(document.getElementById("chat-problem"), error);
   }
   render();
