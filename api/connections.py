@@ -1,5 +1,5 @@
-"""Slow clients (README, "Limits"): how `galileo serve` runs uvicorn so that a connection cannot be held
-open by sending nothing, or a request's head or body a byte at a time (slow-loris).
+"""Slow clients (docs/operations.md, "Limits"): how `galileo serve` runs uvicorn so that a connection
+cannot be held open by sending nothing, or a request's head or body a byte at a time (slow-loris).
 
 uvicorn closes a keep-alive connection that stays idle after a response, but its timer restarts at
 every byte received and is not armed at all before a connection's first request: a client that

@@ -1,4 +1,4 @@
-"""Secrets at rest (README, "Secrets at rest"): what the service must read back in clear to use it
+"""Secrets at rest (docs/operations.md, "Secrets at rest"): what the service must read back in clear to use it
 (a webhook's signing secret, a push subscription's keys) is stored sealed with AES-256-GCM under a server
 key, never in clear; what it only compares (seat tokens, sessions) is stored hashed instead (api/seating.py,
 api/accounts.py).
@@ -34,8 +34,9 @@ KEY_BYTES = 32
 NONCE_BYTES = 12
 KEY_FILE_NAME = "encryption.key"
 _FILE_HEADER = (
-    "# Galileo's encryption keys (README, 'Secrets at rest'): the first seals, every one opens. Keep this\n"
-    "# file secret and backed up with the database: without it the secrets sealed there cannot be read.\n"
+    "# Galileo's encryption keys (docs/operations.md, 'Secrets at rest'): the first seals, every one\n"
+    "# opens. Keep this file secret and backed up with the database: without it the secrets sealed there\n"
+    "# cannot be read.\n"
 )
 
 
@@ -167,5 +168,5 @@ def load_keyring(keys: Sequence[str], key_file: str, database_url: str) -> Keyri
     raise KeyringError(
         "set GALILEO_ENCRYPTION_KEY_FILE (a file every process of the service reads; made if missing) or "
         "GALILEO_ENCRYPTION_KEYS: on PostgreSQL the processes share the database, so they must share the "
-        "key that seals its secrets (README, 'Secrets at rest')"
+        "key that seals its secrets (docs/operations.md, 'Secrets at rest')"
     )

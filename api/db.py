@@ -76,7 +76,7 @@ class _SQLiteTx:
 def checked_pool(conninfo: str, schema: str | None) -> Any:
     """A small autocommit connection pool on `schema` with bounded waits and a breaker (`GatedPool`),
     every connection checked before use: after a database restart the first request gets a fresh
-    connection, not a broken one (README, "Outages")."""
+    connection, not a broken one (docs/operations.md, "Outages")."""
     kwargs: dict[str, Any] = {"autocommit": True, **connection_options()}
     if schema:
         kwargs["options"] += f" -c search_path={schema}"

@@ -1,4 +1,4 @@
-"""Limits on what one client may send, read and store (README, "Limits").
+"""Limits on what one client may send, read and store (docs/operations.md, "Limits").
 
 - `BodyLimit`: request bodies are read to the end before the app sees them, and one over its limit
   gets 413 whether or not it declared a Content-Length (a chunked body too); one not all received

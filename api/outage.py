@@ -1,4 +1,5 @@
-"""What the API does while its store (PostgreSQL or the SQLite file) cannot be reached (README, "Outages").
+"""What the API does while its store (PostgreSQL or the SQLite file) cannot be reached
+(docs/operations.md, "Outages").
 
 Every call to the store is bounded (`replays.store`: connect and statement timeouts, one attempt per
 call). The first request that meets an unreachable store gets 503 `store-unavailable` with

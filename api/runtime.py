@@ -185,7 +185,8 @@ class Runtime:
                 logger.exception("advancing the tournaments; trying again")
 
     async def _flush_growth(self) -> None:
-        """Add the bytes games grew by to their makers' usage every few seconds (README, "Limits")."""
+        """Add the bytes games grew by to their makers' usage every few seconds (docs/operations.md,
+        "Limits")."""
         while True:
             await asyncio.sleep(GROWTH_FLUSH_SECONDS)
             try:

@@ -1,5 +1,6 @@
 """What the notifications keep sealed (docs/notifications.md, "Secrets and personal data"), under the
-server's keys (api/crypto.py, README "Secrets at rest": `GALILEO_ENCRYPTION_KEYS` or the key file):
+server's keys (api/crypto.py, docs/operations.md "Secrets at rest": `GALILEO_ENCRYPTION_KEYS` or the key
+file):
 email addresses, push subscriptions' endpoints and keys, the generated VAPID key, a confirmation mail
 waiting in the outbox. It also signs the mails' one-click links and makes the keyed digests that find a
 sealed value again (sealing is randomised: equal texts seal differently).

@@ -77,8 +77,8 @@ def classify(error: Exception) -> tuple[int, str, dict[str, Any]]:
 
 class Growth:
     """Bytes written to games since their creation, per game, until they are added to their makers'
-    usage (`api.limits.flush_growth`; README, "Limits"): the store adds to it on each write (from any
-    thread); the runtime flushes it every few seconds and before each creation is admitted."""
+    usage (`api.limits.flush_growth`; docs/operations.md, "Limits"): the store adds to it on each write
+    (from any thread); the runtime flushes it every few seconds and before each creation is admitted."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

@@ -35,7 +35,7 @@ def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return raw
 
 
-DEFAULT_RATES = {  # per client: requests a minute / burst (README, "Limits")
+DEFAULT_RATES = {  # per client: requests a minute / burst (docs/operations.md, "Limits")
     "create": Rate(30, 10),
     "fork": Rate(30, 10),
     "import": Rate(10, 5),
@@ -102,13 +102,13 @@ class Settings:
     analysis_retries: int = 2  # re-queues of a job whose worker died
     analysis_per_client: int = 2  # analyses one client may have queued or running at once; 0: no cap
     analysis_queue_limit: int = 16  # analyses queued or running in all (503 beyond); 0: no cap
-    # Streams (README, "Limits"): open SSE streams per client and in all (this process), and how many
-    # of their store reads may run at once (the rest wait: streams never take every worker thread).
+    # Streams (docs/operations.md, "Limits"): open SSE streams per client and in all (this process), and
+    # how many of their store reads may run at once (the rest wait: streams never take every worker thread).
     max_streams_per_client: int = 16
     rate_key_prefix: str = "galileo:rate"  # the shared buckets' Redis keys (replicas of one service share it)
     max_streams: int = 4000
     stream_reads: int = 4
-    # Slow clients (README, "Limits"): a connection must send its request line and headers within
+    # Slow clients (docs/operations.md, "Limits"): a connection must send its request line and headers within
     # `header_timeout_seconds` of connecting (or of its previous response), and each part of its body
     # within `body_timeout_seconds`; else it is closed (a body cut short gets 408).
     header_timeout_seconds: float = 10.0
@@ -133,8 +133,8 @@ class Settings:
     # Signs the short-lived cookie that binds a sign-in's state to its browser; empty: a random key per
     # process (set one shared key when several processes serve the site).
     secret_key: str = field(default="", repr=False)
-    # Seal the secrets stored in the database (webhook secrets, pseudonym keys; api/crypto.py, README
-    # "Secrets at rest"):
+    # Seal the secrets stored in the database (webhook secrets, pseudonym keys; api/crypto.py,
+    # docs/operations.md, "Secrets at rest"):
     # keys (base64url, comma-separated in GALILEO_ENCRYPTION_KEYS; the first seals, each opens) or a key
     # file (GALILEO_ENCRYPTION_KEY_FILE, made if missing). Neither: on SQLite the file `encryption.key`
     # beside the database, made at first start; on PostgreSQL one of them must be set.

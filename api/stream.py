@@ -190,7 +190,7 @@ class HeldStream(StreamingResponse):
 
 def held_stream(runtime: Runtime, request: Request, content: AsyncIterator[bytes]) -> HeldStream:
     """`content` as an event stream, in one of the client's stream slots (429 `too-many-streams` when
-    it has them all, 503 `streams-full` when the process has; README, "Limits")."""
+    it has them all, 503 `streams-full` when the process has; docs/operations.md, "Limits")."""
     slot = ExitStack()
     slot.enter_context(runtime.streams.hold(client_of(request, runtime.settings.trust_forwarded_for)))
     return HeldStream(

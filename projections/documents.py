@@ -219,7 +219,8 @@ class PostgresDocuments(Documents, PostgresTrackingRecorder):
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        bound_connections(self.datastore)  # bounded connect and statement times (README, "Outages")
+        # bounded connect and statement times (docs/operations.md, "Outages")
+        bound_connections(self.datastore)
         schema = _quote(self.datastore.schema)
         self.qualified = f"{schema}.{_quote(self.schema.table)}"
         self.tracking_qualified = f"{schema}.{_quote(self.tracking_table_name)}"

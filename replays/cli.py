@@ -116,7 +116,7 @@ def serve(
 @app.command()
 def keygen() -> None:
     """Print a new encryption key (for GALILEO_ENCRYPTION_KEYS or a line of GALILEO_ENCRYPTION_KEY_FILE;
-    README, "Secrets at rest"): to rotate, put it first and keep the old key after it."""
+    docs/operations.md, "Secrets at rest"): to rotate, put it first and keep the old key after it."""
     from api.crypto import new_key
 
     typer.echo(new_key())

@@ -93,8 +93,8 @@ DICTIONARY_HASHES: Mapping[int, str] = {1: "6160b8bc593d988789c098293456e41f83b9
 DICTIONARY = 1  # the dictionary of new rows
 _SAVE_LISTENERS: list[Callable[[], None]] = []
 
-# Bounded waits on PostgreSQL (README, "Outages"): connecting (libpq's connect_timeout and the pool's wait
-# for a free connection), and each statement. Read from the environment once, at import.
+# Bounded waits on PostgreSQL (docs/operations.md, "Outages"): connecting (libpq's connect_timeout and the
+# pool's wait for a free connection), and each statement. Read from the environment once, at import.
 DB_TIMEOUT_SECONDS = max(1, int(float(os.environ.get("GALILEO_DB_TIMEOUT_SECONDS") or 2)))
 DB_STATEMENT_TIMEOUT_SECONDS = float(os.environ.get("GALILEO_DB_STATEMENT_TIMEOUT_SECONDS") or 30)
 # psycopg_pool reconnects a lost connection with an exponential backoff (1 s, 2 s, 4 s... up to minutes):
@@ -456,8 +456,8 @@ BREAKER_RETRY_SECONDS = 0.25  # while open, one caller per interval tries the da
 
 
 class Breaker:
-    """A pool's circuit breaker (README, "Outages"): after a failure to get a connection, every call
-    fails at once (PoolTimeout, a 503) instead of waiting out its own timeout, except one caller per
+    """A pool's circuit breaker (docs/operations.md, "Outages"): after a failure to get a connection, every
+    call fails at once (PoolTimeout, a 503) instead of waiting out its own timeout, except one caller per
     `BREAKER_RETRY_SECONDS` that tries for real (the store probe, or a request): its success closes
     the breaker. No request then waits more than one pool wait for its 503."""
 
@@ -1197,7 +1197,7 @@ def store_env(url: str) -> dict[str, str]:
             "POSTGRES_PORT": str(parts.port or 5432),
             "POSTGRES_USER": unquote(parts.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(parts.password or ""),
-            # Bounded waits and checked connections (README, "Outages"; `PostgresRecorder`).
+            # Bounded waits and checked connections (docs/operations.md, "Outages"; `PostgresRecorder`).
             "POSTGRES_CONNECT_TIMEOUT": str(DB_TIMEOUT_SECONDS),
             "POSTGRES_PRE_PING": "y",
             "APPLICATION_RECORDER_TOPIC": get_topic(PostgresRecorder),

@@ -106,7 +106,7 @@ async def stream(
     """Live events (SSE) as the caller may see them, each once and in order; resume with Last-Event-ID.
     A new stream without Last-Event-ID starts at the game's head (what happens next); `after=N` replays
     from version N first (`after=0`: the whole log, a page at a time). A client may hold a few streams at
-    once (429 `too-many-streams` beyond; README, "Limits"). A browser's EventSource cannot send an
+    once (429 `too-many-streams` beyond; docs/operations.md, "Limits"). A browser's EventSource cannot send an
     Authorization header: it may pass the seat token as the `access_token` query parameter instead
     (accepted on this route only, and scrubbed from the logs)."""
     state, version = await run_in_threadpool(runtime.store.current, game_id)

@@ -192,7 +192,7 @@ async def lobby(
 async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
     """Import an export file (JSON Lines, sent as `Content-Type: application/x-ndjson`: 415 otherwise)
     as a new game; seats of an unfinished game get new tokens. A file the store rejects counts against
-    the client's caps all the same (README, "Limits")."""
+    the client's caps all the same (docs/operations.md, "Limits")."""
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media not in IMPORT_MEDIA_TYPES:
         # A cross-site form can post only text/plain, form or multipart bodies without asking first

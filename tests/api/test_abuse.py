@@ -1,7 +1,7 @@
-"""A client that abuses the service (README, "Limits"; issue 26): streams it opens and never reads, reads
-without end, slow connections, work it asks for in bulk, and requests whose numbers overflow. Each
-limit answers a clear problem (429, 503, 408, 413, 415, 422) and leaves other clients served. All
-traffic is to loopback, bounded in count and time."""
+"""A client that abuses the service (docs/operations.md, "Limits"; issue 26): streams it opens and never
+reads, reads without end, slow connections, work it asks for in bulk, and requests whose numbers overflow.
+Each limit answers a clear problem (429, 503, 408, 413, 415, 422) and leaves other clients served. All traffic
+is to loopback, bounded in count and time."""
 
 from __future__ import annotations
 

@@ -25,7 +25,8 @@ def test_compose_has_two_api_replicas_postgres_redis_and_healthchecks() -> None:
             "GALILEO_PUBLIC_URL",
             "GALILEO_ENCRYPTION_KEY_FILE",
         }
-        # one key file for every process that reads the webhook secrets (README, "Secrets at rest")
+        # one key file for every process that reads the webhook secrets (docs/operations.md,
+        # "Secrets at rest")
         assert api["volumes"] == ["keys:/keys"] and api["environment"]["GALILEO_ENCRYPTION_KEY_FILE"] == KEY
         assert api["environment"]["GALILEO_PROJECTIONS"] == "off"
         assert api["environment"]["GALILEO_CLOCKS"] == "off"

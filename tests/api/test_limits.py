@@ -1,6 +1,7 @@
-"""Limits (README, "Limits"): a body over its limit gets 413 on every path, chunked included; per-client
-token buckets answer 429 with Retry-After on create, fork, import, commands and table writes; caps on the
-games and bytes one client stores answer 403 quota-exceeded; nothing is written by a refused request."""
+"""Limits (docs/operations.md, "Limits"): a body over its limit gets 413 on every path, chunked included;
+per-client token buckets answer 429 with Retry-After on create, fork, import, commands and table writes; caps
+on the games and bytes one client stores answer 403 quota-exceeded; nothing is written by a refused
+request."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Store outages (README, "Outages"): with PostgreSQL stopped every game route (the table's included)
-answers 503 problem+json with Retry-After within 5 s and /readyz turns 503 within 2 s, while the routes
-that never use the store (catalog, rules, /healthz) still answer; once it is back every route
-answers 2xx within 3 s, with no stale pooled connection failing the first requests. The server is the
-test's own (tests/pg_instance.py), never the machine's."""
+"""Store outages (docs/operations.md, "Outages"): with PostgreSQL stopped every game route (the table's
+included) answers 503 problem+json with Retry-After within 5 s and /readyz turns 503 within 2 s, while the
+routes that never use the store (catalog, rules, /healthz) still answer; once it is back every route answers
+2xx within 3 s, with no stale pooled connection failing the first requests. The server is the test's own
+(tests/pg_instance.py), never the machine's."""
 
 from __future__ import annotations
 
@@ -183,7 +183,7 @@ def test_cold_start_outage_readyz_within_2s(instance: PostgresInstance, settings
             time.sleep(0.05)
 
 
-OUTAGE_WINDOW_SECONDS = 2.0  # README, "Outages": no request waits longer than this for its 503
+OUTAGE_WINDOW_SECONDS = 2.0  # docs/operations.md, "Outages": no request waits longer than this for its 503
 
 
 def _load(url: str, table: Table, stop: threading.Event, seen: list[tuple[float, float, int, str]]) -> None:

@@ -30,7 +30,7 @@ CITING = [
 def _cited_in_files() -> dict[str, set[str]]:
     cited: dict[str, set[str]] = {}
     files = [path for folder, pattern in CITING for path in sorted((ROOT / folder).rglob(pattern))]
-    files.append(ROOT / "README.md")
+    files += [ROOT / "README.md", ROOT / "bench" / "README.md"]
     for path in files:
         for rule_id in RULE_ID.findall(path.read_text(encoding="utf-8")):
             cited.setdefault(rule_id, set()).add(str(path.relative_to(ROOT)))
