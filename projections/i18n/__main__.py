@@ -39,10 +39,11 @@ PYTHON_KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "text": (2,),
 }
 SOURCES: tuple[tuple[str, list[tuple[str, str]], dict[str, tuple[int, ...] | None]], ...] = (
-    ("replays", [("render.py", "python"), ("errors.py", "python")], {"N_": (1,), "_say": (1,)}),
+    ("replays", [("errors.py", "python")], {"N_": (1,), "_say": (1,)}),
     ("domain", [("**.py", "python")], PYTHON_KEYWORDS),
     ("api", [("**.py", "python")], PYTHON_KEYWORDS),
     ("projections", [("describe.py", "python"), ("preview.py", "python")], PYTHON_KEYWORDS),
+    ("projections", [("render.py", "python")], {"N_": (1,)}),
     ("api/static", [("*.js", "projections.i18n.js:extract")], {"t": None, "tn": (1, 2)}),
     ("api/static", [("*.html", "projections.i18n.html:extract")], {}),
 )

@@ -15,10 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from api.accounts import AccountStore, Passkey
+from api.cli import app as cli
 from api.crypto import KEY_FILE_NAME, Keyring, KeyringError, Unsealable, load_keyring, new_key
 from api.settings import Settings
 from api.tables import Hook, TableStore, open_tables
-from replays.cli import app as cli
 from tests.conftest import TEST_ENCRYPTION_KEY
 
 KEY_A, KEY_B = new_key(), new_key()

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from api.app import create_app
+from api.cli import app
 from api.settings import Settings
-from replays.cli import app
 
 
 def _run(db: str, *args: str) -> tuple[int, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from replays.cli import app
+from api.cli import app
 from tests.projections.corpus import Played
 
 

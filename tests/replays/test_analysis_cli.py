@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from api.cli import app
 from domain.analysis import analyse_game
 from domain.bots import GreedyBot
 from domain.search import Budget
 from domain.selfplay import default_setup
-from replays.cli import app
 from replays.jobs import store_loader
 from replays.playout import play_out
 from replays.service import Games

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from replays.cli import app
+from api.cli import app
 from replays.service import Games
 
 

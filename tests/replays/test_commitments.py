@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from api.cli import app
 from domain import Options, Setup
 from domain.events import CardDrawnFaceDown
 from domain.selfplay import default_setup
 from replays import table
 from replays.audit import COMPACT, KEYED, scheme_of
-from replays.cli import app
 from replays.errors import TableRefused
 from replays.records import StoredEvent
 from replays.service import Games, verify_file

@@ -7,8 +7,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from replays.cli import app
-from replays.dispute import dispute_report, render
+from api.cli import app
+from projections.dispute import dispute_report, render
 from replays.service import Games
 from tests.replays.conftest import new_game, play
 

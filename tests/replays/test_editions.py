@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 import domain.editions
+from api.cli import app
 from domain import EditionUnknown, EventDoesNotFit
 from domain.selfplay import default_setup
-from replays.cli import app
 from replays.errors import ImportRejected
 from replays.service import Games, verify_file
 from tests.fixtures import release_games

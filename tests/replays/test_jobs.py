@@ -295,7 +295,7 @@ def test_redis_a_failing_analysis_fails_once_and_logs_no_message(
 def test_galileo_worker_help_and_refusal_without_redis() -> None:
     from typer.testing import CliRunner
 
-    from replays.cli import app
+    from api.cli import app
 
     env = {"COLUMNS": "200", "NO_COLOR": "1", "REDIS_URL": ""}
     shown = CliRunner().invoke(app, ["worker", "--help"], env=env)

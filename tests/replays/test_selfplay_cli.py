@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from replays.cli import app
+from api.cli import app
 
 
 def test_selfplay_json_reports_each_game_and_totals() -> None:

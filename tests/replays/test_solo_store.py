@@ -13,13 +13,13 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
+from api.cli import app
 from domain import Options
 from domain.events import GameForked, GameStarted
 from domain.expansions.solo.events import MovementStackRevealed, MovementTileRevealed, OpponentDealt
 from domain.expansions.solo.rules import stack_commitment
 from domain.rng import SeededRandom
 from domain.selfplay import default_setup
-from replays.cli import app
 from replays.service import Games, verify_file
 from tests.replays.conftest import SecretCounter, StepClock, play, rehash
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from replays.cli import app
+from api.cli import app
 from replays.tournament import (
     GameResult,
     bradley_terry,

@@ -1,4 +1,5 @@
-"""The `galileo` command line."""
+"""The `galileo` command line: composes the service, the store, the read models and the tools from the top
+layer (`python -m api.cli`, or the `galileo` console script)."""
 
 from __future__ import annotations
 
@@ -371,7 +372,7 @@ def analyse(
     if json_output:
         _echo_json(document)
         return
-    from replays.render import analysis_tables
+    from projections.render import analysis_tables
 
     for table in analysis_tables(document, game):
         console.print(table)
@@ -625,7 +626,7 @@ def show(
     from rich.console import Console
 
     from domain import dump_state, public_state
-    from replays.render import state_summary, state_table
+    from projections.render import state_summary, state_table
 
     with _games(ctx) as service:
         try:
@@ -663,7 +664,7 @@ def log(
     the end: as a spectator, or as --viewer sees them)."""
     from rich.console import Console
 
-    from replays.render import log_table
+    from projections.render import log_table
 
     with _games(ctx) as service:
         try:
@@ -757,7 +758,7 @@ def explain(
     the rule behind every event and the game's verification; with --evaluate, the evaluation of each
     decision of the turn (win probability, margin, best move found, loss: docs/analysis.md)."""
     from domain.search import parse_budget
-    from replays.dispute import dispute_report, render
+    from projections.dispute import dispute_report, render
 
     try:
         chosen = parse_budget(budget) if evaluate else None
@@ -790,7 +791,7 @@ def verify(
     from rich.console import Console
 
     from domain.errors import EditionUnknown
-    from replays.render import report_table
+    from projections.render import report_table
     from replays.service import verify_file
 
     path = Path(target)
@@ -1111,3 +1112,7 @@ def rules(
 def version() -> None:
     """Print the version of the galileo-service distribution."""
     typer.echo(package_version("galileo-service"))
+
+
+if __name__ == "__main__":
+    app()
