@@ -493,7 +493,7 @@ def seats_command(
     from api.tokens import new_token, token_hash
     from replays.errors import TableRefused
     from replays.service import OPERATOR
-    from replays.table import reissue_batch
+    from replays.table import player, reissue_batch
 
     issuing = first == "issue"
     game_id = game if issuing else first
@@ -512,14 +512,12 @@ def seats_command(
         tables, seat_store = open_tables(replace(Settings.from_env(), database_url=url)), open_seats(url)
         try:
             rows = {r.seat: r for r in seat_store.of_game(game_id)}
+            players = [player(aggregate, i, rows.get(i)) for i in range(len(state.players))]
             hooks = tables.hooks(game_id)
             if issuing:
                 if not 0 <= seat < len(state.players):
                     raise _fail(f"the game has no seat {seat} (0..{len(state.players) - 1})")
-                handed = aggregate.handed.get(str(seat))
-                if (handed and handed[0] != "person") or (
-                    seat in rows and rows[seat].kind != HUMAN and not handed
-                ):
+                if players[seat].server:
                     raise _fail(f"seat {seat} is played by the server; its host can hand it to a person")
                 token = new_token()
                 old = rows[seat].token_hash if seat in rows else None
@@ -554,17 +552,13 @@ def seats_command(
     listing = []
     for i, p in enumerate(state.players):
         row = rows.get(i)
-        handed = aggregate.handed.get(str(i))
-        played = (
-            handed[0] if handed else ("bot" if row and row.kind != HUMAN else "person" if row else "nobody")
-        )
         listing.append(
             {
                 "seat": i,
                 "name": p.name,
                 "character": p.character,
-                "played_by": played,
-                "bot": (handed[1] or None) if handed else (row.bot if row else None),
+                "played_by": players[i].by,
+                "bot": players[i].bot,
                 "token_issued": bool(row and row.token_hash),
                 "webhook": hooks[i].url if i in hooks else None,
             }
@@ -577,7 +571,7 @@ def seats_command(
         typer.echo(
             f"seat {entry['seat']}: {entry['name']} ({entry['character']}), {entry['played_by']}"
             + (f" ({entry['bot']})" if entry["bot"] else "")
-            + (f", {token}" if entry["played_by"] in ("person", "nobody") else "")
+            + (f", {token}" if not players[entry["seat"]].server else "")
             + (f", webhook {entry['webhook']}" if entry["webhook"] else "")
         )
 

@@ -25,11 +25,11 @@ from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 from api.db import checked_pool
 from api.tables import CREATE_TABLES, INSERT_TABLE, TABLE_COLUMNS, TableRecord
+from replays.records import BOT as BOT  # the seat rows' kinds (as the log's meta.seat_kind)
+from replays.records import HUMAN as HUMAN
 from replays.store import Rows
 
 SCHEMA_LOCK = 0x6761_6C69  # PostgreSQL advisory lock key for creating the table
-HUMAN = "human"
-BOT = "bot"
 
 # Who may know a game's deal (the order of every hidden stack):
 SECRET: Final = "secret"  # nobody: the service drew a secret random seed and salt

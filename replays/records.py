@@ -70,7 +70,8 @@ class Record:
         return f"line {self.line}" if self.line is not None else f"event {self.version}"
 
 
-SEAT_KINDS = ("human", "bot")  # meta.seat_kind: who played a seat's command (docs/audit.md)
+HUMAN, BOT = "human", "bot"  # a seat's kind: its row at creation (api/seats.py), meta.seat_kind
+SEAT_KINDS = (HUMAN, BOT)  # meta.seat_kind: who played a seat's command (docs/audit.md)
 OPTIONAL_META = frozenset({"nonces", "seat_kind", "key"})
 _META_TYPES: Mapping[str, tuple[type, ...]] = {
     "kind": (str,),

@@ -11,15 +11,17 @@ the log; the horizon check is shared with verification (`horizon_problem`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from domain import Event, fold
 from domain import events as ev
+from domain.opponents import opponent_at
 from domain.takeback import reveals, taken_back
 from replays.clock import ClockConfig, compute
 from replays.errors import TableRefused
-from replays.records import StoredEvent
+from replays.records import BOT, StoredEvent
 from replays.store import Game
 
 Build = Callable[[Game, datetime], Sequence[Event]]
@@ -245,6 +247,47 @@ def _state_at(read: Callable[[int], list[StoredEvent]], version: int) -> Any:
 
 
 # -- seats, clocks and the game -------------------------------------------------------------------------
+
+PERSON, NOBODY, OPPONENT = "person", "nobody", "opponent"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who plays a seat now (docs/async.md): `by` is "person", "bot", "forfeit" (frozen, ASYNC-3),
+    "opponent" (the solo Tycho, whose own rules play it: SOLO-27) or "nobody" (a game made by
+    `galileo new` whose seat has no link yet); `bot` is the bot's kind when a bot plays it."""
+
+    by: str
+    bot: str | None = None
+
+    @property
+    def server(self) -> bool:
+        """The server plays the seat (a bot, a frozen seat, the opponent): it takes no person's link."""
+        return self.by not in (PERSON, NOBODY)
+
+
+class SeatRow(Protocol):
+    """A seat as it was made (api/seats.py `Seat`): its kind (`HUMAN` or `BOT`) and the bot's kind."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def bot(self) -> str | None: ...
+
+
+def player(game: Game, seat: int, row: SeatRow | None) -> Player:
+    """Who plays `seat` of `game`: the opponent's own rules, else the last hand-over (ASYNC-3), else the
+    seat as it was made (`row`; None when it has none)."""
+    assert game.state is not None
+    if opponent_at(game.state, seat) is not None:
+        return Player(OPPONENT)
+    handed = game.handed.get(str(seat))
+    if handed:
+        return Player(handed[0], handed[1] or None)
+    if row is None:
+        return Player(NOBODY)
+    return Player(BOT, row.bot) if row.kind == BOT else Player(PERSON)
 
 
 def closed_request(game: Game, seat: int, reason: str, now: datetime) -> list[Event]:

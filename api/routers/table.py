@@ -43,11 +43,10 @@ from api.schemas import (
     WebhookOut,
     WebhookSecret,
 )
-from api.seats import BOT, HANDED_OVER, REISSUED, Seat, rewritten_seat
+from api.seats import HANDED_OVER, REISSUED, Seat, rewritten_seat
 from api.service import SubmitResult
 from api.tables import stamp
 from api.tokens import looks_like_token, new_token, token_hash
-from domain.opponents import opponent_at
 from replays import table as rules
 from replays.clock import ClockConfig, parse_duration
 from replays.errors import TableRefused
@@ -238,12 +237,8 @@ async def table_view(game_id: GameId, runtime: RuntimeDep, caller: AnyCaller) ->
     now = runtime.clock()
     seats = []
     for i, p in enumerate(state.players):
-        handed = game.handed.get(str(i))
-        row = rows.get(i)
-        played = handed[0] if handed else (BOT if row is not None and row.kind == BOT else "person")
-        if opponent_at(state, i) is not None:
-            played = "opponent"  # the solo Tycho: his own rules play his seat (SOLO-27)
-        seats.append({"seat": i, "name": p.name, "played_by": played, "bot": handed[1] if handed else None})
+        who = rules.player(game, i, rows.get(i))
+        seats.append({"seat": i, "name": p.name, "played_by": who.by, "bot": who.bot})
     clock = None
     if record is not None and record.clock is not None:
         config = ClockConfig.from_json(record.clock)

@@ -488,6 +488,8 @@ def test_ASYNC_3_host_reissues_a_lost_link(client: TestClient) -> None:
 def test_ASYNC_3_host_hands_seats_to_a_bot_and_to_a_new_person(client: TestClient) -> None:
     created = create(client, [*people(1), {"bot": "random"}])
     game_id, a, host = created["game_id"], tokens(created)[0], created["host_token"]
+    seats = client.get(f"/games/{game_id}/table").json()["seats"]
+    assert [(s["played_by"], s["bot"]) for s in seats] == [("person", None), ("bot", "random")]
     to_person = table_post(client, game_id, "host/seats/1/handover", host, to="person")
     assert to_person.status_code == 200, to_person.text
     ben = to_person.json()["link"]["token"]
@@ -498,7 +500,7 @@ def test_ASYNC_3_host_hands_seats_to_a_bot_and_to_a_new_person(client: TestClien
     listing = client.get(f"/games/{game_id}/moves", headers=bearer(ben)).json()
     assert listing["to_act"] == 1 and listing["moves"]  # the bot played seat 0's turn; now the person
     seats = client.get(f"/games/{game_id}/table").json()["seats"]
-    assert [s["played_by"] for s in seats] == ["bot", "person"]
+    assert [(s["played_by"], s["bot"]) for s in seats] == [("bot", "greedy"), ("person", None)]
 
 
 def test_ASYNC_8_host_cancels_the_game(client: TestClient) -> None:

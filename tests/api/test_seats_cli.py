@@ -48,8 +48,12 @@ def test_a_game_made_by_galileo_new_is_played_with_issued_links(tmp_path: Path, 
         assert [(e["type"], e["actor"]) for e in events if e["type"] == "SeatLinkReissued"] == [
             ("SeatLinkReissued", "operator")
         ]
-        acts = client.get(f"/games/{game_id}/table").json()["host_actions"]
-        assert [(a["type"], a["seat"]) for a in acts] == [("SeatLinkReissued", 0)]
+        table = client.get(f"/games/{game_id}/table").json()
+        assert [(a["type"], a["seat"]) for a in table["host_actions"]] == [("SeatLinkReissued", 0)]
+        # Who plays each seat: the table view and `galileo seats` say the same (replays.table.player).
+        played = [(s["played_by"], s["bot"]) for s in table["seats"]]
+        assert played == [(s["played_by"], s["bot"]) for s in listing["seats"]]
+        assert played == [("person", None), ("nobody", None)]
         headers = {"Authorization": f"Bearer {second}"}
         listing = client.get(f"/games/{game_id}/moves", headers=headers).json()
         assert listing["seat"] == 0 and listing["to_act"] == 0

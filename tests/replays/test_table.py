@@ -235,3 +235,39 @@ def test_ASYNC_9_a_seat_request_looked_up_before_a_re_issue_is_refused_when_writ
         assert dict(game.revoked) == {"1": seen + 1}
         assert [a[1:3] for a in game.host_log or []] == [["SeatLinkReissued", 1]]
         assert games.verify(game_id).ok
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """A seat's row as api/seats.py keeps it (`table.SeatRow`)."""
+
+    kind: str
+    bot: str | None = None
+
+
+def test_ASYNC_3_who_plays_a_seat(tmp_path: Any) -> None:
+    """`table.player`, the one answer of the table view and of `galileo seats`: a seat as it was made
+    (a person, a bot of a kind, nobody yet), then as handed over; the solo Tycho's seat is his rules'."""
+    from domain.selfplay import default_setup
+    from replays.records import BOT, HUMAN
+
+    person, bot = Row(HUMAN), Row(BOT, "mcts")
+    with Games(f"sqlite:///{tmp_path}/g.db") as games:
+        game_id = _game(games)
+        game = games.game(game_id)
+        assert [table.player(game, 0, row) for row in (person, bot, None)] == [
+            table.Player("person"),
+            table.Player("bot", "mcts"),
+            table.Player("nobody"),
+        ]
+        assert not table.player(game, 0, person).server and not table.player(game, 0, None).server
+        games.table(game_id, {"type": "Resign"}, table.resign_batch(1, "bot", "greedy"), "r", 1)
+        games.table(game_id, {"type": "Resign"}, table.resign_batch(0, "forfeit", ""), "f", 0)
+        game = games.game(game_id)
+        assert table.player(game, 1, person) == table.Player("bot", "greedy")
+        assert table.player(game, 0, person) == table.Player("forfeit")
+        assert table.player(game, 0, person).server
+        solo = games.game(games.create(default_setup(1, "who-plays"))[0])
+        assert solo.state is not None and len(solo.state.players) == 2
+        assert table.player(solo, 1, None) == table.Player("opponent") and table.player(solo, 1, None).server
+        assert table.player(solo, 0, person) == table.Player("person")
