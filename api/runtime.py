@@ -29,7 +29,7 @@ from api.notify import Notifier
 from api.outage import StoreHealth
 from api.reach import ReachStore
 from api.repair import repair
-from api.seats import HUMAN, SeatStore, open_seats
+from api.seats import SeatStore, open_seats
 from api.service import Store
 from api.settings import Settings
 from api.stream import Page, PageKey, page_cache
@@ -40,6 +40,7 @@ from projections.projector import Projector, open_lobby, open_stats
 from projections.stats import StatsView
 from replays.jobs import Analyser, JobQueue, LocalJobs, QueueSettings, RedisJobs, engine_analyser
 from replays.store import Game
+from replays.table import PERSON, player
 
 # A seat's move listing: its legal moves as JSON, in words, and their previews (api/routers/play.py).
 Listing = tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]
@@ -208,12 +209,7 @@ class Runtime:
         """The seats people play now: a person's seat of creation or one handed to a person, and not
         handed to a bot or forfeited since (docs/async.md)."""
         seats = await run_in_threadpool(self.seats.of_game, game_id)
-        out = []
-        for s in seats:
-            handed = game.handed.get(str(s.seat))
-            if (handed[0] == "person") if handed else s.kind == HUMAN:
-                out.append(s.seat)
-        return out
+        return [s.seat for s in seats if player(game, s.seat, s).by == PERSON]
 
     async def stop(self) -> None:
         if self._tournament_task is not None:
