@@ -301,6 +301,11 @@ class BoardView(BaseModel):
     clock: dict[str, Any] | None = Field(
         None, description="The clock: config, the seat whose time runs, its deadline, paused (docs/async.md)."
     )
+    moves: MovesOut | None = Field(
+        None,
+        description="Only with `include=moves`: the caller's legal moves at this version (null for a"
+        " spectator), as `GET /games/{game_id}/moves` answers.",
+    )
 
 
 class Stats(BaseModel):

@@ -1,5 +1,6 @@
 """Throughput of one server process: move cycles per second with 10 concurrent games, and the server's
-CPU per cycle (a cycle is what a client does per move: the board view, the legal moves, the POST).
+CPU per cycle (a cycle is what the play page does per move: its board view with its legal moves in one
+request, `include=moves`, and the POST; until issue 28 the page read them in two requests).
 
 The floor is the bare FastAPI + eventsourcing append route (`bench.sse_floor`, without Redis) driven
 the same way, one POST per cycle. Both servers are separate processes (`galileo serve`, uvicorn), so
@@ -65,18 +66,27 @@ def _new_game(client: httpx.Client, i: int) -> dict[str, Any]:
 
 
 def _move_cycle(client: httpx.Client, state: dict[str, Any], i: int) -> dict[str, Any]:
+    """One move as the play page makes it (api/static/play.js): its board with its moves at the same
+    version (`GET /games/{id}?include=moves`, one request), then the POST. The page that reads is the
+    seat that last had the turn; when the turn has passed on, the new seat's page reads its own."""
     game, tokens = state["game"], state["tokens"]
-    view = client.get(f"/games/{game}", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+    seat = state.get("seat", 0)
+    view = client.get(
+        f"/games/{game}", params={"include": "moves"}, headers={"Authorization": f"Bearer {tokens[seat]}"}
+    ).json()
     if view["to_act"] is None:
         return _new_game(client, i)
-    headers = {"Authorization": f"Bearer {tokens[view['to_act']]}"}
-    listing = client.get(f"/games/{game}/moves", headers=headers).json()
+    if view["to_act"] != seat:  # the other seat's turn: its page reads its board and moves
+        state["seat"] = view["to_act"]
+        return _move_cycle(client, state, i)
+    listing = view["moves"]
     state["n"] += 1
     body = {
         "command": random.Random(state["n"]).choice(listing["moves"]),
         "expected_version": listing["version"],
         "command_id": f"tp-{i}-{state['n']}",
     }
+    headers = {"Authorization": f"Bearer {tokens[seat]}"}
     response = client.post(f"/games/{game}/commands", headers=headers, json=body)
     if response.status_code != 200:
         raise RuntimeError(f"move refused: {response.status_code} {response.text[:300]}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
+import orjson
 from fastapi import APIRouter, Header, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
@@ -12,15 +13,17 @@ from api import boards, hooks, limits, play
 from api.clocks import view_of
 from api.contract import errors
 from api.deps import AnySeat, GameId, OptionalPresented, RuntimeDep, read_as, settled
+from api.i18n import locale_of
 from api.notify import check_form
 from api.problems import ApiError, unauthorized
-from api.runtime import Runtime
+from api.routers.play import listing_at, moves_body
+from api.runtime import Listing, Runtime
 from api.schemas import BoardView, CreateGame, Deal, GameCreated, Lobby, LobbyGame, LobbySeat, as_deal
 from api.seating import Seating, deal_of
-from api.seats import CHOSEN_SEED, KNOWN, SECRET
+from api.seats import CHOSEN_SEED, KNOWN, SECRET, Seat
 from api.tables import TableRecord
 from api.tokens import new_token, token_hash
-from domain import IllegalMove, Options, SeatSpec, Setup
+from domain import GameState, IllegalMove, Options, SeatSpec, Setup
 from domain.setup import CHARACTERS
 from projections.views import viewer_for
 from replays.clock import ClockConfig, parse_duration
@@ -230,20 +233,39 @@ async def import_game(request: Request, runtime: RuntimeDep) -> GameCreated:
 )
 async def board(
     game_id: GameId,
+    request: Request,
     runtime: RuntimeDep,
     caller: OptionalPresented,
+    include: Annotated[
+        Literal["moves"] | None,
+        Query(
+            description="`moves`: the board and, in `moves`, the caller's legal moves at the same version"
+            " (what `GET /games/{game_id}/moves` answers; null for a spectator): what a page draws, in one"
+            " request."
+        ),
+    ] = None,
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The board as the caller may see it: a seat's view with its token, the spectator view without."""
-    # One worker-thread call: the token and the game (api/deps.py, `read_as`).
-    found, current = await run_in_threadpool(read_as, caller, lambda _: runtime.store.current(game_id))
+    locale = locale_of(request) if include else "en"
+
+    def read(seat: Seat | None) -> tuple[GameState, int, tuple[int | None, Listing | None] | None]:
+        state, version = runtime.store.current(game_id)
+        if include is None or seat is None:
+            return state, version, None
+        return state, version, listing_at(runtime, game_id, state, version, seat.seat, locale)
+
+    # One worker-thread call: the token, the game and, when asked, the listing (api/deps.py, `read_as`).
+    found, current = await run_in_threadpool(read_as, caller, read)
     seat = await settled(caller, found)
     assert current is not None  # read whenever the token opens a seat of this game (or there is none)
-    state, version = current
+    state, version, listed = current
     runtime.bots.kick(game_id)  # a bot that has not moved yet (e.g. after a restart) moves now
     viewer = viewer_for(None if seat is None else seat.seat, state.finished)
-    etag = f'"{version}-{viewer.cls}"'
+    etag = f'"{version}-{viewer.cls}"' if include is None else f'"{version}-{viewer.cls}-moves-{locale}"'
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if include is not None:
+        headers["Vary"] = "Accept-Language"  # the moves' words
     if if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]:
         return Response(status_code=304, headers=headers)
     key = boards.cache_key(game_id, version, viewer)
@@ -256,6 +278,9 @@ async def board(
         body = boards.render(state, version, viewer, deal, clock)
         if deal is not None and same:  # else perhaps not recorded yet (a game being created), or the
             await runtime.views.put(key, body)  # game moved on meanwhile: do not keep it
+    if include is not None:  # the view's object with one more member (its bytes are kept as they are)
+        moves = None if seat is None or listed is None else moves_body(game_id, version, seat.seat, *listed)
+        body = body[:-1] + b',"moves":' + orjson.dumps(moves) + b"}"
     return Response(body, media_type="application/json", headers=headers)
 
 

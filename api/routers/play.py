@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request, Response
@@ -48,38 +49,54 @@ async def moves(
     assert read is not None  # read whenever the token opens a seat of this game
     version, to_act, listing = read
     runtime.bots.kick(game_id)
+    return Response(
+        orjson.dumps(moves_body(game_id, version, seat.seat, to_act, listing)), media_type="application/json"
+    )
+
+
+def moves_body(
+    game_id: str, version: int, seat: int, to_act: int | None, listing: Listing | None
+) -> dict[str, Any]:
+    """A `MovesOut` as JSON, built in its shape (its field order; the previews are `MovePreview`s'
+    `to_json`): validating the listing's dicts into models only to dump them again cost more than
+    building it. The board view's `moves` (`GET /games/{id}?include=moves`) is the same."""
     moves, descriptions, previews = listing or ([], [], [])
-    # Encoded here in `MovesOut`'s shape (its field order; the previews are `MovePreview`s' `to_json`):
-    # validating the listing's dicts into models only to dump them again cost more than building it.
-    body = {
+    return {
         "game_id": game_id,
         "version": version,
-        "seat": seat.seat,
+        "seat": seat,
         "to_act": to_act,
         "moves": moves,
         "descriptions": descriptions,
         "previews": previews,
     }
-    return Response(orjson.dumps(body), media_type="application/json")
 
 
 def listing_now(
     runtime: Runtime, game_id: str, seat: Seat | None, locale: str = "en"
 ) -> tuple[int, int | None, Listing | None]:
     """(Blocking.) The game's version, the seat to act, and `seat`'s move listing when it is the one
-    to act (None otherwise), in `locale`: computed once per version, seat and language
-    (`Runtime.move_listings`)."""
+    to act (None otherwise), in `locale`."""
     assert seat is not None  # `RequiredPresented`
     state, version = runtime.store.current(game_id)
+    return (version, *listing_at(runtime, game_id, state, version, seat.seat, locale))
+
+
+def listing_at(
+    runtime: Runtime, game_id: str, state: GameState, version: int, seat: int, locale: str = "en"
+) -> tuple[int | None, Listing | None]:
+    """The seat to act at `state` (the game's `version`) and `seat`'s move listing when it is the one
+    to act (None otherwise), in `locale`: computed once per version, seat and language
+    (`Runtime.move_listings`)."""
     to_act = None if state.finished else state.turn.seat
-    if to_act != seat.seat:
-        return version, to_act, None
-    key = (game_id, version, seat.seat, locale)
+    if to_act != seat:
+        return to_act, None
+    key = (game_id, version, seat, locale)
     listing = runtime.move_listings.get(key)
     if listing is None:
-        listing = moves_listing(state, seat.seat, locale)
+        listing = moves_listing(state, seat, locale)
         runtime.move_listings.put(key, listing)
-    return version, to_act, listing
+    return to_act, listing
 
 
 def moves_listing(state: GameState, seat: int, locale: str = "en") -> Listing:

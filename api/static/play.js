@@ -60,10 +60,9 @@ async function load() {
   const problem = document.getElementById("moves-problem");
   let board;
   let catalog;
-  // The board and the moves are read together; the moves answer says at which version it was made.
-  const moves = token ? api(`${path}/moves`, { token }).catch((error) => error) : null;
+  // The board and, for a seat, its moves at the same version: one request (include=moves).
   try {
-    board = await api(path, { token });
+    board = await api(token ? `${path}?include=moves` : path, { token });
     catalog = await loadCatalog(board.state.catalog.edition);
   } catch (error) {
     if (error instanceof Problem && error.status === 401 && token) {
@@ -90,20 +89,11 @@ async function load() {
   document.getElementById("who").textContent = seat === null || seat === undefined ? "watching as a spectator" : t("playing seat {seat}, {name}", { seat, name: board.seats[seat].name });
   let listing = null;
   let note = TEXT.spectator;
-  if (moves) {
-    try {
-      listing = await moves;
-      if (listing instanceof Error) throw listing;
-      showProblem(problem, null);
-      if (listing.version !== version) {
-        again = true;  // the game moved between the two reads: read both again
-        return;
-      }
-      expected = listing.version;
-      note = board.status === "finished" ? TEXT.ended : listing.to_act === listing.seat ? (confirmEachMove() ? TEXT.yourMove : TEXT.yourMoveQuick) : TEXT.notYourTurn;
-    } catch (error) {
-      showProblem(problem, error);
-    }
+  if (token && board.moves) {
+    listing = board.moves;
+    showProblem(problem, null);
+    expected = listing.version;
+    note = board.status === "finished" ? TEXT.ended : listing.to_act === listing.seat ? (confirmEachMove() ? TEXT.yourMove : TEXT.yourMoveQuick) : TEXT.notYourTurn;
   }
   document.getElementById("moves-note").textContent = note;
   finalScores(document.getElementById("final-scores"), board);

@@ -188,3 +188,54 @@ def test_moves_and_command_answers_are_their_models_exactly(client: TestClient) 
             result = answer.json()
             assert CommandResult.model_validate(result).model_dump(mode="json") == result
             assert result["replayed"] is replayed and result["events"]
+
+
+def test_the_board_with_include_moves_is_the_board_and_the_listing_at_one_version(client: TestClient) -> None:
+    """What the play page reads per refresh (issue 28): `GET /games/{id}?include=moves` is the board
+    view as `GET /games/{id}` gives it plus, in `moves`, what `GET /moves` answers at the same version;
+    a spectator's `moves` is null; its ETag is its own (it varies with the language of the moves)."""
+    from api.schemas import BoardView
+
+    table = create(client, 2, seed="board-with-moves")
+    rng = random.Random(2028)
+    for _ in range(6):
+        seat = client.get(f"/games/{table.game_id}").json()["to_act"]
+        for viewer in (seat, 1 - seat):
+            both = client.get(
+                f"/games/{table.game_id}", params={"include": "moves"}, headers=table.auth(viewer)
+            )
+            assert both.status_code == 200, both.text
+            view = both.json()
+            listing = view.pop("moves")
+            assert view == client.get(f"/games/{table.game_id}", headers=table.auth(viewer)).json()
+            assert listing == client.get(f"/games/{table.game_id}/moves", headers=table.auth(viewer)).json()
+            assert listing["version"] == view["version"] and bool(listing["moves"]) is (viewer == seat)
+            assert BoardView.model_validate(both.json()).model_dump(mode="json") == both.json()
+            etag = both.headers["etag"]
+            assert etag != client.get(f"/games/{table.game_id}", headers=table.auth(viewer)).headers["etag"]
+            again = client.get(
+                f"/games/{table.game_id}",
+                params={"include": "moves"},
+                headers={**table.auth(viewer), "If-None-Match": etag},
+            )
+            assert again.status_code == 304
+            japanese = client.get(
+                f"/games/{table.game_id}",
+                params={"include": "moves"},
+                headers={**table.auth(viewer), "If-None-Match": etag, "Accept-Language": "ja"},
+            )
+            assert japanese.status_code == 200 and japanese.headers["etag"] != etag
+        spectator = client.get(f"/games/{table.game_id}", params={"include": "moves"}).json()
+        assert spectator["moves"] is None
+        listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
+        body = {
+            "command": rng.choice(listing["moves"]),
+            "expected_version": listing["version"],
+            "command_id": f"with-moves-{listing['version']}",
+        }
+        assert (
+            client.post(f"/games/{table.game_id}/commands", headers=table.auth(seat), json=body).status_code
+            == 200
+        )
+    bad = client.get(f"/games/{table.game_id}", params={"include": "everything"})
+    assert bad.status_code == 422
