@@ -212,6 +212,11 @@ class CommandResult(BaseModel):
     version: int
     replayed: bool = Field(description="True when this command ID had been accepted before.")
     events: list[EventItem]
+    board: BoardView | None = Field(
+        None,
+        description="Only with `include=board`: the seat's board view with its legal moves (`moves`) after"
+        " the command, as `GET /games/{game_id}?include=moves` answers then (a bot may have moved since).",
+    )
 
 
 class MovePreview(BaseModel):

@@ -497,7 +497,7 @@ def fig_throughput(backend: str, quick: bool) -> Figure:
         "move cycles/s of one server process (10 concurrent games) vs bare append route requests/s",
         150.0,
         "higher",
-        note=f"server CPU {cpu:.1f} ms per move cycle (board view with moves, include=moves, + POST)",
+        note=f"server CPU {cpu:.1f} ms per move cycle (POST with the board after it; a read as turns pass)",
         goal_of="value",
     )
 

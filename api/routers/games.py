@@ -3,26 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-import orjson
 from fastapi import APIRouter, Header, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
-from api import boards, hooks, limits, play
-from api.clocks import view_of
+from api import hooks, limits, play
 from api.contract import errors
 from api.deps import AnySeat, GameId, OptionalPresented, RuntimeDep, read_as, settled
 from api.i18n import locale_of
 from api.notify import check_form
 from api.problems import ApiError, unauthorized
-from api.routers.play import listing_at, moves_body
-from api.runtime import Listing, Runtime
+from api.runtime import Listing
 from api.schemas import BoardView, CreateGame, Deal, GameCreated, Lobby, LobbyGame, LobbySeat, as_deal
-from api.seating import Seating, deal_of
+from api.seating import Seating
 from api.seats import CHOSEN_SEED, KNOWN, SECRET, Seat
 from api.tables import TableRecord
 from api.tokens import new_token, token_hash
+from api.viewing import board_body, listing_at
 from domain import GameState, IllegalMove, Options, SeatSpec, Setup
 from domain.setup import CHARACTERS
 from projections.views import viewer_for
@@ -268,34 +266,7 @@ async def board(
         headers["Vary"] = "Accept-Language"  # the moves' words
     if if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]:
         return Response(status_code=304, headers=headers)
-    key = boards.cache_key(game_id, version, viewer)
-    body = await runtime.views.get(key)
-    if body is None:
-        deal = await deal_of(runtime, game_id)
-        clock, same = await _clock(runtime, game_id, version)
-        # Rendered here, not in a worker thread: a view is a few tens of microseconds of pure work, less
-        # than the thread hop would cost (issue 28).
-        body = boards.render(state, version, viewer, deal, clock)
-        if deal is not None and same:  # else perhaps not recorded yet (a game being created), or the
-            await runtime.views.put(key, body)  # game moved on meanwhile: do not keep it
-    if include is not None:  # the view's object with one more member (its bytes are kept as they are)
-        moves = None if seat is None or listed is None else moves_body(game_id, version, seat.seat, *listed)
-        body = body[:-1] + b',"moves":' + orjson.dumps(moves) + b"}"
+    body = await board_body(runtime, game_id, state, version, viewer, seat, include is not None, listed)
     return Response(body, media_type="application/json", headers=headers)
 
 
-async def _clock(runtime: Runtime, game_id: str, version: int) -> tuple[dict[str, Any] | None, bool]:
-    """The game's clock as the log fixes it at `version` (docs/async.md), and whether it is that
-    version's: the board view is cached per version, so it holds the deadline, not the time left."""
-    record = await runtime.table_of(game_id)
-    if record is None or record.clock is None:
-        return None, True
-    game = await run_in_threadpool(runtime.store.game, game_id)
-    view = view_of(ClockConfig.from_json(record.clock), game, runtime.clock())
-    return {
-        "config": record.clock,
-        "seat": view.seat,
-        "since": None if view.since is None else view.since.isoformat(),
-        "deadline": None if view.deadline is None else view.deadline.isoformat(),
-        "paused": view.paused,
-    }, game.version == version

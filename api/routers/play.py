@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Annotated, Literal
 
 import orjson
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from api import limits, play
@@ -17,12 +16,11 @@ from api.contract import errors
 from api.deps import CommandSeat, GameId, RequiredPresented, RuntimeDep, read_as
 from api.i18n import locale_of
 from api.problems import ApiError
-from api.runtime import Listing, Runtime
+from api.runtime import Runtime
 from api.schemas import CommandResult, MovesOut, SubmitCommand
-from api.seats import HUMAN, Seat
-from domain import GameState, command_from_dict, command_to_dict, legal_moves, public_state
-from projections.describe import Context, default_context, describe_command
-from projections.preview import believed_positions, preview
+from api.seats import HUMAN
+from api.viewing import listing_now, moves_body, seat_board
+from domain import command_from_dict
 from replays.clock import ClockConfig
 from replays.errors import TableRefused
 from replays.store import Game
@@ -54,68 +52,6 @@ async def moves(
     )
 
 
-def moves_body(
-    game_id: str, version: int, seat: int, to_act: int | None, listing: Listing | None
-) -> dict[str, Any]:
-    """A `MovesOut` as JSON, built in its shape (its field order; the previews are `MovePreview`s'
-    `to_json`): validating the listing's dicts into models only to dump them again cost more than
-    building it. The board view's `moves` (`GET /games/{id}?include=moves`) is the same."""
-    moves, descriptions, previews = listing or ([], [], [])
-    return {
-        "game_id": game_id,
-        "version": version,
-        "seat": seat,
-        "to_act": to_act,
-        "moves": moves,
-        "descriptions": descriptions,
-        "previews": previews,
-    }
-
-
-def listing_now(
-    runtime: Runtime, game_id: str, seat: Seat | None, locale: str = "en"
-) -> tuple[int, int | None, Listing | None]:
-    """(Blocking.) The game's version, the seat to act, and `seat`'s move listing when it is the one
-    to act (None otherwise), in `locale`."""
-    assert seat is not None  # `RequiredPresented`
-    state, version = runtime.store.current(game_id)
-    return (version, *listing_at(runtime, game_id, state, version, seat.seat, locale))
-
-
-def listing_at(
-    runtime: Runtime, game_id: str, state: GameState, version: int, seat: int, locale: str = "en"
-) -> tuple[int | None, Listing | None]:
-    """The seat to act at `state` (the game's `version`) and `seat`'s move listing when it is the one
-    to act (None otherwise), in `locale`: computed once per version, seat and language
-    (`Runtime.move_listings`)."""
-    to_act = None if state.finished else state.turn.seat
-    if to_act != seat:
-        return to_act, None
-    key = (game_id, version, seat, locale)
-    listing = runtime.move_listings.get(key)
-    if listing is None:
-        listing = moves_listing(state, seat, locale)
-        runtime.move_listings.put(key, listing)
-    return to_act, listing
-
-
-def moves_listing(state: GameState, seat: int, locale: str = "en") -> Listing:
-    """The seat's legal moves at `state`: each as JSON, in words (of `locale`), and what it will do."""
-    listed = legal_moves(state)
-    moves = [command_to_dict(m) for m in listed]
-    position = default_context(public_state(state, seat), locale)
-    # events in the words of the history: no position (api/play.py)
-    events = Context(position.catalog, locale=locale)
-    believed = believed_positions(state, seat)
-    previews = [preview(state, m, events, believed).to_json() for m in listed]
-    # A move in words tells what it grants and where it lands from its own told events (its preview's).
-    descriptions = [
-        describe_command(m, replace(position, told=tuple(p["events"])))
-        for m, p in zip(moves, previews, strict=True)
-    ]
-    return moves, descriptions, previews
-
-
 @router.post(
     "/commands",
     operation_id="submitCommand",
@@ -132,7 +68,20 @@ def moves_listing(state: GameState, seat: int, locale: str = "en") -> Listing:
         422: {"description": "Illegal move (the body has `reason` and `rule_id`) or malformed command."},
     },
 )
-async def submit(game_id: GameId, body: SubmitCommand, request: Request, caller: CommandSeat) -> Response:
+async def submit(
+    game_id: GameId,
+    body: SubmitCommand,
+    request: Request,
+    caller: CommandSeat,
+    include: Annotated[
+        Literal["board"] | None,
+        Query(
+            description="`board`: the answer also holds, in `board`, the seat's board view and legal moves"
+            " after the command (as `GET /games/{game_id}?include=moves` answers then): the next decision"
+            " without another request."
+        ),
+    ] = None,
+) -> Response:
     """Submit a command at the version the caller saw; a retry with the same command ID is safe."""
     assert caller is not None  # None only for a game ID the route refuses, and then it does not run
     runtime: Runtime = request.app.state.runtime
@@ -183,7 +132,11 @@ async def submit(game_id: GameId, body: SubmitCommand, request: Request, caller:
         "replayed": result.replayed,
         "events": [{**item, **extra} for item in play.localised(items, locale_of(request))],
     }
-    return Response(orjson.dumps(answer), media_type="application/json")
+    encoded = orjson.dumps(answer)
+    if include is not None:  # the answer's object with one more member: the board after the command
+        board = await seat_board(runtime, game_id, seat, locale_of(request))
+        encoded = encoded[:-1] + b',"board":' + board + b"}"
+    return Response(encoded, media_type="application/json")
 
 
 async def guard(

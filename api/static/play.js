@@ -37,8 +37,9 @@ onLayoutChange(boardNode, () => refresh());
 document.getElementById("game").textContent = gameId.slice(0, 8);
 document.getElementById("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
 
-async function refresh() {
-  // One refresh at a time; a request for another while one runs makes it run once more.
+async function refresh(given = null) {
+  // One refresh at a time; a request for another while one runs makes it run once more. `given`: a
+  // board with its moves already in hand (a command's answer, include=board), drawn without a request.
   if (refreshing) {
     again = true;
     return refreshing;
@@ -46,7 +47,8 @@ async function refresh() {
   refreshing = (async () => {
     do {
       again = false;
-      await load();
+      await load(given);
+      given = null;
     } while (again);
   })();
   try {
@@ -56,13 +58,13 @@ async function refresh() {
   }
 }
 
-async function load() {
+async function load(given = null) {
   const problem = document.getElementById("moves-problem");
   let board;
   let catalog;
   // The board and, for a seat, its moves at the same version: one request (include=moves).
   try {
-    board = await api(token ? `${path}?include=moves` : path, { token });
+    board = given || await api(token ? `${path}?include=moves` : path, { token });
     catalog = await loadCatalog(board.state.catalog.edition);
   } catch (error) {
     if (error instanceof Problem && error.status === 401 && token) {
@@ -134,16 +136,19 @@ function finalScores(box, board) {
 async function submit(move) {
   const problem = document.getElementById("moves-problem");
   sending = true;
+  let next = null;
   try {
-    const result = await api(`${path}/commands`, { token, method: "POST", body: { command: move, expected_version: expected, command_id: newCommandId() } });
+    // include=board: the answer holds the board and moves after the move, drawn without another request.
+    const result = await api(`${path}/commands?include=board`, { token, method: "POST", body: { command: move, expected_version: expected, command_id: newCommandId() } });
     posted = result.version;
+    next = result.board || null;
     showProblem(problem, null);
   } catch (error) {
     showProblem(problem, error);  // 409: someone moved first; 422: illegal (with the rule); 403: not now
   } finally {
     sending = false;
   }
-  await refresh();
+  await refresh(next);
 }
 
 async function loadHistory() {

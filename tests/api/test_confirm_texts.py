@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from api import play
-from api.routers.play import moves_listing
+from api.viewing import moves_listing
 from domain import GameState, Options, command_from_dict
 from domain.abilities.newton import mirror_times
 from domain.characters import rules_for

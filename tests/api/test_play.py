@@ -186,7 +186,8 @@ def test_moves_and_command_answers_are_their_models_exactly(client: TestClient) 
             answer = client.post(f"/games/{table.game_id}/commands", headers=table.auth(seat), json=body)
             assert answer.status_code == 200
             result = answer.json()
-            assert CommandResult.model_validate(result).model_dump(mode="json") == result
+            # exclude_unset: `board` is there only when asked for (include=board)
+            assert CommandResult.model_validate(result).model_dump(mode="json", exclude_unset=True) == result
             assert result["replayed"] is replayed and result["events"]
 
 
@@ -239,3 +240,34 @@ def test_the_board_with_include_moves_is_the_board_and_the_listing_at_one_versio
         )
     bad = client.get(f"/games/{table.game_id}", params={"include": "everything"})
     assert bad.status_code == 422
+
+
+def test_a_command_with_include_board_answers_the_board_and_moves_after_it(client: TestClient) -> None:
+    """`POST /commands?include=board` (issue 28): the answer holds the seat's board and legal moves
+    after the command, exactly what `GET /games/{id}?include=moves` then answers the seat; the retry
+    of the same command ID answers the board as it is then; without include there is no `board`."""
+    from api.schemas import CommandResult
+
+    table = create(client, 2, seed="command-with-board")
+    rng = random.Random(4028)
+    for n in range(10):
+        seat = client.get(f"/games/{table.game_id}").json()["to_act"]
+        listing = client.get(f"/games/{table.game_id}/moves", headers=table.auth(seat)).json()
+        body = {
+            "command": rng.choice(listing["moves"]),
+            "expected_version": listing["version"],
+            "command_id": f"with-board-{n}",
+        }
+        url = f"/games/{table.game_id}/commands"
+        for replayed in (False, True):
+            answer = client.post(url, params={"include": "board"}, headers=table.auth(seat), json=body)
+            assert answer.status_code == 200, answer.text
+            result = answer.json()
+            assert result["replayed"] is replayed
+            assert CommandResult.model_validate(result).model_dump(mode="json", exclude_unset=True) == result
+            now = client.get(f"/games/{table.game_id}", params={"include": "moves"}, headers=table.auth(seat))
+            assert result["board"] == now.json()
+            assert result["board"]["version"] == result["version"]  # no bot here: nobody moved since
+            assert result["board"]["viewer"]["seat"] == seat
+        plain = client.post(url, headers=table.auth(seat), json=body).json()
+        assert "board" not in plain and plain["replayed"] is True
