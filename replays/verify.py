@@ -150,26 +150,8 @@ def verify_records(
     """
     if edition is not None:
         load_catalog(edition)  # an unknown edition is the caller's error, before any check
-    formats = list(problems)
-    for r in records:
-        message = check_record(r)
-        if message:
-            formats.append(Finding("format", message, _int(r.version), r.line))
-    if not records and not formats:
-        formats.append(Finding("format", "the log has no events"))
-    if records and not formats:
-        scheme = scheme_of(records[0].meta)
-        other = next((r for r in records if scheme_of(r.meta) != scheme), None)
-        if other is not None:
-            message = f"its audit scheme {scheme_of(other.meta)} is not the game's ({scheme}, event 1's)"
-            formats.append(Finding("format", message, _int(other.version), other.line))
-        elif scheme == KEYED:
-            formats += _key_problems(records)
-    # Complete: every secret field there, and none taken on trust from a seal (scheme 3 seals the fields
-    # a seat sees of its own; schemes 1 and 2 never seal a field they show).
-    complete = not any(is_redacted(r.event) or r.sealed for r in records if isinstance(r.event, Mapping))
-    last = records[-1].event if records else None
-    finished = isinstance(last, Mapping) and last.get("type") == "GameEnded"
+    formats = _format_findings(records, problems)
+    complete, finished = _is_complete(records), _is_finished(records)
     if formats:
         checks = [CheckResult("format", "failed", str(formats[0]))]
         checks += [CheckResult(name, "skipped", "the log is malformed") for name in CHECKS[1:]]
@@ -180,36 +162,89 @@ def verify_records(
     findings = [chain] if chain else []
     notes: list[str] = []
     if complete:
-        adjudicator = Adjudicator(records)
-        adjudication = adjudicator.run()
-        checks.append(_result("adjudication", adjudication, "the rules reproduce every batch"))
-        findings += [adjudication] if adjudication else []
-        if adjudicator.events:
-            fairness = adjudicator.fairness()
-            detail = "commitments, draws and reveal match" if finished else "commitments and draws match"
-            checks.append(_result("fairness", fairness, detail + ("" if finished else "; reveal pending")))
-            findings += [fairness] if fairness else []
-        else:
-            checks.append(CheckResult("fairness", "skipped", "the events cannot be read"))
-        notes += adjudicator.notes
+        findings += _rules_checks(records, finished, checks, notes)
     else:
         reason = "the hidden deal is redacted in this export"
         checks += [CheckResult("adjudication", "skipped", reason), CheckResult("fairness", "skipped", reason)]
     findings += header
     if not finished:
         findings = [_redacted(f) for f in findings]
-    check: EditionCheck | None = None
-    if edition is not None:
-        check = readjudicate(records, edition) if complete else None
-        if check is None:
-            notes.append(f"not re-adjudicated under edition {edition!r}: the hidden deal is redacted")
-        else:
-            if not finished and check.divergence is not None:
-                check = replace(check, divergence=_redacted(check.divergence))
-            notes.append(check.summary())
+    check = None if edition is None else _edition_note(records, edition, complete, finished, notes)
     return VerifyReport(
         source, len(records), finished, complete, tuple(checks), tuple(findings), tuple(notes), check
     )
+
+
+def _is_complete(records: Sequence[Record]) -> bool:
+    """Every secret field there, and none taken on trust from a seal (scheme 3 seals the fields a seat
+    sees of its own; schemes 1 and 2 never seal a field they show)."""
+    return not any(is_redacted(r.event) or r.sealed for r in records if isinstance(r.event, Mapping))
+
+
+def _is_finished(records: Sequence[Record]) -> bool:
+    """The log ends with GameEnded."""
+    last = records[-1].event if records else None
+    return isinstance(last, Mapping) and last.get("type") == "GameEnded"
+
+
+def _format_findings(records: Sequence[Record], problems: Sequence[Finding]) -> list[Finding]:
+    """The format check: the problems found while reading, each record's structure, then (when those
+    hold) one audit scheme for the whole game and, under scheme 3, one key."""
+    formats = list(problems)
+    for r in records:
+        message = check_record(r)
+        if message:
+            formats.append(Finding("format", message, _int(r.version), r.line))
+    if not records and not formats:
+        formats.append(Finding("format", "the log has no events"))
+    if records and not formats:
+        formats += _scheme_problems(records)
+    return formats
+
+
+def _scheme_problems(records: Sequence[Record]) -> list[Finding]:
+    """Every event under event 1's audit scheme, and under scheme 3 one key."""
+    scheme = scheme_of(records[0].meta)
+    other = next((r for r in records if scheme_of(r.meta) != scheme), None)
+    if other is not None:
+        message = f"its audit scheme {scheme_of(other.meta)} is not the game's ({scheme}, event 1's)"
+        return [Finding("format", message, _int(other.version), other.line)]
+    return _key_problems(records) if scheme == KEYED else []
+
+
+def _rules_checks(
+    records: Sequence[Record], finished: bool, checks: list[CheckResult], notes: list[str]
+) -> list[Finding]:
+    """(2) re-adjudication and (3) the fair deal of a complete log: their results added to `checks`,
+    the adjudicator's notes to `notes`; the findings returned."""
+    adjudicator = Adjudicator(records)
+    adjudication = adjudicator.run()
+    checks.append(_result("adjudication", adjudication, "the rules reproduce every batch"))
+    findings = [adjudication] if adjudication else []
+    if adjudicator.events:
+        fairness = adjudicator.fairness()
+        detail = "commitments, draws and reveal match" if finished else "commitments and draws match"
+        checks.append(_result("fairness", fairness, detail + ("" if finished else "; reveal pending")))
+        findings += [fairness] if fairness else []
+    else:
+        checks.append(CheckResult("fairness", "skipped", "the events cannot be read"))
+    notes += adjudicator.notes
+    return findings
+
+
+def _edition_note(
+    records: Sequence[Record], edition: str, complete: bool, finished: bool, notes: list[str]
+) -> EditionCheck | None:
+    """`verify --edition`: the game re-adjudicated under `edition` (None for a redacted log), its
+    summary added to `notes` (an unfinished game's divergence shows no hidden field)."""
+    check = readjudicate(records, edition) if complete else None
+    if check is None:
+        notes.append(f"not re-adjudicated under edition {edition!r}: the hidden deal is redacted")
+        return None
+    if not finished and check.divergence is not None:
+        check = replace(check, divergence=_redacted(check.divergence))
+    notes.append(check.summary())
+    return check
 
 
 def _key_problems(records: Sequence[Record]) -> list[Finding]:
