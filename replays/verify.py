@@ -831,87 +831,167 @@ def _opponent_deal(adj: Adjudicator, stored: Sequence[DomainEvent]) -> list[Doma
 
 
 def _diverge(adj: Adjudicator, rebased: GameStarted) -> Finding | None:
+    """The first event that the rules, under the rebased deal's edition, produce otherwise than the
+    log, batch by batch (or None): a command they refuse, a batch they cannot re-run, an event they
+    produce differently, or recorded events they cannot apply."""
     records, events = adj.records, adj.events
     state: GameState | None = None
     for start_index, end in adj.batches:
         meta = records[start_index].meta
-        known = set(load_catalog(rebased.catalog_edition).cards)
-        stored = [_rebase_deal(e, known) for e in events[start_index:end]]
-        if start_index == 0:
-            stored[0] = rebased  # the same deal, under the other edition
-        try:
-            if meta["kind"] == "setup":
-                dealt = _opponent_deal(adj, stored)  # the same deal of a non-player opponent (SOLO-24)
-                expected = [rebased, *dealt, *settle(fold([rebased, *dealt]))[1]]
-            elif meta["kind"] == "command":
-                assert state is not None
-                expected = decide(state, command_from_dict(meta["command"]))
-            else:
-                expected = [stored[0], *settle(evolve(state, stored[0]))[1]]
-        except IllegalMove as exc:
-            return Finding(
-                "edition",
-                f"these rules refuse the recorded command {_text(meta['command'])}: {exc.message}",
-                start_index + 1,
-                records[start_index].line,
-                exc.rule_id,
-                stored=records[start_index].event,
-            )
-        except Exception as exc:  # a deal or position the other edition cannot play
-            return Finding(
-                "edition",
-                f"the batch cannot be re-run: {type(exc).__name__}: {exc}",
-                start_index + 1,
-                records[start_index].line,
-            )
+        stored = _rebased_batch(events[start_index:end], rebased, start_index == 0)
+        expected = _rerun(adj, start_index, stored, rebased, state)
+        if isinstance(expected, Finding):
+            return expected
         cut = end < len(events) and isinstance(events[end], GameForked)
-        for k in range(max(len(expected), len(stored))):
-            want = event_to_dict(expected[k]) if k < len(expected) else None
-            got = event_to_dict(stored[k]) if k < len(stored) else None
-            if want is not None and got is not None and "grants" in want and "grants" not in got:
-                # A rules-0.1.0 event recorded no grants (docs/editions.md): what it granted shows in the
-                # events that follow, so the rest of the event is compared, and a different grant
-                # diverges there.
-                want = {key: value for key, value in want.items() if key != "grants"}
-            if want is None and cut:
-                break
-            if want is not None and got is not None and _same(want, got):
-                continue
-            index = start_index + min(k, len(stored) - 1)
-            if want is None:
-                message = f"these rules produce no {got and got['type']} here"
-            elif got is None:
-                message = f"these rules also produce {want['type']} here"
-            elif want["type"] != got["type"]:
-                message = f"these rules produce {want['type']} here, the log has {got['type']}"
-            else:
-                fields = sorted(
-                    k2 for k2 in set(want) | set(got) if not _same({"v": want.get(k2)}, {"v": got.get(k2)})
-                )
-                message = f"{want['type']} differs in {', '.join(fields)}"
-            rule = (want or {}).get("rule") or (got or {}).get("rule")
-            return Finding(
-                "edition",
-                f"{message} (after {_text(meta['command'])})",
-                index + 1,
-                records[index].line,
-                rule,
-                expected=want,
-                stored=records[index].event if got is not None else None,
-            )
+        divergence = _first_difference(records, start_index, meta, expected, stored, cut)
+        if divergence is not None:
+            return divergence
         # The events as these rules write them (with their grants), equal to the stored ones otherwise.
         applied = expected[: len(stored)] if len(expected) >= len(stored) else stored
-        try:
-            for e in applied:
-                state = evolve(state, e)
-        except Exception as exc:
-            return Finding(
-                "edition",
-                f"the recorded events cannot be applied: {type(exc).__name__}: {exc}",
-                start_index + 1,
-                records[start_index].line,
-            )
+        after = _apply(records[start_index], start_index, state, applied)
+        if isinstance(after, Finding):
+            return after
+        state = after
     return None
+
+
+def _rebased_batch(batch: Sequence[DomainEvent], rebased: GameStarted, first: bool) -> list[DomainEvent]:
+    """A batch's recorded events with their deals rebased on the other edition (GameStarted the
+    rebased one itself: the same deal, under the other edition)."""
+    known = set(load_catalog(rebased.catalog_edition).cards)
+    stored = [_rebase_deal(e, known) for e in batch]
+    if first:
+        stored[0] = rebased
+    return stored
+
+
+def _rerun(
+    adj: Adjudicator,
+    start_index: int,
+    stored: Sequence[DomainEvent],
+    rebased: GameStarted,
+    state: GameState | None,
+) -> list[DomainEvent] | Finding:
+    """What these rules produce for the batch, or the finding of a command they refuse or of a deal or
+    position the other edition cannot play."""
+    record = adj.records[start_index]
+    meta = record.meta
+    try:
+        return _edition_expected(adj, meta, stored, rebased, state)
+    except IllegalMove as exc:
+        return Finding(
+            "edition",
+            f"these rules refuse the recorded command {_text(meta['command'])}: {exc.message}",
+            start_index + 1,
+            record.line,
+            exc.rule_id,
+            stored=record.event,
+        )
+    except Exception as exc:  # a deal or position the other edition cannot play
+        return Finding(
+            "edition",
+            f"the batch cannot be re-run: {type(exc).__name__}: {exc}",
+            start_index + 1,
+            record.line,
+        )
+
+
+def _edition_expected(
+    adj: Adjudicator,
+    meta: Mapping[str, Any],
+    stored: Sequence[DomainEvent],
+    rebased: GameStarted,
+    state: GameState | None,
+) -> list[DomainEvent]:
+    """The events of a batch by its kind: the setup deals the rebased start (and the same deal of a
+    non-player opponent, SOLO-24); a command is decided; a fork or a table batch is taken as recorded,
+    with what settles after it."""
+    if meta["kind"] == "setup":
+        dealt = _opponent_deal(adj, stored)
+        return [rebased, *dealt, *settle(fold([rebased, *dealt]))[1]]
+    if meta["kind"] == "command":
+        assert state is not None
+        return decide(state, command_from_dict(meta["command"]))
+    return [stored[0], *settle(evolve(state, stored[0]))[1]]
+
+
+def _first_difference(
+    records: Sequence[Record],
+    start_index: int,
+    meta: Mapping[str, Any],
+    expected: Sequence[DomainEvent],
+    stored: Sequence[DomainEvent],
+    cut: bool,
+) -> Finding | None:
+    """The first event of the batch that differs between what these rules produce and the log (a
+    batch cut by a fork may stop early)."""
+    for k in range(max(len(expected), len(stored))):
+        got = event_to_dict(stored[k]) if k < len(stored) else None
+        want = _without_missing_grants(event_to_dict(expected[k]) if k < len(expected) else None, got)
+        if want is None and cut:
+            break
+        if want is not None and got is not None and _same(want, got):
+            continue
+        return _divergence_at(records, start_index + min(k, len(stored) - 1), meta, want, got)
+    return None
+
+
+def _divergence_at(
+    records: Sequence[Record],
+    index: int,
+    meta: Mapping[str, Any],
+    want: dict[str, Any] | None,
+    got: dict[str, Any] | None,
+) -> Finding:
+    """The edition finding at event `index`: how the events differ, after which command, and the rule
+    of the event these rules produce (else of the recorded one)."""
+    rule = (want or {}).get("rule") or (got or {}).get("rule")
+    return Finding(
+        "edition",
+        f"{_difference(want, got)} (after {_text(meta['command'])})",
+        index + 1,
+        records[index].line,
+        rule,
+        expected=want,
+        stored=records[index].event if got is not None else None,
+    )
+
+
+def _without_missing_grants(want: dict[str, Any] | None, got: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A rules-0.1.0 event recorded no grants (docs/editions.md): what it granted shows in the events
+    that follow, so the rest of the event is compared, and a different grant diverges there."""
+    if want is not None and got is not None and "grants" in want and "grants" not in got:
+        return {key: value for key, value in want.items() if key != "grants"}
+    return want
+
+
+def _difference(want: Mapping[str, Any] | None, got: Mapping[str, Any] | None) -> str:
+    """How the event these rules produce (`want`) and the recorded one (`got`) differ, in words."""
+    if want is None:
+        return f"these rules produce no {got and got['type']} here"
+    if got is None:
+        return f"these rules also produce {want['type']} here"
+    if want["type"] != got["type"]:
+        return f"these rules produce {want['type']} here, the log has {got['type']}"
+    fields = sorted(k for k in set(want) | set(got) if not _same({"v": want.get(k)}, {"v": got.get(k)}))
+    return f"{want['type']} differs in {', '.join(fields)}"
+
+
+def _apply(
+    record: Record, start_index: int, state: GameState | None, applied: Sequence[DomainEvent]
+) -> GameState | Finding | None:
+    """The state after the batch's events, or the finding of events these rules cannot apply."""
+    try:
+        for e in applied:
+            state = evolve(state, e)
+    except Exception as exc:
+        return Finding(
+            "edition",
+            f"the recorded events cannot be applied: {type(exc).__name__}: {exc}",
+            start_index + 1,
+            record.line,
+        )
+    return state
 
 
 class _Divergence(Exception):
