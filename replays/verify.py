@@ -7,8 +7,9 @@ stored, and the rule ID. Nothing here raises on hostile input: every failure bec
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from types import UnionType
 from typing import Any
 
 from domain import (
@@ -446,35 +447,50 @@ class Adjudicator:
             ):
                 return self._finding(i, "its metadata names other rules (catalog or options) than the game's")
             opens = not self.batches or meta["batch"] != self.records[self.batches[-1][0]].meta["batch"]
-            if opens:
-                if meta["batch"] != i + 1:
-                    return self._finding(
-                        i, f"a batch must be numbered by its first event, not {meta['batch']}"
-                    )
-                self.batches.append((i, i + 1))
-                if isinstance(e, GameForked):
-                    command_ids = {}
-                command_id = meta["command_id"]
-                if meta["kind"] == "command" and command_id is not None:
-                    if command_id in command_ids:
-                        return self._finding(
-                            i,
-                            f"command ID {command_id!r} was already used by event {command_ids[command_id]}",
-                        )
-                    command_ids[command_id] = i + 1
-            else:
-                start_meta = self.records[self.batches[-1][0]].meta
-                for key in ("kind", "actor", "command_id", "command", "received_at"):
-                    if not _same({key: meta[key]}, {key: start_meta[key]}):
-                        return self._finding(i, f"its {key} differs from the rest of its batch")
-                self.batches[-1] = (self.batches[-1][0], i + 1)
-            kind = meta["kind"]
-            if isinstance(e, GameStarted) != (i == 0):
-                return self._finding(i, "GameStarted must be the first event and only the first")
-            if (kind == "setup") != (self.batches[-1][0] == 0):
-                return self._finding(i, "only the first batch is the setup")
-            if isinstance(e, GameForked) != (opens and kind == "fork"):
-                return self._finding(i, "a fork batch, and only a fork batch, begins with GameForked")
+            problem = (
+                self._open_batch(i, meta, e, command_ids) if opens else self._extend_batch(i, meta)
+            ) or self._check_place(i, e, meta["kind"], opens)
+            if problem:
+                return problem
+        return None
+
+    def _open_batch(
+        self, i: int, meta: Mapping[str, Any], e: DomainEvent, command_ids: dict[str, int]
+    ) -> Finding | None:
+        """Event `i` begins a batch: numbered by it, and a command's ID not used since the last fork
+        (`command_ids`, emptied by a fork)."""
+        if meta["batch"] != i + 1:
+            return self._finding(i, f"a batch must be numbered by its first event, not {meta['batch']}")
+        self.batches.append((i, i + 1))
+        if isinstance(e, GameForked):
+            command_ids.clear()
+        command_id = meta["command_id"]
+        if meta["kind"] == "command" and command_id is not None:
+            if command_id in command_ids:
+                return self._finding(
+                    i, f"command ID {command_id!r} was already used by event {command_ids[command_id]}"
+                )
+            command_ids[command_id] = i + 1
+        return None
+
+    def _extend_batch(self, i: int, meta: Mapping[str, Any]) -> Finding | None:
+        """Event `i` continues the last batch: the same kind, actor, command and time as its first."""
+        start_meta = self.records[self.batches[-1][0]].meta
+        for key in ("kind", "actor", "command_id", "command", "received_at"):
+            if not _same({key: meta[key]}, {key: start_meta[key]}):
+                return self._finding(i, f"its {key} differs from the rest of its batch")
+        self.batches[-1] = (self.batches[-1][0], i + 1)
+        return None
+
+    def _check_place(self, i: int, e: DomainEvent, kind: str, opens: bool) -> Finding | None:
+        """GameStarted first and only first, the setup the first batch and only it, and GameForked
+        exactly where a fork batch begins."""
+        if isinstance(e, GameStarted) != (i == 0):
+            return self._finding(i, "GameStarted must be the first event and only the first")
+        if (kind == "setup") != (self.batches[-1][0] == 0):
+            return self._finding(i, "only the first batch is the setup")
+        if isinstance(e, GameForked) != (opens and kind == "fork"):
+            return self._finding(i, "a fork batch, and only a fork batch, begins with GameForked")
         return None
 
     def _setup(self, command: Mapping[str, Any]) -> Setup:
@@ -563,26 +579,41 @@ class Adjudicator:
         return None
 
     def _expected(self, meta: Mapping[str, Any], i: int, state: GameState | None) -> list[DomainEvent]:
+        """What the rules produce for the batch that begins at event `i`, by its kind."""
         kind = meta["kind"]
         if kind == "setup":
-            first = self.events[0]
-            assert isinstance(first, GameStarted)
-            if not self.original and self.anchor is not None:
-                # A re-dealing fork rewrote this start's deal; its fork batch checks that rewrite. What
-                # follows GameStarted (a non-player opponent's own deal, SOLO-24) is what the setup
-                # deals, as that fork re-dealt it.
-                dealt = redealt_start(self._setup(meta["command"]), self.events[1 : self.batches[0][1]])
-                return [first, *dealt, *settle(fold([first, *dealt]))[1]]
-            return start(self._setup(meta["command"]))[1]
+            return self._setup_expected(meta)
         assert state is not None
         if kind == "command":
-            command = command_from_dict(meta["command"])
-            actor = meta["actor"]
-            if isinstance(actor, int) and actor != command.seat:
-                raise _Divergence(
-                    self._finding(i, f"seat {actor} cannot have sent a command for seat {command.seat}")
-                )
-            return decide(state, command)
+            return self._command_expected(meta, i, state)
+        return self._fork_expected(i, state)
+
+    def _setup_expected(self, meta: Mapping[str, Any]) -> list[DomainEvent]:
+        """The recorded setup's start; or, after a re-deal, the start as it was rewritten."""
+        first = self.events[0]
+        assert isinstance(first, GameStarted)
+        if not self.original and self.anchor is not None:
+            # A re-dealing fork rewrote this start's deal; its fork batch checks that rewrite. What
+            # follows GameStarted (a non-player opponent's own deal, SOLO-24) is what the setup
+            # deals, as that fork re-dealt it.
+            dealt = redealt_start(self._setup(meta["command"]), self.events[1 : self.batches[0][1]])
+            return [first, *dealt, *settle(fold([first, *dealt]))[1]]
+        return start(self._setup(meta["command"]))[1]
+
+    def _command_expected(self, meta: Mapping[str, Any], i: int, state: GameState) -> list[DomainEvent]:
+        """The recorded command decided, sent by the seat it is for (when a seat sent it)."""
+        command = command_from_dict(meta["command"])
+        actor = meta["actor"]
+        if isinstance(actor, int) and actor != command.seat:
+            raise _Divergence(
+                self._finding(i, f"seat {actor} cannot have sent a command for seat {command.seat}")
+            )
+        return decide(state, command)
+
+    def _fork_expected(self, i: int, state: GameState) -> list[DomainEvent]:
+        """A fork copying the `i` events before it: an earlier re-deal as recorded (the last one's
+        rewrite checks it), a fork of a finished game keeping the deal, or the last re-deal, whose
+        rewrite of the copied events must be the recorded one."""
         forked = self.events[i]
         assert isinstance(forked, GameForked)
         if forked.source_version != i:
@@ -599,6 +630,11 @@ class Adjudicator:
             kept = kept_deal_fork(state, forked.source_game, i)
             return [kept, *settle(evolve(state, kept))[1]]
         whole = fork_events(self.events[:i], i, forked.source_game, forked.seed, forked.salt)
+        self._check_rewrite(i, whole)
+        return whole[i:]
+
+    def _check_rewrite(self, i: int, whole: Sequence[DomainEvent]) -> None:
+        """The re-dealing fork at event `i + 1` rewrites each copied event as recorded (else raises)."""
         for k in range(i):
             if not _same(event_to_dict(whole[k]), self.records[k].event):
                 raise _Divergence(
@@ -610,7 +646,6 @@ class Adjudicator:
                         stored=self.records[k].event,
                     )
                 )
-        return whole[i:]
 
     def _table_batch(self, i: int, end: int) -> list[DomainEvent]:
         """A table batch (docs/async.md) holds only the service's facts, taken as recorded; a take-back
@@ -683,63 +718,117 @@ class Adjudicator:
     def fairness(self) -> Finding | None:
         """(3) Every deal matches its commitment, every draw is the next card of the committed order,
         and the end reveals the deal behind the last commitment."""
-        deal: GameStarted | GameForked | None = None
-        drawn = {False: 0, True: 0}
-        stack: tuple[str, ...] | None = None  # the solo Tycho's committed Movement stack
-        shown = 0
-        redeals = self._redeals()
+        deal = _DealWatch(self._redeals())
         for i, e in enumerate(self.events):
-            if isinstance(e, GameForked) and deal is not None and i not in redeals:
-                # A fork of a finished game keeps the deal: it names what was left of it.
-                rest = (deal.seed, deal.salt, deal.commitment, deal.deck[drawn[False] :], deal.box)
-                if (
-                    (e.seed, e.salt, e.commitment, e.deck, e.box) != rest
-                    or (e.reserve != deal.reserve[drawn[True] :] or e.moon_hidden != deal.moon_hidden)
-                    or e.character_deals != deal.character_deals
-                ):
-                    return self._fair(i, "the fork keeps the deal but its cards are not what was left of it")
-            elif isinstance(e, GameStarted | GameForked):
-                committed = commitment_of(
-                    e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve), e.moon_hidden, e.character_deals
-                )
-                if committed != e.commitment:
-                    return self._fair(i, "the commitment does not match the salt and the deal")
-                deal, drawn = e, {False: 0, True: 0}
-            elif isinstance(e, CardDealt | CardDrawnFaceDown) and deal is not None:
-                pile = deal.reserve if e.from_reserve else deal.deck
-                n = drawn[e.from_reserve]
-                name = "reserve" if e.from_reserve else "deck"
-                if n >= len(pile) or pile[n] != e.card:
-                    return self._fair(i, f"the card drawn is not card {n + 1} of the committed {name}")
-                drawn[e.from_reserve] = n + 1
-            elif isinstance(e, OpponentDealt) and deal is not None:
-                # SOLO-24: Tycho's hidden Movement stack, committed with the deal's salt
-                if stack_commitment(deal.salt, tuple(e.stack)) != e.commitment:
-                    return self._fair(i, "the Movement stack does not match its commitment (SOLO-24)")
-                stack, shown = tuple(e.stack), 0
-            elif isinstance(e, MovementTileRevealed) and stack is not None:
-                if shown < len(stack) and e.tile != stack[shown]:
-                    return self._fair(
-                        i, f"the Movement tile revealed is not tile {shown + 1} of the committed stack"
-                    )
-                shown += 1
-            elif isinstance(e, MovementStackRevealed) and stack is not None:
-                if tuple(e.stack) != stack:
-                    return self._fair(
-                        i, "the end reveals another Movement stack than the one committed (SOLO-24)"
-                    )
-            elif isinstance(e, GameEnded) and deal is not None:
-                committed_deal = (
-                    deal.seed, deal.salt, deal.deck, deal.box, deal.reserve, deal.moon_hidden,
-                    deal.character_deals,
-                )  # fmt: skip
-                if (e.seed, e.salt, e.deck, e.box, e.reserve, e.moon, e.character_deals) != committed_deal:
-                    return self._fair(i, "the end reveals another seed or deal than the one committed")
+            message = deal.see(i, e)
+            if message is not None:
+                return self._fair(i, message)
         return None
 
     def _fair(self, index: int, message: str) -> Finding:
         r = self.records[index]
         return Finding("fairness", message, index + 1, r.line, stored=r.event)
+
+
+class _DealWatch:
+    """The fair-deal check's walk over a game's events: the deal in force (the last GameStarted or
+    GameForked), the cards drawn from its deck and its reserve, and the solo Tycho's committed Movement
+    stack with the tiles shown of it. `see` checks one event against them and moves them on."""
+
+    def __init__(self, redeals: list[int]) -> None:
+        self.redeals = redeals  # the forks that re-dealt (the others keep the deal of a finished game)
+        self.deal: GameStarted | GameForked | None = None
+        self.drawn = {False: 0, True: 0}  # cards drawn from the deck (False) and the reserve (True)
+        self.stack: tuple[str, ...] | None = None  # the solo Tycho's committed Movement stack
+        self.shown = 0
+
+    def see(self, i: int, e: DomainEvent) -> str | None:
+        """What is unfair about event `i`, or None."""
+        for kind, check in self._CHECKS:
+            if isinstance(e, kind):
+                return check(self, i, e)
+        return None
+
+    def _dealt(self, i: int, e: Any) -> str | None:
+        """A deal (a start, or a fork that re-deals) matches its commitment and comes into force; a fork
+        of a finished game keeps the deal in force."""
+        if isinstance(e, GameForked) and self.deal is not None and i not in self.redeals:
+            return self._kept(e, self.deal)
+        committed = commitment_of(
+            e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve), e.moon_hidden, e.character_deals
+        )
+        if committed != e.commitment:
+            return "the commitment does not match the salt and the deal"
+        self.deal, self.drawn = e, {False: 0, True: 0}
+        return None
+
+    def _kept(self, e: GameForked, deal: GameStarted | GameForked) -> str | None:
+        """A fork of a finished game keeps the deal: it names what was left of it."""
+        rest = (deal.seed, deal.salt, deal.commitment, deal.deck[self.drawn[False] :], deal.box)
+        if (
+            (e.seed, e.salt, e.commitment, e.deck, e.box) != rest
+            or (e.reserve != deal.reserve[self.drawn[True] :] or e.moon_hidden != deal.moon_hidden)
+            or e.character_deals != deal.character_deals
+        ):
+            return "the fork keeps the deal but its cards are not what was left of it"
+        return None
+
+    def _drawn(self, i: int, e: Any) -> str | None:
+        """A card dealt or drawn face down is the next one of the committed deck or reserve."""
+        if self.deal is None:
+            return None
+        pile = self.deal.reserve if e.from_reserve else self.deal.deck
+        n = self.drawn[e.from_reserve]
+        name = "reserve" if e.from_reserve else "deck"
+        if n >= len(pile) or pile[n] != e.card:
+            return f"the card drawn is not card {n + 1} of the committed {name}"
+        self.drawn[e.from_reserve] = n + 1
+        return None
+
+    def _stacked(self, i: int, e: Any) -> str | None:
+        """SOLO-24: Tycho's hidden Movement stack, committed with the deal's salt."""
+        if self.deal is None:
+            return None
+        if stack_commitment(self.deal.salt, tuple(e.stack)) != e.commitment:
+            return "the Movement stack does not match its commitment (SOLO-24)"
+        self.stack, self.shown = tuple(e.stack), 0
+        return None
+
+    def _tile(self, i: int, e: Any) -> str | None:
+        """A Movement tile revealed is the next one of the committed stack."""
+        if self.stack is None:
+            return None
+        if self.shown < len(self.stack) and e.tile != self.stack[self.shown]:
+            return f"the Movement tile revealed is not tile {self.shown + 1} of the committed stack"
+        self.shown += 1
+        return None
+
+    def _stack_end(self, i: int, e: Any) -> str | None:
+        """The end reveals the committed Movement stack."""
+        if self.stack is not None and tuple(e.stack) != self.stack:
+            return "the end reveals another Movement stack than the one committed (SOLO-24)"
+        return None
+
+    def _ended(self, i: int, e: Any) -> str | None:
+        """The end reveals the seed and the deal behind the last commitment."""
+        deal = self.deal
+        if deal is None:
+            return None
+        committed_deal = (
+            deal.seed, deal.salt, deal.deck, deal.box, deal.reserve, deal.moon_hidden, deal.character_deals,
+        )  # fmt: skip
+        if (e.seed, e.salt, e.deck, e.box, e.reserve, e.moon, e.character_deals) != committed_deal:
+            return "the end reveals another seed or deal than the one committed"
+        return None
+
+    _CHECKS: tuple[tuple[type | UnionType, Callable[[_DealWatch, int, Any], str | None]], ...] = (
+        (GameStarted | GameForked, _dealt),
+        (CardDealt | CardDrawnFaceDown, _drawn),
+        (OpponentDealt, _stacked),
+        (MovementTileRevealed, _tile),
+        (MovementStackRevealed, _stack_end),
+        (GameEnded, _ended),
+    )
 
 
 # -- (4) re-adjudication under another edition (information) -------------------------------------------
