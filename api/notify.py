@@ -132,6 +132,9 @@ def check_form(url: str) -> str | None:
     return None
 
 
+Wanted = tuple[int, str, int]  # a seat, the kind of its notification, the notification's version
+
+
 def plan(
     game_id: str,
     game: Game,
@@ -152,50 +155,104 @@ def plan(
     the hand-over removes it)."""
     state = game.state
     assert state is not None
-    over = state.finished or game.cancelled
-    to_act = None if over else state.turn.seat
-    mark = turn_mark(game)
-    wanted: list[tuple[int, str, int]] = []
-    ended = state.finished if resync else any(isinstance(e, ev.GameEnded) for e in events)
-    cancelled = game.cancelled if resync else any(isinstance(e, ev.GameCancelled) for e in events)
-    if ended or cancelled:
-        kind = GAME_ENDED if ended else GAME_CANCELLED
-        wanted += [(seat, kind, mark) for seat in hooks]
-    else:
-        turn_passed = resync or any(isinstance(e, PASSING) for e in events)
-        if turn_passed and to_act is not None and to_act in people:
-            wanted.append((to_act, YOUR_TURN, mark))
-        for e in events:
-            if isinstance(e, ev.TakeBackRequested):
-                wanted += [(seat, TAKE_BACK, game.version) for seat in people if seat != e.seat]
-            elif isinstance(e, ev.TimeExpired):
-                wanted.append((e.seat, TIME_EXPIRED, game.version))
-            elif isinstance(e, ev.SeatLinkReissued):
-                wanted.append((e.seat, LINK_REISSUED, game.version))
-            elif isinstance(e, ev.SeatHandedOver) and e.reason == "host":
-                wanted.append((e.seat, HANDED_OVER, game.version))
+    to_act = None if state.finished or game.cancelled else state.turn.seat
+    wanted = _wanted(game, events, people, hooks, to_act, resync)
     happened = [type(e).__name__ for e in events]
+    return [
+        _row(game_id, game, seat, kind, key, hook, happened, to_act, public_url)
+        for seat, kind, key, hook in _deliverable(wanted, hooks, events)
+    ]
+
+
+def _deliverable(
+    wanted: Sequence[Wanted], hooks: dict[int, Hook], events: Sequence[Event]
+) -> list[tuple[int, str, int, Hook]]:
+    """The wanted notifications that are sent, with their seat's webhook: the first of each seat and
+    kind, to a seat with a webhook that was not handed over in the batch."""
     handed = {e.seat for e in events if isinstance(e, ev.SeatHandedOver)}
-    rows: list[Row] = []
+    out: list[tuple[int, str, int, Hook]] = []
     seen: set[tuple[int, str]] = set()
     for seat, kind, key in wanted:
         hook = hooks.get(seat)
         if hook is None or (seat, kind) in seen or seat in handed:
             continue
         seen.add((seat, kind))
-        delivery = uuid.uuid4().hex
-        body = {
-            "id": delivery,
-            "game_id": game_id,
-            "version": game.version,
-            "seat": seat,
-            "event": kind,
-            "happened": happened,
-            "to_act": to_act,
-            "page": f"{public_url.rstrip('/')}/play/{game_id}",
-        }
-        rows.append((delivery, game_id, seat, kind, key, hook.url, orjson.dumps(body).decode(), hook.hook_id))
-    return rows
+        out.append((seat, kind, key, hook))
+    return out
+
+
+def _wanted(
+    game: Game,
+    events: Sequence[Event],
+    people: Sequence[int],
+    hooks: dict[int, Hook],
+    to_act: int | None,
+    resync: bool,
+) -> list[Wanted]:
+    """What the batch (or with `resync`, the game's present) calls for, in order, before any seat's
+    webhook is looked up: the end to every seat with a webhook, else the turn and each event's notice."""
+    mark = turn_mark(game)
+    ending = _ending(game, events, resync)
+    if ending is not None:
+        return [(seat, ending, mark) for seat in hooks]
+    wanted: list[Wanted] = []
+    turn_passed = resync or any(isinstance(e, PASSING) for e in events)
+    if turn_passed and to_act is not None and to_act in people:
+        wanted.append((to_act, YOUR_TURN, mark))
+    for e in events:
+        wanted += _notices(e, people, game.version)
+    return wanted
+
+
+def _ending(game: Game, events: Sequence[Event], resync: bool) -> str | None:
+    """`game-ended` or `game-cancelled` if the batch (with `resync`, the game) ended, else None."""
+    state = game.state
+    assert state is not None
+    ended = state.finished if resync else any(isinstance(e, ev.GameEnded) for e in events)
+    cancelled = game.cancelled if resync else any(isinstance(e, ev.GameCancelled) for e in events)
+    if ended or cancelled:
+        return GAME_ENDED if ended else GAME_CANCELLED
+    return None
+
+
+def _notices(e: Event, people: Sequence[int], version: int) -> list[Wanted]:
+    """The notifications one event of the batch calls for (a take-back asks every other person; a lapse
+    of time and the host's acts on a seat tell that seat)."""
+    if isinstance(e, ev.TakeBackRequested):
+        return [(seat, TAKE_BACK, version) for seat in people if seat != e.seat]
+    if isinstance(e, ev.TimeExpired):
+        return [(e.seat, TIME_EXPIRED, version)]
+    if isinstance(e, ev.SeatLinkReissued):
+        return [(e.seat, LINK_REISSUED, version)]
+    if isinstance(e, ev.SeatHandedOver) and e.reason == "host":
+        return [(e.seat, HANDED_OVER, version)]
+    return []
+
+
+def _row(
+    game_id: str,
+    game: Game,
+    seat: int,
+    kind: str,
+    key: int,
+    hook: Hook,
+    happened: list[str],
+    to_act: int | None,
+    public_url: str,
+) -> Row:
+    """One outbox row: a fresh delivery ID and the JSON body the seat's webhook is sent."""
+    delivery = uuid.uuid4().hex
+    body = {
+        "id": delivery,
+        "game_id": game_id,
+        "version": game.version,
+        "seat": seat,
+        "event": kind,
+        "happened": happened,
+        "to_act": to_act,
+        "page": f"{public_url.rstrip('/')}/play/{game_id}",
+    }
+    return (delivery, game_id, seat, kind, key, hook.url, orjson.dumps(body).decode(), hook.hook_id)
 
 
 def turn_mark(game: Game) -> int:

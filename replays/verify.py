@@ -7,8 +7,9 @@ stored, and the rule ID. Nothing here raises on hostile input: every failure bec
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from types import UnionType
 from typing import Any
 
 from domain import (
@@ -150,26 +151,8 @@ def verify_records(
     """
     if edition is not None:
         load_catalog(edition)  # an unknown edition is the caller's error, before any check
-    formats = list(problems)
-    for r in records:
-        message = check_record(r)
-        if message:
-            formats.append(Finding("format", message, _int(r.version), r.line))
-    if not records and not formats:
-        formats.append(Finding("format", "the log has no events"))
-    if records and not formats:
-        scheme = scheme_of(records[0].meta)
-        other = next((r for r in records if scheme_of(r.meta) != scheme), None)
-        if other is not None:
-            message = f"its audit scheme {scheme_of(other.meta)} is not the game's ({scheme}, event 1's)"
-            formats.append(Finding("format", message, _int(other.version), other.line))
-        elif scheme == KEYED:
-            formats += _key_problems(records)
-    # Complete: every secret field there, and none taken on trust from a seal (scheme 3 seals the fields
-    # a seat sees of its own; schemes 1 and 2 never seal a field they show).
-    complete = not any(is_redacted(r.event) or r.sealed for r in records if isinstance(r.event, Mapping))
-    last = records[-1].event if records else None
-    finished = isinstance(last, Mapping) and last.get("type") == "GameEnded"
+    formats = _format_findings(records, problems)
+    complete, finished = _is_complete(records), _is_finished(records)
     if formats:
         checks = [CheckResult("format", "failed", str(formats[0]))]
         checks += [CheckResult(name, "skipped", "the log is malformed") for name in CHECKS[1:]]
@@ -180,36 +163,89 @@ def verify_records(
     findings = [chain] if chain else []
     notes: list[str] = []
     if complete:
-        adjudicator = Adjudicator(records)
-        adjudication = adjudicator.run()
-        checks.append(_result("adjudication", adjudication, "the rules reproduce every batch"))
-        findings += [adjudication] if adjudication else []
-        if adjudicator.events:
-            fairness = adjudicator.fairness()
-            detail = "commitments, draws and reveal match" if finished else "commitments and draws match"
-            checks.append(_result("fairness", fairness, detail + ("" if finished else "; reveal pending")))
-            findings += [fairness] if fairness else []
-        else:
-            checks.append(CheckResult("fairness", "skipped", "the events cannot be read"))
-        notes += adjudicator.notes
+        findings += _rules_checks(records, finished, checks, notes)
     else:
         reason = "the hidden deal is redacted in this export"
         checks += [CheckResult("adjudication", "skipped", reason), CheckResult("fairness", "skipped", reason)]
     findings += header
     if not finished:
         findings = [_redacted(f) for f in findings]
-    check: EditionCheck | None = None
-    if edition is not None:
-        check = readjudicate(records, edition) if complete else None
-        if check is None:
-            notes.append(f"not re-adjudicated under edition {edition!r}: the hidden deal is redacted")
-        else:
-            if not finished and check.divergence is not None:
-                check = replace(check, divergence=_redacted(check.divergence))
-            notes.append(check.summary())
+    check = None if edition is None else _edition_note(records, edition, complete, finished, notes)
     return VerifyReport(
         source, len(records), finished, complete, tuple(checks), tuple(findings), tuple(notes), check
     )
+
+
+def _is_complete(records: Sequence[Record]) -> bool:
+    """Every secret field there, and none taken on trust from a seal (scheme 3 seals the fields a seat
+    sees of its own; schemes 1 and 2 never seal a field they show)."""
+    return not any(is_redacted(r.event) or r.sealed for r in records if isinstance(r.event, Mapping))
+
+
+def _is_finished(records: Sequence[Record]) -> bool:
+    """The log ends with GameEnded."""
+    last = records[-1].event if records else None
+    return isinstance(last, Mapping) and last.get("type") == "GameEnded"
+
+
+def _format_findings(records: Sequence[Record], problems: Sequence[Finding]) -> list[Finding]:
+    """The format check: the problems found while reading, each record's structure, then (when those
+    hold) one audit scheme for the whole game and, under scheme 3, one key."""
+    formats = list(problems)
+    for r in records:
+        message = check_record(r)
+        if message:
+            formats.append(Finding("format", message, _int(r.version), r.line))
+    if not records and not formats:
+        formats.append(Finding("format", "the log has no events"))
+    if records and not formats:
+        formats += _scheme_problems(records)
+    return formats
+
+
+def _scheme_problems(records: Sequence[Record]) -> list[Finding]:
+    """Every event under event 1's audit scheme, and under scheme 3 one key."""
+    scheme = scheme_of(records[0].meta)
+    other = next((r for r in records if scheme_of(r.meta) != scheme), None)
+    if other is not None:
+        message = f"its audit scheme {scheme_of(other.meta)} is not the game's ({scheme}, event 1's)"
+        return [Finding("format", message, _int(other.version), other.line)]
+    return _key_problems(records) if scheme == KEYED else []
+
+
+def _rules_checks(
+    records: Sequence[Record], finished: bool, checks: list[CheckResult], notes: list[str]
+) -> list[Finding]:
+    """(2) re-adjudication and (3) the fair deal of a complete log: their results added to `checks`,
+    the adjudicator's notes to `notes`; the findings returned."""
+    adjudicator = Adjudicator(records)
+    adjudication = adjudicator.run()
+    checks.append(_result("adjudication", adjudication, "the rules reproduce every batch"))
+    findings = [adjudication] if adjudication else []
+    if adjudicator.events:
+        fairness = adjudicator.fairness()
+        detail = "commitments, draws and reveal match" if finished else "commitments and draws match"
+        checks.append(_result("fairness", fairness, detail + ("" if finished else "; reveal pending")))
+        findings += [fairness] if fairness else []
+    else:
+        checks.append(CheckResult("fairness", "skipped", "the events cannot be read"))
+    notes += adjudicator.notes
+    return findings
+
+
+def _edition_note(
+    records: Sequence[Record], edition: str, complete: bool, finished: bool, notes: list[str]
+) -> EditionCheck | None:
+    """`verify --edition`: the game re-adjudicated under `edition` (None for a redacted log), its
+    summary added to `notes` (an unfinished game's divergence shows no hidden field)."""
+    check = readjudicate(records, edition) if complete else None
+    if check is None:
+        notes.append(f"not re-adjudicated under edition {edition!r}: the hidden deal is redacted")
+        return None
+    if not finished and check.divergence is not None:
+        check = replace(check, divergence=_redacted(check.divergence))
+    notes.append(check.summary())
+    return check
 
 
 def _key_problems(records: Sequence[Record]) -> list[Finding]:
@@ -411,35 +447,50 @@ class Adjudicator:
             ):
                 return self._finding(i, "its metadata names other rules (catalog or options) than the game's")
             opens = not self.batches or meta["batch"] != self.records[self.batches[-1][0]].meta["batch"]
-            if opens:
-                if meta["batch"] != i + 1:
-                    return self._finding(
-                        i, f"a batch must be numbered by its first event, not {meta['batch']}"
-                    )
-                self.batches.append((i, i + 1))
-                if isinstance(e, GameForked):
-                    command_ids = {}
-                command_id = meta["command_id"]
-                if meta["kind"] == "command" and command_id is not None:
-                    if command_id in command_ids:
-                        return self._finding(
-                            i,
-                            f"command ID {command_id!r} was already used by event {command_ids[command_id]}",
-                        )
-                    command_ids[command_id] = i + 1
-            else:
-                start_meta = self.records[self.batches[-1][0]].meta
-                for key in ("kind", "actor", "command_id", "command", "received_at"):
-                    if not _same({key: meta[key]}, {key: start_meta[key]}):
-                        return self._finding(i, f"its {key} differs from the rest of its batch")
-                self.batches[-1] = (self.batches[-1][0], i + 1)
-            kind = meta["kind"]
-            if isinstance(e, GameStarted) != (i == 0):
-                return self._finding(i, "GameStarted must be the first event and only the first")
-            if (kind == "setup") != (self.batches[-1][0] == 0):
-                return self._finding(i, "only the first batch is the setup")
-            if isinstance(e, GameForked) != (opens and kind == "fork"):
-                return self._finding(i, "a fork batch, and only a fork batch, begins with GameForked")
+            problem = (
+                self._open_batch(i, meta, e, command_ids) if opens else self._extend_batch(i, meta)
+            ) or self._check_place(i, e, meta["kind"], opens)
+            if problem:
+                return problem
+        return None
+
+    def _open_batch(
+        self, i: int, meta: Mapping[str, Any], e: DomainEvent, command_ids: dict[str, int]
+    ) -> Finding | None:
+        """Event `i` begins a batch: numbered by it, and a command's ID not used since the last fork
+        (`command_ids`, emptied by a fork)."""
+        if meta["batch"] != i + 1:
+            return self._finding(i, f"a batch must be numbered by its first event, not {meta['batch']}")
+        self.batches.append((i, i + 1))
+        if isinstance(e, GameForked):
+            command_ids.clear()
+        command_id = meta["command_id"]
+        if meta["kind"] == "command" and command_id is not None:
+            if command_id in command_ids:
+                return self._finding(
+                    i, f"command ID {command_id!r} was already used by event {command_ids[command_id]}"
+                )
+            command_ids[command_id] = i + 1
+        return None
+
+    def _extend_batch(self, i: int, meta: Mapping[str, Any]) -> Finding | None:
+        """Event `i` continues the last batch: the same kind, actor, command and time as its first."""
+        start_meta = self.records[self.batches[-1][0]].meta
+        for key in ("kind", "actor", "command_id", "command", "received_at"):
+            if not _same({key: meta[key]}, {key: start_meta[key]}):
+                return self._finding(i, f"its {key} differs from the rest of its batch")
+        self.batches[-1] = (self.batches[-1][0], i + 1)
+        return None
+
+    def _check_place(self, i: int, e: DomainEvent, kind: str, opens: bool) -> Finding | None:
+        """GameStarted first and only first, the setup the first batch and only it, and GameForked
+        exactly where a fork batch begins."""
+        if isinstance(e, GameStarted) != (i == 0):
+            return self._finding(i, "GameStarted must be the first event and only the first")
+        if (kind == "setup") != (self.batches[-1][0] == 0):
+            return self._finding(i, "only the first batch is the setup")
+        if isinstance(e, GameForked) != (opens and kind == "fork"):
+            return self._finding(i, "a fork batch, and only a fork batch, begins with GameForked")
         return None
 
     def _setup(self, command: Mapping[str, Any]) -> Setup:
@@ -528,26 +579,41 @@ class Adjudicator:
         return None
 
     def _expected(self, meta: Mapping[str, Any], i: int, state: GameState | None) -> list[DomainEvent]:
+        """What the rules produce for the batch that begins at event `i`, by its kind."""
         kind = meta["kind"]
         if kind == "setup":
-            first = self.events[0]
-            assert isinstance(first, GameStarted)
-            if not self.original and self.anchor is not None:
-                # A re-dealing fork rewrote this start's deal; its fork batch checks that rewrite. What
-                # follows GameStarted (a non-player opponent's own deal, SOLO-24) is what the setup
-                # deals, as that fork re-dealt it.
-                dealt = redealt_start(self._setup(meta["command"]), self.events[1 : self.batches[0][1]])
-                return [first, *dealt, *settle(fold([first, *dealt]))[1]]
-            return start(self._setup(meta["command"]))[1]
+            return self._setup_expected(meta)
         assert state is not None
         if kind == "command":
-            command = command_from_dict(meta["command"])
-            actor = meta["actor"]
-            if isinstance(actor, int) and actor != command.seat:
-                raise _Divergence(
-                    self._finding(i, f"seat {actor} cannot have sent a command for seat {command.seat}")
-                )
-            return decide(state, command)
+            return self._command_expected(meta, i, state)
+        return self._fork_expected(i, state)
+
+    def _setup_expected(self, meta: Mapping[str, Any]) -> list[DomainEvent]:
+        """The recorded setup's start; or, after a re-deal, the start as it was rewritten."""
+        first = self.events[0]
+        assert isinstance(first, GameStarted)
+        if not self.original and self.anchor is not None:
+            # A re-dealing fork rewrote this start's deal; its fork batch checks that rewrite. What
+            # follows GameStarted (a non-player opponent's own deal, SOLO-24) is what the setup
+            # deals, as that fork re-dealt it.
+            dealt = redealt_start(self._setup(meta["command"]), self.events[1 : self.batches[0][1]])
+            return [first, *dealt, *settle(fold([first, *dealt]))[1]]
+        return start(self._setup(meta["command"]))[1]
+
+    def _command_expected(self, meta: Mapping[str, Any], i: int, state: GameState) -> list[DomainEvent]:
+        """The recorded command decided, sent by the seat it is for (when a seat sent it)."""
+        command = command_from_dict(meta["command"])
+        actor = meta["actor"]
+        if isinstance(actor, int) and actor != command.seat:
+            raise _Divergence(
+                self._finding(i, f"seat {actor} cannot have sent a command for seat {command.seat}")
+            )
+        return decide(state, command)
+
+    def _fork_expected(self, i: int, state: GameState) -> list[DomainEvent]:
+        """A fork copying the `i` events before it: an earlier re-deal as recorded (the last one's
+        rewrite checks it), a fork of a finished game keeping the deal, or the last re-deal, whose
+        rewrite of the copied events must be the recorded one."""
         forked = self.events[i]
         assert isinstance(forked, GameForked)
         if forked.source_version != i:
@@ -564,6 +630,11 @@ class Adjudicator:
             kept = kept_deal_fork(state, forked.source_game, i)
             return [kept, *settle(evolve(state, kept))[1]]
         whole = fork_events(self.events[:i], i, forked.source_game, forked.seed, forked.salt)
+        self._check_rewrite(i, whole)
+        return whole[i:]
+
+    def _check_rewrite(self, i: int, whole: Sequence[DomainEvent]) -> None:
+        """The re-dealing fork at event `i + 1` rewrites each copied event as recorded (else raises)."""
         for k in range(i):
             if not _same(event_to_dict(whole[k]), self.records[k].event):
                 raise _Divergence(
@@ -575,7 +646,6 @@ class Adjudicator:
                         stored=self.records[k].event,
                     )
                 )
-        return whole[i:]
 
     def _table_batch(self, i: int, end: int) -> list[DomainEvent]:
         """A table batch (docs/async.md) holds only the service's facts, taken as recorded; a take-back
@@ -648,63 +718,117 @@ class Adjudicator:
     def fairness(self) -> Finding | None:
         """(3) Every deal matches its commitment, every draw is the next card of the committed order,
         and the end reveals the deal behind the last commitment."""
-        deal: GameStarted | GameForked | None = None
-        drawn = {False: 0, True: 0}
-        stack: tuple[str, ...] | None = None  # the solo Tycho's committed Movement stack
-        shown = 0
-        redeals = self._redeals()
+        deal = _DealWatch(self._redeals())
         for i, e in enumerate(self.events):
-            if isinstance(e, GameForked) and deal is not None and i not in redeals:
-                # A fork of a finished game keeps the deal: it names what was left of it.
-                rest = (deal.seed, deal.salt, deal.commitment, deal.deck[drawn[False] :], deal.box)
-                if (
-                    (e.seed, e.salt, e.commitment, e.deck, e.box) != rest
-                    or (e.reserve != deal.reserve[drawn[True] :] or e.moon_hidden != deal.moon_hidden)
-                    or e.character_deals != deal.character_deals
-                ):
-                    return self._fair(i, "the fork keeps the deal but its cards are not what was left of it")
-            elif isinstance(e, GameStarted | GameForked):
-                committed = commitment_of(
-                    e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve), e.moon_hidden, e.character_deals
-                )
-                if committed != e.commitment:
-                    return self._fair(i, "the commitment does not match the salt and the deal")
-                deal, drawn = e, {False: 0, True: 0}
-            elif isinstance(e, CardDealt | CardDrawnFaceDown) and deal is not None:
-                pile = deal.reserve if e.from_reserve else deal.deck
-                n = drawn[e.from_reserve]
-                name = "reserve" if e.from_reserve else "deck"
-                if n >= len(pile) or pile[n] != e.card:
-                    return self._fair(i, f"the card drawn is not card {n + 1} of the committed {name}")
-                drawn[e.from_reserve] = n + 1
-            elif isinstance(e, OpponentDealt) and deal is not None:
-                # SOLO-24: Tycho's hidden Movement stack, committed with the deal's salt
-                if stack_commitment(deal.salt, tuple(e.stack)) != e.commitment:
-                    return self._fair(i, "the Movement stack does not match its commitment (SOLO-24)")
-                stack, shown = tuple(e.stack), 0
-            elif isinstance(e, MovementTileRevealed) and stack is not None:
-                if shown < len(stack) and e.tile != stack[shown]:
-                    return self._fair(
-                        i, f"the Movement tile revealed is not tile {shown + 1} of the committed stack"
-                    )
-                shown += 1
-            elif isinstance(e, MovementStackRevealed) and stack is not None:
-                if tuple(e.stack) != stack:
-                    return self._fair(
-                        i, "the end reveals another Movement stack than the one committed (SOLO-24)"
-                    )
-            elif isinstance(e, GameEnded) and deal is not None:
-                committed_deal = (
-                    deal.seed, deal.salt, deal.deck, deal.box, deal.reserve, deal.moon_hidden,
-                    deal.character_deals,
-                )  # fmt: skip
-                if (e.seed, e.salt, e.deck, e.box, e.reserve, e.moon, e.character_deals) != committed_deal:
-                    return self._fair(i, "the end reveals another seed or deal than the one committed")
+            message = deal.see(i, e)
+            if message is not None:
+                return self._fair(i, message)
         return None
 
     def _fair(self, index: int, message: str) -> Finding:
         r = self.records[index]
         return Finding("fairness", message, index + 1, r.line, stored=r.event)
+
+
+class _DealWatch:
+    """The fair-deal check's walk over a game's events: the deal in force (the last GameStarted or
+    GameForked), the cards drawn from its deck and its reserve, and the solo Tycho's committed Movement
+    stack with the tiles shown of it. `see` checks one event against them and moves them on."""
+
+    def __init__(self, redeals: list[int]) -> None:
+        self.redeals = redeals  # the forks that re-dealt (the others keep the deal of a finished game)
+        self.deal: GameStarted | GameForked | None = None
+        self.drawn = {False: 0, True: 0}  # cards drawn from the deck (False) and the reserve (True)
+        self.stack: tuple[str, ...] | None = None  # the solo Tycho's committed Movement stack
+        self.shown = 0
+
+    def see(self, i: int, e: DomainEvent) -> str | None:
+        """What is unfair about event `i`, or None."""
+        for kind, check in self._CHECKS:
+            if isinstance(e, kind):
+                return check(self, i, e)
+        return None
+
+    def _dealt(self, i: int, e: Any) -> str | None:
+        """A deal (a start, or a fork that re-deals) matches its commitment and comes into force; a fork
+        of a finished game keeps the deal in force."""
+        if isinstance(e, GameForked) and self.deal is not None and i not in self.redeals:
+            return self._kept(e, self.deal)
+        committed = commitment_of(
+            e.salt, tuple(e.deck), tuple(e.box), tuple(e.reserve), e.moon_hidden, e.character_deals
+        )
+        if committed != e.commitment:
+            return "the commitment does not match the salt and the deal"
+        self.deal, self.drawn = e, {False: 0, True: 0}
+        return None
+
+    def _kept(self, e: GameForked, deal: GameStarted | GameForked) -> str | None:
+        """A fork of a finished game keeps the deal: it names what was left of it."""
+        rest = (deal.seed, deal.salt, deal.commitment, deal.deck[self.drawn[False] :], deal.box)
+        if (
+            (e.seed, e.salt, e.commitment, e.deck, e.box) != rest
+            or (e.reserve != deal.reserve[self.drawn[True] :] or e.moon_hidden != deal.moon_hidden)
+            or e.character_deals != deal.character_deals
+        ):
+            return "the fork keeps the deal but its cards are not what was left of it"
+        return None
+
+    def _drawn(self, i: int, e: Any) -> str | None:
+        """A card dealt or drawn face down is the next one of the committed deck or reserve."""
+        if self.deal is None:
+            return None
+        pile = self.deal.reserve if e.from_reserve else self.deal.deck
+        n = self.drawn[e.from_reserve]
+        name = "reserve" if e.from_reserve else "deck"
+        if n >= len(pile) or pile[n] != e.card:
+            return f"the card drawn is not card {n + 1} of the committed {name}"
+        self.drawn[e.from_reserve] = n + 1
+        return None
+
+    def _stacked(self, i: int, e: Any) -> str | None:
+        """SOLO-24: Tycho's hidden Movement stack, committed with the deal's salt."""
+        if self.deal is None:
+            return None
+        if stack_commitment(self.deal.salt, tuple(e.stack)) != e.commitment:
+            return "the Movement stack does not match its commitment (SOLO-24)"
+        self.stack, self.shown = tuple(e.stack), 0
+        return None
+
+    def _tile(self, i: int, e: Any) -> str | None:
+        """A Movement tile revealed is the next one of the committed stack."""
+        if self.stack is None:
+            return None
+        if self.shown < len(self.stack) and e.tile != self.stack[self.shown]:
+            return f"the Movement tile revealed is not tile {self.shown + 1} of the committed stack"
+        self.shown += 1
+        return None
+
+    def _stack_end(self, i: int, e: Any) -> str | None:
+        """The end reveals the committed Movement stack."""
+        if self.stack is not None and tuple(e.stack) != self.stack:
+            return "the end reveals another Movement stack than the one committed (SOLO-24)"
+        return None
+
+    def _ended(self, i: int, e: Any) -> str | None:
+        """The end reveals the seed and the deal behind the last commitment."""
+        deal = self.deal
+        if deal is None:
+            return None
+        committed_deal = (
+            deal.seed, deal.salt, deal.deck, deal.box, deal.reserve, deal.moon_hidden, deal.character_deals,
+        )  # fmt: skip
+        if (e.seed, e.salt, e.deck, e.box, e.reserve, e.moon, e.character_deals) != committed_deal:
+            return "the end reveals another seed or deal than the one committed"
+        return None
+
+    _CHECKS: tuple[tuple[type | UnionType, Callable[[_DealWatch, int, Any], str | None]], ...] = (
+        (GameStarted | GameForked, _dealt),
+        (CardDealt | CardDrawnFaceDown, _drawn),
+        (OpponentDealt, _stacked),
+        (MovementTileRevealed, _tile),
+        (MovementStackRevealed, _stack_end),
+        (GameEnded, _ended),
+    )
 
 
 # -- (4) re-adjudication under another edition (information) -------------------------------------------
@@ -796,87 +920,167 @@ def _opponent_deal(adj: Adjudicator, stored: Sequence[DomainEvent]) -> list[Doma
 
 
 def _diverge(adj: Adjudicator, rebased: GameStarted) -> Finding | None:
+    """The first event that the rules, under the rebased deal's edition, produce otherwise than the
+    log, batch by batch (or None): a command they refuse, a batch they cannot re-run, an event they
+    produce differently, or recorded events they cannot apply."""
     records, events = adj.records, adj.events
     state: GameState | None = None
     for start_index, end in adj.batches:
         meta = records[start_index].meta
-        known = set(load_catalog(rebased.catalog_edition).cards)
-        stored = [_rebase_deal(e, known) for e in events[start_index:end]]
-        if start_index == 0:
-            stored[0] = rebased  # the same deal, under the other edition
-        try:
-            if meta["kind"] == "setup":
-                dealt = _opponent_deal(adj, stored)  # the same deal of a non-player opponent (SOLO-24)
-                expected = [rebased, *dealt, *settle(fold([rebased, *dealt]))[1]]
-            elif meta["kind"] == "command":
-                assert state is not None
-                expected = decide(state, command_from_dict(meta["command"]))
-            else:
-                expected = [stored[0], *settle(evolve(state, stored[0]))[1]]
-        except IllegalMove as exc:
-            return Finding(
-                "edition",
-                f"these rules refuse the recorded command {_text(meta['command'])}: {exc.message}",
-                start_index + 1,
-                records[start_index].line,
-                exc.rule_id,
-                stored=records[start_index].event,
-            )
-        except Exception as exc:  # a deal or position the other edition cannot play
-            return Finding(
-                "edition",
-                f"the batch cannot be re-run: {type(exc).__name__}: {exc}",
-                start_index + 1,
-                records[start_index].line,
-            )
+        stored = _rebased_batch(events[start_index:end], rebased, start_index == 0)
+        expected = _rerun(adj, start_index, stored, rebased, state)
+        if isinstance(expected, Finding):
+            return expected
         cut = end < len(events) and isinstance(events[end], GameForked)
-        for k in range(max(len(expected), len(stored))):
-            want = event_to_dict(expected[k]) if k < len(expected) else None
-            got = event_to_dict(stored[k]) if k < len(stored) else None
-            if want is not None and got is not None and "grants" in want and "grants" not in got:
-                # A rules-0.1.0 event recorded no grants (docs/editions.md): what it granted shows in the
-                # events that follow, so the rest of the event is compared, and a different grant
-                # diverges there.
-                want = {key: value for key, value in want.items() if key != "grants"}
-            if want is None and cut:
-                break
-            if want is not None and got is not None and _same(want, got):
-                continue
-            index = start_index + min(k, len(stored) - 1)
-            if want is None:
-                message = f"these rules produce no {got and got['type']} here"
-            elif got is None:
-                message = f"these rules also produce {want['type']} here"
-            elif want["type"] != got["type"]:
-                message = f"these rules produce {want['type']} here, the log has {got['type']}"
-            else:
-                fields = sorted(
-                    k2 for k2 in set(want) | set(got) if not _same({"v": want.get(k2)}, {"v": got.get(k2)})
-                )
-                message = f"{want['type']} differs in {', '.join(fields)}"
-            rule = (want or {}).get("rule") or (got or {}).get("rule")
-            return Finding(
-                "edition",
-                f"{message} (after {_text(meta['command'])})",
-                index + 1,
-                records[index].line,
-                rule,
-                expected=want,
-                stored=records[index].event if got is not None else None,
-            )
+        divergence = _first_difference(records, start_index, meta, expected, stored, cut)
+        if divergence is not None:
+            return divergence
         # The events as these rules write them (with their grants), equal to the stored ones otherwise.
         applied = expected[: len(stored)] if len(expected) >= len(stored) else stored
-        try:
-            for e in applied:
-                state = evolve(state, e)
-        except Exception as exc:
-            return Finding(
-                "edition",
-                f"the recorded events cannot be applied: {type(exc).__name__}: {exc}",
-                start_index + 1,
-                records[start_index].line,
-            )
+        after = _apply(records[start_index], start_index, state, applied)
+        if isinstance(after, Finding):
+            return after
+        state = after
     return None
+
+
+def _rebased_batch(batch: Sequence[DomainEvent], rebased: GameStarted, first: bool) -> list[DomainEvent]:
+    """A batch's recorded events with their deals rebased on the other edition (GameStarted the
+    rebased one itself: the same deal, under the other edition)."""
+    known = set(load_catalog(rebased.catalog_edition).cards)
+    stored = [_rebase_deal(e, known) for e in batch]
+    if first:
+        stored[0] = rebased
+    return stored
+
+
+def _rerun(
+    adj: Adjudicator,
+    start_index: int,
+    stored: Sequence[DomainEvent],
+    rebased: GameStarted,
+    state: GameState | None,
+) -> list[DomainEvent] | Finding:
+    """What these rules produce for the batch, or the finding of a command they refuse or of a deal or
+    position the other edition cannot play."""
+    record = adj.records[start_index]
+    meta = record.meta
+    try:
+        return _edition_expected(adj, meta, stored, rebased, state)
+    except IllegalMove as exc:
+        return Finding(
+            "edition",
+            f"these rules refuse the recorded command {_text(meta['command'])}: {exc.message}",
+            start_index + 1,
+            record.line,
+            exc.rule_id,
+            stored=record.event,
+        )
+    except Exception as exc:  # a deal or position the other edition cannot play
+        return Finding(
+            "edition",
+            f"the batch cannot be re-run: {type(exc).__name__}: {exc}",
+            start_index + 1,
+            record.line,
+        )
+
+
+def _edition_expected(
+    adj: Adjudicator,
+    meta: Mapping[str, Any],
+    stored: Sequence[DomainEvent],
+    rebased: GameStarted,
+    state: GameState | None,
+) -> list[DomainEvent]:
+    """The events of a batch by its kind: the setup deals the rebased start (and the same deal of a
+    non-player opponent, SOLO-24); a command is decided; a fork or a table batch is taken as recorded,
+    with what settles after it."""
+    if meta["kind"] == "setup":
+        dealt = _opponent_deal(adj, stored)
+        return [rebased, *dealt, *settle(fold([rebased, *dealt]))[1]]
+    if meta["kind"] == "command":
+        assert state is not None
+        return decide(state, command_from_dict(meta["command"]))
+    return [stored[0], *settle(evolve(state, stored[0]))[1]]
+
+
+def _first_difference(
+    records: Sequence[Record],
+    start_index: int,
+    meta: Mapping[str, Any],
+    expected: Sequence[DomainEvent],
+    stored: Sequence[DomainEvent],
+    cut: bool,
+) -> Finding | None:
+    """The first event of the batch that differs between what these rules produce and the log (a
+    batch cut by a fork may stop early)."""
+    for k in range(max(len(expected), len(stored))):
+        got = event_to_dict(stored[k]) if k < len(stored) else None
+        want = _without_missing_grants(event_to_dict(expected[k]) if k < len(expected) else None, got)
+        if want is None and cut:
+            break
+        if want is not None and got is not None and _same(want, got):
+            continue
+        return _divergence_at(records, start_index + min(k, len(stored) - 1), meta, want, got)
+    return None
+
+
+def _divergence_at(
+    records: Sequence[Record],
+    index: int,
+    meta: Mapping[str, Any],
+    want: dict[str, Any] | None,
+    got: dict[str, Any] | None,
+) -> Finding:
+    """The edition finding at event `index`: how the events differ, after which command, and the rule
+    of the event these rules produce (else of the recorded one)."""
+    rule = (want or {}).get("rule") or (got or {}).get("rule")
+    return Finding(
+        "edition",
+        f"{_difference(want, got)} (after {_text(meta['command'])})",
+        index + 1,
+        records[index].line,
+        rule,
+        expected=want,
+        stored=records[index].event if got is not None else None,
+    )
+
+
+def _without_missing_grants(want: dict[str, Any] | None, got: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A rules-0.1.0 event recorded no grants (docs/editions.md): what it granted shows in the events
+    that follow, so the rest of the event is compared, and a different grant diverges there."""
+    if want is not None and got is not None and "grants" in want and "grants" not in got:
+        return {key: value for key, value in want.items() if key != "grants"}
+    return want
+
+
+def _difference(want: Mapping[str, Any] | None, got: Mapping[str, Any] | None) -> str:
+    """How the event these rules produce (`want`) and the recorded one (`got`) differ, in words."""
+    if want is None:
+        return f"these rules produce no {got and got['type']} here"
+    if got is None:
+        return f"these rules also produce {want['type']} here"
+    if want["type"] != got["type"]:
+        return f"these rules produce {want['type']} here, the log has {got['type']}"
+    fields = sorted(k for k in set(want) | set(got) if not _same({"v": want.get(k)}, {"v": got.get(k)}))
+    return f"{want['type']} differs in {', '.join(fields)}"
+
+
+def _apply(
+    record: Record, start_index: int, state: GameState | None, applied: Sequence[DomainEvent]
+) -> GameState | Finding | None:
+    """The state after the batch's events, or the finding of events these rules cannot apply."""
+    try:
+        for e in applied:
+            state = evolve(state, e)
+    except Exception as exc:
+        return Finding(
+            "edition",
+            f"the recorded events cannot be applied: {type(exc).__name__}: {exc}",
+            start_index + 1,
+            record.line,
+        )
+    return state
 
 
 class _Divergence(Exception):
