@@ -6,7 +6,7 @@ import { api, clear, el, gameIdFromPath, hostTokenKey, newCommandId, showProblem
 import { confirmEachMove } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
 import { t, tn } from "./i18n.js";
-const PLAYED_BY = { person: t("person"), bot: t("bot"), server: t("server") };
+const PLAYED_BY = { person: t("person"), bot: t("bot"), server: t("server"), forfeit: t("forfeited"), opponent: t("Tycho Brahe's own rules"), nobody: t("nobody yet") };
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;
