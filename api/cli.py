@@ -484,16 +484,12 @@ def seats_command(
     """`galileo seats GAME` lists who plays each seat; `galileo seats issue GAME --seat N` issues a new
     seat link (a person's token; the seat's old token stops working), so that games made by
     `galileo new` can be played over HTTP."""
-    import uuid
     from dataclasses import replace
 
-    from api.seats import HUMAN, REISSUED, open_seats, rewritten_seat
+    from api.seats import open_seats
     from api.settings import Settings
-    from api.tables import open_tables, stamp
-    from api.tokens import new_token, token_hash
-    from replays.errors import TableRefused
-    from replays.service import OPERATOR
-    from replays.table import player, reissue_batch
+    from api.tables import open_tables
+    from replays.table import player
 
     issuing = first == "issue"
     game_id = game if issuing else first
@@ -515,28 +511,7 @@ def seats_command(
             players = [player(aggregate, i, rows.get(i)) for i in range(len(state.players))]
             hooks = tables.hooks(game_id)
             if issuing:
-                if not 0 <= seat < len(state.players):
-                    raise _fail(f"the game has no seat {seat} (0..{len(state.players) - 1})")
-                if players[seat].server:
-                    raise _fail(f"seat {seat} is played by the server; its host can hand it to a person")
-                token = new_token()
-                old = rows[seat].token_hash if seat in rows else None
-                if old is None:  # the seat's first link: nothing to revoke
-                    tables.set_seat(game_id, seat, HUMAN, None, token_hash(token))
-                else:  # a re-issue is a fact of the log (ASYNC-9), stored with the new token
-                    try:
-                        service.table(
-                            game_id,
-                            {"type": "ReissueLink", "seat": seat},
-                            reissue_batch(seat),
-                            f"reissue:{uuid.uuid4().hex}",
-                            OPERATOR,
-                            rows=lambda version: rewritten_seat(
-                                game_id, seat, token_hash(token), old, version, REISSUED, stamp(service.now())
-                            ),
-                        )
-                    except TableRefused as refused:
-                        raise _fail(f"{refused.message} ({refused.rule})") from None
+                token = _issue_token(service, tables, game_id, seat, players, rows)
                 link = f"{base_url.rstrip('/')}/play/{game_id}#token={token}"
                 if json_output:
                     _echo_json({"game_id": game_id, "seat": seat, "token": token, "link": link})
@@ -549,31 +524,73 @@ def seats_command(
         finally:
             tables.close()
             seat_store.close()
-    listing = []
-    for i, p in enumerate(state.players):
-        row = rows.get(i)
-        listing.append(
-            {
-                "seat": i,
-                "name": p.name,
-                "character": p.character,
-                "played_by": players[i].by,
-                "bot": players[i].bot,
-                "token_issued": bool(row and row.token_hash),
-                "webhook": hooks[i].url if i in hooks else None,
-            }
-        )
+    listing = [
+        {
+            "seat": i,
+            "name": p.name,
+            "character": p.character,
+            "played_by": players[i].by,
+            "bot": players[i].bot,
+            "token_issued": bool(rows.get(i) and rows[i].token_hash),
+            "webhook": hooks[i].url if i in hooks else None,
+        }
+        for i, p in enumerate(state.players)
+    ]
     if json_output:
         _echo_json({"game_id": game_id, "seats": listing})
         return
-    for entry in listing:
-        token = "token issued" if entry["token_issued"] else "no token (galileo seats issue)"
-        typer.echo(
-            f"seat {entry['seat']}: {entry['name']} ({entry['character']}), {entry['played_by']}"
-            + (f" ({entry['bot']})" if entry["bot"] else "")
-            + (f", {token}" if not players[entry["seat"]].server else "")
-            + (f", webhook {entry['webhook']}" if entry["webhook"] else "")
-        )
+    for entry, played in zip(listing, players, strict=True):
+        typer.echo(_seat_line(entry, played.server))
+
+
+def _issue_token(
+    service: Any, tables: Any, game_id: str, seat: int, players: list[Any], rows: dict[int, Any]
+) -> str:
+    """`galileo seats issue`: a new person's token for `seat`, stored hashed; when the seat had one, the
+    re-issue is a fact of the game's log (ASYNC-9), stored with the new token. The new token."""
+    import uuid
+
+    from api.seats import HUMAN, REISSUED, rewritten_seat
+    from api.tables import stamp
+    from api.tokens import new_token, token_hash
+    from replays.errors import TableRefused
+    from replays.service import OPERATOR
+    from replays.table import reissue_batch
+
+    if not 0 <= seat < len(players):
+        raise _fail(f"the game has no seat {seat} (0..{len(players) - 1})")
+    if players[seat].server:
+        raise _fail(f"seat {seat} is played by the server; its host can hand it to a person")
+    token = new_token()
+    old = rows[seat].token_hash if seat in rows else None
+    if old is None:  # the seat's first link: nothing to revoke
+        tables.set_seat(game_id, seat, HUMAN, None, token_hash(token))
+    else:
+        try:
+            service.table(
+                game_id,
+                {"type": "ReissueLink", "seat": seat},
+                reissue_batch(seat),
+                f"reissue:{uuid.uuid4().hex}",
+                OPERATOR,
+                rows=lambda version: rewritten_seat(
+                    game_id, seat, token_hash(token), old, version, REISSUED, stamp(service.now())
+                ),
+            )
+        except TableRefused as refused:
+            raise _fail(f"{refused.message} ({refused.rule})") from None
+    return token
+
+
+def _seat_line(entry: dict[str, Any], server: bool) -> str:
+    """One seat of `galileo seats GAME` in words."""
+    token = "token issued" if entry["token_issued"] else "no token (galileo seats issue)"
+    return (
+        f"seat {entry['seat']}: {entry['name']} ({entry['character']}), {entry['played_by']}"
+        + (f" ({entry['bot']})" if entry["bot"] else "")
+        + (f", {token}" if not server else "")
+        + (f", webhook {entry['webhook']}" if entry["webhook"] else "")
+    )
 
 
 def _pair(text: str, sep: str = "=") -> tuple[str, str]:
