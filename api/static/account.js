@@ -3,7 +3,7 @@
 // seat on this device (ACCT-2). The session is an HttpOnly cookie no script reads; every write it
 // authenticates sends the session's CSRF token (from GET /me) as X-CSRF-Token (ACCT-3).
 import { Problem, api, newCommandId, saveToken } from "/static/common.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 
 // {account, oidc}: the signed-in account ({account_id, name, csrf_token, ...}) or null, and the name of
 // the OpenID Connect provider one may sign in with (or null).

@@ -4,7 +4,7 @@
 // each mark jumps to the move.
 import { api, clear, el, showProblem } from "/static/common.js";
 import { s, seatColour, text } from "/static/svg.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const FINAL = ["finished", "failed", "cancelled"];
 const POLL_MS = 500;

@@ -6,7 +6,7 @@
 // `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
 import { api, clear, el } from "/static/common.js";
 import {
-  COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, ROWS, SKY, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
+  COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, ROWS, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
 } from "/static/svg.js";
 import { characterName, t, tn } from "./i18n.js";
 
@@ -1027,7 +1027,6 @@ function tychoHoldings(board, catalog, p, y0) {
 }
 
 export function playerBoard(board, catalog, p) {
-  const turn = board.state.turn;
   const acting = board.to_act === p.seat;
   const parts = [
     s("rect", { x: 0, y: 0, width: W, height: 40, fill: seatColour(p.seat) }),

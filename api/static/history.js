@@ -1,7 +1,7 @@
 // The history of a game in words (each event item's `text`, projections/describe.py), newest first,
 // filterable by seat. Used by the play page (live) and the replay page (click an event to go there).
 import { clear, el, ruleLink } from "/static/common.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 
 export class History {
   // `limit`: how many of the newest events are kept and listed (Infinity: all of them).

@@ -8,7 +8,6 @@
 // the take-back horizon, projections/preview.py): this module restates no rule of the game.
 import { clear, el } from "/static/common.js";
 import { AREAS, TEXT } from "/static/words.js";
-import { t, tn } from "./i18n.js";
 
 const CONFIRM_KEY = "galileo:confirm-each-move";
 

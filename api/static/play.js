@@ -9,7 +9,7 @@ import { MovePanel, confirmEachMove, installKeys } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
 import { TurnBanner } from "/static/turn.js";
 import { recoverIfAsked } from "/static/account.js";
-import { lang, t, tn } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;

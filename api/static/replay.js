@@ -6,7 +6,7 @@ import { api, clear, dealBadge, el, gameIdFromPath, seatLink, showProblem, takeT
 import { loadCatalog, onLayoutChange, renderBoard } from "/static/board.js";
 import { History } from "/static/history.js";
 import { Analysis } from "/static/analysis.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const path = `/games/${encodeURIComponent(gameId)}`;

@@ -3,7 +3,7 @@
 // the account page, which comes back here after signing in.
 import { clear, el, gameIdFromPath, showProblem, takeToken } from "/static/common.js";
 import { claimSeat, currentAccount, myGames } from "/static/account.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const gameId = gameIdFromPath();
 const target = document.getElementById("account-seat");

@@ -1,7 +1,7 @@
 // The play page's "Mail me my turns" panel (docs/notifications.md): with this browser's seat token, no
 // account needed, an address for this seat only. It gets a confirmation mail first, and nothing else until
 // its link is opened (ACCT-5); every mail has a link to stop them.
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 import { api, clear, gameIdFromPath, showProblem, takeToken } from "/static/common.js";
 import { STATES } from "/static/notifications.js";
 

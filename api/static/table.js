@@ -5,7 +5,7 @@
 import { api, clear, el, gameIdFromPath, hostTokenKey, newCommandId, showProblem, takeToken } from "/static/common.js";
 import { confirmEachMove } from "/static/moves.js";
 import { TEXT } from "/static/words.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 const PLAYED_BY = { person: t("person"), bot: t("bot"), server: t("server"), forfeit: t("forfeited"), opponent: t("Tycho Brahe's own rules"), nobody: t("nobody yet") };
 
 const gameId = gameIdFromPath();

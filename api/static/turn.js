@@ -3,7 +3,7 @@
 import { clear, el } from "/static/common.js";
 import { seatColour } from "/static/svg.js";
 import { PHASES } from "/static/words.js";
-import { intl, t, tn } from "./i18n.js";
+import { intl, t } from "./i18n.js";
 
 const BOT_NAMES = { greedy: t("greedy"), random: t("random") };
 
