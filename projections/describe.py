@@ -26,12 +26,12 @@ from domain.catalog.model import Catalog
 from domain.catalog.names import component_name
 from domain.characters.copernicus import covering
 from domain.effects import task_count
+from domain.state import SKY
 from projections.i18n import N_, Words, words
 
 ENGLISH = words("en")
 
 COLOUR_NAMES = {"R": N_("red"), "Y": N_("yellow"), "B": N_("blue")}
-SKY = ("X1", "X2", "S1", "S2", "S3", "S4", "U")
 ROWS = ("R1", "R2", "R3", "R4")
 CELLAR = ("C1", "C2", "C3", "C4")
 MOON_TILES = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
