@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from domain.setup import CHARACTERS
 
 MAX_VERSION = 2**31 - 1  # the highest version a request may name (far beyond any game; SQLite's integers
 # stop at 2**63 - 1, and a larger number must get 422, not a database error)
@@ -13,9 +15,10 @@ MAX_VERSION = 2**31 - 1  # the highest version a request may name (far beyond an
 BotKind = Literal[
     "greedy", "random", "mcts", "mcts:fast", "mcts:normal", "mcts:strong"
 ]  # domain.bots.BOT_KINDS (mcts: the search bot, docs/analysis.md)
-Character = Literal[
-    "galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"
-]  # CHAR-2
+if TYPE_CHECKING:
+    Character = str
+else:  # CHAR-2: the current catalog edition's characters, a Literal for the documented enum
+    Character = Literal[CHARACTERS]
 Deal = Literal["secret", "chosen-seed", "known"]  # api.seats.DEALS
 
 

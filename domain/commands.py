@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 from domain.state import COLOURS, Die
 
 ROWS = ("R1", "R2", "R3", "R4")
-SKY_NAMES = ("X1", "X2", "S1", "S2", "S3", "S4", "U")
 
 
 def die_text(die: Die) -> str:

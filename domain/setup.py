@@ -16,11 +16,13 @@ from domain.rng import SeededRandom, digest
 from domain.ruleset import Pins, Ruleset, ruleset_for
 from domain.state import COLOURS, GameState
 
-BASE_CHARACTERS = ("galileo", "kepler", "copernicus", "bruno")  # basic (Quadrant-symbol) side, SET-21
-MORE_CHARACTERS = ("newton", "hevelius", "cunitz", "sophia")  # CHAR-2: usable in every game
-# CHAR-2: all eight, on their basic side (SET-21). Setup offers the characters of the game's catalog
-# edition (catalog.characters); these names are the current edition's, for defaults and clients.
-CHARACTERS = BASE_CHARACTERS + MORE_CHARACTERS
+# CHAR-2: the characters of the current catalog edition (its characters.json), in the order setup offers
+# them, for defaults and clients (the API's `character` values). A game offers those of its own edition
+# (catalog.characters).
+CHARACTERS = tuple(board.id for board in load_catalog().characters)
+# the base game's (basic, Quadrant-symbol side, SET-21) and the others (CHAR-2: usable in every game)
+BASE_CHARACTERS = tuple(board.id for board in load_catalog().characters if board.expansion == "base")
+MORE_CHARACTERS = tuple(c for c in CHARACTERS if c not in BASE_CHARACTERS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from domain import command_to_dict, parse_command
@@ -25,13 +25,14 @@ from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
 from domain.catalog.names import component_name
 from domain.characters.copernicus import covering
-from domain.effects import task_count
+from domain.effects import base_code, task_count
+from domain.expansions.plugins import every_plugin
+from domain.state import SKY, Task
 from projections.i18n import N_, Words, words
 
 ENGLISH = words("en")
 
 COLOUR_NAMES = {"R": N_("red"), "Y": N_("yellow"), "B": N_("blue")}
-SKY = ("X1", "X2", "S1", "S2", "S3", "S4", "U")
 ROWS = ("R1", "R2", "R3", "R4")
 CELLAR = ("C1", "C2", "C3", "C4")
 MOON_TILES = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
@@ -105,12 +106,6 @@ TASK_NAMES = {
     "PER2D": N_("persuading two different Inquisitors"),
     "CUNPAGE": N_("choosing the next part of a personal page"),
 }
-_CODE = re.compile(
-    r"^(?:(?P<vp>\d+)VP|(?P<q>\d+)Q|PERx(?P<per>\d+)|(?P<inc>INC2?):(?P<colour>[RYB])|1D\+(?P<raise>\d)"
-    r"|W(?P<write>\d+)|DIE@(?P<at>\d)|FREEOBS:(?P<free>\d+))$"
-)
-
-
 # A rule ID inside component text ("(AMB-16)", "(p ≥ 3, AMB-17)"): the catalog notes which rule settles a
 # wording; the words a player reads leave it out (the history links the event's rule beside its text).
 _RULE_ID = re.compile(r",?\s*\b[A-Z]{2,5}(?:-[A-Z]{2,4})?-\d+(?:\.\d+)?[a-z]?\b")
@@ -146,28 +141,34 @@ def code_text(code: str, w: Words = ENGLISH) -> str:
         return w(SIMPLE_CODES[code])
     if code in TASK_NAMES:
         return w(TASK_NAMES[code])
-    m = _CODE.match(code)
-    if m is None:
+    task = base_code(code) or _plugin_codes().get(code)  # the engine's reading (domain/effects.py)
+    if task is None:
         return code
-    if m["vp"]:
-        return w("{vp} VP", vp=m["vp"])
-    if m["q"]:
-        return w("{q} Quadrants", q=m["q"])
-    if m["per"]:
-        return w("persuade {per} times", per=m["per"])
-    if m["inc"]:
-        return w(
-            "all {colour_name} dice +{value}",
-            colour_name=colour_name(m["colour"], w),
-            value=2 if m["inc"] == "INC2" else 1,
-        )
-    if m["raise"]:
-        return w("one die +{amount}", amount=m["raise"])
-    if m["write"]:
-        return w("write {write}", write=m["write"])
-    if m["at"]:
-        return w("a die at {at}", at=m["at"])
-    return w("observe a constellation of cost {free} or less for free", free=m["free"])
+    kind, n = task.kind, task.n
+    if kind == "VP":
+        return w("{vp} VP", vp=n)
+    if kind == "Q":
+        return w("{q} Quadrants", q=n)
+    if kind == "PER":
+        return w("persuade {per} times", per=n)
+    if kind == "INC":
+        return w("all {colour_name} dice +{value}", colour_name=colour_name(task.arg, w), value=n)
+    if kind == "RAISE":
+        return w("one die +{amount}", amount=n)
+    if kind == "WRITE":
+        return w("write {write}", write=n)
+    if kind == "DIE":  # Luna's Bonus Board: a die of the value printed (DIE@2, DIE@5)
+        return w("a die at {at}", at=n)
+    if kind == "FREEOBS":  # Luna's Bonus Board (FREEOBS:4)
+        return w("observe a constellation of cost {free} or less for free", free=n)
+    return code
+
+
+@cache
+def _plugin_codes() -> Mapping[str, Task]:
+    """The reward codes the plug-ins print besides the base game's (Luna's, the characters'), each with
+    the task it stands for."""
+    return every_plugin().reward_codes
 
 
 def reward_text(reward: Sequence[str], w: Words = ENGLISH) -> str:

@@ -2,11 +2,18 @@
 import { Problem, api, clear, dealBadge, el, saveToken, seatLink, shortId, showProblem, when } from "/static/common.js";
 import { characterName, t, tn } from "./i18n.js";
 
-const CHARACTERS = ["galileo", "kepler", "copernicus", "bruno", "newton", "hevelius", "cunitz", "sophia"];
+// CHAR-2: the characters a new game offers, the current catalog edition's (GET /catalog/current).
+const CHARACTERS = api("/catalog/current").then((catalog) => catalog.characters.map((c) => c.id), () => []);
 const STATUSES = { active: t("active"), finished: t("finished"), cancelled: t("cancelled") };
 const BOTS = { greedy: t("greedy"), random: t("random") };
 const KINDS = [["person", t("a person")], ["greedy", t("greedy bot")], ["random", t("random bot")]];
 const seatsBody = document.getElementById("seats");
+
+function characterSelect() {
+  const select = el("select", { name: "character" }, el("option", { value: "" }, t("any")));
+  CHARACTERS.then((ids) => select.append(...ids.map((c) => el("option", { value: c }, c))));
+  return select;
+}
 
 function seatRow(index) {
   return el(
@@ -15,7 +22,7 @@ function seatRow(index) {
     el("td", {}, index),
     el("td", {}, el("select", { name: "kind" }, KINDS.map(([value, label]) => el("option", { value, selected: index > 0 && value === "greedy" }, label)))),
     el("td", {}, el("input", { name: "name", maxlength: 40, placeholder: t("Player {index}", { index: index + 1 }) })),
-    el("td", {}, el("select", { name: "character" }, el("option", { value: "" }, t("any")), CHARACTERS.map((c) => el("option", { value: c }, c)))),
+    el("td", {}, characterSelect()),
     el("td", {}, el("select", { name: "side", title: t("The character board's side (CHAR-1)") }, el("option", { value: "basic" }, t("basic")), el("option", { value: "ability" }, t("ability")))),
   );
 }

@@ -58,8 +58,8 @@ export const MIX_NAMES = { orange: t("orange"), green: t("green"), purple: t("pu
 export const MIXES = { orange: "#ee7d1f", green: "#3c9a3c", purple: "#8c44ad" };
 export const SEATS = ["#0f8f7a", "#7b4fc2", "#d3367d", "#8a6414"];
 export const ROMAN = ["", "I", "II", "III"];
-export const SKY = ["X1", "X2", "S1", "S2", "S3", "S4", "U"];
 export const ROWS = ["R1", "R2", "R3", "R4"];
+// The sky's spaces (X1..U) are the catalog's `starry_sky` ids (GET /catalog/{edition}), not written here.
 
 export const seatColour = (seat) => SEATS[seat % SEATS.length];
 

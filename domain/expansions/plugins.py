@@ -41,7 +41,7 @@ def compose(pins: Pins) -> Ruleset:
 
 def every_plugin() -> Ruleset:
     """The rules of every plug-in at once: Luna, Tycho, and every character on its ability side (for the
-    tests that every type has its rules)."""
+    tests that every type has its rules, and for the describer's words of the plug-ins' reward codes)."""
     characters = tuple(sorted(ABILITIES))
     sides = ("ability",) * len(characters) + ("basic",)
     return compose(Pins("0.0.0", "", Options.from_json({"luna": True}), (*characters, Solo.character), sides))

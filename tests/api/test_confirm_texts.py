@@ -35,8 +35,9 @@ from domain.characters.newton import MirrorShifted, data_of
 from domain.events import EffectLost, Event, InquisitorPersuaded, TurnEnded
 from domain.expansions.luna.events import MoonObserved
 from domain.selfplay import default_setup
+from domain.state import SKY
 from domain.takeback import reveals
-from projections.describe import ROWS, SKY, reward_text, routine
+from projections.describe import ROWS, reward_text, routine
 from replays.service import Games
 from replays.table import horizon_problem
 

@@ -9,13 +9,13 @@ from typing import ClassVar
 
 from domain.commands import (
     ROWS,
-    SKY_NAMES,
     Command,
     int_arg,
     need_args,
     register_command,
     row_arg,
 )
+from domain.state import SKY
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -37,7 +37,7 @@ class Relocate(Command):
     VERB: ClassVar[str] = "relocate"
 
     def args(self) -> list[str]:
-        return [SKY_NAMES[self.space] if 0 <= self.space < len(SKY_NAMES) else str(self.space)]
+        return [SKY[self.space] if 0 <= self.space < len(SKY) else str(self.space)]
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -133,9 +133,9 @@ def _yes_no(text: str) -> bool:
 
 def _relocate(seat: int, args: list[str]) -> Relocate:
     need_args(args, 1)
-    if args[0] not in SKY_NAMES:
-        raise ValueError(f"bad space {args[0]!r}: expected one of {', '.join(SKY_NAMES)}")
-    return Relocate(seat=seat, space=SKY_NAMES.index(args[0]))
+    if args[0] not in SKY:
+        raise ValueError(f"bad space {args[0]!r}: expected one of {', '.join(SKY)}")
+    return Relocate(seat=seat, space=SKY.index(args[0]))
 
 
 def _no_args(seat: int, args: list[str]) -> Decline:
