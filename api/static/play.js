@@ -26,6 +26,7 @@ let again = false;
 let linkInvalid = false;  // the seat token was refused (401): the page shows the game as a spectator's
 let sending = false;  // a command is being posted: its answer refreshes the board, the stream need not
 let posted = 0;  // the version the last accepted command made: its own events need no second drawing
+let seen = 0;  // the newest version the stream has told (a command's answer may be older: a bot moved since)
 
 const boardNode = document.getElementById("board");
 const banner = new TurnBanner(document.getElementById("banner"), document.getElementById("turn-options"));
@@ -47,8 +48,12 @@ async function refresh(given = null) {
   refreshing = (async () => {
     do {
       again = false;
+      const before = version;
       await load(given);
       given = null;
+      // The stream told of a later version meanwhile (e.g. a bot moved while the command was answered,
+      // which the stream leaves to the answer): read the board again (not after a failed read).
+      if (seen > version && version > before) again = true;
     } while (again);
   })();
   try {
@@ -175,6 +180,7 @@ function follow(after) {
   stream.onerror = () => (live.textContent = stream.readyState === EventSource.CLOSED ? "The stream has closed." : t("Reconnecting…"));
   stream.onmessage = (message) => {
     const item = JSON.parse(message.data);
+    seen = Math.max(seen, item.version);
     history.add(item);
     if (item.version > Math.max(version, posted) && !sending) refresh();
   };
