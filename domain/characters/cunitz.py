@@ -26,7 +26,7 @@ from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
-from domain.events import GrantingEvent, PlayerEvent, register_events
+from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
@@ -195,7 +195,13 @@ class PagePartChosen(GrantingEvent):
     rule: str = "CHAR-CUN-5"
 
 
-register_events(RoundTokenMoved, SquareTokenMoved, NoteRevealed, FocusDeferred, PagePartChosen)
+EVENTS: tuple[type[Event], ...] = (  # her wire vocabulary (domain/vocabulary.py)
+    RoundTokenMoved,
+    SquareTokenMoved,
+    NoteRevealed,
+    FocusDeferred,
+    PagePartChosen,
+)
 
 
 def _page_move(s: GameState, task: Task) -> Task | None:

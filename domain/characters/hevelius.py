@@ -31,7 +31,7 @@ from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
-from domain.events import GrantingEvent, PlayerEvent, register_events
+from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.fastcopy import replace
 from domain.parts import PartCodec, json_tuple, register_player_part
@@ -241,7 +241,12 @@ class OfferRefilled(PlayerEvent):
     rule: str = "CHAR-HEV-8"
 
 
-register_events(ConstellationTileClaimed, OfferTilesDiscarded, ConstellationDeckReshuffled, OfferRefilled)
+EVENTS: tuple[type[Event], ...] = (  # her wire vocabulary (domain/vocabulary.py)
+    ConstellationTileClaimed,
+    OfferTilesDiscarded,
+    ConstellationDeckReshuffled,
+    OfferRefilled,
+)
 
 
 # -- the refill (CHAR-HEV-7/8) -----------------------------------------------------------------------

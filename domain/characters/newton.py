@@ -18,7 +18,7 @@ from domain.commands import Command, int_arg, need_args, register_command
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
-from domain.events import PlayerEvent, register_events
+from domain.events import Event, PlayerEvent
 from domain.evolve import players_with, resolved
 from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
@@ -74,7 +74,7 @@ class MirrorShifted(PlayerEvent):
     rule: str = "CHAR-NEW-4"
 
 
-register_events(MirrorShifted)
+EVENTS: tuple[type[Event], ...] = (MirrorShifted,)  # his wire vocabulary (domain/vocabulary.py)
 
 
 def _is_newton(s: GameState, p: PlayerState) -> bool:

@@ -13,7 +13,7 @@ from domain.catalog import Catalog
 from domain.characters import Character, CharacterRules, with_character
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
-from domain.events import GrantingEvent, PlayerEvent, register_events
+from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.fastcopy import replace
 from domain.parts import PartCodec, register_player_part
@@ -60,7 +60,7 @@ class SunRewardsGained(GrantingEvent):
     rule: str = "CHAR-SOP-3"
 
 
-register_events(VenusMoved, SunRewardsGained)
+EVENTS: tuple[type[Event], ...] = (VenusMoved, SunRewardsGained)  # her wire vocabulary (domain/vocabulary.py)
 
 
 def venus_of(player: PlayerState) -> Venus:

@@ -1,0 +1,152 @@
+"""The wire vocabulary: every name a stored event, a command, a rule option, a state part or the deal is
+read by, composed once from what each plug-in module declares (docs/engine.md, "Still process-wide").
+
+A stored event must parse before its game's rules are known, so these tables are process-wide; but
+nothing registers into them: each module declares its own as constants (`EVENTS`, ...), and this module,
+above every plug-in, composes them here once, refusing a name used twice. Every table is read-only
+(`MappingProxyType` or a tuple) and nothing changes it after import. The decoders that read a name
+(`event_from_dict`, ...) live here too; `domain` re-exports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, fields
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+from domain import events as ev
+from domain.characters import cunitz, hevelius, newton, sophia
+from domain.characters import events as character_events
+from domain.events import _ATOMS, Event, GrantingEvent, _frozen, _no_grants, schema_version
+from domain.expansions.luna import events as luna_events
+from domain.expansions.solo import events as solo_events
+from domain.expansions.solo import moon as solo_moon
+
+# -- events ------------------------------------------------------------------------------------------
+
+
+def compose_events(*declared: Iterable[type[Event]]) -> dict[str, type[Event]]:
+    """Event name -> class, in the order declared; a name declared by two classes is refused."""
+    table: dict[str, type[Event]] = {}
+    for classes in declared:
+        for cls in classes:
+            if table.setdefault(cls.__name__, cls) is not cls:
+                raise ValueError(f"two event classes are named {cls.__name__}")
+    return table
+
+
+# Event name -> class: the base game's, then each plug-in's. The name is what a store records
+# (replays/store.py: topic `galileo:<name>`), so a class is never renamed.
+_EVENTS = compose_events(
+    ev.EVENTS,
+    luna_events.EVENTS,
+    solo_events.EVENTS,
+    character_events.EVENTS,
+    cunitz.EVENTS,
+    hevelius.EVENTS,
+    newton.EVENTS,
+    sophia.EVENTS,
+    solo_moon.EVENTS,
+)
+EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(_EVENTS)  # read-only (the decoders read _EVENTS)
+
+# (event type, schema n) -> the function that turns the dict of a schema-n event into schema n + 1.
+# Upcasters are never removed: every event a release has written must stay readable. A granting event's
+# first schema did not record its grants (`events._no_grants`).
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+UPCASTERS: Mapping[tuple[str, int], Upcaster] = MappingProxyType(
+    {(name, 1): _no_grants for name, cls in EVENT_TYPES.items() if issubclass(cls, GrantingEvent)}
+)
+
+
+
+
+def upcast(data: Mapping[str, Any], written_by: str | None) -> Mapping[str, Any]:
+    """An event dict as written by engine `written_by`, in the shape of this build's event class."""
+    name = data.get("type")
+    cls = _EVENTS.get(name) if isinstance(name, str) else None
+    if cls is None or written_by is None or len(cls.SCHEMAS) == 1:  # the one shape there ever was
+        return data
+    schema, current = schema_version(cls, written_by), len(cls.SCHEMAS)
+    while schema < current:
+        step = UPCASTERS.get((cls.__name__, schema))
+        if step is None:
+            raise ValueError(f"{cls.__name__}: no upcaster from schema {schema} to {schema + 1}")
+        data, schema = step(dict(data)), schema + 1
+    return data
+
+
+def event_from_dict(data: Mapping[str, Any], written_by: str | None = None) -> Event:
+    """Inverse of `event_to_dict`; raises ValueError on an unknown type or bad fields. `written_by` is
+    the engine version that wrote `data` (its audit metadata): an older shape is upcast first.
+
+    Every stored event is read through here (a rebuild reads about fifty per request), so an event in
+    this build's shape is built field by field into its `__dict__`, as its dataclass `__init__` would
+    (`_FIELDS`); an older shape, a bad field, or a class whose `__init__` does more, goes the checked
+    way (`_event_by_init`)."""
+    name = data.get("type")
+    cls = _EVENTS.get(name) if isinstance(name, str) else None
+    if cls is not None and (written_by is None or len(cls.SCHEMAS) == 1 or not _older(name, written_by)):
+        plan = _FIELDS[cls]
+        if plan:
+            values: dict[str, Any] = {}
+            given = 1  # "type"
+            for field_name, default in plan:
+                value = data.get(field_name, MISSING)
+                if value is MISSING:
+                    if default is MISSING:
+                        break  # a missing field: refused the checked way
+                    value = default
+                else:
+                    given += 1
+                    if type(value) not in _ATOMS:
+                        value = _frozen(value)
+                values[field_name] = value
+            else:
+                if given == len(data):  # else an unknown field: refused the checked way
+                    event = object.__new__(cls)
+                    object.__setattr__(event, "__dict__", values)
+                    return event
+    return _event_by_init(data, written_by)
+
+
+def _field_plan(cls: type[Event]) -> tuple[tuple[str, Any], ...]:
+    plain = "__slots__" not in vars(cls) and not hasattr(cls, "__post_init__")
+    if not plain or any(not f.init or f.default_factory is not MISSING for f in fields(cls)):
+        return ()
+    return tuple((f.name, f.default) for f in fields(cls))
+
+
+# Per event class, its fields and defaults in order when `event_from_dict` may fill its `__dict__`
+# directly; () when its `__init__` does more (slots, `__post_init__`, a default factory, a field left
+# out of `__init__`: no event class has one today, tests/domain/test_event_codec.py).
+_FIELDS: dict[type[Event], tuple[tuple[str, Any], ...]] = {cls: _field_plan(cls) for cls in _EVENTS.values()}
+
+
+@lru_cache(maxsize=1024)
+def _older(name: str, written_by: str) -> bool:
+    """Whether event type `name` as engine `written_by` wrote it has an older shape than this build's."""
+    cls = _EVENTS[name]
+    return schema_version(cls, written_by) < len(cls.SCHEMAS)
+
+
+def _event_by_init(data: Mapping[str, Any], written_by: str | None) -> Event:
+    """`event_from_dict` through `upcast` and the class's `__init__`, with its checks and messages."""
+    data = upcast(data, written_by)
+    name = data.get("type")
+    cls = _EVENTS.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event type {name!r}")
+    names = {f.name for f in fields(cls)}
+    given = set(data) - {"type"}
+    if given - names:
+        raise ValueError(f"{name}: unknown field(s) {', '.join(sorted(given - names))}")
+    kwargs = {k: _frozen(v) for k, v in data.items() if k != "type"}
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
