@@ -16,13 +16,18 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from domain import commands as cmd
 from domain import events as ev
+from domain.characters import commands as character_commands
 from domain.characters import cunitz, hevelius, newton, sophia
 from domain.characters import events as character_events
+from domain.commands import Command, Parser
 from domain.events import _ATOMS, Event, GrantingEvent, _frozen, _no_grants, schema_version
+from domain.expansions.luna import commands as luna_commands
 from domain.expansions.luna import events as luna_events
 from domain.expansions.solo import events as solo_events
 from domain.expansions.solo import moon as solo_moon
+from domain.state import COLOURS, Die
 
 # -- events ------------------------------------------------------------------------------------------
 
@@ -150,3 +155,129 @@ def _event_by_init(data: Mapping[str, Any], written_by: str | None) -> Event:
         raise ValueError(f"{name}: {exc}") from None
 
 
+# -- commands ----------------------------------------------------------------------------------------
+
+
+def compose_commands(
+    *declared: Iterable[tuple[type[Command], Parser]],
+) -> tuple[dict[str, type[Command]], dict[str, type[Command]], dict[type[Command], Parser]]:
+    """Command name -> class, verb -> class and class -> parser, in the order declared; a name or a verb
+    declared by two classes is refused."""
+    by_name: dict[str, type[Command]] = {}
+    by_verb: dict[str, type[Command]] = {}
+    parsers: dict[type[Command], Parser] = {}
+    for commands in declared:
+        for cls, parse in commands:
+            name, verb = cls.__name__, cls.VERB
+            if by_name.setdefault(name, cls) is not cls or by_verb.setdefault(verb, cls) is not cls:
+                raise ValueError(f"command {name} or its verb {verb!r} is taken")
+            parsers[cls] = parse
+    return by_name, by_verb, parsers
+
+
+_COMMANDS, _VERBS, _PARSERS = compose_commands(
+    cmd.COMMANDS,
+    luna_commands.COMMANDS,
+    character_commands.COMMANDS,
+    cunitz.COMMANDS,
+    hevelius.COMMANDS,
+    newton.COMMANDS,
+)
+# Command name -> class (the JSON form's "type"), and verb -> class (the text notation's).
+COMMAND_TYPES: Mapping[str, type[Command]] = MappingProxyType(_COMMANDS)
+COMMAND_VERBS: Mapping[str, type[Command]] = MappingProxyType(_VERBS)
+
+
+def parse_command(text: str) -> Command:
+    """Parse the text notation; raises ValueError with what is wrong."""
+    parts = text.split()
+    if len(parts) < 2 or not parts[0].startswith("@") or not parts[0][1:].isdigit():
+        raise ValueError(f"bad command {text!r}: expected '@<seat> <verb> [args]'")
+    seat, verb, args = int(parts[0][1:]), parts[1], parts[2:]
+    cls = _VERBS.get(verb)
+    if cls is None:
+        raise ValueError(f"unknown verb {verb!r}; known: {', '.join(sorted(_VERBS))}")
+    try:
+        return _build(cls, seat, args)
+    except (IndexError, ValueError) as exc:
+        raise ValueError(f"bad arguments for {verb!r} in {text!r}: {exc}") from None
+
+
+def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
+    parse = _PARSERS.get(cls)
+    if parse is None:  # pragma: no cover - every verb has a parser
+        raise ValueError(f"no parser for {cls.__name__}")
+    return parse(seat, args)
+
+
+def command_from_dict(data: Mapping[str, Any]) -> Command:
+    """Inverse of `command_to_dict` (the "text" key is optional and must agree if present)."""
+    name = data.get("type")
+    cls = _COMMANDS.get(name) if isinstance(name, str) else None
+    if cls is None:
+        if isinstance(data.get("text"), str) and name is None:
+            return parse_command(data["text"])
+        raise ValueError(f"unknown command type {name!r}; known: {', '.join(sorted(COMMAND_TYPES))}")
+    spec = {f.name: f for f in fields(cls)}
+    extra = set(data) - set(spec) - {"type", "text"}
+    if extra:
+        raise ValueError(f"{name}: unknown field(s) {', '.join(sorted(extra))}")
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("type", "text"):
+            continue
+        if key in ("dice",):
+            if not isinstance(value, list | tuple):
+                raise ValueError(f"{name}.{key} must be a list of [colour, value] pairs")
+            value = tuple(_die(v, f"{name}.{key}") for v in value)
+        elif key in ("die", "returned") and value is not None:
+            value = _die(value, f"{name}.{key}")
+        kwargs[key] = value
+    try:
+        cmd = cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    for f in fields(cmd):
+        _check_type(cmd, f.name, getattr(cmd, f.name))
+    text = data.get("text")
+    if text is not None and text != str(cmd):
+        raise ValueError(f"{name}: text {text!r} does not match the fields ({str(cmd)!r})")
+    return cmd
+
+
+def _die(value: Any, where: str) -> Die:
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and value[0] in COLOURS
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    ):
+        return (value[0], value[1])
+    raise ValueError(f'{where} must be a [colour, value] pair such as ["R", 3]')
+
+
+def _check_type(cmd: Command, name: str, value: Any) -> None:
+    expected = {
+        "seat": int,
+        "steps": int,
+        "comets1": int,
+        "comets2": int,
+        "option": int,
+        "space": int,
+        "tile": str,
+        "row": int,
+        "grand": bool,
+        "accept": bool,
+        "target": str,
+        "action": str,
+        "colour": str,
+        "page": str,
+    }.get(name)
+    expected = cmd.FIELD_TYPES.get(name, expected)
+    if expected is None:
+        return
+    if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"{type(cmd).__name__}.{name} must be an integer")
+    if not isinstance(value, expected):
+        raise ValueError(f"{type(cmd).__name__}.{name} must be a {expected.__name__}")

@@ -26,7 +26,7 @@ from domain.abilities import hevelius as rules
 from domain.catalog import Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, with_character
-from domain.commands import Command, int_arg, need_args, register_command
+from domain.commands import Command, Parser, int_arg, need_args
 from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
@@ -197,8 +197,11 @@ def _parse_claim(seat: int, args: list[str]) -> ClaimTile:
     return ClaimTile(seat=seat, tile=args[0], target=int_arg(args[1]))
 
 
-register_command(ClaimTile, _parse_claim)
-register_command(DiscardOffer, lambda seat, args: DiscardOffer(seat=seat, tiles=tuple(sorted(args))))
+# Her commands, each with how its text notation's arguments are read (domain/vocabulary.py).
+COMMANDS: tuple[tuple[type[Command], Parser], ...] = (
+    (ClaimTile, _parse_claim),
+    (DiscardOffer, lambda seat, args: DiscardOffer(seat=seat, tiles=tuple(sorted(args)))),
+)
 
 
 @dataclass(frozen=True, kw_only=True)
