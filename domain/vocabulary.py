@@ -25,8 +25,10 @@ from domain.commands import Command, Parser
 from domain.events import _ATOMS, Event, GrantingEvent, _frozen, _no_grants, schema_version
 from domain.expansions.luna import commands as luna_commands
 from domain.expansions.luna import events as luna_events
+from domain.expansions.luna import options as luna_options
 from domain.expansions.solo import events as solo_events
 from domain.expansions.solo import moon as solo_moon
+from domain.options import _BASE_ATTRS, _BASE_NAMES, Options, OptionSpec
 from domain.state import COLOURS, Die
 
 # -- events ------------------------------------------------------------------------------------------
@@ -281,3 +283,27 @@ def _check_type(cmd: Command, name: str, value: Any) -> None:
         raise ValueError(f"{type(cmd).__name__}.{name} must be an integer")
     if not isinstance(value, expected):
         raise ValueError(f"{type(cmd).__name__}.{name} must be a {expected.__name__}")
+
+
+# -- rule options ------------------------------------------------------------------------------------
+
+
+def compose_options(*declared: Iterable[OptionSpec]) -> tuple[dict[str, str], dict[str, OptionSpec]]:
+    """JSON name -> attribute of every option (the base game's first) and attribute -> an expansion's
+    option, in the order declared; a JSON name or an attribute used twice (or an `Options` method's
+    name) is refused."""
+    names = dict(_BASE_NAMES)
+    specs: dict[str, OptionSpec] = {}
+    for options in declared:
+        for spec in options:
+            taken = spec.attr in _BASE_ATTRS or spec.attr in specs or hasattr(Options, spec.attr)
+            if spec.name in names or taken:
+                raise ValueError(f"rule option {spec.name} is defined twice")
+            names[spec.name] = spec.attr
+            specs[spec.attr] = spec
+    return names, specs
+
+
+_OPTION_NAMES, _OPTION_SPECS = compose_options(luna_options.OPTIONS)
+OPTION_NAMES: Mapping[str, str] = MappingProxyType(_OPTION_NAMES)  # JSON name -> attribute
+OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(_OPTION_SPECS)  # attribute -> an expansion's

@@ -314,7 +314,7 @@ def agree(state: GameState, play_every_move: bool, types: tuple[type[c.Command],
 def sample(every: int, between: int, games: int = 1) -> Iterator[tuple[int, GameState]]:
     for g in range(games):
         for players, bot, options, sides in GAMES:
-            side = options.bonus_board_side if options else "base"
+            side = options.get("bonus_board_side") if options else "base"
             seed = f"agree-{g}-{players}-{side}"
             yield from enumerate(states(players, seed, bot, every, options, between, sides))
         for players, bot, options, seats in ABILITY_GAMES:
