@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, fields
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
+from domain import characters
 from domain import commands as cmd
 from domain import events as ev
 from domain.characters import commands as character_commands
@@ -26,9 +27,12 @@ from domain.events import _ATOMS, Event, GrantingEvent, _frozen, _no_grants, sch
 from domain.expansions.luna import commands as luna_commands
 from domain.expansions.luna import events as luna_events
 from domain.expansions.luna import options as luna_options
+from domain.expansions.luna import state as luna_state
 from domain.expansions.solo import events as solo_events
 from domain.expansions.solo import moon as solo_moon
+from domain.expansions.solo import state as solo_state
 from domain.options import _BASE_ATTRS, _BASE_NAMES, Options, OptionSpec
+from domain.parts import FlatCodec, PartCodec
 from domain.state import COLOURS, Die
 
 # -- events ------------------------------------------------------------------------------------------
@@ -307,3 +311,31 @@ def compose_options(*declared: Iterable[OptionSpec]) -> tuple[dict[str, str], di
 _OPTION_NAMES, _OPTION_SPECS = compose_options(luna_options.OPTIONS)
 OPTION_NAMES: Mapping[str, str] = MappingProxyType(_OPTION_NAMES)  # JSON name -> attribute
 OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(_OPTION_SPECS)  # attribute -> an expansion's
+
+
+# -- state parts -------------------------------------------------------------------------------------
+
+Codec = TypeVar("Codec", PartCodec, FlatCodec)
+
+
+def compose_parts(*declared: Iterable[Codec]) -> Mapping[str, Codec]:
+    """JSON member -> a state part's codec, in the order declared (the order a dumped state writes them);
+    a member used by two part classes is refused."""
+    table: dict[str, Codec] = {}
+    for codecs in declared:
+        for codec in codecs:
+            if table.setdefault(codec.cls.key, codec).cls is not codec.cls:
+                raise ValueError(f"two state parts use the JSON member {codec.cls.key!r}")
+    return MappingProxyType(table)
+
+
+GAME_PARTS: Mapping[str, PartCodec] = compose_parts(luna_state.GAME_PARTS)  # an expansion's, of the game
+PLAYER_PARTS: Mapping[str, PartCodec] = compose_parts(  # a character's or an opponent's, of its seat
+    characters.PLAYER_PARTS,
+    cunitz.PLAYER_PARTS,
+    hevelius.PLAYER_PARTS,
+    sophia.PLAYER_PARTS,
+    solo_state.PLAYER_PARTS,
+)
+FLAT_PLAYER_PARTS: Mapping[str, FlatCodec] = compose_parts(luna_state.FLAT_PLAYER_PARTS)  # a player's members
+FLAT_TURN_PARTS: Mapping[str, FlatCodec] = compose_parts(luna_state.FLAT_TURN_PARTS)  # the turn's members

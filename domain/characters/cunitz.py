@@ -30,7 +30,7 @@ from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
-from domain.parts import PartCodec, json_tuple, register_player_part
+from domain.parts import PartCodec, json_tuple
 from domain.resolve import Run
 from domain.rng import SeededRandom
 from domain.ruleset import Rules
@@ -78,7 +78,7 @@ def _load(d: Any) -> Urania:
     return Urania(round=d["round"], square=d["square"], notes=json_tuple(d["notes"]), shown=d["shown"])
 
 
-register_player_part(PartCodec(Urania, _dump, _load))
+PLAYER_PARTS: tuple[PartCodec, ...] = (PartCodec(Urania, _dump, _load),)  # domain/vocabulary.py
 
 
 def urania_of(player: PlayerState) -> Urania:

@@ -34,7 +34,7 @@ from domain.errors import IllegalMove
 from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.parts import PartCodec, json_tuple, register_player_part
+from domain.parts import PartCodec, json_tuple
 from domain.resolve import Run
 from domain.rng import SeededRandom
 from domain.ruleset import Rules
@@ -114,7 +114,7 @@ def _load(d: Any) -> Heavens:
     )
 
 
-register_player_part(PartCodec(Heavens, _dump, _load))
+PLAYER_PARTS: tuple[PartCodec, ...] = (PartCodec(Heavens, _dump, _load),)  # domain/vocabulary.py
 
 
 def heavens_of(player: PlayerState) -> Heavens:

@@ -16,7 +16,7 @@ from domain.effects import reward_tasks
 from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.parts import PartCodec, register_player_part
+from domain.parts import PartCodec
 from domain.ruleset import Rules
 from domain.state import GameState, Part, PlayerState, Task, put_part
 
@@ -36,8 +36,8 @@ class Venus(Part):
     position: int = rules.START
 
 
-register_player_part(
-    PartCodec(Venus, lambda part, hide: {"position": part.position}, lambda d: Venus(position=d["position"]))
+PLAYER_PARTS: tuple[PartCodec, ...] = (  # domain/vocabulary.py
+    PartCodec(Venus, lambda part, hide: {"position": part.position}, lambda d: Venus(position=d["position"])),
 )
 
 
