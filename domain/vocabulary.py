@@ -25,6 +25,7 @@ from domain.characters import events as character_events
 from domain.commands import Command, Parser
 from domain.events import _ATOMS, Event, GrantingEvent, _frozen, _no_grants, schema_version
 from domain.expansions.luna import commands as luna_commands
+from domain.expansions.luna import deal as luna_deal
 from domain.expansions.luna import events as luna_events
 from domain.expansions.luna import options as luna_options
 from domain.expansions.luna import state as luna_state
@@ -33,6 +34,7 @@ from domain.expansions.solo import moon as solo_moon
 from domain.expansions.solo import state as solo_state
 from domain.options import _BASE_ATTRS, _BASE_NAMES, Options, OptionSpec
 from domain.parts import FlatCodec, PartCodec
+from domain.setup import ExtraDeal
 from domain.state import COLOURS, Die
 
 # -- events ------------------------------------------------------------------------------------------
@@ -339,3 +341,18 @@ PLAYER_PARTS: Mapping[str, PartCodec] = compose_parts(  # a character's or an op
 )
 FLAT_PLAYER_PARTS: Mapping[str, FlatCodec] = compose_parts(luna_state.FLAT_PLAYER_PARTS)  # a player's members
 FLAT_TURN_PARTS: Mapping[str, FlatCodec] = compose_parts(luna_state.FLAT_TURN_PARTS)  # the turn's members
+
+
+# -- the deal ----------------------------------------------------------------------------------------
+
+
+def compose_deals(*declared: Iterable[ExtraDeal]) -> tuple[ExtraDeal, ...]:
+    """The expansions' own deals beside the cards. The events have one slot for an expansion's hidden
+    order (released in that shape): a second deal is refused."""
+    deals = tuple(deal for deals in declared for deal in deals)
+    if len(deals) > 1:
+        raise ValueError("the events hold one expansion's hidden order: a second ExtraDeal has no slot")
+    return deals
+
+
+EXTRA_DEALS: tuple[ExtraDeal, ...] = compose_deals(luna_deal.DEALS)
