@@ -5,7 +5,8 @@ from __future__ import annotations
 from domain import commands as c
 from domain.events import Event
 from domain.evolve import evolve, fold
-from domain.expansions import plugins  # noqa: F401  (every plug-in's event, command and option types)
+# The plug-ins first: among themselves they import without a cycle in this order only.
+from domain.expansions import plugins  # noqa: F401
 from domain.moves import check, known_options, options
 from domain.opponents import opponent_at
 from domain.resolve import Run, advance, apply_command
