@@ -4,7 +4,7 @@ The decider: `start`/`initial_state` from a `Setup`, `legal_moves(state)`, `deci
 (events or `IllegalMove`), `evolve(state, event)`; plus the JSON forms of states, events and commands.
 """
 
-from domain.commands import Command, command_from_dict, command_to_dict, parse_command
+from domain.commands import Command, command_to_dict
 from domain.editions import ENGINE_VERSION, RULES_VERSIONS
 from domain.engine import (
     decide,
@@ -19,13 +19,14 @@ from domain.engine import (
     to_act,
 )
 from domain.errors import EditionUnknown, EventDoesNotFit, IllegalMove
-from domain.events import EVENT_TYPES, Event, event_from_dict, event_to_dict, redact_event
+from domain.events import Event, event_to_dict, redact_event
 from domain.evolve import evolve
 from domain.fork import fork_events
 from domain.options import Options
 from domain.serialize import dump_state, load_state, public_state
 from domain.setup import SeatSpec, Setup, redeal, start_game
 from domain.state import GameState
+from domain.vocabulary import EVENT_TYPES, command_from_dict, event_from_dict, parse_command
 
 __all__ = [
     "ENGINE_VERSION",

@@ -227,48 +227,9 @@ class PlaceComet(Command):
         return [self.page]
 
 
-# Command name -> class (the JSON form's "type"); an expansion adds its own with `register_command`.
-COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.__name__: cls
-    for cls in (
-        Move,
-        Observe,
-        StopObserving,
-        TakeFixed,
-        UseTile,
-        BuyFree,
-        EndActions,
-        EndFreeActions,
-        Persuade,
-        GainDie,
-        DeclineDie,
-        Lecture,
-        RaiseDie,
-        Recolour,
-        Farewell,
-        WriteStep,
-        StopWriting,
-        WriteComplete,
-        Upgrade,
-        PlaceComet,
-    )
-}
-_BY_VERB: dict[str, type[Command]] = {cls.VERB: cls for cls in COMMAND_TYPES.values()}
-
-# How the text notation's arguments of an expansion's command are read: (seat, args) -> the command.
+# How the text notation's arguments of a command are read: (seat, args) -> the command (a parser raises
+# ValueError or IndexError on bad arguments; `need_args`, `int_arg` and `row_arg` help).
 Parser = Callable[[int, list[str]], Command]
-_PARSERS: dict[type[Command], Parser] = {}
-
-
-def register_command(cls: type[Command], parse: Parser) -> None:
-    """Add an expansion's command: its JSON type name, its verb and how its arguments parse (the parser
-    raises ValueError or IndexError on bad arguments; `need_args`, `int_arg` and `row_arg` help)."""
-    name, verb = cls.__name__, cls.VERB
-    if COMMAND_TYPES.get(name, cls) is not cls or _BY_VERB.get(verb, cls) is not cls:
-        raise ValueError(f"command {name} or its verb {verb!r} is taken")
-    COMMAND_TYPES[name] = cls
-    _BY_VERB[verb] = cls
-    _PARSERS[cls] = parse
 
 
 def need_args(args: list[str], n: int) -> None:
@@ -280,21 +241,6 @@ def row_arg(text: str) -> int:
     if text not in ROWS:
         raise ValueError(f"bad library row {text!r}: expected R1..R4")
     return ROWS.index(text)
-
-
-def parse_command(text: str) -> Command:
-    """Parse the text notation; raises ValueError with what is wrong."""
-    parts = text.split()
-    if len(parts) < 2 or not parts[0].startswith("@") or not parts[0][1:].isdigit():
-        raise ValueError(f"bad command {text!r}: expected '@<seat> <verb> [args]'")
-    seat, verb, args = int(parts[0][1:]), parts[1], parts[2:]
-    cls = _BY_VERB.get(verb)
-    if cls is None:
-        raise ValueError(f"unknown verb {verb!r}; known: {', '.join(sorted(_BY_VERB))}")
-    try:
-        return _build(cls, seat, args)
-    except (IndexError, ValueError) as exc:
-        raise ValueError(f"bad arguments for {verb!r} in {text!r}: {exc}") from None
 
 
 def int_arg(text: str) -> int:
@@ -361,36 +307,30 @@ def _tile_number(text: str) -> int:
     return int_arg(text) - 1
 
 
-# The base game's commands: how the text notation's arguments are read (an expansion adds its own with
-# `register_command`).
-_NO_ARGS: tuple[type[Command], ...] = (StopObserving, EndActions, EndFreeActions, DeclineDie, StopWriting)
-_PARSERS.update({cls: _no_args(cls) for cls in _NO_ARGS})
-_PARSERS.update(
-    {
-        Move: _one_arg(Move, "steps", int_arg),
-        Observe: _observe,
-        TakeFixed: _one_arg(TakeFixed, "action"),
-        UseTile: _one_arg(UseTile, "option", int_arg),
-        BuyFree: _one_arg(BuyFree, "action"),
-        Persuade: _persuade,
-        GainDie: _gain_die,
-        Lecture: _one_arg(Lecture, "tile", _tile_number),
-        RaiseDie: _one_arg(RaiseDie, "die", parse_die),
-        Recolour: _recolour,
-        Farewell: _farewell,
-        WriteStep: _one_arg(WriteStep, "row", row_arg),
-        WriteComplete: _one_arg(WriteComplete, "row", row_arg),
-        Upgrade: _one_arg(Upgrade, "tile"),
-        PlaceComet: _one_arg(PlaceComet, "page"),
-    }
+# The base game's commands, each with how its text notation's arguments are read (the tables by name and
+# verb, with every plug-in's, are composed in domain/vocabulary.py).
+COMMANDS: tuple[tuple[type[Command], Parser], ...] = (
+    (Move, _one_arg(Move, "steps", int_arg)),
+    (Observe, _observe),
+    (StopObserving, _no_args(StopObserving)),
+    (TakeFixed, _one_arg(TakeFixed, "action")),
+    (UseTile, _one_arg(UseTile, "option", int_arg)),
+    (BuyFree, _one_arg(BuyFree, "action")),
+    (EndActions, _no_args(EndActions)),
+    (EndFreeActions, _no_args(EndFreeActions)),
+    (Persuade, _persuade),
+    (GainDie, _gain_die),
+    (DeclineDie, _no_args(DeclineDie)),
+    (Lecture, _one_arg(Lecture, "tile", _tile_number)),
+    (RaiseDie, _one_arg(RaiseDie, "die", parse_die)),
+    (Recolour, _recolour),
+    (Farewell, _farewell),
+    (WriteStep, _one_arg(WriteStep, "row", row_arg)),
+    (StopWriting, _no_args(StopWriting)),
+    (WriteComplete, _one_arg(WriteComplete, "row", row_arg)),
+    (Upgrade, _one_arg(Upgrade, "tile")),
+    (PlaceComet, _one_arg(PlaceComet, "page")),
 )
-
-
-def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
-    parse = _PARSERS.get(cls)
-    if parse is None:  # pragma: no cover - every verb has a parser
-        raise ValueError(f"no parser for {cls.__name__}")
-    return parse(seat, args)
 
 
 def _plain(value: Any) -> Any:
@@ -406,76 +346,3 @@ def command_to_dict(cmd: Command) -> dict[str, Any]:
         out[f.name] = _plain(getattr(cmd, f.name))
     out["text"] = str(cmd)
     return out
-
-
-def command_from_dict(data: Mapping[str, Any]) -> Command:
-    """Inverse of `command_to_dict` (the "text" key is optional and must agree if present)."""
-    name = data.get("type")
-    cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        if isinstance(data.get("text"), str) and name is None:
-            return parse_command(data["text"])
-        raise ValueError(f"unknown command type {name!r}; known: {', '.join(sorted(COMMAND_TYPES))}")
-    spec = {f.name: f for f in fields(cls)}
-    extra = set(data) - set(spec) - {"type", "text"}
-    if extra:
-        raise ValueError(f"{name}: unknown field(s) {', '.join(sorted(extra))}")
-    kwargs: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in ("type", "text"):
-            continue
-        if key in ("dice",):
-            if not isinstance(value, list | tuple):
-                raise ValueError(f"{name}.{key} must be a list of [colour, value] pairs")
-            value = tuple(_die(v, f"{name}.{key}") for v in value)
-        elif key in ("die", "returned") and value is not None:
-            value = _die(value, f"{name}.{key}")
-        kwargs[key] = value
-    try:
-        cmd = cls(**kwargs)
-    except TypeError as exc:
-        raise ValueError(f"{name}: {exc}") from None
-    for f in fields(cmd):
-        _check_type(cmd, f.name, getattr(cmd, f.name))
-    text = data.get("text")
-    if text is not None and text != str(cmd):
-        raise ValueError(f"{name}: text {text!r} does not match the fields ({str(cmd)!r})")
-    return cmd
-
-
-def _die(value: Any, where: str) -> Die:
-    if (
-        isinstance(value, list | tuple)
-        and len(value) == 2
-        and value[0] in COLOURS
-        and isinstance(value[1], int)
-        and not isinstance(value[1], bool)
-    ):
-        return (value[0], value[1])
-    raise ValueError(f'{where} must be a [colour, value] pair such as ["R", 3]')
-
-
-def _check_type(cmd: Command, name: str, value: Any) -> None:
-    expected = {
-        "seat": int,
-        "steps": int,
-        "comets1": int,
-        "comets2": int,
-        "option": int,
-        "space": int,
-        "tile": str,
-        "row": int,
-        "grand": bool,
-        "accept": bool,
-        "target": str,
-        "action": str,
-        "colour": str,
-        "page": str,
-    }.get(name)
-    expected = cmd.FIELD_TYPES.get(name, expected)
-    if expected is None:
-        return
-    if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ValueError(f"{type(cmd).__name__}.{name} must be an integer")
-    if not isinstance(value, expected):
-        raise ValueError(f"{type(cmd).__name__}.{name} must be a {expected.__name__}")

@@ -7,9 +7,9 @@ outcome, the rule ID from rules-digest.md. Points change only through `VictoryPo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, fields
-from functools import cache, lru_cache
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar
 
 from domain.state import Die
@@ -24,7 +24,7 @@ class Event:
     REVEALS: ClassVar[bool] = False  # it shows something hidden until then (domain/takeback.py)
     # Schema versions (docs/events.md): the engine version that introduced each shape of this event,
     # oldest first; the class's schema version is their count. A new shape appends the new engine
-    # version here and registers the upcaster of the previous one in UPCASTERS.
+    # version here and declares the upcaster of the previous one in `domain.vocabulary.UPCASTERS`.
     SCHEMAS: ClassVar[tuple[str, ...]] = ("0.1.0",)
 
     @property
@@ -608,53 +608,50 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
 )
 
 
-# Event name -> class. The name is what a store records (replays/store.py: topic `galileo:<name>`), so a
-# class is never renamed. An expansion adds its own events with `register_events` (domain/expansions/).
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.__name__: cls
-    for cls in (
-        GameStarted,
-        GameForked,
-        EndOfGameTriggered,
-        TurnEnded,
-        GameEnded,
-        TelescopeMoved,
-        FixedActionTaken,
-        MovingActionTaken,
-        FreeActionBought,
-        ActionPhaseEnded,
-        FreeActionsClosed,
-        MajorObjectObserved,
-        ConstellationObserved,
-        ObservationEnded,
-        CardDealt,
-        CardDrawnFaceDown,
-        VictoryPointsScored,
-        QuadrantsGained,
-        DieGained,
-        DieGainDeclined,
-        DiceRaised,
-        DieRaised,
-        DieRecoloured,
-        InquisitorGained,
-        InquisitorPersuaded,
-        FarewellTaken,
-        FarewellDeclined,
-        LectureGiven,
-        CometSpotted,
-        TileUpgraded,
-        BookTokenMoved,
-        CompleteWritingStarted,
-        WritingStopped,
-        EffectLost,
-        ActionTilesRotated,
-        CometPlacedInBook,
-        InterrogationHeld,
-        ObjectivesChecked,
-        ObjectiveAchieved,
-        *TABLE_EVENTS,
-    )
-}
+# The base game's event types (the table by name, with every plug-in's, is `domain.vocabulary.EVENT_TYPES`).
+# The name is what a store records (replays/store.py: topic `galileo:<name>`), so a class is never renamed.
+EVENTS: tuple[type[Event], ...] = (
+    GameStarted,
+    GameForked,
+    EndOfGameTriggered,
+    TurnEnded,
+    GameEnded,
+    TelescopeMoved,
+    FixedActionTaken,
+    MovingActionTaken,
+    FreeActionBought,
+    ActionPhaseEnded,
+    FreeActionsClosed,
+    MajorObjectObserved,
+    ConstellationObserved,
+    ObservationEnded,
+    CardDealt,
+    CardDrawnFaceDown,
+    VictoryPointsScored,
+    QuadrantsGained,
+    DieGained,
+    DieGainDeclined,
+    DiceRaised,
+    DieRaised,
+    DieRecoloured,
+    InquisitorGained,
+    InquisitorPersuaded,
+    FarewellTaken,
+    FarewellDeclined,
+    LectureGiven,
+    CometSpotted,
+    TileUpgraded,
+    BookTokenMoved,
+    CompleteWritingStarted,
+    WritingStopped,
+    EffectLost,
+    ActionTilesRotated,
+    CometPlacedInBook,
+    InterrogationHeld,
+    ObjectivesChecked,
+    ObjectiveAchieved,
+    *TABLE_EVENTS,
+)
 
 
 def _plain(value: Any) -> Any:
@@ -692,30 +689,9 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return out
 
 
-# (event type, schema n) -> the function that turns the dict of a schema-n event into schema n + 1.
-# Upcasters are never removed: every event a release has written must stay readable.
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
-UPCASTERS: dict[tuple[str, int], Upcaster] = {}
-
-
 def _no_grants(data: dict[str, Any]) -> dict[str, Any]:
     """Schema 1 -> 2 of a granting event: it did not record its grants (rules 0.1.0 derives them)."""
     return {**data, "grants": None}
-
-
-def register_events(*classes: type[Event]) -> None:
-    """Add an expansion's event classes to `EVENT_TYPES` (with the upcaster of a granting event's first
-    schema, as for the base events)."""
-    for cls in classes:
-        known = EVENT_TYPES.get(cls.__name__)
-        if known is not None and known is not cls:
-            raise ValueError(f"two event classes are named {cls.__name__}")
-        EVENT_TYPES[cls.__name__] = cls
-        if issubclass(cls, GrantingEvent):
-            UPCASTERS[(cls.__name__, 1)] = _no_grants
-
-
-register_events(*EVENT_TYPES.values())
 
 
 @cache
@@ -732,95 +708,6 @@ def schema_version(cls: type[Event], written_by: str | None = None) -> int:
         return len(cls.SCHEMAS)
     key = _version_key(written_by)
     return max(1, sum(1 for since in cls.SCHEMAS if _version_key(since) <= key))
-
-
-def upcast(data: Mapping[str, Any], written_by: str | None) -> Mapping[str, Any]:
-    """An event dict as written by engine `written_by`, in the shape of this build's event class."""
-    name = data.get("type")
-    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
-    if cls is None or written_by is None or len(cls.SCHEMAS) == 1:  # the one shape there ever was
-        return data
-    schema, current = schema_version(cls, written_by), len(cls.SCHEMAS)
-    while schema < current:
-        step = UPCASTERS.get((cls.__name__, schema))
-        if step is None:
-            raise ValueError(f"{cls.__name__}: no upcaster from schema {schema} to {schema + 1}")
-        data, schema = step(dict(data)), schema + 1
-    return data
-
-
-def event_from_dict(data: Mapping[str, Any], written_by: str | None = None) -> Event:
-    """Inverse of `event_to_dict`; raises ValueError on an unknown type or bad fields. `written_by` is
-    the engine version that wrote `data` (its audit metadata): an older shape is upcast first.
-
-    Every stored event is read through here (a rebuild reads about fifty per request), so an event in
-    this build's shape is built field by field into its `__dict__`, as its dataclass `__init__` would
-    (`_FIELDS`); an older shape, a bad field, or a class whose `__init__` does more, goes the checked
-    way (`_event_by_init`)."""
-    name = data.get("type")
-    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
-    if cls is not None and (written_by is None or len(cls.SCHEMAS) == 1 or not _older(name, written_by)):
-        plan = _FIELDS.get(cls)
-        if plan is None:
-            plan = _FIELDS[cls] = _field_plan(cls)
-        if plan:
-            values: dict[str, Any] = {}
-            given = 1  # "type"
-            for field_name, default in plan:
-                value = data.get(field_name, MISSING)
-                if value is MISSING:
-                    if default is MISSING:
-                        break  # a missing field: refused the checked way
-                    value = default
-                else:
-                    given += 1
-                    if type(value) not in _ATOMS:
-                        value = _frozen(value)
-                values[field_name] = value
-            else:
-                if given == len(data):  # else an unknown field: refused the checked way
-                    event = object.__new__(cls)
-                    object.__setattr__(event, "__dict__", values)
-                    return event
-    return _event_by_init(data, written_by)
-
-
-# Per event class, its fields and defaults in order when `event_from_dict` may fill its `__dict__`
-# directly; () when its `__init__` does more (slots, `__post_init__`, a default factory, a field left
-# out of `__init__`: no event class has one today, tests/domain/test_event_codec.py).
-_FIELDS: dict[type[Event], tuple[tuple[str, Any], ...]] = {}
-
-
-def _field_plan(cls: type[Event]) -> tuple[tuple[str, Any], ...]:
-    plain = "__slots__" not in vars(cls) and not hasattr(cls, "__post_init__")
-    if not plain or any(not f.init or f.default_factory is not MISSING for f in fields(cls)):
-        return ()
-    return tuple((f.name, f.default) for f in fields(cls))
-
-
-@lru_cache(maxsize=1024)
-def _older(name: str, written_by: str) -> bool:
-    """Whether event type `name` as engine `written_by` wrote it has an older shape than this build's."""
-    cls = EVENT_TYPES[name]
-    return schema_version(cls, written_by) < len(cls.SCHEMAS)
-
-
-def _event_by_init(data: Mapping[str, Any], written_by: str | None) -> Event:
-    """`event_from_dict` through `upcast` and the class's `__init__`, with its checks and messages."""
-    data = upcast(data, written_by)
-    name = data.get("type")
-    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise ValueError(f"unknown event type {name!r}")
-    names = {f.name for f in fields(cls)}
-    given = set(data) - {"type"}
-    if given - names:
-        raise ValueError(f"{name}: unknown field(s) {', '.join(sorted(given - names))}")
-    kwargs = {k: _frozen(v) for k, v in data.items() if k != "type"}
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:
-        raise ValueError(f"{name}: {exc}") from None
 
 
 def owns_private_fields(event: Event, viewer: int | None) -> bool:

@@ -23,7 +23,6 @@ from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
 from domain.ruleset import Pins, Rules, ruleset_for
 from domain.scoring import persuaded_figures
-from domain.serialize import load_state
 from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState
 
 Handler = Callable[[GameState, Any], GameState]
@@ -696,6 +695,10 @@ def _handed_over(s: GameState, e: ev.SeatHandedOver) -> GameState:
 
 @_on(ev.TakenBack)
 def _taken_back(s: GameState, e: ev.TakenBack) -> GameState:
+    # Imported here: a dumped state is read by the state parts' codecs, which the vocabulary composes
+    # from the plug-ins, and they import this module.
+    from domain.serialize import load_state
+
     return load_state(ev.event_to_dict(e)["state"])  # its JSON form: lists, not the frozen tuples
 
 

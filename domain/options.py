@@ -1,9 +1,13 @@
 """Rule options: every RULING of digest §23.1 that changes behaviour, with the ruling as default.
 
-The base game's options are the fields of `Options`. An expansion registers its own with
-`register_options` (an `OptionSpec` each: its JSON name, attribute, default and check); an `Options`
-takes them as keywords (`Options(name=value)`), shows them as attributes (`options.name`) and reads and
-writes them under their JSON names like its own. `Options.get(attr)` reads any option by attribute.
+The base game's options are the fields of `Options`. An expansion declares its own (an `OptionSpec`
+each: its JSON name, attribute, default and check), composed in `domain.vocabulary.OPTION_SPECS`; an
+`Options` takes them as keywords (`Options(name=value)`) and reads and writes them under their JSON
+names like its own. `Options.get(attr)` reads any option by attribute (an expansion's too).
+
+`Options` is defined beneath the plug-ins that declare options (they import `OptionSpec` from here, and
+every rules module reads options), so the composed tables above them are imported where an expansion's
+option is read (`_spec`, `_names`), not at the top of this module.
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ _BASE_NAMES: dict[str, str] = {
     "dieMax": "die_max",
     "randomActionTiles": "random_action_tiles",
 }
-OPTION_NAMES: dict[str, str] = dict(_BASE_NAMES)  # with every registered expansion's options
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,27 +40,6 @@ class OptionSpec:
     attr: str  # its attribute name
     default: Any
     check: Callable[[Any], str | None]  # the complaint about a JSON value ("must be ..."), None if valid
-
-
-_EXTRA: dict[str, OptionSpec] = {}  # attribute -> an expansion's option
-
-
-def register_options(*specs: OptionSpec) -> None:
-    """Register an expansion's options; each becomes a read-only property of `Options` (a class-level
-    `__getattr__` would make every option read take Python's slow attribute path)."""
-    for spec in specs:
-        if spec.name in OPTION_NAMES or spec.attr in _BASE_ATTRS or hasattr(Options, spec.attr):
-            raise ValueError(f"rule option {spec.name} is defined twice")
-        OPTION_NAMES[spec.name] = spec.attr
-        _EXTRA[spec.attr] = spec
-        setattr(Options, spec.attr, _option(spec.attr))
-
-
-def _option(attr: str) -> property:
-    def read(self: Options) -> Any:
-        return self.get(attr)
-
-    return property(read, doc=f"the rule option {attr} (an expansion's: `register_options`)")
 
 
 def flag(value: Any) -> str | None:
@@ -83,18 +65,18 @@ class Options:
 
     def get(self, attr: str) -> Any:
         """Any option's value by its attribute name (an expansion's too)."""
-        spec = _EXTRA.get(attr)
-        if spec is None:
+        if attr in _BASE_ATTRS:
             return getattr(self, attr)
         for name, value in self.extra:
             if name == attr:
                 return value
+        spec = _spec(attr)
+        if spec is None:
+            return getattr(self, attr)  # AttributeError, as for any unknown attribute
         return spec.default
 
-    # An expansion's options are attributes too: properties `register_options` adds to the class.
-
     def to_json(self) -> dict[str, Any]:
-        return {name: self.get(attr) for name, attr in OPTION_NAMES.items()}
+        return {name: self.get(attr) for name, attr in _names().items()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Options:
@@ -109,14 +91,15 @@ class Options:
 
     @classmethod
     def _read_json(cls, data: Mapping[str, Any]) -> Options:
-        unknown = set(data) - set(OPTION_NAMES)
+        names = _names()
+        unknown = set(data) - set(names)
         if unknown:
             raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         kwargs: dict[str, Any] = {}
         types = {f.name: f.type for f in fields(cls)}
         for name, value in data.items():
-            attr = OPTION_NAMES[name]
-            spec = _EXTRA.get(attr)
+            attr = names[name]
+            spec = _spec(attr)
             if spec is not None:
                 complaint = spec.check(value)
                 if complaint is not None:
@@ -144,19 +127,34 @@ def _options_of(key: tuple[tuple[str, type, Any], ...]) -> Options:
 _BASE_ATTRS = frozenset(_BASE_NAMES.values()) | {"extra"}
 
 
+def _spec(attr: str) -> OptionSpec | None:
+    """An expansion's option by its attribute (None: no expansion's)."""
+    from domain.vocabulary import OPTION_SPECS  # above the plug-ins (module docstring)
+
+    return OPTION_SPECS.get(attr)
+
+
+def _names() -> Mapping[str, str]:
+    """JSON name -> attribute of every option: the base game's, then each expansion's."""
+    from domain.vocabulary import OPTION_NAMES  # above the plug-ins (module docstring)
+
+    return OPTION_NAMES
+
+
 def _init_with_extra(init: Any) -> Any:
     """`Options(...)` that also takes an expansion's options as keywords (kept in `extra`)."""
 
     def __init__(self: Options, *args: Any, **kwargs: Any) -> None:
-        given = kwargs.keys() & _EXTRA.keys() if kwargs else ()
-        if not given:
-            init(self, *args, **kwargs)
+        given = kwargs.keys() - _BASE_ATTRS if kwargs else ()
+        specs = {attr: spec for attr in given if (spec := _spec(attr)) is not None}
+        if not specs:
+            init(self, *args, **kwargs)  # (an unknown keyword: refused by the dataclass's own __init__)
             return
-        values = {attr: kwargs.pop(attr) for attr in given}
+        values = {attr: kwargs.pop(attr) for attr in specs}
         init(self, *args, **kwargs)
         extra = dict(self.extra)
         for attr, value in values.items():
-            if value == _EXTRA[attr].default and type(value) is type(_EXTRA[attr].default):
+            if value == specs[attr].default and type(value) is type(specs[attr].default):
                 extra.pop(attr, None)
             else:
                 extra[attr] = value

@@ -1,10 +1,11 @@
 """How a plug-in's state is written to and read from a dumped position (docs/state.md).
 
 An expansion keeps its state in a `Part` of the game (`GameState.parts`), a character or a non-player
-opponent in a `Part` of its seat (`PlayerState.parts`). Each part class registers a `PartCodec` here: its
-JSON member name (the part's `key`), how it is dumped (with `hide=True` for the public view, which must
-leave out what players may not see) and how it is loaded. `domain/serialize.py` asks this registry and
-knows no part by name.
+opponent in a `Part` of its seat (`PlayerState.parts`). Each part class has a `PartCodec`, declared by
+its module (`GAME_PARTS`, `PLAYER_PARTS`, ...) and composed in `domain.vocabulary`: its JSON member name
+(the part's `key`), how it is dumped (with `hide=True` for the public view, which must leave out what
+players may not see) and how it is loaded. `domain/serialize.py` reads the composed tables and knows no
+part by name.
 
 `always=True` writes the member even when the part is absent (as `null`): a released state format that
 always had the member (format 1) keeps its shape.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from domain.state import Part
@@ -39,44 +41,15 @@ class FlatCodec:
     load: Callable[[Mapping[str, Any]], Part | None]  # the owner's JSON -> the part (None: absent)
 
 
-GAME_PARTS: dict[str, PartCodec] = {}
-PLAYER_PARTS: dict[str, PartCodec] = {}
-FLAT_PLAYER_PARTS: dict[str, FlatCodec] = {}  # members of a player's JSON object
-FLAT_TURN_PARTS: dict[str, FlatCodec] = {}  # members of the turn's JSON object
-
-
-def register_game_part(codec: PartCodec) -> None:
-    _register(GAME_PARTS, codec)
-
-
-def register_player_part(codec: PartCodec) -> None:
-    _register(PLAYER_PARTS, codec)
-
-
-def register_flat_player_part(codec: FlatCodec) -> None:
-    _register(FLAT_PLAYER_PARTS, codec)
-
-
-def register_flat_turn_part(codec: FlatCodec) -> None:
-    _register(FLAT_TURN_PARTS, codec)
-
-
-def _register(registry: dict[str, Any], codec: PartCodec | FlatCodec) -> None:
-    key = codec.cls.key
-    if key in registry and registry[key].cls is not codec.cls:
-        raise ValueError(f"two state parts use the JSON member {key!r}")
-    registry[key] = codec
-
-
-_NO_FLAT: dict[str, FlatCodec] = {}
+_NO_FLAT: Mapping[str, FlatCodec] = MappingProxyType({})
 
 
 def dump_parts(
-    registry: dict[str, PartCodec],
+    registry: Mapping[str, PartCodec],
     parts: tuple[Part, ...],
     hide: bool,
     owner: Any = None,
-    flat: dict[str, FlatCodec] = _NO_FLAT,
+    flat: Mapping[str, FlatCodec] = _NO_FLAT,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     present = {type(p): p for p in parts}
@@ -90,12 +63,12 @@ def dump_parts(
         out.update(flat_codec.dump(owner, present.pop(flat_codec.cls, None), hide))
     if present:
         names = ", ".join(sorted(cls.__name__ for cls in present))
-        raise ValueError(f"no codec registered for state part(s) {names} (domain/parts.py)")
+        raise ValueError(f"no codec declared for state part(s) {names} (domain/vocabulary.py)")
     return out
 
 
 def load_parts(
-    registry: dict[str, PartCodec], data: Any, flat: dict[str, FlatCodec] = _NO_FLAT
+    registry: Mapping[str, PartCodec], data: Any, flat: Mapping[str, FlatCodec] = _NO_FLAT
 ) -> tuple[Part, ...]:
     """The parts of a dumped owner, in the order of their keys (as `state.put_part` keeps them)."""
     parts = [codec.load(data[key]) for key, codec in registry.items() if data.get(key) is not None]

@@ -14,9 +14,10 @@ from domain.catalog import load_catalog
 from domain.characters import side_of
 from domain.editions import check_rules_version
 from domain.options import Options
-from domain.parts import FLAT_PLAYER_PARTS, FLAT_TURN_PARTS, GAME_PARTS, PLAYER_PARTS, dump_parts, load_parts
+from domain.parts import dump_parts, load_parts
 from domain.ruleset import Pins, ruleset_for
 from domain.state import GameState, PlayerState, Task, TurnState
+from domain.vocabulary import FLAT_PLAYER_PARTS, FLAT_TURN_PARTS, GAME_PARTS, PLAYER_PARTS
 
 STATE_FORMAT = 2  # 2: "engine_version" added (a format-1 position is the first release's: rules 0.1.0)
 READ_FORMATS = (1, 2)

@@ -98,14 +98,12 @@ def opponent_setup(setup: Setup, rules: Ruleset) -> OpponentSetup | None:
     return next((o for o in rules.opponent_setups if o.claims(setup)), None)
 
 
-# The events have one slot for an expansion's hidden order (released in that shape): one deal at most.
-EXTRA_DEALS: list[ExtraDeal] = []
+def _extra_deals() -> tuple[ExtraDeal, ...]:
+    """The expansions' own deals (one at most: `domain.vocabulary.EXTRA_DEALS`)."""
+    # Imported here: the plug-ins that declare a deal import this module (its `Setup`, `ExtraDeal`).
+    from domain.vocabulary import EXTRA_DEALS
 
-
-def register_deal(deal: ExtraDeal) -> None:
-    if EXTRA_DEALS and EXTRA_DEALS[0] is not deal:
-        raise ValueError("the events hold one expansion's hidden order: a second ExtraDeal has no slot")
-    EXTRA_DEALS[:] = [deal]
+    return EXTRA_DEALS
 
 
 def commitment_of(
@@ -122,9 +120,10 @@ def commitment_of(
     for each seat that has one (a game without any commits exactly what it did before)."""
     parts = ["deck:" + ",".join(deck), "box:" + ",".join(box), "reserve:" + ",".join(reserve)]
     if extra:
-        if not EXTRA_DEALS:
+        deals = _extra_deals()
+        if not deals:
             raise ValueError("a hidden order beside the cards, but no expansion deals one")
-        parts.append(f"{EXTRA_DEALS[0].label}:" + ",".join(extra))
+        parts.append(f"{deals[0].label}:" + ",".join(extra))
     for seat, order in enumerate(characters or ()):
         if order:
             parts.append(f"seat{seat}:" + ",".join(order))
@@ -291,7 +290,7 @@ def _hidden_deals(
     hidden order (Hevelius' deck, Cunitz' Notes) from its own stream; all of it goes into the commitment."""
     extra_fields: dict[str, Any] = {}
     hidden: tuple[str, ...] = ()
-    for extra in EXTRA_DEALS:
+    for extra in _extra_deals():
         dealt = extra.deal(setup, catalog)
         if dealt is not None:
             extra_fields, hidden = dict(dealt[0]), dealt[1]
@@ -416,7 +415,7 @@ def redeal(
         deck.extend(shuffled[:need])
         (reserve if tier == 3 else box).extend(shuffled[need:])
     extra: tuple[str, ...] = ()
-    for deal in EXTRA_DEALS:  # what of an expansion's own deal is still unseen
+    for deal in _extra_deals():  # what of an expansion's own deal is still unseen
         extra = deal.redeal(state, rng) or extra
     # each seat's character re-deals what of its own hidden order is still unseen (Hevelius, Cunitz)
     characters = tuple(rules_for(state, p).redeal(state.catalog, p, rng) for p in state.players)

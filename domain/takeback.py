@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from domain import events as ev
 from domain.serialize import dump_state
 from domain.state import GameState
+from domain.vocabulary import EVENT_TYPES
 
 
 def reveals(event: ev.Event) -> bool:
@@ -24,7 +25,7 @@ def reveals(event: ev.Event) -> bool:
 
 def revealing_types() -> list[type[ev.Event]]:
     """Every event type of the wire vocabulary that reveals something (`Event.REVEALS`)."""
-    return [cls for cls in ev.EVENT_TYPES.values() if cls.REVEALS]
+    return [cls for cls in EVENT_TYPES.values() if cls.REVEALS]
 
 
 def taken_back(seat: int, state: GameState, to_version: int) -> ev.TakenBack:

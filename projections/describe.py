@@ -5,7 +5,7 @@ The describer reads the public JSON forms only: an event as `event_to_dict` / `r
 and, for commands, the position as `public_state` gives it (docs/state.md). Component names and values
 come from the catalog (docs/catalog.md); the words follow the rules digest.
 
-Every event class in `domain.EVENT_TYPES` and every command class in `domain.commands.COMMAND_TYPES` has
+Every event class in `domain.EVENT_TYPES` and every command class in `domain.vocabulary.COMMAND_TYPES` has
 an entry in `EVENT_TEXT` / `COMMAND_TEXT` (tests/projections/test_describe.py checks it), so a new one
 cannot be added without its words. A describer never fails on a well-formed item: a value it cannot
 resolve (an unknown card id, a missing field of a redacted event) is shown as it is.

@@ -14,7 +14,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from domain import event_from_dict, event_to_dict
-from domain.events import Event, upcast
+from domain.events import Event
+from domain.vocabulary import upcast
 from replays.store import TOPIC_PREFIX, GameStore, store_env
 from replays.store import open_store as open_game_store
 

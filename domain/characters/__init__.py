@@ -35,7 +35,7 @@ from domain import commands as c
 from domain.catalog import ActionTile, BookPage, Catalog, Reward
 from domain.errors import IllegalMove
 from domain.fastcopy import replace
-from domain.parts import PartCodec, json_tuple, register_player_part
+from domain.parts import PartCodec, json_tuple
 from domain.rng import SeededRandom
 from domain.ruleset import Plugin, Ruleset
 from domain.state import GameState, Part, PlayerState, Task, put_part
@@ -90,7 +90,7 @@ def _load(data: Any) -> Character:
     )
 
 
-register_player_part(PartCodec(Character, _dump, _load))
+PLAYER_PARTS: tuple[PartCodec, ...] = (PartCodec(Character, _dump, _load),)  # domain/vocabulary.py
 
 
 class CharacterRules(Plugin):

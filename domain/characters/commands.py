@@ -1,5 +1,5 @@
 """The commands of the characters' abilities (digest §17) and their text notation (docs/notation.md),
-registered into the base registry (`domain.commands.COMMAND_TYPES`, the verbs of `parse_command`)."""
+declared in `COMMANDS` (composed in `domain.vocabulary`: `COMMAND_TYPES`, the verbs of `parse_command`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.commands import ROWS, Command, int_arg, need_args, register_command, row_arg
+from domain.commands import ROWS, Command, Parser, int_arg, need_args, row_arg
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -65,6 +65,9 @@ def _decline(seat: int, args: list[str]) -> DeclineAbility:
     return DeclineAbility(seat=seat)
 
 
-register_command(PlaceLibraryTile, _libtile)
-register_command(KeplerSwap, _kswap)
-register_command(DeclineAbility, _decline)
+# Their commands, each with how its text notation's arguments are read (domain/vocabulary.py).
+COMMANDS: tuple[tuple[type[Command], Parser], ...] = (
+    (PlaceLibraryTile, _libtile),
+    (KeplerSwap, _kswap),
+    (DeclineAbility, _decline),
+)

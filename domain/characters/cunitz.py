@@ -21,16 +21,16 @@ from domain.abilities import cunitz as rules
 from domain.catalog import ActionTile, BookPage, Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, ability_pages, with_character
-from domain.commands import Command, need_args, register_command
+from domain.commands import Command, Parser, need_args
 from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
-from domain.events import GrantingEvent, PlayerEvent, register_events
+from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
-from domain.parts import PartCodec, json_tuple, register_player_part
+from domain.parts import PartCodec, json_tuple
 from domain.resolve import Run
 from domain.rng import SeededRandom
 from domain.ruleset import Rules
@@ -78,7 +78,7 @@ def _load(d: Any) -> Urania:
     return Urania(round=d["round"], square=d["square"], notes=json_tuple(d["notes"]), shown=d["shown"])
 
 
-register_player_part(PartCodec(Urania, _dump, _load))
+PLAYER_PARTS: tuple[PartCodec, ...] = (PartCodec(Urania, _dump, _load),)  # domain/vocabulary.py
 
 
 def urania_of(player: PlayerState) -> Urania:
@@ -119,8 +119,6 @@ def _parse_focus(seat: int, args: list[str]) -> Focus:
     return Focus(seat=seat, space=args[0])
 
 
-register_command(Focus, _parse_focus)
-
 PAGE = "CUNPAGE"  # CHAR-CUN-5 (rules 0.4.0): her personal page's parts still to resolve, in any order
 
 
@@ -142,7 +140,8 @@ def _parse_part(seat: int, args: list[str]) -> PagePart:
     return PagePart(seat=seat, part=args[0])
 
 
-register_command(PagePart, _parse_part)
+# Her commands, each with how its text notation's arguments are read (domain/vocabulary.py).
+COMMANDS: tuple[tuple[type[Command], Parser], ...] = ((Focus, _parse_focus), (PagePart, _parse_part))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -195,7 +194,13 @@ class PagePartChosen(GrantingEvent):
     rule: str = "CHAR-CUN-5"
 
 
-register_events(RoundTokenMoved, SquareTokenMoved, NoteRevealed, FocusDeferred, PagePartChosen)
+EVENTS: tuple[type[Event], ...] = (  # her wire vocabulary (domain/vocabulary.py)
+    RoundTokenMoved,
+    SquareTokenMoved,
+    NoteRevealed,
+    FocusDeferred,
+    PagePartChosen,
+)
 
 
 def _page_move(s: GameState, task: Task) -> Task | None:

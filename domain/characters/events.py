@@ -1,5 +1,6 @@
-"""The events of the characters' abilities (digest §17), each with its rule ID. Registered with
-`events.register_events`, so stores, grants, replay and the describer know them."""
+"""The events of the characters' abilities (digest §17), each with its rule ID. Declared in
+`EVENTS` (composed in `domain.vocabulary.EVENT_TYPES`), so stores, grants, replay and the describer
+know them."""
 
 from __future__ import annotations
 
@@ -57,4 +58,4 @@ CHARACTER_EVENTS: tuple[type[ev.Event], ...] = (
     KeplerTilesSwapped,
     AbilityDeclined,
 )
-ev.register_events(*CHARACTER_EVENTS)
+EVENTS = CHARACTER_EVENTS  # their wire vocabulary (domain/vocabulary.py)

@@ -26,15 +26,15 @@ from domain.abilities import hevelius as rules
 from domain.catalog import Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, with_character
-from domain.commands import Command, int_arg, need_args, register_command
+from domain.commands import Command, Parser, int_arg, need_args
 from domain.editions import RULES_0_3_0, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
-from domain.events import GrantingEvent, PlayerEvent, register_events
+from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.parts import PartCodec, json_tuple, register_player_part
+from domain.parts import PartCodec, json_tuple
 from domain.resolve import Run
 from domain.rng import SeededRandom
 from domain.ruleset import Rules
@@ -114,7 +114,7 @@ def _load(d: Any) -> Heavens:
     )
 
 
-register_player_part(PartCodec(Heavens, _dump, _load))
+PLAYER_PARTS: tuple[PartCodec, ...] = (PartCodec(Heavens, _dump, _load),)  # domain/vocabulary.py
 
 
 def heavens_of(player: PlayerState) -> Heavens:
@@ -197,8 +197,11 @@ def _parse_claim(seat: int, args: list[str]) -> ClaimTile:
     return ClaimTile(seat=seat, tile=args[0], target=int_arg(args[1]))
 
 
-register_command(ClaimTile, _parse_claim)
-register_command(DiscardOffer, lambda seat, args: DiscardOffer(seat=seat, tiles=tuple(sorted(args))))
+# Her commands, each with how its text notation's arguments are read (domain/vocabulary.py).
+COMMANDS: tuple[tuple[type[Command], Parser], ...] = (
+    (ClaimTile, _parse_claim),
+    (DiscardOffer, lambda seat, args: DiscardOffer(seat=seat, tiles=tuple(sorted(args)))),
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -241,7 +244,12 @@ class OfferRefilled(PlayerEvent):
     rule: str = "CHAR-HEV-8"
 
 
-register_events(ConstellationTileClaimed, OfferTilesDiscarded, ConstellationDeckReshuffled, OfferRefilled)
+EVENTS: tuple[type[Event], ...] = (  # her wire vocabulary (domain/vocabulary.py)
+    ConstellationTileClaimed,
+    OfferTilesDiscarded,
+    ConstellationDeckReshuffled,
+    OfferRefilled,
+)
 
 
 # -- the refill (CHAR-HEV-7/8) -----------------------------------------------------------------------

@@ -14,11 +14,11 @@ from domain.abilities import newton as rules
 from domain.catalog import ActionTile, BookPage, Catalog
 from domain.catalog.luna_characters import LunaCharacters
 from domain.characters import Character, CharacterRules, ability_pages, rules_for, with_character
-from domain.commands import Command, int_arg, need_args, register_command
+from domain.commands import Command, Parser, int_arg, need_args
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
-from domain.events import PlayerEvent, register_events
+from domain.events import Event, PlayerEvent
 from domain.evolve import players_with, resolved
 from domain.expansions.luna.events import BonusActionTaken
 from domain.fastcopy import replace
@@ -61,7 +61,8 @@ def _parse_shift(seat: int, args: list[str]) -> ShiftMirror:
     return ShiftMirror(seat=seat, tile="" if args[0] == "-" else args[0], steps=int_arg(args[1]))
 
 
-register_command(ShiftMirror, _parse_shift)
+# His command, with how its text notation's arguments are read (domain/vocabulary.py).
+COMMANDS: tuple[tuple[type[Command], Parser], ...] = ((ShiftMirror, _parse_shift),)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,7 +75,7 @@ class MirrorShifted(PlayerEvent):
     rule: str = "CHAR-NEW-4"
 
 
-register_events(MirrorShifted)
+EVENTS: tuple[type[Event], ...] = (MirrorShifted,)  # his wire vocabulary (domain/vocabulary.py)
 
 
 def _is_newton(s: GameState, p: PlayerState) -> bool:

@@ -13,10 +13,10 @@ from domain.catalog import Catalog
 from domain.characters import Character, CharacterRules, with_character
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
-from domain.events import GrantingEvent, PlayerEvent, register_events
+from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
 from domain.fastcopy import replace
-from domain.parts import PartCodec, register_player_part
+from domain.parts import PartCodec
 from domain.ruleset import Rules
 from domain.state import GameState, Part, PlayerState, Task, put_part
 
@@ -36,8 +36,8 @@ class Venus(Part):
     position: int = rules.START
 
 
-register_player_part(
-    PartCodec(Venus, lambda part, hide: {"position": part.position}, lambda d: Venus(position=d["position"]))
+PLAYER_PARTS: tuple[PartCodec, ...] = (  # domain/vocabulary.py
+    PartCodec(Venus, lambda part, hide: {"position": part.position}, lambda d: Venus(position=d["position"])),
 )
 
 
@@ -60,7 +60,7 @@ class SunRewardsGained(GrantingEvent):
     rule: str = "CHAR-SOP-3"
 
 
-register_events(VenusMoved, SunRewardsGained)
+EVENTS: tuple[type[Event], ...] = (VenusMoved, SunRewardsGained)  # her wire vocabulary (domain/vocabulary.py)
 
 
 def venus_of(player: PlayerState) -> Venus:

@@ -9,8 +9,8 @@ import orjson
 import pytest
 
 from domain import EVENT_TYPES, event_from_dict, event_to_dict
-from domain.events import _event_by_init, _field_plan
 from domain.selfplay import selfplay
+from domain.vocabulary import _event_by_init, _field_plan
 
 
 def test_every_event_of_a_game_is_built_as_its_init_builds_it() -> None:

@@ -103,6 +103,7 @@ def test_no_base_turn_handler_names_the_luna_expansion() -> None:
         r"|\bgrand(?=: bool = False|=)|\b(self|cmd|e)\.grand\b|\"grand\"(?=: bool)"  # Persuade(d).grand
     )
     modules = sorted(root.glob("*.py")) + sorted((root / "concepts").glob("*.py"))
+    modules.remove(root / "vocabulary.py")  # the wire vocabulary's composition names every plug-in
     assert len(modules) > 30
     found = [
         f"{path.relative_to(root.parent)}:{number}: {line.strip()}"

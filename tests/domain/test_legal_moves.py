@@ -37,6 +37,7 @@ from domain.expansions.plugins import every_plugin
 from domain.moves import check
 from domain.selfplay import default_setup
 from domain.state import COLOURS, S1, S2, S3, S4, UPGRADE, GameState, Task
+from domain.vocabulary import COMMAND_TYPES
 from rulebook import reference
 from tests.domain.scenario import actions_at, new_game, player, show, turn, with_agenda
 
@@ -82,7 +83,7 @@ def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[
         yield lc.MoonReward(seat=who, choice="vp")
         yield lc.CollectScale(seat=who, tile=0)
         yield c.Observe(seat=who, target="C:D1-01:0", dice=(("R", 5),))
-    wide = [t for t in c.COMMAND_TYPES.values() if not types or issubclass(t, types)]
+    wide = [t for t in COMMAND_TYPES.values() if not types or issubclass(t, types)]
     if c.TakeFixed in wide:
         yield from (
             c.TakeFixed(seat=seat, action=a) for a in ("die", "lecture", "spot", "upgrade", "observe", "x")
@@ -313,7 +314,7 @@ def agree(state: GameState, play_every_move: bool, types: tuple[type[c.Command],
 def sample(every: int, between: int, games: int = 1) -> Iterator[tuple[int, GameState]]:
     for g in range(games):
         for players, bot, options, sides in GAMES:
-            side = options.bonus_board_side if options else "base"
+            side = options.get("bonus_board_side") if options else "base"
             seed = f"agree-{g}-{players}-{side}"
             yield from enumerate(states(players, seed, bot, every, options, between, sides))
         for players, bot, options, seats in ABILITY_GAMES:
@@ -384,7 +385,7 @@ def test_every_choice_effect_agrees_in_any_state() -> None:
     assert refused > 250_000
     menu = {"Move", "UseTile", "BuyFree", "EndActions", "EndFreeActions", "PlaceLibraryTile"}
     menu |= {"ClaimTile", "DiscardOffer"}  # Hevelius' claim and discard are Action-phase commands
-    assert seen == set(c.COMMAND_TYPES) - menu
+    assert seen == set(COMMAND_TYPES) - menu
 
 
 @pytest.mark.soak

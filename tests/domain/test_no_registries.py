@@ -1,7 +1,9 @@
 """Nothing in `domain/` is registered after import, and no state class is patched (issue 33).
 
 A game's rules are its `Ruleset` (domain/ruleset.py), composed from the plug-ins its `GameStarted` pins;
-the module-level tables a module declares are filled while it is defined and never after. This test
+the module-level tables a module declares are filled while it is defined and never after. The wire
+vocabulary (event, command, option, state-part and deal names) is declared by each module and composed
+once in `domain/vocabulary.py`: no function registers into it, and its tables are read-only. This test
 imports every module of `domain`, takes a fingerprint of every module-level dict, list, set and `Rules`
 table, plays games of every kind (base, Luna, characters on their ability side, the solo game, a fork,
 a loaded state), and checks that no fingerprint changed; and that the state classes hold only what
@@ -10,16 +12,22 @@ a loaded state), and checks that no fingerprint changed; and that the state clas
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
-from types import ModuleType
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType, ModuleType
+from typing import Any, ClassVar
 
 import pytest
 
 import domain
-from domain import dump_state, fork_events, load_state
+from domain import dump_state, fork_events, load_state, vocabulary
+from domain import events as ev
+from domain.commands import Command, Move
 from domain.effects import reward_tasks
+from domain.expansions.luna import deal as luna_deal
+from domain.expansions.luna import state as luna_state
 from domain.options import Options
 from domain.ruleset import Rules
 from domain.selfplay import default_setup, selfplay
@@ -42,7 +50,7 @@ def _modules() -> list[ModuleType]:
 
 
 def _fingerprint(value: Any) -> Any:
-    if isinstance(value, dict):
+    if isinstance(value, dict | MappingProxyType):
         return tuple((id(k), id(v)) for k, v in value.items())
     if isinstance(value, list):
         return tuple(id(v) for v in value)
@@ -57,7 +65,7 @@ def _tables() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for module in _modules():
         for name, value in vars(module).items():
-            if isinstance(value, dict | list | set | Rules) and not name.startswith("__"):
+            if isinstance(value, dict | MappingProxyType | list | set | Rules) and not name.startswith("__"):
                 out[f"{module.__name__}.{name}"] = _fingerprint(value)
     return out
 
@@ -100,6 +108,71 @@ def test_no_state_class_gains_an_attribute_from_another_module() -> None:
             assert qualname.startswith(f"{cls.__qualname__}.") or qualname == cls.__qualname__, (
                 f"{cls.__name__}.{name} is {qualname}: patched in from outside the class"
             )
+
+
+def test_nothing_registers_into_the_wire_vocabulary() -> None:
+    """No module of `domain` has a registration function, and the names a decoder reads are composed in
+    `domain.vocabulary` only (the modules that once held them as registries declare their own part)."""
+    registering = [
+        f"{module.__name__}.{name}"
+        for module in _modules()
+        for name, value in vars(module).items()
+        if name.startswith("register") and callable(value)
+    ]
+    assert registering == []
+    for module, name in (
+        ("events", "EVENT_TYPES"),
+        ("events", "UPCASTERS"),
+        ("commands", "COMMAND_TYPES"),
+        ("options", "OPTION_NAMES"),
+        ("parts", "PLAYER_PARTS"),
+        ("setup", "EXTRA_DEALS"),
+    ):
+        assert not hasattr(importlib.import_module(f"domain.{module}"), name), (module, name)
+    assert domain.EVENT_TYPES is vocabulary.EVENT_TYPES
+    assert domain.event_from_dict is vocabulary.event_from_dict
+    assert domain.command_from_dict is vocabulary.command_from_dict
+    assert domain.parse_command is vocabulary.parse_command
+
+
+def test_every_public_table_of_the_vocabulary_is_read_only() -> None:
+    tables = {
+        name: value
+        for name, value in vars(vocabulary).items()
+        if name.isupper() and not name.startswith("_") and isinstance(value, Mapping | tuple | list | set)
+    }
+    assert set(tables) >= {"EVENT_TYPES", "UPCASTERS", "COMMAND_TYPES", "COMMAND_VERBS", "OPTION_NAMES"}
+    assert set(tables) >= {"OPTION_SPECS", "GAME_PARTS", "PLAYER_PARTS", "FLAT_PLAYER_PARTS"}
+    assert set(tables) >= {"FLAT_TURN_PARTS", "EXTRA_DEALS"}
+    for name, table in tables.items():
+        assert isinstance(table, MappingProxyType | tuple | frozenset), f"vocabulary.{name} can be changed"
+        if isinstance(table, MappingProxyType):
+            with pytest.raises(TypeError):
+                table["new"] = None  # type: ignore[index]
+
+
+def test_a_name_declared_twice_is_refused_when_the_vocabulary_is_composed() -> None:
+    @dataclasses.dataclass(frozen=True, kw_only=True)
+    class GameStarted(ev.Event):  # another class of a released event's name
+        pass
+
+    with pytest.raises(ValueError, match="two event classes are named GameStarted"):
+        vocabulary.compose_events(ev.EVENTS, (GameStarted,))
+    assert list(vocabulary.compose_events(ev.EVENTS, ev.EVENTS)) == list(vocabulary.compose_events(ev.EVENTS))
+
+    @dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
+    class Walk(Command):
+        VERB: ClassVar[str] = "move"  # the base game's verb
+
+    parse = vocabulary._PARSERS[Move]
+    with pytest.raises(ValueError, match="command Walk or its verb 'move' is taken"):
+        vocabulary.compose_commands(((Move, parse),), ((Walk, parse),))
+    seat_codec = luna_state.FLAT_PLAYER_PARTS[0]
+    clash = dataclasses.replace(luna_state.FLAT_TURN_PARTS[0], cls=type("Other", (seat_codec.cls,), {}))
+    with pytest.raises(ValueError, match="two state parts use the JSON member 'luna-seat'"):
+        vocabulary.compose_parts((seat_codec,), (clash,))
+    with pytest.raises(ValueError, match="a second ExtraDeal has no slot"):
+        vocabulary.compose_deals(luna_deal.DEALS, (dataclasses.replace(luna_deal.DEALS[0], label="sun"),))
 
 
 def test_CHAR_KEP_2_keplers_reward_codes_are_his_rulesets_only() -> None:

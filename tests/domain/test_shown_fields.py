@@ -1,4 +1,4 @@
-"""A plug-in's state is a typed part of its owner; an expansion's rule options read as plain attributes."""
+"""A plug-in's state is a typed part of its owner; an expansion's rule options are read by attribute name."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from domain import Options
 from domain.engine import start
 from domain.expansions.luna.state import LunaSeat, seat_of, seat_with
-from domain.options import OptionSpec, flag, register_options
+from domain.options import OptionSpec, flag
 from domain.selfplay import default_setup
+from domain.vocabulary import compose_options
 
 
 def test_a_seats_plugin_state_is_a_typed_part_at_rest_when_absent() -> None:
@@ -24,11 +25,16 @@ def test_a_seats_plugin_state_is_a_typed_part_at_rest_when_absent() -> None:
     assert seat_with(gained, grand=(0,) * 4, moon=0).parts == ()  # at rest: absent again
 
 
-def test_an_expansions_option_is_an_attribute_with_its_default_and_a_clash_is_refused() -> None:
+def test_an_expansions_option_is_read_by_attribute_with_its_default_and_a_clash_is_refused() -> None:
     options: Any = Options()
-    assert options.luna is False and options.bonus_b8_write_size == 1
-    assert Options(luna=True).get("luna") is True and Options(luna=True).luna is True  # type: ignore[call-arg]
+    assert options.get("luna") is False and options.get("bonus_b8_write_size") == 1
+    assert Options(luna=True).get("luna") is True  # type: ignore[call-arg]
+    assert not hasattr(Options, "luna")  # no property added to the class (issue 33)
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
-        options.nonsense  # noqa: B018
+        options.get("nonsense")
+    with pytest.raises(TypeError, match="nonsense"):
+        Options(nonsense=True)  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="defined twice"):
-        register_options(OptionSpec("someName", "get", False, flag))  # an Options method's name
+        compose_options((OptionSpec("someName", "get", False, flag),))  # an Options method's name
+    with pytest.raises(ValueError, match="defined twice"):
+        compose_options((OptionSpec("luna", "a", False, flag),), (OptionSpec("luna", "b", False, flag),))

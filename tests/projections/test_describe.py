@@ -21,8 +21,8 @@ from domain import (
     start,
 )
 from domain.bots import make_bot
-from domain.commands import COMMAND_TYPES
 from domain.selfplay import default_setup
+from domain.vocabulary import COMMAND_TYPES
 from projections.describe import (
     COMMAND_TEXT,
     EVENT_TEXT,

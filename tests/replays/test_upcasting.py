@@ -5,11 +5,12 @@ chain keeps covering the event as it was written."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
-from domain import event_from_dict
+from domain import event_from_dict, vocabulary
 from domain import events as ev
 from domain.selfplay import default_setup
 from projections.source import Fact
@@ -31,7 +32,8 @@ def _turn_ended_with_a_renamed_field(monkeypatch: pytest.MonkeyPatch) -> list[di
         return data
 
     monkeypatch.setattr(ev.TurnEnded, "SCHEMAS", ("0.1.0", NEW))
-    monkeypatch.setitem(ev.UPCASTERS, ("TurnEnded", 1), v1_to_v2)
+    upcasters = MappingProxyType({**vocabulary.UPCASTERS, ("TurnEnded", 1): v1_to_v2})
+    monkeypatch.setattr(vocabulary, "UPCASTERS", upcasters)
     return seen
 
 

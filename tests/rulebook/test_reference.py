@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.events import EVENT_TYPES
+from domain.vocabulary import EVENT_TYPES
 from rulebook import EDITIONS, PREFIXES, RULE_ID, TEST_NAME_RULE_ID, UnknownRule, canonical_id, reference
 from rulebook.html import index_page, rule_page
 from rulebook.markdown import GENERATED, render, write

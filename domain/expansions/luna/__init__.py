@@ -8,8 +8,9 @@
 - `effects`: its effect kinds (the Bonus Board rewards, the Grand Inquisitors, the Moon objective);
 - `events`, `commands`: its event and command types.
 
-Its rules are the plug-in `plugin.Luna`; importing the package defines its event, command and option
-types (the wire vocabulary, read before a game's rules are known).
+Its rules are the plug-in `plugin.Luna`; its event, command, option, state-part and deal types are
+declared by their modules and composed in `domain/vocabulary.py` (the wire vocabulary, read before a
+game's rules are known).
 """
 
 from domain.expansions.luna import options  # isort: skip  (its options first: the others read them)

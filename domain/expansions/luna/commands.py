@@ -1,5 +1,6 @@
-"""The Luna expansion's commands (digest §18) and their text notation (docs/notation.md), registered into
-the base registry (`domain.commands.COMMAND_TYPES`, the verbs of `parse_command`)."""
+"""The Luna expansion's commands (digest §18) and their text notation (docs/notation.md), declared in
+`COMMANDS` (composed with the base game's in `domain.vocabulary`: `COMMAND_TYPES`, the verbs of
+`parse_command`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from typing import ClassVar
 from domain.commands import (
     ROWS,
     Command,
+    Parser,
     int_arg,
     need_args,
-    register_command,
     row_arg,
 )
 from domain.state import SKY
@@ -153,14 +154,15 @@ def _two(args: list[str]) -> list[str]:
     return args
 
 
-register_command(BonusSpace, lambda seat, args: BonusSpace(seat=seat, space=int_arg(_one(args))))
-register_command(Relocate, _relocate)
-register_command(SwapTiles, lambda seat, args: SwapTiles(seat=seat, first=_two(args)[0], second=args[1]))
-register_command(RegainRow, lambda seat, args: RegainRow(seat=seat, row=row_arg(_one(args))))
-register_command(
-    BonusTile, lambda seat, args: BonusTile(seat=seat, tile=_two(args)[0], option=int_arg(args[1]))
+# Its commands, each with how its text notation's arguments are read (domain/vocabulary.py).
+COMMANDS: tuple[tuple[type[Command], Parser], ...] = (
+    (BonusSpace, lambda seat, args: BonusSpace(seat=seat, space=int_arg(_one(args)))),
+    (Relocate, _relocate),
+    (SwapTiles, lambda seat, args: SwapTiles(seat=seat, first=_two(args)[0], second=args[1])),
+    (RegainRow, lambda seat, args: RegainRow(seat=seat, row=row_arg(_one(args)))),
+    (BonusTile, lambda seat, args: BonusTile(seat=seat, tile=_two(args)[0], option=int_arg(args[1]))),
+    (CollectScale, lambda seat, args: CollectScale(seat=seat, tile=int_arg(_one(args)) - 1)),
+    (MoonReward, lambda seat, args: MoonReward(seat=seat, choice=_one(args))),
+    (TakeInquisitor, lambda seat, args: TakeInquisitor(seat=seat, accept=_yes_no(_one(args)))),
+    (Decline, _no_args),
 )
-register_command(CollectScale, lambda seat, args: CollectScale(seat=seat, tile=int_arg(_one(args)) - 1))
-register_command(MoonReward, lambda seat, args: MoonReward(seat=seat, choice=_one(args)))
-register_command(TakeInquisitor, lambda seat, args: TakeInquisitor(seat=seat, accept=_yes_no(_one(args))))
-register_command(Decline, _no_args)

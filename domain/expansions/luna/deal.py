@@ -14,7 +14,7 @@ from domain.catalog import Catalog
 from domain.editions import RULES_0_3_0, at_least
 from domain.expansions.luna.state import luna_of
 from domain.rng import SeededRandom
-from domain.setup import ExtraDeal, Setup, register_deal
+from domain.setup import ExtraDeal, Setup
 from domain.state import GameState
 
 
@@ -51,4 +51,5 @@ def redeal(state: GameState, rng: SeededRandom) -> tuple[str, ...]:
     return tuple(hidden)
 
 
-register_deal(ExtraDeal("moon", deal, redeal))
+# its part of the deal, beside the cards (domain/vocabulary.py)
+DEALS: tuple[ExtraDeal, ...] = (ExtraDeal("moon", deal, redeal),)

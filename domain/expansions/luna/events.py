@@ -1,4 +1,5 @@
-"""The Luna expansion's events (digest §18), registered into the base registry (`domain.events.EVENT_TYPES`).
+"""The Luna expansion's events (digest §18), declared in `EVENTS` (composed
+with the base game's in `domain.vocabulary.EVENT_TYPES`).
 
 Their names are stored (replays/store.py: topic `galileo:<name>`) and their shapes released: like the
 base events, they are never renamed, and a new shape goes through a schema version and an upcaster
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.events import GrantingEvent, PlayerEvent, register_events
+from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.state import Die
 
 
@@ -123,7 +124,7 @@ class BonusDeclined(PlayerEvent):
     rule: str = "RES-7"
 
 
-register_events(
+EVENTS: tuple[type[Event], ...] = (  # its wire vocabulary (domain/vocabulary.py)
     MoonObserved,
     MoonPhaseAdvanced,
     ScoringTileScored,

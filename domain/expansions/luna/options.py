@@ -1,12 +1,12 @@
-"""The Luna expansion's rule options (digest §18, §23.1), registered beside the base game's
-(`domain.options.register_options`). Their JSON names are released: `luna`, `bonusBoardSide`, ...
-(docs/rules-options.md)."""
+"""The Luna expansion's rule options (digest §18, §23.1), declared in `OPTIONS` and composed
+beside the base game's (`domain.vocabulary.OPTION_SPECS`). Their JSON names are released: `luna`,
+`bonusBoardSide`, ... (docs/rules-options.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.options import OptionSpec, flag, register_options
+from domain.options import OptionSpec, flag
 
 SCORING_TILE_CHOICES = ("library-cards", *(f"LUNA-6{i}" for i in range(1, 9)))
 
@@ -26,7 +26,7 @@ def _positive(value: Any) -> str | None:
     return None if ok else "must be a positive integer or null"
 
 
-register_options(
+OPTIONS: tuple[OptionSpec, ...] = (  # its wire vocabulary (domain/vocabulary.py)
     OptionSpec("luna", "luna", False, flag),  # digest §18: the Luna expansion
     OptionSpec("bonusBoardSide", "bonus_board_side", None, _side),  # LUNA-5: "A" or "B"; None = random
     OptionSpec("moonCountsAsMajorObject", "moon_counts_as_major_object", False, flag),  # AMB-13

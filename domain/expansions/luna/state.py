@@ -22,9 +22,6 @@ from domain.parts import (
     FlatCodec,
     PartCodec,
     json_tuple,
-    register_flat_player_part,
-    register_flat_turn_part,
-    register_game_part,
 )
 from domain.state import GameState, Part, PlayerState, TurnState, put_part
 
@@ -89,7 +86,7 @@ def _load(data: Any) -> LunaState:
     )
 
 
-register_game_part(PartCodec(LunaState, _dump, _load, always=True))
+GAME_PARTS: tuple[PartCodec, ...] = (PartCodec(LunaState, _dump, _load, always=True),)  # domain/vocabulary.py
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +141,8 @@ def _load_seat(data: Mapping[str, Any]) -> LunaSeat | None:
     return None if part.at_rest() else part
 
 
-register_flat_player_part(FlatCodec(LunaSeat, _dump_seat, _load_seat))
+# its seat part's codec (domain/vocabulary.py)
+FLAT_PLAYER_PARTS: tuple[FlatCodec, ...] = (FlatCodec(LunaSeat, _dump_seat, _load_seat),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,4 +177,5 @@ def _load_turn(data: Mapping[str, Any]) -> LunaTurn | None:
     return None if part.at_rest() else part
 
 
-register_flat_turn_part(FlatCodec(LunaTurn, _dump_turn, _load_turn))
+# its turn part's codec (domain/vocabulary.py)
+FLAT_TURN_PARTS: tuple[FlatCodec, ...] = (FlatCodec(LunaTurn, _dump_turn, _load_turn),)

@@ -1,13 +1,14 @@
-"""The solo game's events (Tycho Brahe, rules addendum "The solo game"; digest §19), registered into the
-base registry (`domain.events.EVENT_TYPES`). Each step of Tycho's turn is one of these (or a base event),
-naming its rule ID. Their names and shapes are released like the base events' (docs/events.md)."""
+"""The solo game's events (Tycho Brahe, rules addendum "The solo game"; digest §19), declared in
+`EVENTS` (composed with the base game's in `domain.vocabulary.EVENT_TYPES`). Each step of Tycho's turn
+is one of these (or a base event), naming its rule ID. Their names and shapes are released like the
+base events' (docs/events.md)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.events import GrantingEvent, PlayerEvent, register_events
+from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.state import Die
 
 
@@ -152,7 +153,7 @@ class MovementStackRevealed(PlayerEvent):
     rule: str = "SOLO-24"
 
 
-register_events(
+EVENTS: tuple[type[Event], ...] = (  # its wire vocabulary (domain/vocabulary.py)
     OpponentDealt,
     MovementTileRevealed,
     TychoMoved,

@@ -11,7 +11,7 @@ from domain.catalog.luna import POSITIONS
 from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
-from domain.events import GrantingEvent, register_events
+from domain.events import Event, GrantingEvent
 from domain.evolve import resolved
 from domain.expansions.luna.rules import moon_objective_due, observable_moon_tiles, scoring_points
 from domain.expansions.luna.state import luna, seat_of, with_luna, with_seat
@@ -34,7 +34,7 @@ class TychoMoonObserved(GrantingEvent):
     rule: str = "SOLO-10"
 
 
-register_events(TychoMoonObserved)
+EVENTS: tuple[type[Event], ...] = (TychoMoonObserved,)  # its wire vocabulary (domain/vocabulary.py)
 
 
 def grand_inquisitors_arriving(s: GameState) -> int:

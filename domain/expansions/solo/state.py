@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from domain.parts import PartCodec, json_tuple, register_player_part
+from domain.parts import PartCodec, json_tuple
 from domain.state import GameState, Part, PlayerState
 
 
@@ -66,4 +66,4 @@ def _load(data: Any) -> TychoState:
     )
 
 
-register_player_part(PartCodec(TychoState, _dump, _load))
+PLAYER_PARTS: tuple[PartCodec, ...] = (PartCodec(TychoState, _dump, _load),)  # domain/vocabulary.py
