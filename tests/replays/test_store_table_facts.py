@@ -3,13 +3,13 @@ step per kind of event (`TABLE_FACTS`), looked up by the event's exact type."""
 
 from __future__ import annotations
 
-from domain import events as ev
+from domain.vocabulary import EVENT_TYPES
 from replays.store import TABLE_FACTS
 
 
 def test_no_event_type_with_a_table_step_has_a_subclass() -> None:
     """Looked up by exact type, a subclass of one of these would silently change nothing."""
-    known = set(ev.EVENT_TYPES.values())
+    known = set(EVENT_TYPES.values())
     for kind in TABLE_FACTS:
         assert kind in known, kind
         subclasses = [other.__name__ for other in known if other is not kind and issubclass(other, kind)]
