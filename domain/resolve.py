@@ -21,7 +21,6 @@ from domain.moves import (
     library_end,
     next_objective,
     options,
-    remember_options,
     tile_to_rotate,
 )
 from domain.opponents import Opponent, opponents_in
@@ -80,8 +79,10 @@ class Run:
         self.events.append(event)
 
 
-def advance(run: Run) -> None:
-    """Take automatic steps, and commands that are the only legal one, until a player must choose."""
+def advance(run: Run) -> list[c.Command] | None:
+    """Take automatic steps, and commands that are the only legal one, until a player must choose.
+    Returns the legal moves where it stopped when it had to build their complete list to know it must
+    stop (the caller may hand them over with the state: `engine.Played`), else None."""
     while True:
         opts = options(run.state, complete=False)
         if opts is None:
@@ -89,9 +90,7 @@ def advance(run: Run) -> None:
         elif len(opts) == 1:
             apply_command(run, opts[0])
         else:
-            if opts is not CHOICE:  # the complete list: `legal_moves` of this state need not build it
-                remember_options(run.state, opts)
-            return
+            return None if opts is CHOICE else opts
 
 
 def _trigger_end(run: Emitter, rule: str) -> None:

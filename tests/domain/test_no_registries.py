@@ -32,7 +32,6 @@ MEMO_CACHES = {
     "domain.fastcopy._BY_CHANGES",
     "domain.fastcopy._GENERAL",
     "domain.fastcopy._DRAFTS",
-    "domain.moves._REMEMBERED",
 }
 
 
