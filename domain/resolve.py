@@ -9,7 +9,6 @@ from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Emitter, effect_kind, interrupt_due, lent
 from domain.evolve import apply_facts, evolve, with_granted
-from domain.fastcopy import replace
 from domain.forfeit import is_frozen
 from domain.grants import as_grants, granted, records_grants, with_grants
 from domain.moves import (
@@ -35,7 +34,7 @@ from domain.scoring import (
     winners,
 )
 from domain.setup import character_deals
-from domain.state import SKY, UPGRADE, GameState, Task
+from domain.state import SKY, UPGRADE, GameState, Task, replace
 
 RULES = Rules(__name__)  # the base game's commands (domain/ruleset.py)
 RULES.point_rules.update(

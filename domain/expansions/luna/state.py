@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from domain.fastcopy import replace
 from domain.parts import (
     FlatCodec,
     PartCodec,
@@ -26,7 +25,7 @@ from domain.parts import (
     register_flat_turn_part,
     register_game_part,
 )
-from domain.state import GameState, Part, PlayerState, TurnState, put_part
+from domain.state import GameState, Part, PlayerState, TurnState, put_part, replace
 
 
 @dataclass(frozen=True, slots=True)
