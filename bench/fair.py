@@ -159,8 +159,9 @@ def store_url(backend: str) -> Iterator[str]:
 
 def engine_decisions(games: int, seed: int) -> float:
     """Decisions per CPU second: `legal_moves`, a random pick, and the checked decision (`check` and
-    `play_through`: exactly `decide`, keeping the state it reached instead of evolving its events again)."""
-    from domain import legal_moves, play_through, start
+    `play_on`: exactly `decide`, keeping the state it reached instead of evolving its events again, and
+    the legal moves there when it built them)."""
+    from domain import legal_moves, play_on, start
     from domain.moves import check
     from domain.selfplay import default_setup
 
@@ -170,11 +171,13 @@ def engine_decisions(games: int, seed: int) -> float:
         state, _ = start(default_setup(4, f"bench-fair-{seed}-{g}"))
         rng = random.Random(g)
         t0 = time.process_time()
+        moves = legal_moves(state)
         while not state.finished:
-            move = rng.choice(legal_moves(state))
+            move = rng.choice(moves)
             refusal = check(state, move)
             assert refusal is None
-            state, _ = play_through(state, move)
+            state, _, known = play_on(state, move)
+            moves = legal_moves(state, known)
             decisions += 1
         spent += time.process_time() - t0
     return decisions / spent

@@ -7,12 +7,14 @@ The decider: `start`/`initial_state` from a `Setup`, `legal_moves(state)`, `deci
 from domain.commands import Command, command_to_dict
 from domain.editions import ENGINE_VERSION, RULES_VERSIONS
 from domain.engine import (
+    Played,
     decide,
     decide_traced,
     fold,
     initial_state,
     legal_moves,
     play,
+    play_on,
     play_through,
     settle,
     start,
@@ -39,6 +41,7 @@ __all__ = [
     "GameState",
     "IllegalMove",
     "Options",
+    "Played",
     "SeatSpec",
     "Setup",
     "command_from_dict",
@@ -56,6 +59,7 @@ __all__ = [
     "load_state",
     "parse_command",
     "play",
+    "play_on",
     "play_through",
     "public_state",
     "redact_event",

@@ -1,4 +1,4 @@
-"""Bots that play through the public protocol only (`legal_moves`, `play_through`), like OpenSpiel.
+"""Bots that play through the public protocol only (`legal_moves`, `play_on`), like OpenSpiel.
 
 Both are deterministic given their seed: ties and random picks come from a SeededRandom.
 """
@@ -11,12 +11,9 @@ from typing import Protocol
 from domain import commands as c
 from domain.characters import character_of, rules_for
 from domain.characters.commands import PlaceLibraryTile
-from domain.engine import legal_moves, play_through
-from domain.events import Event
+from domain.engine import Played, legal_moves, play_on
 from domain.rng import SeededRandom
 from domain.state import GameState, PlayerState
-
-Outcome = tuple[GameState, list[Event]]
 
 
 class Bot(Protocol):
@@ -107,14 +104,14 @@ class GreedyBot:
 
     def __init__(self, seed: str) -> None:
         self._rng = SeededRandom(seed, "greedy-bot")
-        self._chosen: tuple[GameState, c.Command, Outcome] | None = None
+        self._chosen: tuple[GameState, c.Command, Played] | None = None
 
     def choose(self, state: GameState, moves: Sequence[c.Command]) -> c.Command:
         seat = state.turn.seat
-        best: list[tuple[c.Command, Outcome]] = []
+        best: list[tuple[c.Command, Played]] = []
         best_value = float("-inf")
         for move in prune(moves, state):
-            outcome = play_through(state, move)
+            outcome = play_on(state, move)
             after = outcome[0]
             value = evaluate(after.players[seat], after)
             if isinstance(move, _PASSES):
@@ -127,7 +124,7 @@ class GreedyBot:
         self._chosen = (state, chosen, outcome)
         return chosen
 
-    def recall(self, state: GameState, move: c.Command) -> Outcome | None:
+    def recall(self, state: GameState, move: c.Command) -> Played | None:
         """The lookahead's outcome of `move` from `state` if that is what this bot just chose."""
         known = self._chosen
         if known is not None and known[0] is state and known[1] is move:
@@ -162,15 +159,15 @@ def bot_kind_error(kind: str) -> str | None:
     return None
 
 
-def play_chosen(bot: Bot, state: GameState, move: c.Command) -> Outcome:
-    """`play_through(state, move)` for the move `bot` just chose, reusing its own lookahead of that move
+def play_chosen(bot: Bot, state: GameState, move: c.Command) -> Played:
+    """`play_on(state, move)` for the move `bot` just chose, reusing its own lookahead of that move
     (the greedy bot has already played every candidate to the next decision) instead of playing it again."""
     recall = getattr(bot, "recall", None)
     if recall is not None:
-        known: Outcome | None = recall(state, move)
+        known: Played | None = recall(state, move)
         if known is not None:
-            return known[0], list(known[1])
-    return play_through(state, move)
+            return known[0], list(known[1]), known[2]
+    return play_on(state, move)
 
 
 def next_move(state: GameState, bots: Sequence[Bot]) -> c.Command:

@@ -16,10 +16,9 @@ apart give the same determinisations.
 from __future__ import annotations
 
 from domain.evolve import evolve
-from domain.fastcopy import replace
 from domain.rng import SeededRandom
 from domain.setup import redeal
-from domain.state import GameState
+from domain.state import GameState, replace
 
 SOURCE = "determinisation"  # the `GameForked.source_game` of a determinisation (never stored)
 

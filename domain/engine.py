@@ -6,13 +6,14 @@ from domain import commands as c
 from domain.events import Event
 from domain.evolve import evolve, fold
 from domain.expansions import plugins  # noqa: F401  (plug-ins first: they import without a cycle so)
-from domain.moves import check, known_options, options
+from domain.moves import check, options
 from domain.opponents import opponent_at
 from domain.resolve import Run, advance, apply_command
 from domain.setup import Setup, start_game
 from domain.state import GameState
 
 __all__ = [
+    "Played",
     "decide",
     "decide_traced",
     "evolve",
@@ -20,6 +21,7 @@ __all__ = [
     "initial_state",
     "legal_moves",
     "play",
+    "play_on",
     "play_through",
     "start",
     "to_act",
@@ -45,13 +47,12 @@ def settle(state: GameState) -> tuple[GameState, list[Event]]:
     return run.state, run.events
 
 
-def legal_moves(state: GameState) -> list[c.Command]:
-    """Every command open at the current decision point (for the seat to act); [] when none.
-    The generator; `decide` validates with the predicate `check` beside it (domain/moves.py). The
-    list the turn loop built when it stopped at `state` is not built again (`known_options`)."""
-    known = known_options(state)
+def legal_moves(state: GameState, known: list[c.Command] | None = None) -> list[c.Command]:
+    """Every command open at the current decision point (for the seat to act); [] when none; a list of
+    the caller's own. The generator; `decide` validates with the predicate `check` beside it
+    (domain/moves.py). `known`: the moves `play_on` handed over with this very state (not built again)."""
     if known is not None:
-        return known
+        return list(known)
     return options(state) or []
 
 
@@ -86,6 +87,20 @@ def play_through(state: GameState, command: c.Command) -> tuple[GameState, list[
     apply_command(run, command)
     advance(run)
     return run.state, run.events
+
+
+# What `play_on` gives: the state at the next decision, the events that led there, and the legal moves
+# there when the turn loop built their list to know it must stop (else None), to hand to `legal_moves`.
+Played = tuple[GameState, list[Event], list[c.Command] | None]
+
+
+def play_on(state: GameState, command: c.Command) -> Played:
+    """`play_through` that also hands over the legal moves where it stops, when it has them:
+    `state, events, known = play_on(state, command)`, then `legal_moves(state, known)`."""
+    run = Run(state)
+    apply_command(run, command)
+    known = advance(run)
+    return run.state, run.events, known
 
 
 class _Traced(Run):

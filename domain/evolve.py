@@ -17,13 +17,12 @@ from domain.editions import check_rules_version
 from domain.effect_kinds import lent
 from domain.effects import push
 from domain.errors import EditionUnknown, EventDoesNotFit
-from domain.fastcopy import changer, replace
 from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
 from domain.ruleset import Pins, Rules, ruleset_for
 from domain.scoring import persuaded_figures
-from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState
+from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState, changer, replace
 
 Handler = Callable[[GameState, Any], GameState]
 # The base game's events: how each applies and the effect kinds it resolves (takes off the top of the
@@ -109,7 +108,7 @@ def fold(events: Sequence[ev.Event], state: GameState | None = None) -> GameStat
 
 # -- helpers ---------------------------------------------------------------------------------------
 
-# The copies of the commonest events, built without keywords (`fastcopy.changer`): each is
+# The copies of the commonest events, built without keywords (`domain.state.changer`): each is
 # `replace(obj, <fields>=...)` with the new values in the order named.
 _set_players = changer(GameState, "players")
 _set_turn = changer(GameState, "turn")

@@ -18,8 +18,7 @@ by the server's pass player and replay exactly as recorded.
 from __future__ import annotations
 
 from domain import events as ev
-from domain.fastcopy import replace
-from domain.state import GameState
+from domain.state import GameState, replace
 from domain.turnorder import turn_order
 
 FORFEIT_RULE = "ASYNC-3"

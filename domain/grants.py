@@ -82,7 +82,7 @@ def as_grants(tasks: list[Task]) -> tuple[ev.Grant, ...]:
 
 def with_grants(event: E, grants: tuple[ev.Grant, ...]) -> E:
     """A copy of `event` (an event class has a `__dict__`, no slots) recording `grants`: the decider's
-    hottest copy, so a dict copy rather than `fastcopy.replace`."""
+    hottest copy, so a dict copy rather than `domain.state.replace`."""
     copy: E = object.__new__(type(event))
     fields = copy.__dict__
     fields.update(event.__dict__)

@@ -798,25 +798,6 @@ def options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
     return decision_options(s, complete=complete)
 
 
-# The options of the state where the turn loop last stopped (`remember_options`): `legal_moves` of that
-# very state object (a state is an immutable value) answers from them instead of building the list a
-# second time. One entry, replaced as a whole (a reader sees a state with its own options, or a miss).
-_REMEMBERED: list[tuple[GameState, list[c.Command]] | None] = [None]
-
-
-def remember_options(s: GameState, opts: list[c.Command]) -> None:
-    """Remember `options(s)` (the complete list, never `CHOICE`) for `known_options`."""
-    _REMEMBERED[0] = (s, opts)
-
-
-def known_options(s: GameState) -> list[c.Command] | None:
-    """A copy of the remembered `options(s)` when `s` is the state they were remembered for, else None."""
-    entry = _REMEMBERED[0]
-    if entry is not None and entry[0] is s:
-        return list(entry[1])
-    return None
-
-
 def decision_options(s: GameState, *, complete: bool = True) -> list[c.Command] | None:
     """The decision the base rules ask at this point of the game, whoever decides it (a non-player
     opponent's is made by its own rules: `Opponent.choose`)."""

@@ -27,14 +27,15 @@ def playthrough(setup: Setup, bots: Sequence[Bot]) -> list[str]:
     lines = [f"# golden playthrough: seed={setup.seed} seats={seats}", "#0 setup"]
     state, events = start(setup)
     lines += [_event_line(e) for e in events]
+    moves = legal_moves(state)
     n = 0
     while not state.finished:
         n += 1
-        moves = legal_moves(state)
         bot = bots[state.turn.seat]
         move = bot.choose(state, moves)
         lines.append(f"#{n} @{state.turn.seat} legal={len(moves)} -> {move}")
-        state, new = play_chosen(bot, state, move)
+        state, new, known = play_chosen(bot, state, move)
         lines += [_event_line(e) for e in new]
+        moves = legal_moves(state, known)
     lines.append(f"# final scores: {[p.score for p in state.players]} winners: {list(state.winners)}")
     return lines

@@ -9,7 +9,6 @@ from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Emitter, effect_kind, interrupt_due, lent
 from domain.evolve import apply_facts, evolve, with_granted
-from domain.fastcopy import replace
 from domain.forfeit import is_frozen
 from domain.grants import as_grants, granted, records_grants, with_grants
 from domain.moves import (
@@ -21,7 +20,6 @@ from domain.moves import (
     library_end,
     next_objective,
     options,
-    remember_options,
     tile_to_rotate,
 )
 from domain.opponents import Opponent, opponents_in
@@ -36,7 +34,7 @@ from domain.scoring import (
     winners,
 )
 from domain.setup import character_deals
-from domain.state import SKY, UPGRADE, GameState, Task
+from domain.state import SKY, UPGRADE, GameState, Task, replace
 
 RULES = Rules(__name__)  # the base game's commands (domain/ruleset.py)
 RULES.point_rules.update(
@@ -80,8 +78,10 @@ class Run:
         self.events.append(event)
 
 
-def advance(run: Run) -> None:
-    """Take automatic steps, and commands that are the only legal one, until a player must choose."""
+def advance(run: Run) -> list[c.Command] | None:
+    """Take automatic steps, and commands that are the only legal one, until a player must choose.
+    Returns the legal moves where it stopped when it had to build their complete list to know it must
+    stop (the caller may hand them over with the state: `engine.Played`), else None."""
     while True:
         opts = options(run.state, complete=False)
         if opts is None:
@@ -89,9 +89,7 @@ def advance(run: Run) -> None:
         elif len(opts) == 1:
             apply_command(run, opts[0])
         else:
-            if opts is not CHOICE:  # the complete list: `legal_moves` of this state need not build it
-                remember_options(run.state, opts)
-            return
+            return None if opts is CHOICE else opts
 
 
 def _trigger_end(run: Emitter, rule: str) -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from domain import commands as c
 from domain.bots import evaluate, prune
 from domain.determinise import determinise
-from domain.engine import legal_moves, play_through
+from domain.engine import Played, legal_moves, play_on
 from domain.rng import SeededRandom, digest
 from domain.state import GameState
 
@@ -195,16 +195,17 @@ class _Edge:
         self.child = _Node()
 
 
-def _arrive(s: GameState, stop: int) -> tuple[GameState, list[c.Command] | None, Value | None]:
-    """Play the forced moves from `s` (they take no node): the next real decision with its candidate
-    moves, or a leaf (the end, or the horizon) with its value."""
+def _arrive(played: Played, stop: int) -> tuple[GameState, list[c.Command] | None, Value | None]:
+    """Play the forced moves from where `played` stopped (they take no node): the next real decision
+    with its candidate moves, or a leaf (the end, or the horizon) with its value."""
+    s, _, known = played
     while not s.finished and s.turn.number < stop:
-        moves = candidates(s)
+        moves = prune(legal_moves(s, known), s)
         if len(moves) > 1:
             return s, moves, None
         if not moves:  # nobody to decide (never at a settled state: a safety net)
             break
-        s = play_through(s, moves[0])[0]
+        s, _, known = play_on(s, moves[0])
     return s, None, value_of(s)
 
 
@@ -313,7 +314,7 @@ def search(
             node = edge.child
             seen = node.seen.get(k)
             if seen is None:
-                seen = _arrive(play_through(s, m)[0], stop)
+                seen = _arrive(play_on(s, m), stop)
                 node.seen[k] = seen
             s, moves, value = seen
             if untried:

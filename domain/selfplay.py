@@ -61,13 +61,14 @@ def default_setup(
 def play_game(setup: Setup, bots: Sequence[Bot]) -> GameRecord:
     """Play a game to its end with one bot per seat."""
     state, events = start(setup)
+    moves = legal_moves(state)
     decisions = 0
     while not state.finished:
-        moves = legal_moves(state)
         bot = bots[state.turn.seat]
         move = bot.choose(state, moves)
-        state, new = play_chosen(bot, state, move)
+        state, new, known = play_chosen(bot, state, move)
         events.extend(new)
+        moves = legal_moves(state, known)
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"game {setup.seed!r} did not end after {MAX_DECISIONS} decisions")

@@ -1,5 +1,10 @@
 """The game state: immutable values, replaced (never mutated) by `evolve`.
 
+A value is changed by copying it: `replace(value, **changes)` (like `dataclasses.replace`, for the
+state classes, their parts and the events) and, for the hottest copies, `changer(cls, *names)`, a
+copier of exactly those fields given positionally. Rules code copies through these two only; how
+they copy is this module's private detail (`domain/_copy.py`).
+
 Positions and codes used throughout (digest §0.4):
 - starry sky index: 0 X1, 1 X2, 2 S1, 3 S2, 4 S3, 5 S4, 6 U; the Action-tile queue q0..q5 uses the
   same indices 0..5 (SKY-3);
@@ -14,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from domain._copy import changer as changer
+from domain._copy import replace as replace
 from domain.catalog import Catalog
 from domain.options import Options
 from domain.ruleset import Ruleset

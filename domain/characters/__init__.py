@@ -34,11 +34,10 @@ from typing import Any, ClassVar
 from domain import commands as c
 from domain.catalog import ActionTile, BookPage, Catalog, Reward
 from domain.errors import IllegalMove
-from domain.fastcopy import replace
 from domain.parts import PartCodec, json_tuple
 from domain.rng import SeededRandom
 from domain.ruleset import Plugin, Ruleset
-from domain.state import GameState, Part, PlayerState, Task, put_part
+from domain.state import GameState, Part, PlayerState, Task, put_part, replace
 
 SIDES = ("basic", "ability")  # CHAR-1: the Quadrant-symbol side (SET-21) or the ability side
 

@@ -21,9 +21,8 @@ from domain.characters.events import CellarRewardGained
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.evolve import resolved
-from domain.fastcopy import replace
 from domain.ruleset import Rules
-from domain.state import GameState, PlayerState, Task
+from domain.state import GameState, PlayerState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

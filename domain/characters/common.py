@@ -5,10 +5,9 @@ from __future__ import annotations
 from domain.characters.commands import DeclineAbility
 from domain.characters.events import AbilityDeclined
 from domain.evolve import resolved
-from domain.fastcopy import replace
 from domain.resolve import Run
 from domain.ruleset import Rules
-from domain.state import GameState, Task
+from domain.state import GameState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

@@ -30,11 +30,10 @@ from domain.characters.events import AbilityDeclined, LibraryTilePlaced
 from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
-from domain.fastcopy import replace
 from domain.moves import persuade_check
 from domain.resolve import Run
 from domain.ruleset import Rules
-from domain.state import GameState, PlayerState, Task
+from domain.state import GameState, PlayerState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

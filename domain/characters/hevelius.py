@@ -33,12 +33,11 @@ from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
-from domain.fastcopy import replace
 from domain.parts import PartCodec, json_tuple
 from domain.resolve import Run
 from domain.rng import SeededRandom
 from domain.ruleset import Rules
-from domain.state import GameState, Part, PlayerState, Task, put_part
+from domain.state import GameState, Part, PlayerState, Task, put_part, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

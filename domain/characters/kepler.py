@@ -24,10 +24,9 @@ from domain.characters.events import AbilityDeclined, KeplerTilesSwapped
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
 from domain.evolve import resolved
-from domain.fastcopy import replace
 from domain.resolve import Run
 from domain.ruleset import Rules
-from domain.state import SKY, GameState, PlayerState, Task
+from domain.state import SKY, GameState, PlayerState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

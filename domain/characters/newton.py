@@ -21,10 +21,9 @@ from domain.errors import IllegalMove
 from domain.events import Event, PlayerEvent
 from domain.evolve import players_with, resolved
 from domain.expansions.luna.events import BonusActionTaken
-from domain.fastcopy import replace
 from domain.resolve import Run
 from domain.ruleset import Rules
-from domain.state import GameState, PlayerState, Task
+from domain.state import GameState, PlayerState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

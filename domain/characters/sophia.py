@@ -15,10 +15,9 @@ from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
 from domain.events import Event, GrantingEvent, PlayerEvent
 from domain.evolve import resolved
-from domain.fastcopy import replace
 from domain.parts import PartCodec
 from domain.ruleset import Rules
-from domain.state import GameState, Part, PlayerState, Task, put_part
+from domain.state import GameState, Part, PlayerState, Task, put_part, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

@@ -7,10 +7,9 @@ from domain import events as ev
 from domain.bots import make_bot
 from domain.engine import play_through
 from domain.expansions.luna.rules import scoring_points
-from domain.fastcopy import replace
 from domain.forfeit import next_turn
 from domain.serialize import dump_state, load_state
-from domain.state import GameState
+from domain.state import GameState, replace
 
 SEATS = (SeatSpec("A", "galileo"), SeatSpec("B", "kepler"), SeatSpec("C", "copernicus"))
 

@@ -25,6 +25,7 @@ from domain import (
     evolve,
     legal_moves,
     parse_command,
+    play_on,
     play_through,
     start,
 )
@@ -496,22 +497,27 @@ def test_CHAR_1_generator_and_predicate_agree_on_the_abilities() -> None:
     assert refused > 5_000
 
 
-def test_legal_moves_at_the_turn_loops_stop_are_the_generators_list_and_a_callers_own() -> None:
-    """The list the turn loop built where it stopped is not built again by `legal_moves` (issue 17): it
-    is exactly `options(state)`, and each caller gets its own list (changing one changes no other)."""
-    from domain.moves import known_options, options
+def test_the_moves_play_on_hands_over_are_the_generators_list_and_a_callers_own() -> None:
+    """The list the turn loop built where it stopped is handed over with the state (`play_on`, issue 33)
+    and not built again by `legal_moves(state, known)`: it is exactly `options(state)`, and each caller
+    gets its own list (changing one changes no other). Nothing is remembered anywhere else."""
+    from domain.moves import options
 
     state, _ = start(default_setup(4, "legal-moves-remembered"))
+    moves = legal_moves(state)
     rng = random.Random(17)
-    remembered = 0
+    handed = 0
     while not state.finished:
-        known = known_options(state)
-        remembered += known is not None
-        moves = legal_moves(state)
-        assert moves == options(state)
+        assert moves == options(state) == legal_moves(state)
+        move = rng.choice(moves)
+        after, events, known = play_on(state, move)
+        assert (after, events) == play_through(state, move)
+        state = after
+        if known is not None:
+            handed += 1
+            assert known == options(state)
+        moves = legal_moves(state, known)
         moves.clear()
-        again = legal_moves(state)
-        assert again and again == options(state)
-        state, _ = play_through(state, rng.choice(again))
-    assert remembered > 0
-    assert known_options(dataclasses.replace(state)) is None  # an equal state, another object: a miss
+        moves = legal_moves(state, known)
+        assert moves == (options(state) or [])
+    assert handed > 0

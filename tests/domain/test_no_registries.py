@@ -34,13 +34,15 @@ from domain.selfplay import default_setup, selfplay
 from domain.state import GameState, Part, PlayerState, Task, TurnState
 from tests.domain.abilities import ability_game
 
-# Memo caches that the engine fills as it goes (not registries: what they hold is a function of the key),
-# kept until their lookups become per-game tables (issue 33, stage 3: speed without tricks).
+# Memo caches that the state's copier fills as it goes: not registries and not rules. What they hold
+# is generated code that is a function of its key alone (a state class, and the set of fields a call
+# site changes), so no game's rules or outcome depend on what was copied before; the set of keys is
+# the call sites' (a few dozen), and bounded (`_SPECIALISED`). They are the private detail of
+# `domain.state.replace` (domain/_copy.py), which rules code calls; no rules module reads them.
 MEMO_CACHES = {
-    "domain.fastcopy._BY_CHANGES",
-    "domain.fastcopy._GENERAL",
-    "domain.fastcopy._DRAFTS",
-    "domain.moves._REMEMBERED",
+    "domain._copy._BY_CHANGES",
+    "domain._copy._GENERAL",
+    "domain._copy._DRAFTS",
 }
 
 

@@ -11,10 +11,9 @@ from domain import opponents
 from domain.effect_kinds import Emitter
 from domain.engine import decide, legal_moves, play_through, settle, to_act
 from domain.errors import IllegalMove
-from domain.fastcopy import replace
 from domain.moves import options
 from domain.ruleset import Plugin, Rules, Ruleset
-from domain.state import GameState
+from domain.state import GameState, replace
 from tests.domain.scenario import new_game
 
 

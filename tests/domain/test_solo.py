@@ -24,13 +24,12 @@ from domain.expansions.solo.rules import (
     stack_commitment,
 )
 from domain.expansions.solo.state import TychoState
-from domain.fastcopy import replace
 from domain.options import Options
 from domain.resolve import Run, auto_task
 from domain.scoring import SUBJECTS
 from domain.serialize import dump_state, load_state, public_state
 from domain.setup import SeatSpec, Setup
-from domain.state import GameState, Task, TurnState
+from domain.state import GameState, Task, TurnState, replace
 from tests.domain.invariants import check_all
 from tests.runs import runs
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from domain import legal_moves, turnorder
-from domain.fastcopy import replace
 from domain.ruleset import Plugin, Rules, Ruleset
-from domain.state import GameState
+from domain.state import GameState, replace
 from tests.domain.scenario import new_game, play
 
 

@@ -48,7 +48,6 @@ from domain.expansions.luna.state import (
     with_luna,
     with_seat,
 )
-from domain.fastcopy import replace
 from domain.grants import Deriver, book_tasks, library_reward, tile_rewards
 from domain.moves import (
     CleanupChoice,
@@ -58,7 +57,7 @@ from domain.moves import (
 )
 from domain.resolve import CommandHandler, Run, paid_comets
 from domain.ruleset import Plugin, Rules
-from domain.state import COLOURS, GameState, Task
+from domain.state import COLOURS, GameState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

@@ -17,13 +17,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from domain.fastcopy import replace
 from domain.parts import (
     FlatCodec,
     PartCodec,
     json_tuple,
 )
-from domain.state import GameState, Part, PlayerState, TurnState, put_part
+from domain.state import GameState, Part, PlayerState, TurnState, put_part, replace
 
 
 @dataclass(frozen=True, slots=True)

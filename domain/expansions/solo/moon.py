@@ -16,9 +16,8 @@ from domain.evolve import resolved
 from domain.expansions.luna.rules import moon_objective_due, observable_moon_tiles, scoring_points
 from domain.expansions.luna.state import luna, seat_of, with_luna, with_seat
 from domain.expansions.solo.rules import effect_tasks, tycho
-from domain.fastcopy import replace
 from domain.ruleset import Rules
-from domain.state import GameState, Task
+from domain.state import GameState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

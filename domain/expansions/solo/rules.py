@@ -28,7 +28,6 @@ from domain.expansions.luna.rules import observable_moon_tiles
 from domain.expansions.solo import events as se
 from domain.expansions.solo.data import CURRENT, DIFFICULTIES, SoloData, solo_data
 from domain.expansions.solo.state import TychoState, tycho_of
-from domain.fastcopy import replace
 from domain.moves import library_end, persuade_options
 from domain.resolve import draw_card
 from domain.rng import SeededRandom, digest
@@ -39,7 +38,18 @@ from domain.setup import (
     SeatSpec,
     Setup,
 )
-from domain.state import COLOURS, MAX_DICE, MAX_PER_COLOUR, TOKENS, Die, GameState, Part, PlayerState, Task
+from domain.state import (
+    COLOURS,
+    MAX_DICE,
+    MAX_PER_COLOUR,
+    TOKENS,
+    Die,
+    GameState,
+    Part,
+    PlayerState,
+    Task,
+    replace,
+)
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 

@@ -1,11 +1,11 @@
-"""The state copier behaves like dataclasses.replace, including refusing a field the class lacks."""
+"""The state copier (`domain.state.replace`) behaves like dataclasses.replace, including refusing a field
+the class lacks."""
 
 from __future__ import annotations
 
 import pytest
 
-from domain.fastcopy import replace
-from domain.state import TurnState
+from domain.state import TurnState, replace
 
 
 def test_replace_copies_and_changes_named_fields() -> None:
@@ -90,7 +90,7 @@ def test_a_changer_is_replace_with_its_fields_given_in_order() -> None:
     refuses (an unknown field), a field named twice, and a class without slots."""
     import dataclasses
 
-    from domain.fastcopy import changer
+    from domain.state import changer
 
     turn = TurnState(seat=2, number=7, phase="actions", fixed_done=True, used_tile="T1")
     phase_space = changer(TurnState, "phase", "space")

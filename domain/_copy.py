@@ -1,4 +1,6 @@
-"""A faster `dataclasses.replace` for the engine's frozen, slotted state classes.
+"""A faster `dataclasses.replace` for the engine's frozen, slotted state classes: the private detail
+of `domain.state.replace` and `domain.state.changer`, which rules code calls (only domain/state.py
+imports this module).
 
 `dataclasses.replace` re-validates and re-runs `__init__`; profiling showed it took two thirds of the
 time of a decision. The state classes have no `__post_init__`, so copying the fields is equivalent.
