@@ -173,7 +173,7 @@ def selfplay(
     if side is not None and side not in ("basic", "ability", "mixed"):
         raise typer.BadParameter("use basic, ability or mixed", param_hint="--side")
     from domain.options import Options
-    from domain.setup import CHARACTERS
+    from domain.setup import characters as all_characters
 
     if difficulty is not None and not (solo and luna):
         raise typer.BadParameter(
@@ -184,9 +184,10 @@ def selfplay(
     if solo:
         players = 1  # SOLO-27: one seat against Tycho Brahe
     chosen = tuple(ch.strip() for ch in characters.split(",") if ch.strip())
-    unknown = [ch for ch in chosen if ch not in CHARACTERS]
+    unknown = [ch for ch in chosen if ch not in all_characters()]
     if unknown or len(set(chosen)) != len(chosen):
-        raise typer.BadParameter(f"distinct characters of {', '.join(CHARACTERS)}", param_hint="--characters")
+        known = ", ".join(all_characters())
+        raise typer.BadParameter(f"distinct characters of {known}", param_hint="--characters")
     options = Options.from_json({"luna": luna})
     console = Console(stderr=json_output)
     with Progress(console=console, transient=True, disable=json_output) as progress:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.setup import CHARACTERS
+from domain.setup import characters
 
 MAX_VERSION = 2**31 - 1  # the highest version a request may name (far beyond any game; SQLite's integers
 # stop at 2**63 - 1, and a larger number must get 422, not a database error)
@@ -18,7 +18,7 @@ BotKind = Literal[
 if TYPE_CHECKING:
     Character = str
 else:  # CHAR-2: the current catalog edition's characters, a Literal for the documented enum
-    Character = Literal[CHARACTERS]
+    Character = Literal[characters()]
 Deal = Literal["secret", "chosen-seed", "known"]  # api.seats.DEALS
 
 

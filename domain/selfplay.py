@@ -9,7 +9,7 @@ from domain.bots import Bot, make_bot, play_chosen
 from domain.engine import legal_moves, start
 from domain.events import Event
 from domain.options import Options
-from domain.setup import BASE_CHARACTERS, MORE_CHARACTERS, SeatSpec, Setup
+from domain.setup import SeatSpec, Setup, base_characters, more_characters
 from domain.state import GameState
 
 MAX_DECISIONS = 20_000  # a safety net: a game that does not end by then is a bug
@@ -52,7 +52,7 @@ def default_setup(
     chosen: list[str] = []
     for i in range(players):
         wanted = [characters[(i + k) % len(characters)] for k in range(len(characters))] if characters else []
-        pool = [*wanted, *BASE_CHARACTERS, *MORE_CHARACTERS]
+        pool = [*wanted, *base_characters(), *more_characters()]
         chosen.append(next(ch for ch in pool if ch not in chosen))
     seats = tuple(SeatSpec(name=f"P{i + 1}", character=chosen[i], side=sides[i]) for i in range(players))
     return Setup(seats=seats, seed=seed, options=options or Options(), difficulty=difficulty)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from domain.catalog import Catalog, load_catalog
@@ -16,13 +17,26 @@ from domain.rng import SeededRandom, digest
 from domain.ruleset import Pins, Ruleset, ruleset_for
 from domain.state import COLOURS, GameState
 
+
 # CHAR-2: the characters of the current catalog edition (its characters.json), in the order setup offers
 # them, for defaults and clients (the API's `character` values). A game offers those of its own edition
 # (catalog.characters).
-CHARACTERS = tuple(board.id for board in load_catalog().characters)
-# the base game's (basic, Quadrant-symbol side, SET-21) and the others (CHAR-2: usable in every game)
-BASE_CHARACTERS = tuple(board.id for board in load_catalog().characters if board.expansion == "base")
-MORE_CHARACTERS = tuple(c for c in CHARACTERS if c not in BASE_CHARACTERS)
+# Read when first asked, not at import (domain/ reads no file at import).
+@cache
+def characters() -> tuple[str, ...]:
+    return tuple(board.id for board in load_catalog().characters)
+
+
+@cache
+def base_characters() -> tuple[str, ...]:
+    """The base game's characters (basic, Quadrant-symbol side, SET-21)."""
+    return tuple(board.id for board in load_catalog().characters if board.expansion == "base")
+
+
+@cache
+def more_characters() -> tuple[str, ...]:
+    """The others (CHAR-2: usable in every game)."""
+    return tuple(c for c in characters() if c not in base_characters())
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from api.tables import TableRecord
 from api.tokens import new_token, token_hash
 from api.viewing import board_body, listing_at
 from domain import GameState, IllegalMove, Options, SeatSpec, Setup
-from domain.setup import CHARACTERS
+from domain.setup import characters
 from projections.views import viewer_for
 from replays.clock import ClockConfig, parse_duration
 from replays.errors import ImportRejected
@@ -39,7 +39,7 @@ IMPORT_MEDIA_TYPES = (IMPORT_MEDIA, "application/jsonl", "application/json-lines
 def _setup(body: CreateGame, secret: Callable[[], str]) -> tuple[Setup, list[str | None]]:
     """The setup `body` asks for; without a chosen seed, `secret()` draws the game's secret seed."""
     taken = {s.character for s in body.seats if s.character}
-    free = [c for c in CHARACTERS if c not in taken]
+    free = [c for c in characters() if c not in taken]
     seats: list[SeatSpec] = []
     if len(body.seats) == 1 and "side" in body.seats[0].model_fields_set and body.seats[0].side == "basic":
         raise IllegalMove(

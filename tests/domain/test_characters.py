@@ -53,7 +53,9 @@ def test_CHAR_2_all_eight_characters_play_their_basic_side_with_or_without_luna(
     from domain import Options, SeatSpec, Setup
     from domain.bots import make_bot
     from domain.selfplay import play_game
-    from domain.setup import CHARACTERS
+    from domain.setup import characters as all_characters
+
+    CHARACTERS = all_characters()
 
     assert len(CHARACTERS) == 8
     for first in (0, 4):

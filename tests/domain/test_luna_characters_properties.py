@@ -11,7 +11,7 @@ import pytest
 from domain import Options
 from domain.events import GameEnded
 from domain.selfplay import selfplay
-from domain.setup import CHARACTERS
+from domain.setup import characters
 from tests.domain.invariants import check_all
 from tests.runs import runs
 
@@ -23,7 +23,7 @@ LUNA_CHARACTERS = ("newton", "hevelius", "cunitz", "sophia")
 def characters_of(i: int, players: int) -> tuple[str, ...]:
     """Game i's characters: at least one Luna character, the rest from all eight, rotating."""
     first = LUNA_CHARACTERS[i % 4]
-    rest = [c for c in CHARACTERS[i % 8 :] + CHARACTERS[: i % 8] if c != first]
+    rest = [c for c in characters()[i % 8 :] + characters()[: i % 8] if c != first]
     return (first, *rest[: players - 1])
 
 

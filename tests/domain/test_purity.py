@@ -87,3 +87,25 @@ def test_loader_exception_is_limited_to_resources_and_json() -> None:
     assert offences_in_source(source, "domain/catalog/loader.py", allowed) == [
         "domain/catalog/loader.py:4: imports os"
     ]
+
+
+def test_importing_domain_reads_no_data_file() -> None:
+    """No import-time side effects: importing `domain` (every plug-in with it) opens only its modules;
+    the catalog and other data are read when a game first asks for them."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "opened = []\n"
+        "def hook(event, args):\n"
+        "    if event == 'open' and isinstance(args[0], str) and not args[0].endswith(('.py', '.pyc')):\n"
+        "        opened.append(args[0])\n"
+        "sys.addaudithook(hook)\n"
+        "import domain, domain.bots, domain.selfplay, domain.search, domain.analysis\n"
+        "print('\\n'.join(p for p in opened if '/domain/' in p))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert result.stdout.strip() == "", result.stdout
