@@ -7,18 +7,18 @@ from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.bots import BOT_KINDS
 from domain.setup import characters
 
 MAX_VERSION = 2**31 - 1  # the highest version a request may name (far beyond any game; SQLite's integers
 # stop at 2**63 - 1, and a larger number must get 422, not a database error)
 
-BotKind = Literal[
-    "greedy", "random", "mcts", "mcts:fast", "mcts:normal", "mcts:strong"
-]  # domain.bots.BOT_KINDS (mcts: the search bot, docs/analysis.md)
 if TYPE_CHECKING:
     Character = str
+    BotKind = str
 else:  # CHAR-2: the current catalog edition's characters, a Literal for the documented enum
     Character = Literal[characters()]
+    BotKind = Literal[BOT_KINDS]  # the bots `make_bot` knows (mcts: the search bot, docs/analysis.md)
 Deal = Literal["secret", "chosen-seed", "known"]  # api.seats.DEALS
 
 

@@ -25,6 +25,7 @@ from domain.catalog import load_catalog
 from domain.catalog.model import Catalog
 from domain.catalog.names import component_name
 from domain.characters.copernicus import covering
+from domain.commands import ROWS  # the library rows' names, as commands write them
 from domain.effects import base_code, task_count
 from domain.expansions.plugins import every_plugin
 from domain.state import SKY, Task
@@ -33,7 +34,6 @@ from projections.i18n import N_, Words, words
 ENGLISH = words("en")
 
 COLOUR_NAMES = {"R": N_("red"), "Y": N_("yellow"), "B": N_("blue")}
-ROWS = ("R1", "R2", "R3", "R4")
 CELLAR = ("C1", "C2", "C3", "C4")
 MOON_TILES = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
 FIXED_ACTIONS = {
