@@ -21,7 +21,6 @@ from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, records_grants
 from domain.options import Options
 from domain.ruleset import Pins, Rules, ruleset_for
-from domain.scoring import persuaded_figures
 from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState, changer, replace
 
 Handler = Callable[[GameState, Any], GameState]
@@ -41,7 +40,7 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     lacks raises EditionUnknown."""
     if state is None:
         if not isinstance(event, ev.GameStarted):
-            raise EventDoesNotFit(type(event).__name__, "a game's first event must be GameStarted")
+            raise EventDoesNotFit(event.type, "a game's first event must be GameStarted")
         return _started(event)
     after = apply_facts(state, event)
     if isinstance(event, ev.GrantingEvent):
@@ -54,14 +53,14 @@ def apply_facts(state: GameState, event: ev.Event) -> GameState:
     handler = state.rules.handlers.get(type(event))
     if handler is None:
         expected = "only a game's first event" if isinstance(event, ev.GameStarted) else "a known event type"
-        raise EventDoesNotFit(type(event).__name__, f"expected {expected}")
+        raise EventDoesNotFit(event.type, f"expected {expected}")
     try:
         after: GameState = handler(state, event)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
         if isinstance(exc, EventDoesNotFit | EditionUnknown):
             raise
         reason = str(exc) if isinstance(exc, _Misfit) else f"{type(exc).__name__}: {exc}"
-        raise EventDoesNotFit(type(event).__name__, reason) from exc
+        raise EventDoesNotFit(event.type, reason) from exc
     if isinstance(event, ev.PlayerEvent) and event.seat is not None:
         player = after.players[event.seat]
         if player.parts:  # an ability that remembers what its seat did (Hevelius, CHAR-HEV-2)
@@ -76,7 +75,7 @@ def _grant(before: GameState, after: GameState, event: ev.GrantingEvent) -> Game
         tasks = as_tasks(event.grants)
     elif records_grants(before):
         raise EventDoesNotFit(
-            type(event).__name__,
+            event.type,
             f"an event of rules {before.engine_version} records what it grants, and this one has no grants",
         )
     else:
@@ -540,17 +539,18 @@ def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
 @_on(ev.InquisitorPersuaded, "PER")
 def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
     p = s.players[e.seat]
-    figures = persuaded_figures(s, e.grand)  # the event's flag: an expansion's own figures
-    spaces = list(p.cellar if figures is None else figures.counts(p))
+    spaces = list(p.cellar)
     spaces[e.start] -= 1
     spaces[e.end] += 1
-    players = list(s.players)
-    players[e.seat] = replace(p, cellar=tuple(spaces)) if figures is None else figures.put(p, tuple(spaces))
+    return persuaded(s, e, replace(p, cellar=tuple(spaces)))
+
+
+def persuaded(s: GameState, e: ev.InquisitorPersuaded, player: PlayerState) -> GameState:
+    """`s` after `e` moved an Inquisitor of any kind, `player` the seat with it moved: the move is
+    interrogated (INQ-13, INQ-20) and the effect it answers resolved."""
     agenda = resolved(s, e)
-    turn = turn_with(
-        s, inquisitor_moved=True, interrogated=False
-    )  # INQ-13, INQ-20: each move is interrogated
-    return replace(s, players=tuple(players), turn=turn, agenda=agenda)
+    turn = turn_with(s, inquisitor_moved=True, interrogated=False)
+    return replace(s, players=seated(s, e.seat, player), turn=turn, agenda=agenda)
 
 
 @_on(ev.FarewellTaken, "FW")

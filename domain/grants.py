@@ -50,9 +50,9 @@ _for = RULES.grant
 def missing_rules(rules: Ruleset) -> list[str]:
     """Granting event types with no grant rule in `rules` (a test keeps this empty for every plug-in's)."""
     # Imported here: the plug-ins whose events the vocabulary composes import this module.
-    from domain.vocabulary import EVENT_TYPES
+    from domain.vocabulary import EVENT_CLASSES
 
-    granting = (cls for cls in EVENT_TYPES.values() if issubclass(cls, ev.GrantingEvent))
+    granting = (cls for cls in EVENT_CLASSES if issubclass(cls, ev.GrantingEvent))
     return sorted(cls.__name__ for cls in granting if cls not in rules.grants)
 
 
@@ -254,4 +254,4 @@ def _farewell(before: GameState, after: GameState, e: ev.FarewellTaken) -> list[
 
 @_for(ev.InquisitorPersuaded)
 def _persuaded(before: GameState, after: GameState, e: ev.InquisitorPersuaded) -> list[Task]:
-    return []  # INQ-10 grants nothing by itself (an expansion's Inquisitors may: `extend_grant_rule`)
+    return []  # INQ-10 grants nothing by itself (a plug-in's own kind of Inquisitor may)
