@@ -536,23 +536,6 @@ def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
     )
 
 
-@_on(ev.InquisitorPersuaded, "PER")
-def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
-    p = s.players[e.seat]
-    spaces = list(p.cellar)
-    spaces[e.start] -= 1
-    spaces[e.end] += 1
-    return persuaded(s, e, replace(p, cellar=tuple(spaces)))
-
-
-def persuaded(s: GameState, e: ev.InquisitorPersuaded, player: PlayerState) -> GameState:
-    """`s` after `e` moved an Inquisitor of any kind, `player` the seat with it moved: the move is
-    interrogated (INQ-13, INQ-20) and the effect it answers resolved."""
-    agenda = resolved(s, e)
-    turn = turn_with(s, inquisitor_moved=True, interrogated=False)
-    return replace(s, players=seated(s, e.seat, player), turn=turn, agenda=agenda)
-
-
 @_on(ev.FarewellTaken, "FW")
 def _farewell(s: GameState, e: ev.FarewellTaken) -> GameState:
     p = s.players[e.seat]

@@ -251,7 +251,3 @@ def _objective(before: GameState, after: GameState, e: ev.ObjectiveAchieved) -> 
 def _farewell(before: GameState, after: GameState, e: ev.FarewellTaken) -> list[Task]:
     return [Task("DIE", 1), Task("Q", 1)]  # INQ-15
 
-
-@_for(ev.InquisitorPersuaded)
-def _persuaded(before: GameState, after: GameState, e: ev.InquisitorPersuaded) -> list[Task]:
-    return []  # INQ-10 grants nothing by itself (a plug-in's own kind of Inquisitor may)

@@ -356,38 +356,6 @@ def recolour_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
     return None
 
 
-def persuade_options(s: GameState, seat: int) -> list[c.Command]:
-    """INQ-10: move one Inquisitor one space right; not from the rightmost space. Each kind of
-    Inquisitor of the game is persuaded by its own command: `Persuade` the ordinary ones, a plug-in's
-    refinement of it (a subclass) its own figures (`Persuade.figures`)."""
-    p = s.players[seat]
-    last = len(p.cellar) - 1
-    out: list[c.Command] = []
-    for cls in s.rules.refinements(c.Persuade):
-        counts = cls.figures(p)
-        out += [cls(seat=seat, space=i) for i in range(last) if counts[i]]
-    return out
-
-
-def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> IllegalMove | None:
-    """The check of `persuade_options` (also of an effect that moves the same Inquisitors further)."""
-    if not isinstance(cmd, c.Persuade):
-        return IllegalMove("pending-decision", "first choose an Inquisitor to move", "RES-1")
-    p = s.players[cmd.seat]
-    spaces = len(p.cellar)
-    if not 0 <= cmd.space < spaces:
-        return IllegalMove("bad-space", "the cellar has spaces 1..{spaces}", "INQ-1", spaces=spaces)
-    if cmd.space == spaces - 1:
-        return IllegalMove("rightmost", "an Inquisitor on the rightmost space cannot move further", rule)
-    if type(cmd) not in s.rules.refinements(c.Persuade):  # a plug-in's kind, not in this game
-        return IllegalMove("no-inquisitor", "no such Inquisitor in this game", rule)
-    if not cmd.figures(p)[cmd.space]:
-        return IllegalMove(
-            "no-inquisitor", "no {which} of yours on C{space}", rule, which=cmd.NOUN, space=cmd.space + 1
-        )
-    return None
-
-
 def library_end(s: GameState, seat: int) -> int:
     """WRT-2/WRT-6: the last space of every row, 1 + the cards in the library."""
     return 1 + len(s.players[seat].library)

@@ -358,11 +358,6 @@ def _end_free_actions(run: Run, cmd: c.EndFreeActions, task: Task | None) -> Non
     run.emit(ev.FreeActionsClosed(seat=cmd.seat))
 
 
-@_command(c.Persuade)
-def _persuade(run: Run, cmd: c.Persuade, task: Task | None) -> None:
-    run.emit(ev.InquisitorPersuaded(seat=cmd.seat, start=cmd.space, end=cmd.space + 1))
-
-
 @_command(c.GainDie)
 def _gain_die(run: Run, cmd: c.GainDie, task: Task | None) -> None:
     run.emit(

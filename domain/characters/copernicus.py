@@ -27,10 +27,10 @@ from domain.catalog.model import LibraryTile
 from domain.characters import AbilityRules, Character, character_of, with_character
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
 from domain.characters.events import AbilityDeclined, LibraryTilePlaced
+from domain.concepts.inquisition import persuade_check
 from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
-from domain.moves import persuade_check
 from domain.resolve import Run
 from domain.ruleset import Rules
 from domain.state import GameState, PlayerState, Task, replace

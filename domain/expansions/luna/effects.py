@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
+from domain.concepts.inquisition import persuade_check, persuade_options
 from domain.effect_kinds import Check, EffectKind, Emitter, Options, Resolver
 from domain.errors import IllegalMove
 from domain.expansions.luna import commands as lc
@@ -17,7 +18,7 @@ from domain.expansions.luna.grand import depart_check, depart_options
 from domain.expansions.luna.rules import bonus_lost, bonus_space, scoring_points
 from domain.expansions.luna.state import luna
 from domain.forfeit import is_frozen, lost_points
-from domain.moves import constellation_index, fixed_check, fixed_options, persuade_check, persuade_options
+from domain.moves import constellation_index, fixed_check, fixed_options
 from domain.ruleset import Rules
 from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
 

@@ -26,8 +26,9 @@ from typing import Any, ClassVar
 
 from domain import commands as c
 from domain import events as ev
+from domain.concepts.inquisition import persuaded
 from domain.errors import IllegalMove
-from domain.evolve import cellar_peak_of, persuaded, resolved, turn_with
+from domain.evolve import cellar_peak_of, resolved, turn_with
 from domain.expansions.luna import commands as lc
 from domain.expansions.luna import events as le
 from domain.expansions.luna.state import luna, luna_of, seat_of, seat_with, with_luna, with_seat
