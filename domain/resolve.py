@@ -8,9 +8,9 @@ from typing import Any
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Emitter, effect_kind, interrupt_due, lent
-from domain.evolve import apply_facts, evolve, with_granted
+from domain.evolve import decided, evolve
 from domain.forfeit import is_frozen
-from domain.grants import as_grants, granted, records_grants, with_grants
+from domain.grants import as_grants, records_grants, with_grants
 from domain.moves import (
     CHOICE,
     FREE_COSTS,
@@ -69,10 +69,8 @@ class Run:
         into the event (domain/grants.py): replay then only applies it (rules 0.1.0 games excepted)."""
         state = self.state
         if isinstance(event, ev.GrantingEvent) and event.grants is None and records_grants(state):
-            after = apply_facts(state, event)
-            tasks = granted(state, after, event)
+            self.state, tasks = decided(state, event)
             event = with_grants(event, as_grants(tasks))
-            self.state = with_granted(state, after, tasks)
         else:
             self.state = evolve(state, event)
         self.events.append(event)
