@@ -342,7 +342,7 @@ class Ruleset:
             for base in cls.__mro__[1:]:
                 self.resolves[cls] |= self.resolves.get(base, frozenset())
         # command class -> itself and the game's refinements of it (subclasses), e.g. the kinds of
-        # Inquisitor a Persuade may move (domain/moves.py)
+        # Inquisitor a Persuade may move (domain/concepts/inquisition.py)
         self.refined: dict[type, tuple[type, ...]] = {
             cls: (cls, *(other for other in self.commands if other is not cls and issubclass(other, cls)))
             for cls in self.commands
