@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from domain.catalog.rewards import is_reward_code
+
 if TYPE_CHECKING:
     from domain.effect_kinds import EffectKind, Interrupt
     from domain.moves import CleanupChoice, ExtraMajor
@@ -169,10 +171,8 @@ class Rules:
     def reward_code(self, codes: Mapping[str, Task]) -> None:
         """Reward codes this plug-in's components print besides the base game's (digest §9.2), each
         standing for one task (domain/effects.py reads them from the game's ruleset)."""
-        from domain.effects import is_base_code  # effects imports the state, which imports this module
-
         for code, task in codes.items():
-            if is_base_code(code):
+            if is_reward_code(code):
                 raise ValueError(f"{self.name}: {code!r} is a base game's reward code (digest §9.2)")
             if self.reward_codes.get(code, task) != task:
                 raise ValueError(f"{self.name}: reward code {code!r} is defined twice")
