@@ -352,7 +352,7 @@ def _end_triggered(s: GameState, e: ev.EndOfGameTriggered) -> GameState:
 
 @_on(ev.TurnEnded)
 def _turn_ended(s: GameState, e: ev.TurnEnded) -> GameState:
-    # TURN-1 through the game's turn order (a plug-in's own, `Rules.turn_order`), past frozen seats
+    # TURN-1, past frozen seats
     following = next_turn(s)  # (ASYNC-3, domain/forfeit.py); None: every seat is frozen
     if following is None or (s.last_turn is not None and following[1] > s.last_turn):
         return _set_turn(s, _turn_phase(s.turn, "scoring"))  # END-2: the final round is over

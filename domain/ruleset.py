@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from domain.scoring import CellarFigures
     from domain.setup import OpponentSetup
     from domain.state import GameState, PlayerState, Task
-    from domain.turnorder import TurnOrder
 
 F = TypeVar("F", bound=Callable[..., Any])
 Handler = Callable[[Any, Any], Any]  # (state, event) -> state
@@ -75,7 +74,6 @@ class Rules:
         "reward_codes",
         "rotated_at_once",
         "state_redeals",
-        "turn_order",
     )
 
     def __init__(self, name: str) -> None:
@@ -102,7 +100,6 @@ class Rules:
         self.on_start: list[StartStep] = []
         self.on_fork: list[ForkStep] = []
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
-        self.turn_order: TurnOrder | None = None  # who plays next (None: the base game's, TURN-1)
         self.opponent_setups: list[OpponentSetup] = []  # a non-player opponent's seat at setup
         # What a non-player opponent re-deals at a fork (domain/fork.py): each rewrites, in the copied
         # events, its own hidden deal with the fork's seed and salt, keeping what they revealed of it.
@@ -252,7 +249,6 @@ class Ruleset:
         "reward_codes",
         "rotated_at_once",
         "state_redeals",
-        "turn_order",
     )
 
     def __init__(self, pins: Pins, plugins: Iterable[type[Plugin]]) -> None:
@@ -301,10 +297,8 @@ class Ruleset:
         # character id -> the rules of its ability side, for the characters a seat plays on that side
         self.abilities: dict[str, Any] = {p.ability_of: p() for p in self.plugins if p.ability_of}
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
-        self.turn_order: TurnOrder | None = None  # the last plug-in's that has one (None: TURN-1's)
         for rules in tables:
             _merge(self.opponents, rules.opponents, rules.name, "an opponent")
-            self.turn_order = rules.turn_order or self.turn_order
 
     def __repr__(self) -> str:
         return f"Ruleset({', '.join(plugin.__name__ for plugin in self.plugins)})"
