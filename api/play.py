@@ -52,7 +52,7 @@ def event_item(
     (seats by `names` where the words name several); `routine`: a step the rules take every turn,
     which the history folds away."""
     body = event_body(event, finished, viewer)
-    name = type(event).__name__
+    name = event.type
     text = describe_event(body, _words(names, locale), name)
     return {"version": version, "type": name, "event": body, "text": text, "routine": routine(body, name)}
 

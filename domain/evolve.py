@@ -21,7 +21,6 @@ from domain.forfeit import apply_handover, freeze, next_turn
 from domain.grants import as_tasks, granted, moved_on, records_grants
 from domain.options import Options
 from domain.ruleset import Pins, Rules, ruleset_for
-from domain.scoring import persuaded_figures
 from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState, changer, replace
 
 Handler = Callable[[GameState, Any], GameState]
@@ -41,7 +40,7 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     lacks raises EditionUnknown."""
     if state is None:
         if not isinstance(event, ev.GameStarted):
-            raise EventDoesNotFit(type(event).__name__, "a game's first event must be GameStarted")
+            raise EventDoesNotFit(event.type, "a game's first event must be GameStarted")
         return _started(event)
     if isinstance(event, ev.GrantingEvent):
         return _granting(state, event)
@@ -53,7 +52,7 @@ def apply_facts(state: GameState, event: ev.Event) -> GameState:
     handler = state.rules.handlers.get(type(event))
     if handler is None:
         expected = "only a game's first event" if isinstance(event, ev.GameStarted) else "a known event type"
-        raise EventDoesNotFit(type(event).__name__, f"expected {expected}")
+        raise EventDoesNotFit(event.type, f"expected {expected}")
     try:
         after: GameState = handler(state, event)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
@@ -70,7 +69,7 @@ def apply_facts(state: GameState, event: ev.Event) -> GameState:
 def _not_fitting(event: ev.Event, exc: Exception) -> EventDoesNotFit:
     """A handler's failure as the event not fitting the state."""
     reason = str(exc) if isinstance(exc, _Misfit) else f"{type(exc).__name__}: {exc}"
-    return EventDoesNotFit(type(event).__name__, reason)
+    return EventDoesNotFit(event.type, reason)
 
 
 def _granting(before: GameState, event: ev.GrantingEvent) -> GameState:
@@ -81,7 +80,7 @@ def _granting(before: GameState, event: ev.GrantingEvent) -> GameState:
         return with_grants_applied(before, event, as_tasks(event.grants))
     if records_grants(before):
         raise EventDoesNotFit(
-            type(event).__name__,
+            event.type,
             f"an event of rules {before.engine_version} records what it grants, and this one has no grants",
         )
     after = apply_facts(before, event)
@@ -631,22 +630,6 @@ def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
     p = replace(p, cellar=(p.cellar[0] + 1, *p.cellar[1:]))  # INQ-2
     turn = replace(s.turn, cellar_peak=cellar_peak_of(s, p))
     return _set_players_turn_agenda(s, seated(s, e.seat, p), turn, resolved(s, e))
-
-
-@_on(ev.InquisitorPersuaded, "PER")
-def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
-    p = s.players[e.seat]
-    figures = persuaded_figures(s, e.grand)  # the event's flag: an expansion's own figures
-    spaces = list(p.cellar if figures is None else figures.counts(p))
-    spaces[e.start] -= 1
-    spaces[e.end] += 1
-    players = list(s.players)
-    players[e.seat] = replace(p, cellar=tuple(spaces)) if figures is None else figures.put(p, tuple(spaces))
-    agenda = resolved(s, e)
-    turn = turn_with(
-        s, inquisitor_moved=True, interrogated=False
-    )  # INQ-13, INQ-20: each move is interrogated
-    return replace(s, players=tuple(players), turn=turn, agenda=agenda)
 
 
 @_on(ev.FarewellTaken, "FW", pushes=True)

@@ -53,9 +53,9 @@ _ahead = RULES.grant_ahead
 def missing_rules(rules: Ruleset) -> list[str]:
     """Granting event types with no grant rule in `rules` (a test keeps this empty for every plug-in's)."""
     # Imported here: the plug-ins whose events the vocabulary composes import this module.
-    from domain.vocabulary import EVENT_TYPES
+    from domain.vocabulary import EVENT_CLASSES
 
-    granting = (cls for cls in EVENT_TYPES.values() if issubclass(cls, ev.GrantingEvent))
+    granting = (cls for cls in EVENT_CLASSES if issubclass(cls, ev.GrantingEvent))
     return sorted(cls.__name__ for cls in granting if cls not in rules.grants)
 
 
@@ -274,7 +274,3 @@ def _objective(before: GameState, e: ev.ObjectiveAchieved) -> list[Task]:
 def _farewell(before: GameState, e: ev.FarewellTaken) -> list[Task]:
     return [Task("DIE", 1), Task("Q", 1)]  # INQ-15
 
-
-@_for(ev.InquisitorPersuaded)
-def _persuaded(before: GameState, after: GameState, e: ev.InquisitorPersuaded) -> list[Task]:
-    return []  # INQ-10 grants nothing by itself (an expansion's Inquisitors may: `extend_grant_rule`)

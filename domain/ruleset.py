@@ -26,12 +26,12 @@ if TYPE_CHECKING:
     from domain.moves import CleanupChoice, ExtraMajor
     from domain.opponents import Opponent
     from domain.options import Options
-    from domain.scoring import CellarFigures
     from domain.setup import OpponentSetup
     from domain.state import GameState, PlayerState, Task
     from domain.turnorder import TurnOrder
 
 F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C")
 Handler = Callable[[Any, Any], Any]  # (state, event) -> state
 # A handler that pushes the event's grants itself, in the one copy it makes: (state, event, grants) -> state
 Pusher = Callable[[Any, Any, Any], Any]
@@ -52,7 +52,6 @@ class Rules:
 
     __slots__ = (
         "ahead",
-        "cellar_figures",
         "cleanup_choices",
         "command_wraps",
         "commands",
@@ -100,7 +99,6 @@ class Rules:
         self.extra_majors: dict[str, ExtraMajor] = {}
         self.cleanup_choices: list[CleanupChoice] = []
         self.rotated_at_once: list[Callable[[GameState, str], bool]] = []
-        self.cellar_figures: list[CellarFigures] = []
         self.major_object_sources: list[Callable[[GameState, PlayerState], int]] = []
         self.point_rules: dict[str, str] = {}
         self.reward_codes: dict[str, Task] = {}  # the plug-in's own printed reward codes -> the task each is
@@ -269,7 +267,6 @@ class Ruleset:
     __slots__ = (
         "abilities",
         "ahead",
-        "cellar_figures",
         "cleanup_choices",
         "commands",
         "declines",
@@ -289,6 +286,7 @@ class Ruleset:
         "point_rules",
         "pushers",
         "redeals",
+        "refined",
         "resolves",
         "reward_codes",
         "rotated_at_once",
@@ -338,10 +336,20 @@ class Ruleset:
             for cls, grant_wrap in rules.grant_wraps:
                 self.ahead.pop(cls, None)
                 self.grants[cls] = _wrapped(self.grants[cls], grant_wrap)
+        # A refinement of another plug-in's event (a subclass: a plug-in's own kind of Inquisitor
+        # persuaded, of the base game's) resolves every effect kind its bases resolve, besides its own.
+        for cls in self.resolves:
+            for base in cls.__mro__[1:]:
+                self.resolves[cls] |= self.resolves.get(base, frozenset())
+        # command class -> itself and the game's refinements of it (subclasses), e.g. the kinds of
+        # Inquisitor a Persuade may move (domain/moves.py)
+        self.refined: dict[type, tuple[type, ...]] = {
+            cls: (cls, *(other for other in self.commands if other is not cls and issubclass(other, cls)))
+            for cls in self.commands
+        }
         self.interrupts = tuple(i for rules in tables for i in rules.interrupts)
         self.cleanup_choices = tuple(choice for rules in tables for choice in rules.cleanup_choices)
         self.rotated_at_once = tuple(fn for rules in tables for fn in rules.rotated_at_once)
-        self.cellar_figures = tuple(figures for rules in tables for figures in rules.cellar_figures)
         self.major_object_sources = tuple(fn for rules in tables for fn in rules.major_object_sources)
         self.on_start = tuple(step for rules in tables for step in rules.on_start)
         self.on_fork = tuple(step for rules in tables for step in rules.on_fork)
@@ -367,6 +375,10 @@ class Ruleset:
 
     def has(self, plugin: type[Plugin]) -> bool:
         return plugin in self.plugins
+
+    def refinements(self, cls: type[C]) -> tuple[type[C], ...]:
+        """`cls` and the subclasses of it that this game's plug-ins handle (a base command first)."""
+        return self.refined.get(cls, (cls,))
 
 
 def _merge(into: dict[Any, Any], entries: Mapping[Any, Any], owner: str, what: str) -> None:

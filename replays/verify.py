@@ -655,7 +655,7 @@ class Adjudicator:
             e = self.events[k]
             if not isinstance(e, TABLE_EVENTS):
                 raise _Divergence(
-                    self._finding(k, f"a table batch holds {type(e).__name__}: only the service's facts")
+                    self._finding(k, f"a table batch holds {e.type}: only the service's facts")
                 )
             if isinstance(e, TakenBack):
                 to = e.to_version

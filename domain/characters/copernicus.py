@@ -27,10 +27,10 @@ from domain.catalog.model import LibraryTile
 from domain.characters import AbilityRules, Character, character_of, with_character
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
 from domain.characters.events import AbilityDeclined, LibraryTilePlaced
+from domain.concepts.inquisition import persuade_check
 from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
-from domain.moves import persuade_check
 from domain.resolve import Run
 from domain.ruleset import Rules
 from domain.state import GameState, PlayerState, Task, replace
@@ -84,7 +84,8 @@ class Copernicus(AbilityRules):
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
         top = before.agenda[-1] if before.agenda else None
         if top is not None and top.kind == "PER2D" and isinstance(event, ev.InquisitorPersuaded):
-            return [*tasks, *_after_step(top, event)]  # the page's next step, after the move's own grants
+            # the page's next step, after the move's own grants
+            return [*tasks, *_after_step(before, top, event)]
         return tasks
 
 
@@ -221,17 +222,19 @@ def _parse(task: Task) -> tuple[str, str, str]:
     return phase, at, avoid
 
 
-def _space(name: str) -> tuple[int, bool]:
-    return int(name[1:]), name[0] == "G"
+def _kind(s: GameState, name: str) -> type[c.Persuade] | None:
+    """The kind of Inquisitor of a space's name ("C2"; "G1" for a plug-in's, Luna's Grand Inquisitor)."""
+    return next((cls for cls in s.rules.refinements(c.Persuade) if name[:1] == cls.LETTER), None)
 
 
-def _name(space: int, grand: bool) -> str:
-    return f"{'G' if grand else 'C'}{space}"
+def _name(space: int, kind: type[c.Persuade]) -> str:
+    return f"{kind.LETTER}{space}"
 
 
-def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
+def _after_step(s: GameState, task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
     phase, _, avoid = _parse(task)
-    at = _name(e.end, e.grand)
+    kind = next(cls for cls in s.rules.refinements(c.Persuade) if type(e) is cls.EVENT)
+    at = _name(e.end, kind)
     if task.n > 1:
         return [Task("PER2D", task.n - 1, f"{phase}|{at}|{avoid}", task.source)]  # the same one again
     if phase == "1":
@@ -239,34 +242,23 @@ def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
     return []
 
 
-def _counts(s: GameState, p: PlayerState, grand: bool) -> tuple[int, ...]:
-    """Inquisitors per cellar space: the ordinary ones, or a plug-in's own figures (LUNA-44)."""
-    if not grand:
-        return p.cellar
-    figures = s.rules.cellar_figures
-    return figures[0].counts(p) if figures else (0,) * len(p.cellar)
-
-
-def _movable(s: GameState, p: PlayerState, space: int, grand: bool, avoid: str) -> bool:
-    figures = _counts(s, p, grand)[space] - (avoid == _name(space, grand))
+def _movable(p: PlayerState, space: int, kind: type[c.Persuade], avoid: str) -> bool:
+    figures = kind.figures(p)[space] - (avoid == _name(space, kind))
     return figures > 0 and space < len(p.cellar) - 1
 
 
 def page_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    """Each kind of Inquisitor of the game is persuaded by its own command (domain/moves.py)."""
     p = s.players[seat]
     _, at, avoid = _parse(task)
     out: list[c.Command] = []
     if at:
-        space, grand = _space(at)
-        if space < len(p.cellar) - 1 and _counts(s, p, grand)[space]:
-            out.append(c.Persuade(seat=seat, space=space, grand=grand))
+        space, kind = int(at[1:]), _kind(s, at)
+        if kind is not None and space < len(p.cellar) - 1 and kind.figures(p)[space]:
+            out.append(kind(seat=seat, space=space))
     else:
-        for grand in (False, True) if s.rules.cellar_figures else (False,):
-            out += [
-                c.Persuade(seat=seat, space=i, grand=grand)
-                for i in range(len(p.cellar))
-                if _movable(s, p, i, grand, avoid)
-            ]
+        for kind in s.rules.refinements(c.Persuade):
+            out += [kind(seat=seat, space=i) for i in range(len(p.cellar)) if _movable(p, i, kind, avoid)]
     return [*out, DeclineAbility(seat=seat)] if out else []
 
 
@@ -281,12 +273,12 @@ def page_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     if base is not None:
         return base
     _, at, avoid = _parse(task)
-    here = _name(cmd.space, cmd.grand)
+    here = _name(cmd.space, type(cmd))
     if at and here != at:
         return IllegalMove(
             "same-inquisitor", "move the same Inquisitor on (now on {at}) or stop", "CHAR-COP-1", at=at
         )
-    if not at and not _movable(s, s.players[cmd.seat], cmd.space, cmd.grand, avoid):
+    if not at and not _movable(s.players[cmd.seat], cmd.space, type(cmd), avoid):
         return IllegalMove("different-inquisitor", "the second Inquisitor must be a different one", "AMB-28")
     return None
 
