@@ -97,7 +97,7 @@ def _marked(classes: tuple[C, ...], data: Mapping[str, Any]) -> tuple[C, int]:
 
 # Event name -> class: the base game's, then each plug-in's. The name is what a store records
 # (replays/store.py: topic `galileo:<name>`), so a class is never renamed.
-_EVENTS = compose_events(
+_DECLARED_EVENTS = (
     ev.EVENTS,
     luna_events.EVENTS,
     luna_grand.EVENTS,
@@ -109,13 +109,10 @@ _EVENTS = compose_events(
     sophia.EVENTS,
     solo_moon.EVENTS,
 )
+_EVENTS = compose_events(*_DECLARED_EVENTS)
 EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(_EVENTS)  # read-only (the decoders read _EVENTS)
 # A name with marks -> its classes: the released class first, then its refinements (`Event.MARKS`).
-_EVENT_VARIANTS = variants(
-    ev.EVENTS,
-    luna_events.EVENTS,
-    luna_grand.EVENTS,
-)
+_EVENT_VARIANTS = variants(*_DECLARED_EVENTS)
 EVENT_VARIANTS: Mapping[str, tuple[type[Event], ...]] = MappingProxyType(_EVENT_VARIANTS)
 # Every event class, a refinement written under another's name included.
 EVENT_CLASSES: tuple[type[Event], ...] = (

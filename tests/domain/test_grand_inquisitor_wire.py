@@ -8,8 +8,9 @@ two classes"), and `G<n>` / `C<n>` in the notation. Reading the released form gi
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -21,6 +22,7 @@ from domain import (
     event_to_dict,
     legal_moves,
     parse_command,
+    vocabulary,
 )
 from domain import commands as c
 from domain import events as ev
@@ -114,6 +116,26 @@ def test_LUNA_41_a_grand_persuade_is_a_persuade_and_its_event_an_inquisitor_pers
     assert EVENT_VARIANTS["InquisitorPersuaded"] == (ev.InquisitorPersuaded, GrandInquisitorPersuaded)
     assert GrandInquisitorPersuaded in EVENT_CLASSES
     assert icon_of_event(GRAND) == icon_of_event(ORDINARY) == "PER"  # CHAR-HEV-3: any Inquisitor moved
+
+
+def test_a_subclass_under_a_released_name_needs_marks_of_its_own() -> None:
+    """A class may share a released name only as a refinement told apart by its marks."""
+
+    @dataclasses.dataclass(frozen=True, kw_only=True)
+    class Unmarked(ev.InquisitorPersuaded):
+        NAME: ClassVar[str] = "InquisitorPersuaded"
+        MARKS: ClassVar[tuple[tuple[str, Any, str], ...]] = ()
+
+    @dataclasses.dataclass(frozen=True, kw_only=True)
+    class Same(ev.InquisitorPersuaded):
+        NAME: ClassVar[str] = "InquisitorPersuaded"  # the base's marks: not told apart
+
+    for cls in (Unmarked, Same):
+        with pytest.raises(ValueError, match="two event classes are named InquisitorPersuaded"):
+            vocabulary.compose_events(ev.EVENTS, (cls,))
+    assert vocabulary.compose_events(ev.EVENTS, (GrandInquisitorPersuaded,))["InquisitorPersuaded"] is (
+        ev.InquisitorPersuaded
+    )
 
 
 def test_INQ_10_a_missing_mark_is_the_released_default_and_a_bad_one_is_refused() -> None:
