@@ -20,7 +20,7 @@ from domain import characters
 from domain import commands as cmd
 from domain import events as ev
 from domain.characters import commands as character_commands
-from domain.characters import cunitz, hevelius, newton, sophia
+from domain.characters import copernicus, cunitz, hevelius, kepler, newton, sophia
 from domain.characters import events as character_events
 from domain.commands import Command, Parser
 from domain.events import _ATOMS, Event, GrantingEvent, _frozen, _no_grants, schema_version
@@ -34,7 +34,7 @@ from domain.expansions.solo import events as solo_events
 from domain.expansions.solo import moon as solo_moon
 from domain.expansions.solo import state as solo_state
 from domain.options import _BASE_ATTRS, _BASE_NAMES, Options, OptionSpec
-from domain.parts import FlatCodec, PartCodec
+from domain.parts import FlatCodec, NestedCodec, PartCodec
 from domain.setup import ExtraDeal
 from domain.state import COLOURS, Die
 
@@ -392,7 +392,7 @@ OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(_OPTION_SPECS)  # attr
 
 # -- state parts -------------------------------------------------------------------------------------
 
-Codec = TypeVar("Codec", PartCodec, FlatCodec)
+Codec = TypeVar("Codec", PartCodec, FlatCodec, NestedCodec)
 
 
 def compose_parts(*declared: Iterable[Codec]) -> Mapping[str, Codec]:
@@ -414,6 +414,8 @@ PLAYER_PARTS: Mapping[str, PartCodec] = compose_parts(  # a character's or an op
     sophia.PLAYER_PARTS,
     solo_state.PLAYER_PARTS,
 )
+# A character's own part written inside another's member (the "ability" member: its released keys, in order).
+NESTED_PLAYER_PARTS: Mapping[str, NestedCodec] = compose_parts(kepler.NESTED_PARTS, copernicus.NESTED_PARTS)
 FLAT_PLAYER_PARTS: Mapping[str, FlatCodec] = compose_parts(luna_state.FLAT_PLAYER_PARTS)  # a player's members
 FLAT_TURN_PARTS: Mapping[str, FlatCodec] = compose_parts(luna_state.FLAT_TURN_PARTS)  # the turn's members
 
