@@ -21,22 +21,26 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from domain.catalog.rewards import is_reward_code
+
 if TYPE_CHECKING:
     from domain.effect_kinds import EffectKind, Interrupt
     from domain.moves import CleanupChoice, ExtraMajor
     from domain.opponents import Opponent
     from domain.options import Options
-    from domain.scoring import CellarFigures
     from domain.setup import OpponentSetup
     from domain.state import GameState, PlayerState, Task
-    from domain.turnorder import TurnOrder
 
 F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C")
 Handler = Callable[[Any, Any], Any]  # (state, event) -> state
+# A handler that pushes the event's grants itself, in the one copy it makes: (state, event, grants) -> state
+Pusher = Callable[[Any, Any, Any], Any]
 HandlerWrap = Callable[[Any, Any, Handler], Any]  # (state, event, base handler) -> state
 CommandHandler = Callable[[Any, Any, Any], None]  # (run, command, task) -> None
 CommandWrap = Callable[[Any, Any, Any, CommandHandler], None]
 Deriver = Callable[[Any, Any, Any], list[Any]]  # (before, after, event) -> tasks
+AheadDeriver = Callable[[Any, Any], list[Any]]  # (before, event) -> tasks: needs no state after
 DeriverWrap = Callable[[Any, Any, Any, Deriver], list[Any]]
 StartStep = Callable[[Any, Any], Any]  # (state, GameStarted) -> state
 ForkStep = Callable[[Any, Any, Any], Any]  # (before, forked, GameForked) -> state
@@ -48,7 +52,7 @@ class Rules:
     ruleset is composed. A plug-in (`Plugin.rules`) lists its modules' tables."""
 
     __slots__ = (
-        "cellar_figures",
+        "ahead",
         "cleanup_choices",
         "command_wraps",
         "commands",
@@ -68,17 +72,18 @@ class Rules:
         "opponent_setups",
         "opponents",
         "point_rules",
+        "pushers",
         "redeals",
         "resolves",
         "reward_codes",
         "rotated_at_once",
         "state_redeals",
-        "turn_order",
     )
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.events: dict[type, Handler] = {}
+        self.pushers: dict[type, Pusher] = {}  # the handlers (also in `events`) that push their grants
         self.event_wraps: list[tuple[type, HandlerWrap]] = []
         self.resolves: dict[type, frozenset[str]] = {}
         self.commands: dict[type, CommandHandler] = {}
@@ -86,6 +91,7 @@ class Rules:
         # effect kind -> (its rule ID, what declining it grants: (state before, declined task) -> tasks)
         self.declines: dict[str, Decline] = {}
         self.grants: dict[type, Deriver] = {}
+        self.ahead: dict[type, AheadDeriver] = {}  # the grant rules (also in `grants`) needing no after
         self.grant_wraps: list[tuple[type, DeriverWrap]] = []
         self.effects: list[EffectKind] = []
         self.lent: dict[str, str] = {}
@@ -93,14 +99,12 @@ class Rules:
         self.extra_majors: dict[str, ExtraMajor] = {}
         self.cleanup_choices: list[CleanupChoice] = []
         self.rotated_at_once: list[Callable[[GameState, str], bool]] = []
-        self.cellar_figures: list[CellarFigures] = []
         self.major_object_sources: list[Callable[[GameState, PlayerState], int]] = []
         self.point_rules: dict[str, str] = {}
         self.reward_codes: dict[str, Task] = {}  # the plug-in's own printed reward codes -> the task each is
         self.on_start: list[StartStep] = []
         self.on_fork: list[ForkStep] = []
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
-        self.turn_order: TurnOrder | None = None  # who plays next (None: the base game's, TURN-1)
         self.opponent_setups: list[OpponentSetup] = []  # a non-player opponent's seat at setup
         # What a non-player opponent re-deals at a fork (domain/fork.py): each rewrites, in the copied
         # events, its own hidden deal with the fork's seed and salt, keeping what they revealed of it.
@@ -110,13 +114,20 @@ class Rules:
 
     # -- events --------------------------------------------------------------------------------------
 
-    def event(self, cls: type, *kinds: str) -> Callable[[F], F]:
-        """The handler of an event type, and the effect kinds it resolves."""
+    def event(self, cls: type, *kinds: str, pushes: bool = False) -> Callable[[F], F]:
+        """The handler of an event type, and the effect kinds it resolves. `pushes`: the handler of a
+        granting event takes the grants as a third argument (`(state, event, grants)`, first to resolve
+        first) and puts them on the agenda in the one copy of the state it makes (`domain.effects.push`),
+        so that applying a granting event copies the state once; evolve passes them (domain/evolve.py)."""
 
         def declare(fn: F) -> F:
             if cls in self.events:
                 raise ValueError(f"{cls.__name__} has a handler already")
-            self.events[cls] = fn
+            if pushes:
+                self.pushers[cls] = fn
+                self.events[cls] = _unpushed(fn)
+            else:
+                self.events[cls] = fn
             self.resolve(cls, *kinds)
             return fn
 
@@ -148,10 +159,24 @@ class Rules:
     # -- grants --------------------------------------------------------------------------------------
 
     def grant(self, cls: type) -> Callable[[F], F]:
+        """What a granting event grants: `(state before, state after its facts, event) -> tasks`."""
+
         def declare(fn: F) -> F:
             if cls in self.grants:
                 raise ValueError(f"{cls.__name__} has a grant rule already")
             self.grants[cls] = fn
+            return fn
+
+        return declare
+
+    def grant_ahead(self, cls: type) -> Callable[[F], F]:
+        """A grant rule that reads only the state before the event and the event, `(before, event) ->
+        tasks`: the decider computes it before the event's handler copies the state, which then pushes
+        the grants in that one copy (`event(..., pushes=True)`). It is the event's grant rule as well."""
+
+        def declare(fn: F) -> F:
+            self.grant(cls)(_behind(fn))
+            self.ahead[cls] = fn
             return fn
 
         return declare
@@ -169,10 +194,8 @@ class Rules:
     def reward_code(self, codes: Mapping[str, Task]) -> None:
         """Reward codes this plug-in's components print besides the base game's (digest §9.2), each
         standing for one task (domain/effects.py reads them from the game's ruleset)."""
-        from domain.effects import is_base_code  # effects imports the state, which imports this module
-
         for code, task in codes.items():
-            if is_base_code(code):
+            if is_reward_code(code):
                 raise ValueError(f"{self.name}: {code!r} is a base game's reward code (digest §9.2)")
             if self.reward_codes.get(code, task) != task:
                 raise ValueError(f"{self.name}: reward code {code!r} is defined twice")
@@ -224,12 +247,23 @@ def _wrapped(base: Callable[..., Any], wrapper: Callable[..., Any]) -> Callable[
     return lambda *args: wrapper(*args, base)
 
 
+def _unpushed(pusher: Pusher) -> Handler:
+    """A pushing handler as a plain one: the event's facts, nothing pushed (the grants are then pushed
+    after, by a copy of their own: a handler another plug-in wraps, a grant that needs the state after)."""
+    return lambda state, event: pusher(state, event, ())
+
+
+def _behind(ahead: AheadDeriver) -> Deriver:
+    """A grant rule that needs no state after, called as one that may (`granted`, a wrapped grant rule)."""
+    return lambda before, after, event: ahead(before, event)
+
+
 class Ruleset:
     """The compiled rules of one game (see the module's docstring). Built by `ruleset_for`."""
 
     __slots__ = (
         "abilities",
-        "cellar_figures",
+        "ahead",
         "cleanup_choices",
         "commands",
         "declines",
@@ -247,12 +281,13 @@ class Ruleset:
         "pins",
         "plugins",
         "point_rules",
+        "pushers",
         "redeals",
+        "refined",
         "resolves",
         "reward_codes",
         "rotated_at_once",
         "state_redeals",
-        "turn_order",
     )
 
     def __init__(self, pins: Pins, plugins: Iterable[type[Plugin]]) -> None:
@@ -281,17 +316,36 @@ class Ruleset:
                 self.resolves[cls] = self.resolves.get(cls, frozenset()) | kinds
             self.lent.update(rules.lent)
             self.point_rules.update(rules.point_rules)
+        # The granting events applied with one copy: a pushing handler no other plug-in wraps; and those
+        # whose grants the decider computes before it, from a grant rule that needs no state after.
+        self.pushers: dict[type, Pusher] = {}
+        self.ahead: dict[type, AheadDeriver] = {}
+        for rules in tables:
+            _merge(self.pushers, rules.pushers, rules.name, "a handler")
+            _merge(self.ahead, rules.ahead, rules.name, "a grant rule")
         for rules in tables:  # the extensions of other plug-ins' rules, in the plug-ins' order
             for cls, event_wrap in rules.event_wraps:
+                self.pushers.pop(cls, None)
                 self.handlers[cls] = _wrapped(self.handlers[cls], event_wrap)
             for cls, command_wrap in rules.command_wraps:
                 self.commands[cls] = _wrapped(self.commands[cls], command_wrap)
             for cls, grant_wrap in rules.grant_wraps:
+                self.ahead.pop(cls, None)
                 self.grants[cls] = _wrapped(self.grants[cls], grant_wrap)
+        # A refinement of another plug-in's event (a subclass: a plug-in's own kind of Inquisitor
+        # persuaded, of the base game's) resolves every effect kind its bases resolve, besides its own.
+        for cls in self.resolves:
+            for base in cls.__mro__[1:]:
+                self.resolves[cls] |= self.resolves.get(base, frozenset())
+        # command class -> itself and the game's refinements of it (subclasses), e.g. the kinds of
+        # Inquisitor a Persuade may move (domain/concepts/inquisition.py)
+        self.refined: dict[type, tuple[type, ...]] = {
+            cls: (cls, *(other for other in self.commands if other is not cls and issubclass(other, cls)))
+            for cls in self.commands
+        }
         self.interrupts = tuple(i for rules in tables for i in rules.interrupts)
         self.cleanup_choices = tuple(choice for rules in tables for choice in rules.cleanup_choices)
         self.rotated_at_once = tuple(fn for rules in tables for fn in rules.rotated_at_once)
-        self.cellar_figures = tuple(figures for rules in tables for figures in rules.cellar_figures)
         self.major_object_sources = tuple(fn for rules in tables for fn in rules.major_object_sources)
         self.on_start = tuple(step for rules in tables for step in rules.on_start)
         self.on_fork = tuple(step for rules in tables for step in rules.on_fork)
@@ -301,10 +355,8 @@ class Ruleset:
         # character id -> the rules of its ability side, for the characters a seat plays on that side
         self.abilities: dict[str, Any] = {p.ability_of: p() for p in self.plugins if p.ability_of}
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
-        self.turn_order: TurnOrder | None = None  # the last plug-in's that has one (None: TURN-1's)
         for rules in tables:
             _merge(self.opponents, rules.opponents, rules.name, "an opponent")
-            self.turn_order = rules.turn_order or self.turn_order
 
     def __repr__(self) -> str:
         return f"Ruleset({', '.join(plugin.__name__ for plugin in self.plugins)})"
@@ -317,6 +369,10 @@ class Ruleset:
 
     def has(self, plugin: type[Plugin]) -> bool:
         return plugin in self.plugins
+
+    def refinements(self, cls: type[C]) -> tuple[type[C], ...]:
+        """`cls` and the subclasses of it that this game's plug-ins handle (a base command first)."""
+        return self.refined.get(cls, (cls,))
 
 
 def _merge(into: dict[Any, Any], entries: Mapping[Any, Any], owner: str, what: str) -> None:
