@@ -157,7 +157,7 @@ def plan(
     assert state is not None
     to_act = None if state.finished or game.cancelled else state.turn.seat
     wanted = _wanted(game, events, people, hooks, to_act, resync)
-    happened = [type(e).__name__ for e in events]
+    happened = [e.type for e in events]
     return [
         _row(game_id, game, seat, kind, key, hook, happened, to_act, public_url)
         for seat, kind, key, hook in _deliverable(wanted, hooks, events)

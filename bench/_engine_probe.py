@@ -52,9 +52,10 @@ def main() -> None:
         for event in log:
             replayed = evolve(replayed, event)
     replay = total / (clock() - t0)
-    from domain import bots  # the greedy bot looks one ply ahead through `play_through`
+    from domain import bots  # the greedy bot looks one ply ahead: `play_on` (`play_through` before it)
 
-    lookahead = bots.play_through
+    name = "play_on" if hasattr(bots, "play_on") else "play_through"
+    lookahead = getattr(bots, name)
     plays = 0
     in_engine = 0.0
 
@@ -66,7 +67,7 @@ def main() -> None:
         in_engine += clock() - t0
         return result
 
-    bots.play_through = counted  # type: ignore[assignment]
+    setattr(bots, name, counted)
     t0 = clock()
     greedy_events = 0
     for g in range(3):

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from domain import commands as c
-from domain.characters import character_of, rules_for
+from domain.characters import rules_for
 from domain.characters.commands import PlaceLibraryTile
+from domain.characters.copernicus import CopernicusLibrary
 from domain.engine import Played, legal_moves, play_on
 from domain.rng import SeededRandom
 from domain.state import GameState, PlayerState
@@ -71,7 +72,7 @@ def evaluate(p: PlayerState, state: GameState) -> float:
 
 def _library_tiles(p: PlayerState) -> int:
     """Copernicus' library tiles placed (CHAR-COP-2): their rewards come with later writing."""
-    part = character_of(p) if p.parts else None
+    part = p.part(CopernicusLibrary) if p.parts else None
     return len(part.library) if part is not None else 0
 
 

@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from domain.state import COLOURS, Die
+from domain.events import InquisitorPersuaded
+from domain.state import COLOURS, Die, PlayerState
 
 ROWS = ("R1", "R2", "R3", "R4")
 
@@ -32,6 +33,17 @@ class Command:
     VERB: ClassVar[str] = ""
     # The JSON type of a field where it differs from `_check_type`'s table (e.g. a tile given by number).
     FIELD_TYPES: ClassVar[Mapping[str, type]] = {}
+    # The name of its JSON form (`"type"`): the class's own, unless it refines a released command, which
+    # keeps the released name (and verb) and is told apart by constant members of its JSON form (`MARKS`:
+    # member, value, the field it is written after), as events are (docs/events.md, "One name, two
+    # classes").
+    NAME: ClassVar[str] = "Command"
+    MARKS: ClassVar[tuple[tuple[str, Any, str], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "NAME" not in vars(cls):
+            cls.NAME = cls.__name__
 
     def args(self) -> list[str]:
         return []
@@ -125,12 +137,24 @@ class EndFreeActions(Command):
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class Persuade(Command):
+    """INQ-10: persuade the ordinary Inquisitor on cellar space `space` (notation `C1`..`C4`). A plug-in
+    with its own kind of Inquisitor refines it (its own `LETTER`, `figures` and `EVENT`), written under
+    this name with another value of the released mark (`MARKS`)."""
+
     space: int  # cellar index 0..3 of the Inquisitor moved
-    grand: bool = False
     VERB: ClassVar[str] = "persuade"
+    MARKS: ClassVar[tuple[tuple[str, Any, str], ...]] = (("grand", False, "space"),)
+    LETTER: ClassVar[str] = "C"  # the notation's letter of the cellar space
+    NOUN: ClassVar[str] = "Inquisitor"  # what one of the figures it moves is called (in a refusal)
+    EVENT: ClassVar[type[InquisitorPersuaded]] = InquisitorPersuaded  # the event of a move of this kind
 
     def args(self) -> list[str]:
-        return [f"{'G' if self.grand else 'C'}{self.space + 1}"]
+        return [f"{self.LETTER}{self.space + 1}"]
+
+    @classmethod
+    def figures(cls, p: PlayerState) -> tuple[int, ...]:
+        """The figures this kind of Persuade moves, per cellar space of seat `p`: ordinary Inquisitors."""
+        return p.cellar
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -275,11 +299,20 @@ def _observe(seat: int, args: list[str]) -> Command:
     )
 
 
-def _persuade(seat: int, args: list[str]) -> Command:
-    need_args(args, 1)
-    if len(args[0]) < 2 or args[0][0] not in "CG":
-        raise ValueError(f"bad cellar space {args[0]!r}: expected C1..C4 or G1..G4")
-    return Persuade(seat=seat, space=int_arg(args[0][1:]) - 1, grand=args[0][0] == "G")
+def persuade_parser(*classes: type[Persuade]) -> Parser:
+    """The parser of `persuade <letter><n>`: the class of each letter (`Persuade.LETTER`), one of
+    `classes`; domain/vocabulary.py composes it with every plug-in's kind of Inquisitor."""
+    by_letter = {cls.LETTER: cls for cls in classes}
+    forms = " or ".join(f"{letter}1..{letter}4" for letter in by_letter)
+
+    def parse(seat: int, args: list[str]) -> Command:
+        need_args(args, 1)
+        cls = by_letter.get(args[0][:1])
+        if len(args[0]) < 2 or cls is None:
+            raise ValueError(f"bad cellar space {args[0]!r}: expected {forms}")
+        return cls(seat=seat, space=int_arg(args[0][1:]) - 1)
+
+    return parse
 
 
 def _gain_die(seat: int, args: list[str]) -> Command:
@@ -318,7 +351,7 @@ COMMANDS: tuple[tuple[type[Command], Parser], ...] = (
     (BuyFree, _one_arg(BuyFree, "action")),
     (EndActions, _no_args(EndActions)),
     (EndFreeActions, _no_args(EndFreeActions)),
-    (Persuade, _persuade),
+    (Persuade, persuade_parser(Persuade)),
     (GainDie, _gain_die),
     (DeclineDie, _no_args(DeclineDie)),
     (Lecture, _one_arg(Lecture, "tile", _tile_number)),
@@ -341,8 +374,11 @@ def _plain(value: Any) -> Any:
 
 def command_to_dict(cmd: Command) -> dict[str, Any]:
     """JSON form: {"type": name, "seat": n, ...fields}; also carries the text notation."""
-    out: dict[str, Any] = {"type": type(cmd).__name__}
+    out: dict[str, Any] = {"type": cmd.NAME}
     for f in fields(cmd):
         out[f.name] = _plain(getattr(cmd, f.name))
+        for name, value, after in cmd.MARKS:
+            if after == f.name:
+                out[name] = value
     out["text"] = str(cmd)
     return out

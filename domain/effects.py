@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from domain.catalog.rewards import read_reward_code
 from domain.state import Task
@@ -48,6 +48,8 @@ def task_count(codes: Iterable[str]) -> int:
     return sum(task.n if (task := base_code(code)) and task.kind == "PER" else 1 for code in codes)
 
 
-def push(agenda: tuple[Task, ...], tasks: list[Task]) -> tuple[Task, ...]:
+def push(agenda: tuple[Task, ...], tasks: Sequence[Task]) -> tuple[Task, ...]:
     """Put tasks on the agenda so that the first one is resolved first (the top is the end)."""
+    if not tasks:
+        return agenda
     return agenda + tuple(reversed(tasks))

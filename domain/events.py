@@ -26,10 +26,20 @@ class Event:
     # oldest first; the class's schema version is their count. A new shape appends the new engine
     # version here and declares the upcaster of the previous one in `domain.vocabulary.UPCASTERS`.
     SCHEMAS: ClassVar[tuple[str, ...]] = ("0.1.0",)
+    # The name its JSON form and a store record it under: the class's own, unless it refines a released
+    # event, which keeps the released name and is told apart by constant members of its JSON form
+    # (`MARKS`: member, value, the field it is written after). docs/events.md, "One name, two classes".
+    NAME: ClassVar[str] = "Event"
+    MARKS: ClassVar[tuple[tuple[str, Any, str], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "NAME" not in vars(cls):
+            cls.NAME = cls.__name__
 
     @property
     def type(self) -> str:
-        return type(self).__name__
+        return self.NAME
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -321,10 +331,14 @@ class InquisitorGained(PlayerEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class InquisitorPersuaded(GrantingEvent):
+    """INQ-10: an ordinary Inquisitor moved from `start` to `end`. A plug-in's own kind of Inquisitor
+    moved is a refinement of it, written under this name with another value of the released mark
+    (`MARKS`)."""
+
     start: int
     end: int
-    grand: bool = False
     rule: str = "INQ-10"
+    MARKS: ClassVar[tuple[tuple[str, Any, str], ...]] = (("grand", False, "end"),)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -678,15 +692,31 @@ def _frozen(value: Any) -> Any:
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """JSON-ready form: {"type": name, field: value...}; tuples become lists (docs/events.md)."""
-    out: dict[str, Any] = {"type": type(event).__name__}
+    """JSON-ready form: {"type": name, field: value...}; tuples become lists (docs/events.md). A class
+    with `MARKS` writes them after the fields they follow (the released form of its name)."""
+    out: dict[str, Any] = {"type": event.NAME}
     omitted = event.OMITTED_WHEN_NONE
-    for f in fields(event):
-        value = getattr(event, f.name)
-        if value is None and f.name in omitted:
+    cls: Any = type(event)  # a class is hashable (the cache's key)
+    for name, mark in _layout(cls):
+        if mark is not None:
+            out[name] = mark[0]
             continue
-        out[f.name] = _plain(value)
+        value = getattr(event, name)
+        if value is None and name in omitted:
+            continue
+        out[name] = _plain(value)
     return out
+
+
+@cache
+def _layout(cls: type[Any]) -> tuple[tuple[str, tuple[Any] | None], ...]:
+    """The members of a `cls` event's JSON form after "type", in order: each field (None), and each mark
+    (its value) after the field it follows."""
+    out: list[tuple[str, tuple[Any] | None]] = []
+    for f in fields(cls):
+        out.append((f.name, None))
+        out += [(name, (value,)) for name, value, after in cls.MARKS if after == f.name]
+    return tuple(out)
 
 
 def _no_grants(data: dict[str, Any]) -> dict[str, Any]:

@@ -18,10 +18,9 @@ from domain.effect_kinds import lent
 from domain.effects import push
 from domain.errors import EditionUnknown, EventDoesNotFit
 from domain.forfeit import apply_handover, freeze, next_turn
-from domain.grants import as_tasks, granted, records_grants
+from domain.grants import as_tasks, granted, moved_on, records_grants
 from domain.options import Options
 from domain.ruleset import Pins, Rules, ruleset_for
-from domain.scoring import persuaded_figures
 from domain.state import COLOURS, START, Die, GameState, PlayerState, Task, TurnState, changer, replace
 
 Handler = Callable[[GameState, Any], GameState]
@@ -41,12 +40,11 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     lacks raises EditionUnknown."""
     if state is None:
         if not isinstance(event, ev.GameStarted):
-            raise EventDoesNotFit(type(event).__name__, "a game's first event must be GameStarted")
+            raise EventDoesNotFit(event.type, "a game's first event must be GameStarted")
         return _started(event)
-    after = apply_facts(state, event)
     if isinstance(event, ev.GrantingEvent):
-        return _grant(state, after, event)
-    return after
+        return _granting(state, event)
+    return apply_facts(state, event)
 
 
 def apply_facts(state: GameState, event: ev.Event) -> GameState:
@@ -54,14 +52,13 @@ def apply_facts(state: GameState, event: ev.Event) -> GameState:
     handler = state.rules.handlers.get(type(event))
     if handler is None:
         expected = "only a game's first event" if isinstance(event, ev.GameStarted) else "a known event type"
-        raise EventDoesNotFit(type(event).__name__, f"expected {expected}")
+        raise EventDoesNotFit(event.type, f"expected {expected}")
     try:
         after: GameState = handler(state, event)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
         if isinstance(exc, EventDoesNotFit | EditionUnknown):
             raise
-        reason = str(exc) if isinstance(exc, _Misfit) else f"{type(exc).__name__}: {exc}"
-        raise EventDoesNotFit(type(event).__name__, reason) from exc
+        raise _not_fitting(event, exc) from exc
     if isinstance(event, ev.PlayerEvent) and event.seat is not None:
         player = after.players[event.seat]
         if player.parts:  # an ability that remembers what its seat did (Hevelius, CHAR-HEV-2)
@@ -69,32 +66,67 @@ def apply_facts(state: GameState, event: ev.Event) -> GameState:
     return after
 
 
-def _grant(before: GameState, after: GameState, event: ev.GrantingEvent) -> GameState:
-    """Push what the event grants: its recorded `grants`; only a game of rules 0.1.0, whose events
-    recorded none, derives them (domain/grants.py, docs/editions.md)."""
+def _not_fitting(event: ev.Event, exc: Exception) -> EventDoesNotFit:
+    """A handler's failure as the event not fitting the state."""
+    reason = str(exc) if isinstance(exc, _Misfit) else f"{type(exc).__name__}: {exc}"
+    return EventDoesNotFit(event.type, reason)
+
+
+def _granting(before: GameState, event: ev.GrantingEvent) -> GameState:
+    """A granting event with what it grants pushed: its recorded `grants`; only a game of rules 0.1.0,
+    whose events recorded none, derives them from the state after its facts (domain/grants.py,
+    docs/editions.md)."""
     if event.grants is not None:
-        tasks = as_tasks(event.grants)
-    elif records_grants(before):
+        return with_grants_applied(before, event, as_tasks(event.grants))
+    if records_grants(before):
         raise EventDoesNotFit(
-            type(event).__name__,
+            event.type,
             f"an event of rules {before.engine_version} records what it grants, and this one has no grants",
         )
-    else:
-        tasks = granted(before, after, event)
-    return with_granted(before, after, tasks)
+    after = apply_facts(before, event)
+    return pushed(after, granted(before, after, event))
 
 
-def with_granted(before: GameState, after: GameState, tasks: list[Task]) -> GameState:
-    """`after` (the state `apply_facts` made from `before`) with `tasks` pushed on its agenda. A state
-    the event's handler has just made is not shared yet: its agenda is set in place, which saves a
-    second copy of the whole state per granting event (the engine's hottest path)."""
+def with_grants_applied(before: GameState, event: ev.GrantingEvent, tasks: Sequence[Task]) -> GameState:
+    """The event's facts with `tasks` (what it grants, first to resolve first) pushed on the agenda: in
+    the handler's one copy of the state when it pushes (`Rules.event(..., pushes=True)`), else by a
+    copy of their own. An ability that remembers its seat's events sees the state with them pushed."""
+    pusher = before.rules.pushers.get(type(event))
+    if pusher is None:
+        return pushed(apply_facts(before, event), tasks)
+    try:
+        after: GameState = pusher(before, event, tasks)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
+        if isinstance(exc, EventDoesNotFit | EditionUnknown):
+            raise
+        raise _not_fitting(event, exc) from exc
+    player = after.players[event.seat]
+    if player.parts:  # as in `apply_facts`
+        return rules_for(before, player).witness(after, event)
+    return after
+
+
+def decided(before: GameState, event: ev.GrantingEvent) -> tuple[GameState, list[Task]]:
+    """The decider's granting event, whose grants it derives: the state after it, grants pushed, and the
+    grants. A grant rule that needs no state after (`Rules.grant_ahead`) is computed first, so that a
+    pushing handler makes the only copy; that is what `granted` gives when no ability of the seat reacts
+    (the seat has no parts, before or after). Otherwise the grants are derived from the state after."""
+    ahead = before.rules.ahead.get(type(event))
+    if ahead is not None and not before.players[event.seat].parts:
+        tasks: list[Task] = ahead(before, event)
+        after = with_grants_applied(before, event, tasks)
+        if not after.players[event.seat].parts:
+            return after, tasks
+    after = apply_facts(before, event)
+    tasks = granted(before, after, event)
+    return pushed(after, tasks), tasks
+
+
+def pushed(after: GameState, tasks: Sequence[Task]) -> GameState:
+    """`after` with `tasks` pushed on its agenda (a copy; `after` itself when there are none)."""
     if not tasks:
         return after
-    agenda = push(after.agenda, tasks)
-    if after is before:
-        return _set_agenda(after, agenda)
-    object.__setattr__(after, "agenda", agenda)
-    return after
+    return _set_agenda(after, push(after.agenda, tasks))
 
 
 def fold(events: Sequence[ev.Event], state: GameState | None = None) -> GameState:
@@ -115,6 +147,21 @@ _set_turn = changer(GameState, "turn")
 _set_agenda = changer(GameState, "agenda")
 _set_players_agenda = changer(GameState, "players", "agenda")
 _set_players_turn = changer(GameState, "players", "turn")
+_set_players_turn_agenda = changer(GameState, "players", "turn", "agenda")
+# The rarer events that change more of the board: the unchanged fields are passed as they are.
+_set_board = changer(
+    GameState,
+    "players",
+    "display",
+    "covers",
+    "deck",
+    "reserve",
+    "supply",
+    "pages",
+    "claims",
+    "turn",
+    "agenda",
+)
 _turn_phase = changer(TurnState, "phase")
 _turn_phase_space = changer(TurnState, "phase", "space")
 _turn_objectives_due = changer(TurnState, "objectives_due")
@@ -172,12 +219,6 @@ def _remove_die(dice: Sequence[Die], die: Sequence[Any]) -> list[Die]:
     out = list(dice)
     out.remove((die[0], die[1]))
     return out
-
-
-def _supply(supply: tuple[int, ...], colour: str, delta: int) -> tuple[int, ...]:
-    out = list(supply)
-    out[COLOURS.index(colour)] += delta
-    return tuple(out)
 
 
 def cellar_peak_of(s: GameState, p: PlayerState) -> int:
@@ -299,34 +340,38 @@ def _forked(s: GameState, e: ev.GameForked) -> GameState:
 # -- turn structure --------------------------------------------------------------------------------
 
 
-@_on(ev.TelescopeMoved)
-def _moved(s: GameState, e: ev.TelescopeMoved) -> GameState:
+@_on(ev.TelescopeMoved, pushes=True)
+def _moved(s: GameState, e: ev.TelescopeMoved, grants: Sequence[Task]) -> GameState:
     at = s.players[e.seat].telescope
     if at != e.start or s.turn.phase != "movement" or e.seat != s.turn.seat:
         expected = f"seat {s.turn.seat} to move in its Movement phase from sky space {at}"
         raise EventDoesNotFit("TelescopeMoved", f"expected {expected} (MOV-1)")
     players = seated(s, e.seat, _seat_telescope(s.players[e.seat], e.end))
-    return _set_players_turn(s, players, _turn_phase_space(s.turn, "actions", e.end))  # MOV-5: grants
+    turn = _turn_phase_space(s.turn, "actions", e.end)
+    return _set_players_turn_agenda(s, players, turn, push(s.agenda, grants))  # MOV-5: grants
 
 
-@_on(ev.FixedActionTaken)
-def _fixed(s: GameState, e: ev.FixedActionTaken) -> GameState:
+@_on(ev.FixedActionTaken, pushes=True)
+def _fixed(s: GameState, e: ev.FixedActionTaken, grants: Sequence[Task]) -> GameState:
     if lent(s) == "fixed-action":  # an effect lent it: not the turn's own fixed action
-        return _set_agenda(s, s.agenda[:-1])
-    return _set_turn(s, _turn_fixed_done(s.turn, True))
+        return _set_agenda(s, push(s.agenda[:-1], grants))
+    return _set_players_turn_agenda(s, s.players, _turn_fixed_done(s.turn, True), push(s.agenda, grants))
 
 
-@_on(ev.MovingActionTaken)
-def _moving(s: GameState, e: ev.MovingActionTaken) -> GameState:
+@_on(ev.MovingActionTaken, pushes=True)
+def _moving(s: GameState, e: ev.MovingActionTaken, grants: Sequence[Task]) -> GameState:
     if not e.tile:  # UPG-2: the Upgrade space gives a Quadrant instead of a moving action
-        return _set_turn(s, _turn_moving_done(s.turn, True))
-    return _set_turn(s, _turn_moving_done_tile(s.turn, True, e.tile))
+        return _set_players_turn_agenda(s, s.players, _turn_moving_done(s.turn, True), push(s.agenda, grants))
+    return _set_players_turn_agenda(
+        s, s.players, _turn_moving_done_tile(s.turn, True, e.tile), push(s.agenda, grants)
+    )
 
 
-@_on(ev.FreeActionBought)
-def _free(s: GameState, e: ev.FreeActionBought) -> GameState:
+@_on(ev.FreeActionBought, pushes=True)
+def _free(s: GameState, e: ev.FreeActionBought, grants: Sequence[Task]) -> GameState:
     p = s.players[e.seat]
-    return _set_players(s, seated(s, e.seat, _seat_quadrants(p, p.quadrants - e.cost)))  # FREE-1
+    players = seated(s, e.seat, _seat_quadrants(p, p.quadrants - e.cost))  # FREE-1
+    return _set_players_agenda(s, players, push(s.agenda, grants))
 
 
 @_on(ev.ActionPhaseEnded)
@@ -337,7 +382,7 @@ def _actions_ended(s: GameState, e: ev.ActionPhaseEnded) -> GameState:
 @_on(ev.FreeActionsClosed)
 def _free_closed(s: GameState, e: ev.FreeActionsClosed) -> GameState:
     # the first window closes before step 4 (1), the last after it (2)
-    return replace(s, turn=turn_with(s, windows_closed=1 if s.turn.objectives_due is None else 2))
+    return _set_turn(s, replace(s.turn, windows_closed=1 if s.turn.objectives_due is None else 2))
 
 
 @_on(ev.ObjectivesChecked)
@@ -362,104 +407,146 @@ def _turn_ended(s: GameState, e: ev.TurnEnded) -> GameState:
 
 @_on(ev.GameEnded)
 def _ended(s: GameState, e: ev.GameEnded) -> GameState:
-    return replace(s, turn=turn_with(s, phase="over"), winners=tuple(e.winners))
+    return replace(s, turn=_turn_phase(s.turn, "over"), winners=tuple(e.winners))
 
 
 # -- observing -----------------------------------------------------------------------------------
 
 
-def _pay(
-    s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequence[int], own_fixed: bool = True
-) -> GameState:
-    """OBS-20..34: spent dice go to the supply; each comet used moves on (sky1 -> sky2 -> Book)."""
-    p = s.players[seat]
+def _payment(
+    s: GameState, p: PlayerState, dice: Sequence[Sequence[Any]], comets: Sequence[int], own_fixed: bool
+) -> tuple[tuple[Die, ...], tuple[str, ...], tuple[int, ...], TurnState]:
+    """OBS-20..34: what a payment leaves, for the caller's one copy: the seat's dice without the spent
+    ones, its comets with each used one moved on (sky1 -> sky2 -> Book), the supply with the spent dice
+    back, and the turn with its fixed action done (unless an effect lent it) and the comets used (OBS-31)."""
     held = list(p.dice)
-    supply = s.supply
+    supply = list(s.supply)
     for d in dice:
         held.remove((d[0], d[1]))
-        supply = _supply(supply, d[0], 1)
-    states = list(p.comets)
-    for i in comets:
-        states[i] = "sky2" if states[i] == "sky1" else "pending"
-    s = player_with(s, seat, dice=tuple(held), comets=tuple(states))
-    turn = turn_with(
-        s, fixed_done=s.turn.fixed_done or own_fixed, comets_used=s.turn.comets_used | frozenset(comets)
+        supply[COLOURS.index(d[0])] += 1
+    turn = replace(
+        s.turn, fixed_done=s.turn.fixed_done or own_fixed, comets_used=s.turn.comets_used | frozenset(comets)
     )
-    return replace(s, supply=supply, turn=turn)
+    return tuple(held), moved_on(p.comets, comets), tuple(supply), turn
 
 
 def observe_major(s: GameState, seat: int, dice: Sequence[Sequence[Any]], comets: Sequence[int]) -> GameState:
     """A Major Object ends the Observe action (OBS-1); lent by an effect, it is not the turn's own
     fixed action (AMB-21). Then pay (OBS-20..34)."""
-    top = s.agenda[-1].kind if s.agenda else ""
+    agenda, outside = _major_agenda(s)
+    held, states, supply, turn = _payment(s, s.players[seat], dice, comets, own_fixed=not outside)
+    players = seated(s, seat, replace(s.players[seat], dice=held, comets=states))
+    return _set_board(
+        s, players, s.display, s.covers, s.deck, s.reserve, supply, s.pages, s.claims, turn, agenda
+    )
+
+
+def _major_agenda(s: GameState) -> tuple[tuple[Task, ...], bool]:
+    """The agenda once a Major Object is observed (the Observe action, or the effect that lent the
+    observation, taken off), and whether an effect lent it."""
     outside = bool(lent(s))
-    s = replace(s, agenda=s.agenda[:-1] if top == "OBSERVE" or outside else s.agenda)
-    return _pay(s, seat, dice, comets, own_fixed=not outside)
+    top = s.agenda[-1].kind if s.agenda else ""
+    return (s.agenda[:-1] if top == "OBSERVE" or outside else s.agenda), outside
 
 
-@_on(ev.MajorObjectObserved)
-def _major(s: GameState, e: ev.MajorObjectObserved) -> GameState:
-    s = observe_major(s, e.seat, e.dice, e.comets)
-    # OBS-42: Constellation tokens on the taken card go to the box.
-    for seat in s.covers[e.space]:
-        if seat >= 0:
-            s = player_with(s, seat, tokens_boxed=s.players[seat].tokens_boxed + 1)
+@_on(ev.MajorObjectObserved, pushes=True)
+def _major(s: GameState, e: ev.MajorObjectObserved, grants: Sequence[Task]) -> GameState:
+    agenda, outside = _major_agenda(s)
     p = s.players[e.seat]
-    s = player_with(s, e.seat, library=(*p.library, (e.card, True)))  # OBS-41, LIB-2
+    held, states, supply, turn = _payment(s, p, e.dice, e.comets, own_fixed=not outside)
+    players = list(s.players)
+    boxed = [0] * len(players)
+    for seat in s.covers[e.space]:  # OBS-42: Constellation tokens on the taken card go to the box
+        if seat >= 0:
+            boxed[seat] += 1
+    for seat, n in enumerate(boxed):
+        if n and seat != e.seat:
+            players[seat] = replace(players[seat], tokens_boxed=players[seat].tokens_boxed + n)
+    library = (*p.library, (e.card, True))  # OBS-41, LIB-2
+    players[e.seat] = replace(
+        p, dice=held, comets=states, tokens_boxed=p.tokens_boxed + boxed[e.seat], library=library
+    )
     display = list(s.display)
     display[e.space] = None
     covers = list(s.covers)
     covers[e.space] = ()
-    return replace(s, display=tuple(display), covers=tuple(covers))  # OBS-40, OBS-43: grants
+    agenda = push(agenda, grants)  # OBS-40, OBS-43: grants
+    return _set_board(
+        s,
+        tuple(players),
+        tuple(display),
+        tuple(covers),
+        s.deck,
+        s.reserve,
+        supply,
+        s.pages,
+        s.claims,
+        turn,
+        agenda,
+    )
 
 
-@_on(ev.ConstellationObserved)
-def _constellation(s: GameState, e: ev.ConstellationObserved) -> GameState:
+@_on(ev.ConstellationObserved, pushes=True)
+def _constellation(s: GameState, e: ev.ConstellationObserved, grants: Sequence[Task]) -> GameState:
     agenda = s.agenda
     top = agenda[-1].kind if agenda else ""
+    outside = lent(s)
     if top == "OBSERVE":
         left = agenda[-1].n - 1
         agenda = agenda[:-1] + ((replace(agenda[-1], n=left),) if left else ())
-    elif lent(s):  # an effect lent the observation: outside the turn's own Observe action
+    elif outside:  # an effect lent the observation: outside the turn's own Observe action
         agenda = agenda[:-1]
     # else the first observation of an Observe action: the constellations that may follow are a grant
-    own_fixed = not lent(s)
-    s = _pay(replace(s, agenda=agenda), e.seat, e.dice, e.comets, own_fixed=own_fixed)
+    p = s.players[e.seat]
+    held, states, supply, turn = _payment(s, p, e.dice, e.comets, own_fixed=not outside)
     covers = list(s.covers)
     row = list(covers[e.space])
     row[e.index] = e.seat
     covers[e.space] = tuple(row)
-    p = s.players[e.seat]
-    return player_with(replace(s, covers=tuple(covers)), e.seat, tokens_used=p.tokens_used + 1)  # OBS-50
+    players = seated(s, e.seat, replace(p, dice=held, comets=states, tokens_used=p.tokens_used + 1))  # OBS-50
+    agenda = push(agenda, grants)
+    return _set_board(
+        s, players, s.display, tuple(covers), s.deck, s.reserve, supply, s.pages, s.claims, turn, agenda
+    )
 
 
 @_on(ev.ObservationEnded, "OBSERVE")
 def _observation_ended(s: GameState, e: ev.ObservationEnded) -> GameState:
-    return replace(s, agenda=resolved(s, e))
-
-
-def _draw(s: GameState, card: str, from_reserve: bool) -> GameState:
-    if from_reserve:
-        return replace(s, reserve=s.reserve[1:])
-    return replace(s, deck=s.deck[1:])
+    return _set_agenda(s, resolved(s, e))
 
 
 @_on(ev.CardDealt, "REFILL")
 def _dealt(s: GameState, e: ev.CardDealt) -> GameState:
-    s = _draw(s, e.card, e.from_reserve)
     display = list(s.display)
     display[e.space] = e.card
     covers = list(s.covers)
     covers[e.space] = (-1,) * len(s.catalog.cards[e.card].constellations)
-    return replace(s, display=tuple(display), covers=tuple(covers), agenda=resolved(s, e))
+    deck, reserve = (s.deck, s.reserve[1:]) if e.from_reserve else (s.deck[1:], s.reserve)
+    agenda = resolved(s, e)
+    return _set_board(
+        s,
+        s.players,
+        tuple(display),
+        tuple(covers),
+        deck,
+        reserve,
+        s.supply,
+        s.pages,
+        s.claims,
+        s.turn,
+        agenda,
+    )
 
 
 @_on(ev.CardDrawnFaceDown, "CARD")
 def _face_down(s: GameState, e: ev.CardDrawnFaceDown) -> GameState:
-    s = _draw(s, e.card, e.from_reserve)
     p = s.players[e.seat]
-    s = player_with(s, e.seat, library=(*p.library, (e.card, False)))  # OBS-52, LIB-2
-    return replace(s, agenda=resolved(s, e))
+    players = seated(s, e.seat, replace(p, library=(*p.library, (e.card, False))))  # OBS-52, LIB-2
+    deck, reserve = (s.deck, s.reserve[1:]) if e.from_reserve else (s.deck[1:], s.reserve)
+    agenda = resolved(s, e)
+    return _set_board(
+        s, players, s.display, s.covers, deck, reserve, s.supply, s.pages, s.claims, s.turn, agenda
+    )
 
 
 # -- reward primitives -----------------------------------------------------------------------------
@@ -488,27 +575,30 @@ def _quadrants(s: GameState, e: ev.QuadrantsGained) -> GameState:
 def _die_gained(s: GameState, e: ev.DieGained) -> GameState:
     p = s.players[e.seat]
     dice = list(p.dice)
-    supply = s.supply
+    supply = list(s.supply)
     if e.returned is not None:  # DIE-5: exchange
         dice = _remove_die(dice, e.returned)
-        supply = _supply(supply, e.returned[0], 1)
+        supply[COLOURS.index(e.returned[0])] += 1
     dice.append((e.colour, e.value))
-    players = players_with(s, e.seat, dice=tuple(sorted(dice)))
-    return replace(s, players=players, supply=_supply(supply, e.colour, -1), agenda=resolved(s, e))
+    supply[COLOURS.index(e.colour)] -= 1
+    players = seated(s, e.seat, _seat_dice(p, tuple(sorted(dice))))
+    agenda = resolved(s, e)
+    return _set_board(
+        s, players, s.display, s.covers, s.deck, s.reserve, tuple(supply), s.pages, s.claims, s.turn, agenda
+    )
 
 
 @_on(ev.DieGainDeclined, "DIE")
 def _die_declined(s: GameState, e: ev.DieGainDeclined) -> GameState:
-    return replace(s, agenda=resolved(s, e))
+    return _set_agenda(s, resolved(s, e))
 
 
 @_on(ev.DiceRaised, "INC")
 def _dice_raised(s: GameState, e: ev.DiceRaised) -> GameState:
     top = s.die_max
-    dice = tuple(
-        sorted((c, min(top, v + e.amount) if c == e.colour else v) for c, v in s.players[e.seat].dice)
-    )
-    return replace(s, players=players_with(s, e.seat, dice=dice), agenda=resolved(s, e))
+    p = s.players[e.seat]
+    dice = tuple(sorted((c, min(top, v + e.amount) if c == e.colour else v) for c, v in p.dice))
+    return _set_players_agenda(s, seated(s, e.seat, _seat_dice(p, dice)), resolved(s, e))
 
 
 @_on(ev.DieRaised, "RAISE")
@@ -521,74 +611,66 @@ def _die_raised(s: GameState, e: ev.DieRaised) -> GameState:
 
 @_on(ev.DieRecoloured, "RECOLOUR")
 def _die_recoloured(s: GameState, e: ev.DieRecoloured) -> GameState:
-    dice = _remove_die(s.players[e.seat].dice, e.die)
+    p = s.players[e.seat]
+    dice = _remove_die(p.dice, e.die)
     dice.append((e.colour, e.die[1]))
-    supply = _supply(_supply(s.supply, e.die[0], 1), e.colour, -1)
-    s = player_with(s, e.seat, dice=tuple(sorted(dice)))
-    return replace(s, supply=supply, agenda=resolved(s, e))
+    supply = list(s.supply)
+    supply[COLOURS.index(e.die[0])] += 1
+    supply[COLOURS.index(e.colour)] -= 1
+    players = seated(s, e.seat, _seat_dice(p, tuple(sorted(dice))))
+    agenda = resolved(s, e)
+    return _set_board(
+        s, players, s.display, s.covers, s.deck, s.reserve, tuple(supply), s.pages, s.claims, s.turn, agenda
+    )
 
 
 @_on(ev.InquisitorGained, "INQ")
 def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
     p = s.players[e.seat]
-    s = player_with(s, e.seat, cellar=(p.cellar[0] + 1, *p.cellar[1:]))  # INQ-2
-    return replace(
-        s, turn=turn_with(s, cellar_peak=cellar_peak_of(s, s.players[e.seat])), agenda=resolved(s, e)
-    )
+    p = replace(p, cellar=(p.cellar[0] + 1, *p.cellar[1:]))  # INQ-2
+    turn = replace(s.turn, cellar_peak=cellar_peak_of(s, p))
+    return _set_players_turn_agenda(s, seated(s, e.seat, p), turn, resolved(s, e))
 
 
-@_on(ev.InquisitorPersuaded, "PER")
-def _persuaded(s: GameState, e: ev.InquisitorPersuaded) -> GameState:
+@_on(ev.FarewellTaken, "FW", pushes=True)
+def _farewell(s: GameState, e: ev.FarewellTaken, grants: Sequence[Task]) -> GameState:
     p = s.players[e.seat]
-    figures = persuaded_figures(s, e.grand)  # the event's flag: an expansion's own figures
-    spaces = list(p.cellar if figures is None else figures.counts(p))
-    spaces[e.start] -= 1
-    spaces[e.end] += 1
-    players = list(s.players)
-    players[e.seat] = replace(p, cellar=tuple(spaces)) if figures is None else figures.put(p, tuple(spaces))
-    agenda = resolved(s, e)
-    turn = turn_with(
-        s, inquisitor_moved=True, interrogated=False
-    )  # INQ-13, INQ-20: each move is interrogated
-    return replace(s, players=tuple(players), turn=turn, agenda=agenda)
-
-
-@_on(ev.FarewellTaken, "FW")
-def _farewell(s: GameState, e: ev.FarewellTaken) -> GameState:
-    p = s.players[e.seat]
-    s = player_with(s, e.seat, cellar=(*p.cellar[:-1], p.cellar[-1] - 1))  # INQ-15
-    return replace(s, agenda=resolved(s, e))
+    players = seated(s, e.seat, replace(p, cellar=(*p.cellar[:-1], p.cellar[-1] - 1)))  # INQ-15
+    return _set_players_agenda(s, players, push(resolved(s, e), grants))
 
 
 @_on(ev.FarewellDeclined, "FW")
 def _farewell_declined(s: GameState, e: ev.FarewellDeclined) -> GameState:
-    return replace(s, agenda=resolved(s, e))
+    return _set_agenda(s, resolved(s, e))
 
 
-@_on(ev.LectureGiven, "LEC")
-def _lecture(s: GameState, e: ev.LectureGiven) -> GameState:
+@_on(ev.LectureGiven, "LEC", pushes=True)
+def _lecture(s: GameState, e: ev.LectureGiven, grants: Sequence[Task]) -> GameState:
     p = s.players[e.seat]
     university = list(p.university)
     university[e.tile] = e.height
-    s = player_with(s, e.seat, university=tuple(university))
-    return replace(s, agenda=resolved(s, e))  # LEC-1: the row's reward is a grant
+    players = seated(s, e.seat, replace(p, university=tuple(university)))
+    return _set_players_agenda(s, players, push(resolved(s, e), grants))  # LEC-1: the row's reward is a grant
 
 
 @_on(ev.CometSpotted, "SPOT")
 def _spotted(s: GameState, e: ev.CometSpotted) -> GameState:
-    comets = list(s.players[e.seat].comets)
+    p = s.players[e.seat]
+    comets = list(p.comets)
     comets[e.comet] = "sky1"  # SPOT-1
-    return replace(s, players=players_with(s, e.seat, comets=tuple(comets)), agenda=resolved(s, e))
+    return _set_players_agenda(s, seated(s, e.seat, replace(p, comets=tuple(comets))), resolved(s, e))
 
 
 @_on(ev.TileUpgraded, "UPG")
 def _upgraded(s: GameState, e: ev.TileUpgraded) -> GameState:
-    players = players_with(s, e.seat, upgraded=s.players[e.seat].upgraded | {e.tile})
-    return replace(s, players=players, agenda=resolved(s, e))
+    p = s.players[e.seat]
+    return _set_players_agenda(
+        s, seated(s, e.seat, replace(p, upgraded=p.upgraded | {e.tile})), resolved(s, e)
+    )
 
 
-@_on(ev.BookTokenMoved)
-def _book_moved(s: GameState, e: ev.BookTokenMoved) -> GameState:
+@_on(ev.BookTokenMoved, pushes=True)
+def _book_moved(s: GameState, e: ev.BookTokenMoved, grants: Sequence[Task]) -> GameState:
     p = s.players[e.seat]
     books = list(p.books)
     books[e.row] = e.end
@@ -601,17 +683,17 @@ def _book_moved(s: GameState, e: ev.BookTokenMoved) -> GameState:
     else:
         raise _Misfit(f"expected a pending WRITE or COMPLETE effect, found {top.kind if top else 'nothing'}")
     players = seated(s, e.seat, _seat_books(p, tuple(books)))
-    return _set_players_agenda(s, players, agenda)  # WRT-4: the space's reward is a grant
+    return _set_players_agenda(s, players, push(agenda, grants))  # WRT-4: the space's reward is a grant
 
 
 @_on(ev.CompleteWritingStarted, "WC")
 def _complete_started(s: GameState, e: ev.CompleteWritingStarted) -> GameState:
-    return replace(s, agenda=(*resolved(s, e), Task("COMPLETE", e.target, str(e.row))))
+    return _set_agenda(s, (*resolved(s, e), Task("COMPLETE", e.target, str(e.row))))
 
 
 @_on(ev.WritingStopped, "WRITE", "COMPLETE")
 def _writing_stopped(s: GameState, e: ev.WritingStopped) -> GameState:
-    return replace(s, agenda=resolved(s, e))  # AMB-8, WRT-6
+    return _set_agenda(s, resolved(s, e))  # AMB-8, WRT-6
 
 
 @_on(ev.EffectLost)
@@ -635,44 +717,49 @@ def _rotated(s: GameState, e: ev.ActionTilesRotated) -> GameState:
     return _set_players_turn(s, players, _turn_rotated(s.turn, True))
 
 
-@_on(ev.CometPlacedInBook, "BOOK")
-def _comet_placed(s: GameState, e: ev.CometPlacedInBook) -> GameState:
+@_on(ev.CometPlacedInBook, "BOOK", pushes=True)
+def _comet_placed(s: GameState, e: ev.CometPlacedInBook, grants: Sequence[Task]) -> GameState:
     p = s.players[e.seat]
     comets = list(p.comets)
     comets[e.comet] = "book"
-    agenda = resolved_if(s, e)  # AMB-6: placed at once, else in Cleanup step 2
+    agenda = push(resolved_if(s, e), grants)  # AMB-6: placed at once, else in Cleanup step 2
     if e.page == "appendix":  # BOC-4
-        s = player_with(s, e.seat, comets=tuple(comets), appendix=p.appendix + 1)
-        return replace(s, agenda=agenda)
+        players = seated(s, e.seat, replace(p, comets=tuple(comets), appendix=p.appendix + 1))
+        return _set_players_agenda(s, players, agenda)
     index = next((i for i, page in enumerate(s.catalog.book_pages) if page.id == e.page), -1)
     if index < 0:  # BOC-5, CHAR-3: the seat's personal page
         part = character_of(p)
         if part is None or e.page in part.pages:
             raise _Misfit(f"expected an empty page of the Book of Comets, not {e.page!r} (BOC-3, BOC-5)")
         p = with_character(replace(p, comets=tuple(comets)), replace(part, pages=(*part.pages, e.page)))
-        players = list(s.players)
-        players[e.seat] = p
-        return replace(s, players=tuple(players), agenda=agenda)
+        return _set_players_agenda(s, seated(s, e.seat, p), agenda)
     pages = list(s.pages)
     pages[index] = e.seat
-    s = player_with(s, e.seat, comets=tuple(comets))
-    return replace(s, pages=tuple(pages), agenda=agenda)
+    players = seated(s, e.seat, replace(p, comets=tuple(comets)))
+    return _set_board(
+        s, players, s.display, s.covers, s.deck, s.reserve, s.supply, tuple(pages), s.claims, s.turn, agenda
+    )
 
 
-@_on(ev.InterrogationHeld)
-def _interrogated(s: GameState, e: ev.InterrogationHeld) -> GameState:
-    s = player_with(s, e.seat, reputation=e.end)
-    return replace(s, turn=turn_with(s, interrogated=True))
+@_on(ev.InterrogationHeld, pushes=True)
+def _interrogated(s: GameState, e: ev.InterrogationHeld, grants: Sequence[Task]) -> GameState:
+    players = seated(s, e.seat, replace(s.players[e.seat], reputation=e.end))
+    turn = replace(s.turn, interrogated=True)
+    return _set_players_turn_agenda(s, players, turn, push(s.agenda, grants))
 
 
-@_on(ev.ObjectiveAchieved)
-def _objective(s: GameState, e: ev.ObjectiveAchieved) -> GameState:
+@_on(ev.ObjectiveAchieved, pushes=True)
+def _objective(s: GameState, e: ev.ObjectiveAchieved, grants: Sequence[Task]) -> GameState:
     index = s.objectives.index(e.objective)
     claims = list(s.claims)
     claims[index] = (*claims[index], e.seat)
     p = s.players[e.seat]
-    s = player_with(s, e.seat, achievements=(*p.achievements, e.objective))
-    return replace(s, claims=tuple(claims))  # OBJ-3, OBJ-5: the points and the Farewell are grants
+    players = seated(s, e.seat, replace(p, achievements=(*p.achievements, e.objective)))
+    # OBJ-3, OBJ-5: the points and the Farewell are grants
+    agenda = push(s.agenda, grants)
+    return _set_board(
+        s, players, s.display, s.covers, s.deck, s.reserve, s.supply, s.pages, tuple(claims), s.turn, agenda
+    )
 
 
 # -- the table (docs/async.md): facts about seats and clocks change nothing in the game ----------------

@@ -10,12 +10,14 @@ Games pinned to rules 0.1.0 (the first release) wrote no grants; replaying them 
 the same functions (`evolve`'s versioned behaviour for 0.1.0 only).
 
 Each function receives the state before the event, the state after the event's own facts (the agenda
-with the resolved effect taken off, nothing pushed yet), and the event.
+with the resolved effect taken off, nothing pushed yet), and the event; one that needs nothing of the
+state after (`Rules.grant_ahead`) receives the state before and the event only, so the decider can
+compute it before the event's handler copies the state (domain/evolve.py `decided`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
@@ -45,14 +47,15 @@ FREE_TASKS: dict[str, tuple[Task, ...]] = {
 Deriver = Callable[[GameState, GameState, Any], list[Task]]
 RULES = Rules(__name__)  # the base game's grant rules (domain/ruleset.py)
 _for = RULES.grant
+_ahead = RULES.grant_ahead
 
 
 def missing_rules(rules: Ruleset) -> list[str]:
     """Granting event types with no grant rule in `rules` (a test keeps this empty for every plug-in's)."""
     # Imported here: the plug-ins whose events the vocabulary composes import this module.
-    from domain.vocabulary import EVENT_TYPES
+    from domain.vocabulary import EVENT_CLASSES
 
-    granting = (cls for cls in EVENT_TYPES.values() if issubclass(cls, ev.GrantingEvent))
+    granting = (cls for cls in EVENT_CLASSES if issubclass(cls, ev.GrantingEvent))
     return sorted(cls.__name__ for cls in granting if cls not in rules.grants)
 
 
@@ -122,8 +125,27 @@ def book_tasks(before: GameState, after: GameState, seat: int) -> list[Task]:
     """AMB-6 option: with bookRewardsImmediate, each comet reaching the Book is placed at once."""
     if not after.options.book_rewards_immediate:
         return []
-    was, now = before.players[seat].comets, after.players[seat].comets
+    return _booked(before.players[seat].comets, after.players[seat].comets)
+
+
+def paid_book_tasks(before: GameState, seat: int, used: Sequence[int]) -> list[Task]:
+    """`book_tasks` of a payment with the comets `used` (`moved_on`), from the state before it."""
+    if not before.options.book_rewards_immediate:
+        return []
+    was = before.players[seat].comets
+    return _booked(was, moved_on(was, used))
+
+
+def _booked(was: tuple[str, ...], now: tuple[str, ...]) -> list[Task]:
     return [Task("BOOK")] * sum(1 for a, b in zip(was, now, strict=True) if a != b == "pending")
+
+
+def moved_on(comets: tuple[str, ...], used: Sequence[int]) -> tuple[str, ...]:
+    """OBS-20..34: each comet used in a payment moves on (sky1 -> sky2 -> pending for the Book)."""
+    states = list(comets)
+    for i in used:
+        states[i] = "sky2" if states[i] == "sky1" else "pending"
+    return tuple(states)
 
 
 def tile_rewards(
@@ -149,33 +171,33 @@ def _wrap(before: GameState, after: GameState, e: ev.TelescopeMoved) -> list[Tas
     )  # MOV-5: a character's reaction
 
 
-@_for(ev.FixedActionTaken)
-def _fixed(before: GameState, after: GameState, e: ev.FixedActionTaken) -> list[Task]:
+@_ahead(ev.FixedActionTaken)
+def _fixed(before: GameState, e: ev.FixedActionTaken) -> list[Task]:
     return [Task(FIXED_TASKS[e.action])]
 
 
-@_for(ev.MovingActionTaken)
-def _moving(before: GameState, after: GameState, e: ev.MovingActionTaken) -> list[Task]:
+@_ahead(ev.MovingActionTaken)
+def _moving(before: GameState, e: ev.MovingActionTaken) -> list[Task]:
     if not e.tile:
         return [Task("Q", 1)]  # UPG-2: the Upgrade space gives a Quadrant instead of a moving action
-    return tile_rewards(after, e.tile, e.option, e.upgraded, after.players[e.seat])
+    return tile_rewards(before, e.tile, e.option, e.upgraded, before.players[e.seat])
 
 
-@_for(ev.FreeActionBought)
-def _free(before: GameState, after: GameState, e: ev.FreeActionBought) -> list[Task]:
+@_ahead(ev.FreeActionBought)
+def _free(before: GameState, e: ev.FreeActionBought) -> list[Task]:
     return list(FREE_TASKS[e.action])
 
 
 # -- observing -----------------------------------------------------------------------------------------
 
 
-@_for(ev.MajorObjectObserved)
-def _major(before: GameState, after: GameState, e: ev.MajorObjectObserved) -> list[Task]:
-    card = after.catalog.cards[e.card]
+@_ahead(ev.MajorObjectObserved)
+def _major(before: GameState, e: ev.MajorObjectObserved) -> list[Task]:
+    card = before.catalog.cards[e.card]
     tasks = [Task("VP", card.major.vp, "", "observation")]  # OBS-40
     if card.major.inquisitor:
         tasks.append(Task("INQ"))  # INQ-3
-    tasks += book_tasks(before, after, e.seat)
+    tasks += paid_book_tasks(before, e.seat, e.comets)
     tasks.append(Task("REFILL", e.space))  # OBS-43
     if _first_observation(before):  # OBS-1: a Major Object ends the Observe (Galileo: CHAR-GAL-3)
         more = rules_for(before, before.players[e.seat]).observe_more(before, before.players[e.seat], "MO")
@@ -191,16 +213,16 @@ def _first_observation(before: GameState) -> bool:
     return top != "OBSERVE" and lent(before) != "observation"
 
 
-@_for(ev.ConstellationObserved)
-def _constellation(before: GameState, after: GameState, e: ev.ConstellationObserved) -> list[Task]:
-    con = after.catalog.cards[e.card].constellations[e.index]
+@_ahead(ev.ConstellationObserved)
+def _constellation(before: GameState, e: ev.ConstellationObserved) -> list[Task]:
+    con = before.catalog.cards[e.card].constellations[e.index]
     tasks = reward_tasks(
-        con.reward, "constellation", after.rules.reward_codes
+        con.reward, "constellation", before.rules.reward_codes
     )  # OBS-51: the printed reward, then the slot's
     tasks += reward_tasks(
-        after.catalog.constellation_slots[e.slot], "constellation-slot", after.rules.reward_codes
+        before.catalog.constellation_slots[e.slot], "constellation-slot", before.rules.reward_codes
     )
-    tasks += book_tasks(before, after, e.seat)
+    tasks += paid_book_tasks(before, e.seat, e.comets)
     if _first_observation(before):  # the first of an Observe action (OBS-1; Galileo CHAR-GAL-2)
         more = rules_for(before, before.players[e.seat]).observe_more(before, before.players[e.seat], "C")
         if more is not None:
@@ -211,47 +233,44 @@ def _constellation(before: GameState, after: GameState, e: ev.ConstellationObser
 # -- rewards and the Inquisition -------------------------------------------------------------------------
 
 
-@_for(ev.LectureGiven)
-def _lecture(before: GameState, after: GameState, e: ev.LectureGiven) -> list[Task]:
-    row = after.catalog.scale_face(after.scale[e.tile]).rows[e.height - 1]
-    return reward_tasks(row.reward, "lecture", after.rules.reward_codes)  # LEC-1
+@_ahead(ev.LectureGiven)
+def _lecture(before: GameState, e: ev.LectureGiven) -> list[Task]:
+    row = before.catalog.scale_face(before.scale[e.tile]).rows[e.height - 1]
+    return reward_tasks(row.reward, "lecture", before.rules.reward_codes)  # LEC-1
 
 
-@_for(ev.BookTokenMoved)
-def _book_moved(before: GameState, after: GameState, e: ev.BookTokenMoved) -> list[Task]:
+@_ahead(ev.BookTokenMoved)
+def _book_moved(before: GameState, e: ev.BookTokenMoved) -> list[Task]:
+    # the token moves; the library whose space it reaches does not
     return reward_tasks(
-        library_reward(after, after.players[e.seat], e.row, e.end), "library", after.rules.reward_codes
+        library_reward(before, before.players[e.seat], e.row, e.end), "library", before.rules.reward_codes
     )  # WRT-4
 
 
-@_for(ev.CometPlacedInBook)
-def _comet_placed(before: GameState, after: GameState, e: ev.CometPlacedInBook) -> list[Task]:
+@_ahead(ev.CometPlacedInBook)
+def _comet_placed(before: GameState, e: ev.CometPlacedInBook) -> list[Task]:
     if e.page == "appendix":  # BOC-4
-        return [Task("VP", after.catalog.appendix_vp, "", "book")]
-    page = next((page for page in after.catalog.book_pages if page.id == e.page), None)
+        return [Task("VP", before.catalog.appendix_vp, "", "book")]
+    page = next((page for page in before.catalog.book_pages if page.id == e.page), None)
     if page is None:  # BOC-5, CHAR-3: a personal page
-        page = personal_page(after, after.players[e.seat], e.page)
+        page = personal_page(before, before.players[e.seat], e.page)
         if page is None:
             raise KeyError(f"no Book-of-Comets page {e.page!r}")
-    return reward_tasks(page.reward, "book", after.rules.reward_codes)  # BOC-2
+    return reward_tasks(page.reward, "book", before.rules.reward_codes)  # BOC-2
 
 
-@_for(ev.InterrogationHeld)
-def _interrogated(before: GameState, after: GameState, e: ev.InterrogationHeld) -> list[Task]:
+@_ahead(ev.InterrogationHeld)
+def _interrogated(before: GameState, e: ev.InterrogationHeld) -> list[Task]:
     return [Task("VP", e.overflow, "", "inquisition")] if e.overflow else []  # INQ-24
 
 
-@_for(ev.ObjectiveAchieved)
-def _objective(before: GameState, after: GameState, e: ev.ObjectiveAchieved) -> list[Task]:
-    vp = after.catalog.objective_first_vp if e.first else after.catalog.objective_later_vp  # OBJ-3
+@_ahead(ev.ObjectiveAchieved)
+def _objective(before: GameState, e: ev.ObjectiveAchieved) -> list[Task]:
+    vp = before.catalog.objective_first_vp if e.first else before.catalog.objective_later_vp  # OBJ-3
     return [Task("VP", vp, "", "objective"), Task("FW")]  # OBJ-5
 
 
-@_for(ev.FarewellTaken)
-def _farewell(before: GameState, after: GameState, e: ev.FarewellTaken) -> list[Task]:
+@_ahead(ev.FarewellTaken)
+def _farewell(before: GameState, e: ev.FarewellTaken) -> list[Task]:
     return [Task("DIE", 1), Task("Q", 1)]  # INQ-15
 
-
-@_for(ev.InquisitorPersuaded)
-def _persuaded(before: GameState, after: GameState, e: ev.InquisitorPersuaded) -> list[Task]:
-    return []  # INQ-10 grants nothing by itself (an expansion's Inquisitors may: `extend_grant_rule`)

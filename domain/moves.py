@@ -23,7 +23,6 @@ from domain.characters import character_of, personal_page, rules_for
 from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
 from domain.opponents import refusal
-from domain.scoring import persuaded_figures
 from domain.state import (
     COLOURS,
     MAX_DICE,
@@ -353,38 +352,6 @@ def recolour_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
             "DIE-6",
             MAX_PER_COLOUR=MAX_PER_COLOUR,
             colour=cmd.colour,
-        )
-    return None
-
-
-def persuade_options(s: GameState, seat: int) -> list[c.Command]:
-    """INQ-10: move one Inquisitor one space right; not from the rightmost space."""
-    p = s.players[seat]
-    last = len(p.cellar) - 1
-    out: list[c.Command] = [c.Persuade(seat=seat, space=i) for i in range(last) if p.cellar[i]]
-    for figures in s.rules.cellar_figures[:1]:  # an expansion's own figures (persuaded_figures)
-        counts = figures.counts(p)
-        out += [c.Persuade(seat=seat, space=i, grand=True) for i in range(last) if counts[i]]
-    return out
-
-
-def persuade_check(s: GameState, cmd: c.Command, rule: str = "INQ-10") -> IllegalMove | None:
-    """The check of `persuade_options` (also of an effect that moves the same Inquisitors further)."""
-    if not isinstance(cmd, c.Persuade):
-        return IllegalMove("pending-decision", "first choose an Inquisitor to move", "RES-1")
-    p = s.players[cmd.seat]
-    spaces = len(p.cellar)
-    if not 0 <= cmd.space < spaces:
-        return IllegalMove("bad-space", "the cellar has spaces 1..{spaces}", "INQ-1", spaces=spaces)
-    if cmd.space == spaces - 1:
-        return IllegalMove("rightmost", "an Inquisitor on the rightmost space cannot move further", rule)
-    if cmd.grand and not s.rules.cellar_figures:
-        return IllegalMove("no-inquisitor", "no such Inquisitor in this game", rule)
-    figures = persuaded_figures(s, cmd.grand)
-    if not (p.cellar if figures is None else figures.counts(p))[cmd.space]:
-        which = "Inquisitor" if figures is None else figures.noun
-        return IllegalMove(
-            "no-inquisitor", "no {which} of yours on C{space}", rule, which=which, space=cmd.space + 1
         )
     return None
 

@@ -14,6 +14,12 @@ A `FlatCodec` writes a part as members of its owner's own JSON object rather tha
 released format that had those members as the owner's own fields keeps its shape (format 1's player and
 turn members that became a plug-in's part). It writes them for an absent part too (its fields at rest),
 and reads an absent part (None) from members at rest.
+
+A `NestedCodec` writes a part as members of another part's JSON object (the member named `into`): a
+released format that had those members in that part keeps its shape (the seat's `ability` member holds
+Kepler's `aside` and Copernicus' `library` and `placed`, each now a part of its own character). It writes
+them whenever the host member is written, an absent part's at rest, and reads an absent part (None) from
+members at rest.
 """
 
 from __future__ import annotations
@@ -41,7 +47,16 @@ class FlatCodec:
     load: Callable[[Mapping[str, Any]], Part | None]  # the owner's JSON -> the part (None: absent)
 
 
+@dataclass(frozen=True, slots=True)
+class NestedCodec:
+    cls: type[Part]
+    into: str  # the JSON member (a part's key) whose object holds this part's members
+    dump: Callable[[Any, bool], dict[str, Any]]  # (part or None, hide) -> its members
+    load: Callable[[Mapping[str, Any]], Part | None]  # the host's JSON object -> the part (None: absent)
+
+
 _NO_FLAT: Mapping[str, FlatCodec] = MappingProxyType({})
+_NO_NESTED: Mapping[str, NestedCodec] = MappingProxyType({})
 
 
 def dump_parts(
@@ -50,6 +65,7 @@ def dump_parts(
     hide: bool,
     owner: Any = None,
     flat: Mapping[str, FlatCodec] = _NO_FLAT,
+    nested: Mapping[str, NestedCodec] = _NO_NESTED,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     present = {type(p): p for p in parts}
@@ -59,6 +75,14 @@ def dump_parts(
             out[key] = codec.dump(part, hide)
         elif codec.always:
             out[key] = None
+    for nested_codec in nested.values():
+        inner = present.pop(nested_codec.cls, None)
+        host = out.get(nested_codec.into)
+        if host is not None:
+            out[nested_codec.into] = {**host, **nested_codec.dump(inner, hide)}
+        elif inner is not None:
+            name = type(inner).__name__
+            raise ValueError(f"state part {name} is written inside {nested_codec.into!r}, which is absent")
     for flat_codec in flat.values():
         out.update(flat_codec.dump(owner, present.pop(flat_codec.cls, None), hide))
     if present:
@@ -68,10 +92,18 @@ def dump_parts(
 
 
 def load_parts(
-    registry: Mapping[str, PartCodec], data: Any, flat: Mapping[str, FlatCodec] = _NO_FLAT
+    registry: Mapping[str, PartCodec],
+    data: Any,
+    flat: Mapping[str, FlatCodec] = _NO_FLAT,
+    nested: Mapping[str, NestedCodec] = _NO_NESTED,
 ) -> tuple[Part, ...]:
     """The parts of a dumped owner, in the order of their keys (as `state.put_part` keeps them)."""
     parts = [codec.load(data[key]) for key, codec in registry.items() if data.get(key) is not None]
+    for nested_codec in nested.values():
+        host = data.get(nested_codec.into)
+        inner = nested_codec.load(host) if host is not None else None
+        if inner is not None:
+            parts.append(inner)
     for flat_codec in flat.values():
         part = flat_codec.load(data)
         if part is not None:

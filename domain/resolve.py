@@ -8,9 +8,9 @@ from typing import Any
 from domain import commands as c
 from domain import events as ev
 from domain.effect_kinds import Emitter, effect_kind, interrupt_due, lent
-from domain.evolve import apply_facts, evolve, with_granted
+from domain.evolve import decided, evolve
 from domain.forfeit import is_frozen
-from domain.grants import as_grants, granted, records_grants, with_grants
+from domain.grants import as_grants, records_grants, with_grants
 from domain.moves import (
     CHOICE,
     FREE_COSTS,
@@ -69,10 +69,8 @@ class Run:
         into the event (domain/grants.py): replay then only applies it (rules 0.1.0 games excepted)."""
         state = self.state
         if isinstance(event, ev.GrantingEvent) and event.grants is None and records_grants(state):
-            after = apply_facts(state, event)
-            tasks = granted(state, after, event)
+            self.state, tasks = decided(state, event)
             event = with_grants(event, as_grants(tasks))
-            self.state = with_granted(state, after, tasks)
         else:
             self.state = evolve(state, event)
         self.events.append(event)
@@ -358,11 +356,6 @@ def _end_free_actions(run: Run, cmd: c.EndFreeActions, task: Task | None) -> Non
     run.emit(ev.FreeActionsClosed(seat=cmd.seat))
 
 
-@_command(c.Persuade)
-def _persuade(run: Run, cmd: c.Persuade, task: Task | None) -> None:
-    run.emit(ev.InquisitorPersuaded(seat=cmd.seat, start=cmd.space, end=cmd.space + 1, grand=cmd.grand))
-
-
 @_command(c.GainDie)
 def _gain_die(run: Run, cmd: c.GainDie, task: Task | None) -> None:
     run.emit(
@@ -433,4 +426,6 @@ def _place_comet(run: Run, cmd: c.PlaceComet, task: Task | None) -> None:
 
 def unhandled_commands(rules: Ruleset) -> list[str]:
     """Command types with no handler in `rules` (a test keeps this empty for the rules of every plug-in)."""
-    return sorted(cls.__name__ for cls in c.Command.__subclasses__() if cls not in rules.commands)
+    from domain.vocabulary import COMMAND_CLASSES  # the plug-ins the vocabulary composes import this module
+
+    return sorted(cls.__name__ for cls in COMMAND_CLASSES if cls not in rules.commands)

@@ -28,16 +28,19 @@ if TYPE_CHECKING:
     from domain.moves import CleanupChoice, ExtraMajor
     from domain.opponents import Opponent
     from domain.options import Options
-    from domain.scoring import CellarFigures
     from domain.setup import OpponentSetup
     from domain.state import GameState, PlayerState, Task
 
 F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C")
 Handler = Callable[[Any, Any], Any]  # (state, event) -> state
+# A handler that pushes the event's grants itself, in the one copy it makes: (state, event, grants) -> state
+Pusher = Callable[[Any, Any, Any], Any]
 HandlerWrap = Callable[[Any, Any, Handler], Any]  # (state, event, base handler) -> state
 CommandHandler = Callable[[Any, Any, Any], None]  # (run, command, task) -> None
 CommandWrap = Callable[[Any, Any, Any, CommandHandler], None]
 Deriver = Callable[[Any, Any, Any], list[Any]]  # (before, after, event) -> tasks
+AheadDeriver = Callable[[Any, Any], list[Any]]  # (before, event) -> tasks: needs no state after
 DeriverWrap = Callable[[Any, Any, Any, Deriver], list[Any]]
 StartStep = Callable[[Any, Any], Any]  # (state, GameStarted) -> state
 ForkStep = Callable[[Any, Any, Any], Any]  # (before, forked, GameForked) -> state
@@ -49,7 +52,7 @@ class Rules:
     ruleset is composed. A plug-in (`Plugin.rules`) lists its modules' tables."""
 
     __slots__ = (
-        "cellar_figures",
+        "ahead",
         "cleanup_choices",
         "command_wraps",
         "commands",
@@ -69,6 +72,7 @@ class Rules:
         "opponent_setups",
         "opponents",
         "point_rules",
+        "pushers",
         "redeals",
         "resolves",
         "reward_codes",
@@ -79,6 +83,7 @@ class Rules:
     def __init__(self, name: str) -> None:
         self.name = name
         self.events: dict[type, Handler] = {}
+        self.pushers: dict[type, Pusher] = {}  # the handlers (also in `events`) that push their grants
         self.event_wraps: list[tuple[type, HandlerWrap]] = []
         self.resolves: dict[type, frozenset[str]] = {}
         self.commands: dict[type, CommandHandler] = {}
@@ -86,6 +91,7 @@ class Rules:
         # effect kind -> (its rule ID, what declining it grants: (state before, declined task) -> tasks)
         self.declines: dict[str, Decline] = {}
         self.grants: dict[type, Deriver] = {}
+        self.ahead: dict[type, AheadDeriver] = {}  # the grant rules (also in `grants`) needing no after
         self.grant_wraps: list[tuple[type, DeriverWrap]] = []
         self.effects: list[EffectKind] = []
         self.lent: dict[str, str] = {}
@@ -93,7 +99,6 @@ class Rules:
         self.extra_majors: dict[str, ExtraMajor] = {}
         self.cleanup_choices: list[CleanupChoice] = []
         self.rotated_at_once: list[Callable[[GameState, str], bool]] = []
-        self.cellar_figures: list[CellarFigures] = []
         self.major_object_sources: list[Callable[[GameState, PlayerState], int]] = []
         self.point_rules: dict[str, str] = {}
         self.reward_codes: dict[str, Task] = {}  # the plug-in's own printed reward codes -> the task each is
@@ -109,13 +114,20 @@ class Rules:
 
     # -- events --------------------------------------------------------------------------------------
 
-    def event(self, cls: type, *kinds: str) -> Callable[[F], F]:
-        """The handler of an event type, and the effect kinds it resolves."""
+    def event(self, cls: type, *kinds: str, pushes: bool = False) -> Callable[[F], F]:
+        """The handler of an event type, and the effect kinds it resolves. `pushes`: the handler of a
+        granting event takes the grants as a third argument (`(state, event, grants)`, first to resolve
+        first) and puts them on the agenda in the one copy of the state it makes (`domain.effects.push`),
+        so that applying a granting event copies the state once; evolve passes them (domain/evolve.py)."""
 
         def declare(fn: F) -> F:
             if cls in self.events:
                 raise ValueError(f"{cls.__name__} has a handler already")
-            self.events[cls] = fn
+            if pushes:
+                self.pushers[cls] = fn
+                self.events[cls] = _unpushed(fn)
+            else:
+                self.events[cls] = fn
             self.resolve(cls, *kinds)
             return fn
 
@@ -147,10 +159,24 @@ class Rules:
     # -- grants --------------------------------------------------------------------------------------
 
     def grant(self, cls: type) -> Callable[[F], F]:
+        """What a granting event grants: `(state before, state after its facts, event) -> tasks`."""
+
         def declare(fn: F) -> F:
             if cls in self.grants:
                 raise ValueError(f"{cls.__name__} has a grant rule already")
             self.grants[cls] = fn
+            return fn
+
+        return declare
+
+    def grant_ahead(self, cls: type) -> Callable[[F], F]:
+        """A grant rule that reads only the state before the event and the event, `(before, event) ->
+        tasks`: the decider computes it before the event's handler copies the state, which then pushes
+        the grants in that one copy (`event(..., pushes=True)`). It is the event's grant rule as well."""
+
+        def declare(fn: F) -> F:
+            self.grant(cls)(_behind(fn))
+            self.ahead[cls] = fn
             return fn
 
         return declare
@@ -221,12 +247,23 @@ def _wrapped(base: Callable[..., Any], wrapper: Callable[..., Any]) -> Callable[
     return lambda *args: wrapper(*args, base)
 
 
+def _unpushed(pusher: Pusher) -> Handler:
+    """A pushing handler as a plain one: the event's facts, nothing pushed (the grants are then pushed
+    after, by a copy of their own: a handler another plug-in wraps, a grant that needs the state after)."""
+    return lambda state, event: pusher(state, event, ())
+
+
+def _behind(ahead: AheadDeriver) -> Deriver:
+    """A grant rule that needs no state after, called as one that may (`granted`, a wrapped grant rule)."""
+    return lambda before, after, event: ahead(before, event)
+
+
 class Ruleset:
     """The compiled rules of one game (see the module's docstring). Built by `ruleset_for`."""
 
     __slots__ = (
         "abilities",
-        "cellar_figures",
+        "ahead",
         "cleanup_choices",
         "commands",
         "declines",
@@ -244,7 +281,9 @@ class Ruleset:
         "pins",
         "plugins",
         "point_rules",
+        "pushers",
         "redeals",
+        "refined",
         "resolves",
         "reward_codes",
         "rotated_at_once",
@@ -277,17 +316,36 @@ class Ruleset:
                 self.resolves[cls] = self.resolves.get(cls, frozenset()) | kinds
             self.lent.update(rules.lent)
             self.point_rules.update(rules.point_rules)
+        # The granting events applied with one copy: a pushing handler no other plug-in wraps; and those
+        # whose grants the decider computes before it, from a grant rule that needs no state after.
+        self.pushers: dict[type, Pusher] = {}
+        self.ahead: dict[type, AheadDeriver] = {}
+        for rules in tables:
+            _merge(self.pushers, rules.pushers, rules.name, "a handler")
+            _merge(self.ahead, rules.ahead, rules.name, "a grant rule")
         for rules in tables:  # the extensions of other plug-ins' rules, in the plug-ins' order
             for cls, event_wrap in rules.event_wraps:
+                self.pushers.pop(cls, None)
                 self.handlers[cls] = _wrapped(self.handlers[cls], event_wrap)
             for cls, command_wrap in rules.command_wraps:
                 self.commands[cls] = _wrapped(self.commands[cls], command_wrap)
             for cls, grant_wrap in rules.grant_wraps:
+                self.ahead.pop(cls, None)
                 self.grants[cls] = _wrapped(self.grants[cls], grant_wrap)
+        # A refinement of another plug-in's event (a subclass: a plug-in's own kind of Inquisitor
+        # persuaded, of the base game's) resolves every effect kind its bases resolve, besides its own.
+        for cls in self.resolves:
+            for base in cls.__mro__[1:]:
+                self.resolves[cls] |= self.resolves.get(base, frozenset())
+        # command class -> itself and the game's refinements of it (subclasses), e.g. the kinds of
+        # Inquisitor a Persuade may move (domain/concepts/inquisition.py)
+        self.refined: dict[type, tuple[type, ...]] = {
+            cls: (cls, *(other for other in self.commands if other is not cls and issubclass(other, cls)))
+            for cls in self.commands
+        }
         self.interrupts = tuple(i for rules in tables for i in rules.interrupts)
         self.cleanup_choices = tuple(choice for rules in tables for choice in rules.cleanup_choices)
         self.rotated_at_once = tuple(fn for rules in tables for fn in rules.rotated_at_once)
-        self.cellar_figures = tuple(figures for rules in tables for figures in rules.cellar_figures)
         self.major_object_sources = tuple(fn for rules in tables for fn in rules.major_object_sources)
         self.on_start = tuple(step for rules in tables for step in rules.on_start)
         self.on_fork = tuple(step for rules in tables for step in rules.on_fork)
@@ -311,6 +369,10 @@ class Ruleset:
 
     def has(self, plugin: type[Plugin]) -> bool:
         return plugin in self.plugins
+
+    def refinements(self, cls: type[C]) -> tuple[type[C], ...]:
+        """`cls` and the subclasses of it that this game's plug-ins handle (a base command first)."""
+        return self.refined.get(cls, (cls,))
 
 
 def _merge(into: dict[Any, Any], entries: Mapping[Any, Any], owner: str, what: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from domain.characters import rules_for
 from domain.state import GameState, PlayerState
@@ -11,32 +10,13 @@ from domain.state import GameState, PlayerState
 TOP = 4  # the top row of a Scale tile (DER-6)
 
 
-@dataclass(frozen=True, slots=True)
-class CellarFigures:
-    """An expansion's own figures in the cellar, beside the ordinary Inquisitors: how many stand on each
-    space, and what each is worth (as a multiple of its space's value) at an Interrogation (INQ-21)
-    and at the final scoring (SCO-3)."""
-
-    counts: Callable[[PlayerState], tuple[int, ...]]  # per cellar space
-    interrogation: int
-    final: Callable[[GameState], int]
-    put: Callable[[PlayerState, tuple[int, ...]], PlayerState]  # the seat with these counts
-    noun: str  # what one figure is called (in a refusal)
-
-
-def persuaded_figures(s: GameState, flag: bool) -> CellarFigures | None:
-    """The figures a Persuade moves (INQ-10): the ordinary Inquisitors (None), or, with the flag of the
-    command and of its event set, the expansion's own figures."""
-    if not flag:
-        return None
-    if not s.rules.cellar_figures:
-        raise ValueError("no plug-in of this game has its own figures in the cellar")
-    return s.rules.cellar_figures[0]
-
-
 def on_rightmost(s: GameState, p: PlayerState) -> int:
-    """Inquisitors of every kind on the rightmost cellar space (INQ-15, INQ-16)."""
-    return p.cellar[-1] + sum(figures.counts(p)[-1] for figures in s.rules.cellar_figures)
+    """Inquisitors of every kind on the rightmost cellar space (INQ-15, INQ-16): a plug-in's own
+    figures are counted by the seat part that holds them (`Part.on_rightmost`)."""
+    count = p.cellar[-1]
+    for part in p.parts:
+        count += part.on_rightmost()
+    return count
 
 
 def major_objects(s: GameState, p: PlayerState) -> int:
@@ -95,13 +75,12 @@ def university_points(s: GameState, p: PlayerState) -> list[tuple[str, int]]:
 
 
 def cellar_points(s: GameState, p: PlayerState) -> int:
-    """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (an expansion's figures as
-    many times as it says)."""
+    """SCO-3/INQ-30: each Inquisitor left scores its space's bottom value (a plug-in's own figures as
+    the seat part that holds them says)."""
     bottom = rules_for(s, p).cellar(s.catalog)[1] if p.parts else s.catalog.cellar_bottom  # CHAR-BRU-3
     points = sum(v * n for v, n in zip(bottom, p.cellar, strict=True))
-    for figures in s.rules.cellar_figures:
-        weight = figures.final(s)
-        points += sum(weight * v * n for v, n in zip(bottom, figures.counts(p), strict=True))
+    for part in p.parts:
+        points += part.cellar_points(bottom, s.options)
     return points
 
 
@@ -114,9 +93,8 @@ def interrogation(s: GameState, p: PlayerState) -> tuple[int, int, int]:
     """INQ-21..24: (total, new position, overflow VP)."""
     arch = rules_for(s, p).cellar(s.catalog)[0] if p.parts else s.catalog.cellar_arch  # CHAR-BRU-3
     total = sum(v * n for v, n in zip(arch, p.cellar, strict=True))
-    for figures in s.rules.cellar_figures:
-        weight = figures.interrogation
-        total += sum(weight * v * n for v, n in zip(arch, figures.counts(p), strict=True))
+    for part in p.parts:
+        total += part.interrogation(arch)  # a plug-in's own figures
     lo, hi = s.catalog.reputation_min, s.catalog.reputation_max
     target = p.reputation + total
     end = min(hi, max(lo, target))

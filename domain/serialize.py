@@ -17,7 +17,13 @@ from domain.options import Options
 from domain.parts import dump_parts, load_parts
 from domain.ruleset import Pins, ruleset_for
 from domain.state import GameState, PlayerState, Task, TurnState
-from domain.vocabulary import FLAT_PLAYER_PARTS, FLAT_TURN_PARTS, GAME_PARTS, PLAYER_PARTS
+from domain.vocabulary import (
+    FLAT_PLAYER_PARTS,
+    FLAT_TURN_PARTS,
+    GAME_PARTS,
+    NESTED_PLAYER_PARTS,
+    PLAYER_PARTS,
+)
 
 STATE_FORMAT = 2  # 2: "engine_version" added (a format-1 position is the first release's: rules 0.1.0)
 READ_FORMATS = (1, 2)
@@ -46,7 +52,7 @@ def _player_json(p: PlayerState, hide: bool = False) -> dict[str, Any]:
         "university": list(p.university),
         "achievements": list(p.achievements),
         "appendix": p.appendix,
-        **dump_parts(PLAYER_PARTS, p.parts, hide, p, FLAT_PLAYER_PARTS),
+        **dump_parts(PLAYER_PARTS, p.parts, hide, p, FLAT_PLAYER_PARTS, NESTED_PLAYER_PARTS),
     }
 
 
@@ -179,7 +185,7 @@ def _load(data: Mapping[str, Any]) -> GameState:
             university=_tuple(p["university"]),
             achievements=_tuple(p["achievements"]),
             appendix=p["appendix"],
-            parts=load_parts(PLAYER_PARTS, p, FLAT_PLAYER_PARTS),
+            parts=load_parts(PLAYER_PARTS, p, FLAT_PLAYER_PARTS, NESTED_PLAYER_PARTS),
         )
         for p in data["players"]
     )

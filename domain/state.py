@@ -55,8 +55,23 @@ class Part:
         """True when the part holds nothing (it is then left out of its owner)."""
         return False
 
+    # A seat's part that holds a plug-in's own Inquisitor figures in its cellar answers what the base
+    # rules count of them (domain/scoring.py); a part without any answers 0.
+
     def inquisitors(self) -> int:
         """The plug-in's own Inquisitor figures in a seat's cellar (counted with the ordinary ones)."""
+        return 0
+
+    def on_rightmost(self) -> int:
+        """Its figures on the rightmost cellar space (INQ-15, INQ-16)."""
+        return 0
+
+    def interrogation(self, arch: tuple[int, ...]) -> int:
+        """What its figures add to an Interrogation's total, the arch values per space given (INQ-21)."""
+        return 0
+
+    def cellar_points(self, bottom: tuple[int, ...], options: Options) -> int:
+        """What its figures score at the final scoring, the bottom values per space given (SCO-3)."""
         return 0
 
 
@@ -128,14 +143,21 @@ class PlayerState:
     def part(self, cls: type[P]) -> P | None:
         return find_part(self.parts, cls)
 
+    # The counts below are read for every leaf a bot evaluates (domain/bots.py `evaluate`): plain loops
+    # and C-level counts, not generators.
+
     @property
     def major_objects(self) -> int:
         """Dark-side cards in the library (LIB-5)."""
-        return sum(1 for _, dark in self.library if dark)
+        count = 0
+        for _, dark in self.library:
+            if dark:
+                count += 1
+        return count
 
     @property
     def comets_off(self) -> int:
-        return sum(1 for c in self.comets if c != "slot")
+        return len(self.comets) - self.comets.count("slot")
 
     @property
     def inquisitors(self) -> int:
@@ -146,7 +168,11 @@ class PlayerState:
         return count
 
     def count(self, colour: str) -> int:
-        return sum(1 for c, _ in self.dice if c == colour)
+        count = 0
+        for c, _ in self.dice:
+            if c == colour:
+                count += 1
+        return count
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,20 +20,21 @@ from domain import characters
 from domain import commands as cmd
 from domain import events as ev
 from domain.characters import commands as character_commands
-from domain.characters import cunitz, hevelius, newton, sophia
+from domain.characters import copernicus, cunitz, hevelius, kepler, newton, sophia
 from domain.characters import events as character_events
 from domain.commands import Command, Parser
 from domain.events import _ATOMS, Event, GrantingEvent, _frozen, _no_grants, schema_version
 from domain.expansions.luna import commands as luna_commands
 from domain.expansions.luna import deal as luna_deal
 from domain.expansions.luna import events as luna_events
+from domain.expansions.luna import grand as luna_grand
 from domain.expansions.luna import options as luna_options
 from domain.expansions.luna import state as luna_state
 from domain.expansions.solo import events as solo_events
 from domain.expansions.solo import moon as solo_moon
 from domain.expansions.solo import state as solo_state
 from domain.options import _BASE_ATTRS, _BASE_NAMES, Options, OptionSpec
-from domain.parts import FlatCodec, PartCodec
+from domain.parts import FlatCodec, NestedCodec, PartCodec
 from domain.setup import ExtraDeal
 from domain.state import COLOURS, Die
 
@@ -41,20 +42,65 @@ from domain.state import COLOURS, Die
 
 
 def compose_events(*declared: Iterable[type[Event]]) -> dict[str, type[Event]]:
-    """Event name -> class, in the order declared; a name declared by two classes is refused."""
+    """Event name -> class, in the order declared; a name declared by two classes is refused, unless the
+    second refines the first under its name (`Event.NAME`), both told apart by their marks (`variants`)."""
     table: dict[str, type[Event]] = {}
     for classes in declared:
         for cls in classes:
-            if table.setdefault(cls.__name__, cls) is not cls:
-                raise ValueError(f"two event classes are named {cls.__name__}")
+            first = table.setdefault(cls.NAME, cls)
+            if first is not cls and not _refines(cls, first):
+                raise ValueError(f"two event classes are named {cls.NAME}")
     return table
+
+
+C = TypeVar("C", type[Event], type[Command])
+
+
+def _refines(cls: C, first: C) -> bool:
+    """Whether `cls` is a refinement of `first` written under its name: a subclass, both with marks of
+    the same members (docs/events.md, "One name, two classes")."""
+    members = [member for member, _, _ in first.MARKS]
+    return (
+        issubclass(cls, first)
+        and cls is not first
+        and bool(members)
+        and [member for member, _, _ in cls.MARKS] == members
+        and cls.MARKS != first.MARKS
+    )
+
+
+def variants(*declared: Iterable[C]) -> dict[str, tuple[C, ...]]:
+    """Name -> its classes (the first declared first), for each name with marks."""
+    table: dict[str, list[C]] = {}
+    for classes in declared:
+        for cls in classes:
+            if cls.MARKS and cls not in table.setdefault(cls.NAME, []):
+                table[cls.NAME].append(cls)
+    return {name: tuple(classes) for name, classes in table.items() if classes}
+
+
+def _marked(classes: tuple[C, ...], data: Mapping[str, Any]) -> tuple[C, int]:
+    """The class of a name with marks that `data`'s marks select, and how many of its members are marks.
+    A mark left out has the first class's value (the released default)."""
+    present = sum(1 for member, _, _ in classes[0].MARKS if member in data)
+    for cls in classes:
+        for (member, value, _), (_, default, _) in zip(cls.MARKS, classes[0].MARKS, strict=True):
+            got = data.get(member, default)
+            if type(got) is not type(value) or got != value:
+                break
+        else:
+            return cls, present
+    given = ", ".join(f"{member}={data.get(member)!r}" for member, _, _ in classes[0].MARKS)
+    kinds = " or ".join(", ".join(f"{m}={v!r}" for m, v, _ in cls.MARKS) for cls in classes)
+    raise ValueError(f"{classes[0].NAME}: {given} is not one of its kinds ({kinds})")
 
 
 # Event name -> class: the base game's, then each plug-in's. The name is what a store records
 # (replays/store.py: topic `galileo:<name>`), so a class is never renamed.
-_EVENTS = compose_events(
+_DECLARED_EVENTS = (
     ev.EVENTS,
     luna_events.EVENTS,
+    luna_grand.EVENTS,
     solo_events.EVENTS,
     character_events.EVENTS,
     cunitz.EVENTS,
@@ -63,7 +109,16 @@ _EVENTS = compose_events(
     sophia.EVENTS,
     solo_moon.EVENTS,
 )
+_EVENTS = compose_events(*_DECLARED_EVENTS)
 EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(_EVENTS)  # read-only (the decoders read _EVENTS)
+# A name with marks -> its classes: the released class first, then its refinements (`Event.MARKS`).
+_EVENT_VARIANTS = variants(*_DECLARED_EVENTS)
+EVENT_VARIANTS: Mapping[str, tuple[type[Event], ...]] = MappingProxyType(_EVENT_VARIANTS)
+# Every event class, a refinement written under another's name included.
+EVENT_CLASSES: tuple[type[Event], ...] = (
+    *_EVENTS.values(),
+    *(cls for classes in _EVENT_VARIANTS.values() for cls in classes[1:]),
+)
 
 # (event type, schema n) -> the function that turns the dict of a schema-n event into schema n + 1.
 # Upcasters are never removed: every event a release has written must stay readable. A granting event's
@@ -102,10 +157,13 @@ def event_from_dict(data: Mapping[str, Any], written_by: str | None = None) -> E
     name = data.get("type")
     cls = _EVENTS.get(name) if isinstance(name, str) else None
     if cls is not None and (written_by is None or len(cls.SCHEMAS) == 1 or not _older(name, written_by)):
+        given = 1  # "type"
+        if cls.MARKS:  # one name, two classes: the marks say which
+            cls, marks = _marked(_EVENT_VARIANTS[cls.NAME], data)
+            given += marks
         plan = _FIELDS[cls]
         if plan:
             values: dict[str, Any] = {}
-            given = 1  # "type"
             for field_name, default in plan:
                 value = data.get(field_name, MISSING)
                 if value is MISSING:
@@ -135,7 +193,7 @@ def _field_plan(cls: type[Event]) -> tuple[tuple[str, Any], ...]:
 # Per event class, its fields and defaults in order when `event_from_dict` may fill its `__dict__`
 # directly; () when its `__init__` does more (slots, `__post_init__`, a default factory, a field left
 # out of `__init__`: no event class has one today, tests/domain/test_event_codec.py).
-_FIELDS: dict[type[Event], tuple[tuple[str, Any], ...]] = {cls: _field_plan(cls) for cls in _EVENTS.values()}
+_FIELDS: dict[type[Event], tuple[tuple[str, Any], ...]] = {cls: _field_plan(cls) for cls in EVENT_CLASSES}
 
 
 @lru_cache(maxsize=1024)
@@ -152,6 +210,9 @@ def _event_by_init(data: Mapping[str, Any], written_by: str | None) -> Event:
     cls = _EVENTS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ValueError(f"unknown event type {name!r}")
+    if cls.MARKS:
+        cls, _ = _marked(_EVENT_VARIANTS[cls.NAME], data)
+        data = {k: v for k, v in data.items() if k not in {member for member, _, _ in cls.MARKS}}
     names = {f.name for f in fields(cls)}
     given = set(data) - {"type"}
     if given - names:
@@ -168,28 +229,39 @@ def _event_by_init(data: Mapping[str, Any], written_by: str | None) -> Event:
 
 def compose_commands(
     *declared: Iterable[tuple[type[Command], Parser]],
-) -> tuple[dict[str, type[Command]], dict[str, type[Command]], dict[type[Command], Parser]]:
-    """Command name -> class, verb -> class and class -> parser, in the order declared; a name or a verb
-    declared by two classes is refused."""
+) -> tuple[dict[str, type[Command]], dict[str, type[Command]], dict[str, Parser]]:
+    """Command name -> class, verb -> class and verb -> parser, in the order declared; a name or a verb
+    declared by two classes is refused, unless the second refines the first under its name and verb
+    (`Command.NAME`, told apart by their marks): its parser then reads every form of the verb."""
     by_name: dict[str, type[Command]] = {}
     by_verb: dict[str, type[Command]] = {}
-    parsers: dict[type[Command], Parser] = {}
+    parsers: dict[str, Parser] = {}
     for commands in declared:
         for cls, parse in commands:
-            name, verb = cls.__name__, cls.VERB
-            if by_name.setdefault(name, cls) is not cls or by_verb.setdefault(verb, cls) is not cls:
+            name, verb = cls.NAME, cls.VERB
+            first = by_name.setdefault(name, cls)
+            refines = first is not cls and _refines(cls, first) and verb == first.VERB
+            if not refines and (first is not cls or by_verb.setdefault(verb, cls) is not cls):
                 raise ValueError(f"command {name} or its verb {verb!r} is taken")
-            parsers[cls] = parse
+            parsers[verb] = parse
     return by_name, by_verb, parsers
 
 
-_COMMANDS, _VERBS, _PARSERS = compose_commands(
+_DECLARED_COMMANDS = (
     cmd.COMMANDS,
     luna_commands.COMMANDS,
+    luna_grand.COMMANDS,
     character_commands.COMMANDS,
     cunitz.COMMANDS,
     hevelius.COMMANDS,
     newton.COMMANDS,
+)
+_COMMANDS, _VERBS, _PARSERS = compose_commands(*_DECLARED_COMMANDS)
+# A name with marks -> its classes: the released class first, then its refinements (`Command.MARKS`).
+_COMMAND_VARIANTS = variants(*((cls for cls, _ in commands) for commands in _DECLARED_COMMANDS))
+# Every command class, a refinement written under another's name included.
+COMMAND_CLASSES: tuple[type[Command], ...] = tuple(
+    cls for commands in _DECLARED_COMMANDS for cls, _ in commands
 )
 # Command name -> class (the JSON form's "type"), and verb -> class (the text notation's).
 COMMAND_TYPES: Mapping[str, type[Command]] = MappingProxyType(_COMMANDS)
@@ -212,7 +284,7 @@ def parse_command(text: str) -> Command:
 
 
 def _build(cls: type[Command], seat: int, args: list[str]) -> Command:
-    parse = _PARSERS.get(cls)
+    parse = _PARSERS.get(cls.VERB)
     if parse is None:  # pragma: no cover - every verb has a parser
         raise ValueError(f"no parser for {cls.__name__}")
     return parse(seat, args)
@@ -226,13 +298,17 @@ def command_from_dict(data: Mapping[str, Any]) -> Command:
         if isinstance(data.get("text"), str) and name is None:
             return parse_command(data["text"])
         raise ValueError(f"unknown command type {name!r}; known: {', '.join(sorted(COMMAND_TYPES))}")
+    marks: set[str] = set()
+    if cls.MARKS:  # one name, two classes: the marks say which
+        cls, _ = _marked(_COMMAND_VARIANTS[cls.NAME], data)
+        marks = {member for member, _, _ in cls.MARKS}
     spec = {f.name: f for f in fields(cls)}
-    extra = set(data) - set(spec) - {"type", "text"}
+    extra = set(data) - set(spec) - {"type", "text"} - marks
     if extra:
         raise ValueError(f"{name}: unknown field(s) {', '.join(sorted(extra))}")
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
-        if key in ("type", "text"):
+        if key in ("type", "text") or key in marks:
             continue
         if key in ("dice",):
             if not isinstance(value, list | tuple):
@@ -275,7 +351,6 @@ def _check_type(cmd: Command, name: str, value: Any) -> None:
         "space": int,
         "tile": str,
         "row": int,
-        "grand": bool,
         "accept": bool,
         "target": str,
         "action": str,
@@ -317,7 +392,7 @@ OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(_OPTION_SPECS)  # attr
 
 # -- state parts -------------------------------------------------------------------------------------
 
-Codec = TypeVar("Codec", PartCodec, FlatCodec)
+Codec = TypeVar("Codec", PartCodec, FlatCodec, NestedCodec)
 
 
 def compose_parts(*declared: Iterable[Codec]) -> Mapping[str, Codec]:
@@ -339,6 +414,8 @@ PLAYER_PARTS: Mapping[str, PartCodec] = compose_parts(  # a character's or an op
     sophia.PLAYER_PARTS,
     solo_state.PLAYER_PARTS,
 )
+# A character's own part written inside another's member (the "ability" member: its released keys, in order).
+NESTED_PLAYER_PARTS: Mapping[str, NestedCodec] = compose_parts(kepler.NESTED_PARTS, copernicus.NESTED_PARTS)
 FLAT_PLAYER_PARTS: Mapping[str, FlatCodec] = compose_parts(luna_state.FLAT_PLAYER_PARTS)  # a player's members
 FLAT_TURN_PARTS: Mapping[str, FlatCodec] = compose_parts(luna_state.FLAT_TURN_PARTS)  # the turn's members
 

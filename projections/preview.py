@@ -86,12 +86,12 @@ def told(events: Sequence[Event], viewer: int) -> tuple[list[Event], Event | Non
 
 def event_form(event: Event, viewer: int) -> dict[str, Any]:
     """An event as the mover sees it (its type included), the form the describer reads."""
-    return {**redact_event(event, viewer), "type": type(event).__name__}
+    return {**redact_event(event, viewer), "type": event.type}
 
 
 def foreseen(event: Event, viewer: int, context: Context) -> str:
     """A revealing event in the words that use only what is known before it happens."""
-    name = type(event).__name__
+    name = event.type
     entry = FORESEEN.get(name)
     if entry is None:
         return REVEALED

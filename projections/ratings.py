@@ -136,7 +136,7 @@ def summarise(
             turn_start = at
         if isinstance(event, ev.GameForked):
             why_not = "forked"
-        elif type(event).__name__ == "OpponentDealt":  # the solo game (SOLO-27)
+        elif event.type == "OpponentDealt":  # the solo game (SOLO-27)
             opponent = int(getattr(event, "seat", seats - 1))
             difficulty = str(getattr(event, "difficulty", "") or "base")
         elif isinstance(event, ev.VictoryPointsScored):

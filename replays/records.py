@@ -216,9 +216,10 @@ def _check_names(
     event: Mapping[str, Any], name: str, cls: type[Event], groups: Mapping[str, Sequence[str]]
 ) -> str | None:
     """No field the event type lacks; every public field there (but those omitted when None, e.g.
-    grants: rules 0.1.0)."""
+    grants: rules 0.1.0). A name's marks (`Event.MARKS`: which of its classes it is) are members too."""
     names = {f.name for f in fields(cls)}
-    unknown = sorted(set(event) - names - {"type"})
+    marks = {member for member, _, _ in cls.MARKS}
+    unknown = sorted(set(event) - names - marks - {"type"})
     if unknown:
         return f"{name} has unknown field(s) {', '.join(unknown)}"
     secret = {f for group in groups.values() for f in group}

@@ -709,7 +709,7 @@ class Game(Aggregate):
                 fact(self, version, event, at)
         if self.host_log is not None and is_host_act(metadata):
             seat = getattr(event, "seat", None)
-            self.host_log = [*self.host_log, [version, type(event).__name__, seat, at]]
+            self.host_log = [*self.host_log, [version, event.type, seat, at]]
 
     def record(
         self,
@@ -724,7 +724,7 @@ class Game(Aggregate):
         recomputed (each event is evolved once on the command path)."""
         self._known = (event, state)
         try:
-            self.trigger_event(STORED_CLASSES[type(event).__name__], payload=payload, metadata=metadata, **kw)
+            self.trigger_event(STORED_CLASSES[event.type], payload=payload, metadata=metadata, **kw)
         finally:
             self.__dict__.pop("_known", None)
         if self.version % SNAPSHOT_INTERVAL == 0:

@@ -95,7 +95,7 @@ def horizon_problem(after: Sequence[StoredEvent], seat: int, to_version: int) ->
         if reveals(event):
             return TableRefused(
                 "past-the-horizon",
-                f"{type(event).__name__} (event {stored.version}) revealed something hidden since",
+                f"{event.type} (event {stored.version}) revealed something hidden since",
                 "ASYNC-7",
             )
         if isinstance(event, ev.TurnEnded):
@@ -104,7 +104,7 @@ def horizon_problem(after: Sequence[StoredEvent], seat: int, to_version: int) ->
             )
         if isinstance(event, ev.SeatHandedOver | ev.GameCancelled):
             return TableRefused(
-                "past-the-horizon", f"{type(event).__name__} (event {stored.version}) came since", "ASYNC-7"
+                "past-the-horizon", f"{event.type} (event {stored.version}) came since", "ASYNC-7"
             )
     return None
 

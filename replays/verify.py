@@ -436,7 +436,7 @@ class Adjudicator:
         """Batches well formed; metadata that agrees with the game's rules (catalog and options)."""
         first = self.events[0]
         if not isinstance(first, GameStarted):
-            return self._finding(0, f"a game begins with GameStarted, not {type(first).__name__}")
+            return self._finding(0, f"a game begins with GameStarted, not {first.type}")
         catalog = {"edition": first.catalog_edition, "hash": first.catalog_hash}
         self.batches: list[tuple[int, int]] = []
         command_ids: dict[str, int] = {}  # since the last fork: a retry must never have been written twice
@@ -655,7 +655,7 @@ class Adjudicator:
             e = self.events[k]
             if not isinstance(e, TABLE_EVENTS):
                 raise _Divergence(
-                    self._finding(k, f"a table batch holds {type(e).__name__}: only the service's facts")
+                    self._finding(k, f"a table batch holds {e.type}: only the service's facts")
                 )
             if isinstance(e, TakenBack):
                 to = e.to_version

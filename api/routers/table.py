@@ -272,7 +272,7 @@ def _host_acts(runtime: Runtime, game_id: str, game: Game) -> Sequence[Sequence[
     if game.host_log is not None:
         return game.host_log
     return [
-        [s.version, type(s.event).__name__, getattr(s.event, "seat", None), s.metadata.get("received_at")]
+        [s.version, s.event.type, getattr(s.event, "seat", None), s.metadata.get("received_at")]
         for s in runtime.store.events(game_id, 0, None)
         if is_host_act(s.metadata)
     ]

@@ -44,15 +44,14 @@ SIDES = ("basic", "ability")  # CHAR-1: the Quadrant-symbol side (SET-21) or the
 
 @dataclass(frozen=True, slots=True)
 class Character(Part):
-    """An ability-side seat's own state (CHAR-1). A basic-side seat has none."""
+    """An ability-side seat's own state (CHAR-1), what every ability side has. A basic-side seat has none.
+    A character's own state beyond it is a part of its own, written inside this one's JSON member
+    (Kepler's `KeplerBoard`, Copernicus' `CopernicusLibrary`: `NestedCodec`, domain/parts.py)."""
 
     key: ClassVar[str] = "ability"
 
     side: str = "ability"
     pages: tuple[str, ...] = ()  # personal Book-of-Comets pages covered (CHAR-3, BOC-5)
-    aside: str = ""  # Kepler: the basic tile on his character board (CHAR-KEP-1, AMB-30)
-    library: tuple[tuple[str, str, int, int], ...] = ()  # Copernicus: (tile, face, column, first row)
-    placed: int = -1  # Copernicus: the turn number in which he last placed a library tile (CHAR-COP-2)
 
 
 def character_of(player: PlayerState) -> Character | None:
@@ -65,31 +64,21 @@ def side_of(player: PlayerState) -> str:
     return part.side if part is not None else "basic"
 
 
-def with_character(player: PlayerState, part: Character) -> PlayerState:
+def with_character(player: PlayerState, part: Part) -> PlayerState:
+    """The seat with `part` (its `Character` part, or a character's own) in place of the part of its class."""
     return replace(player, parts=put_part(player.parts, part))
 
 
 def _dump(part: Character, hide: bool) -> dict[str, Any]:
-    return {
-        "side": part.side,
-        "pages": list(part.pages),
-        "aside": part.aside,
-        "library": [list(t) for t in part.library],
-        "placed": part.placed,
-    }
+    return {"side": part.side, "pages": list(part.pages)}
 
 
 def _load(data: Any) -> Character:
-    return Character(
-        side=data["side"],
-        pages=json_tuple(data["pages"]),
-        aside=data["aside"],
-        library=tuple((str(t), str(f), int(col), int(row)) for t, f, col, row in data["library"]),
-        placed=data["placed"],
-    )
+    return Character(side=data["side"], pages=json_tuple(data["pages"]))
 
 
-PLAYER_PARTS: tuple[PartCodec, ...] = (PartCodec(Character, _dump, _load),)  # domain/vocabulary.py
+# domain/vocabulary.py; the member also holds Kepler's and Copernicus' own parts (their NESTED_PARTS)
+PLAYER_PARTS: tuple[PartCodec, ...] = (PartCodec(Character, _dump, _load),)
 
 
 class CharacterRules(Plugin):

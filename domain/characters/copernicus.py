@@ -18,27 +18,69 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from domain import commands as c
 from domain import events as ev
 from domain.catalog import Catalog, Reward
 from domain.catalog.model import LibraryTile
-from domain.characters import AbilityRules, Character, character_of, with_character
+from domain.characters import AbilityRules, Character, with_character
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
 from domain.characters.events import AbilityDeclined, LibraryTilePlaced
+from domain.concepts.inquisition import persuade_check
 from domain.editions import RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
-from domain.moves import persuade_check
+from domain.parts import NestedCodec
 from domain.resolve import Run
 from domain.ruleset import Rules
-from domain.state import GameState, PlayerState, Task, replace
+from domain.state import GameState, Part, PlayerState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 ROWS = 4  # R1..R4 (LIB-3)
 RULES.reward_code({"PER2D": Task("PER2D", 2, "1||")})
+
+
+@dataclass(frozen=True, slots=True)
+class CopernicusLibrary(Part):
+    """Copernicus' library tiles placed (CHAR-COP-2..4), each (tile, face, column, first row), and the
+    turn number in which he last placed one (once per turn). Absent at rest (none placed yet). Written
+    in the seat's `"ability"` member as `library` and `placed`, as the released format has it."""
+
+    key: ClassVar[str] = "copernicus"  # written inside "ability" (NestedCodec)
+
+    library: tuple[tuple[str, str, int, int], ...] = ()
+    placed: int = -1
+
+    def at_rest(self) -> bool:
+        return not self.library and self.placed == -1
+
+
+NO_TILES = CopernicusLibrary()  # an ability-side Copernicus before his first tile
+
+
+def library_of(player: PlayerState) -> CopernicusLibrary | None:
+    """His library tiles (None: not Copernicus on his ability side); before the first, `NO_TILES`."""
+    if player.part(Character) is None:
+        return None
+    return player.part(CopernicusLibrary) or NO_TILES
+
+
+def _dump(part: CopernicusLibrary | None, hide: bool) -> dict[str, Any]:
+    part = part or NO_TILES
+    return {"library": [list(t) for t in part.library], "placed": part.placed}
+
+
+def _load(data: Any) -> CopernicusLibrary | None:
+    library = tuple((str(t), str(f), int(col), int(row)) for t, f, col, row in data["library"])
+    part = CopernicusLibrary(library=library, placed=data["placed"])
+    return None if part.at_rest() else part
+
+
+# domain/vocabulary.py
+NESTED_PARTS: tuple[NestedCodec, ...] = (NestedCodec(CopernicusLibrary, Character.key, _dump, _load),)
 
 
 def library_tiles(catalog: Catalog) -> tuple[LibraryTile, ...]:
@@ -52,7 +94,7 @@ def covering(tile: LibraryTile, face: str, row: int) -> tuple[tuple[int, Reward]
     return tuple((row + k, reward) for k, reward in enumerate(tile.faces[face]))
 
 
-def covered(part: Character, catalog: Catalog) -> dict[tuple[int, int], Reward]:
+def covered(part: CopernicusLibrary, catalog: Catalog) -> dict[tuple[int, int], Reward]:
     """(row, column) -> the reward of the tile covering it (CHAR-COP-4)."""
     tiles = {t.id: t for t in library_tiles(catalog)}
     out: dict[tuple[int, int], Reward] = {}
@@ -76,15 +118,16 @@ class Copernicus(AbilityRules):
         return library_check(s, cmd)
 
     def library_reward(self, s: GameState, player: PlayerState, row: int, position: int) -> Reward | None:
-        part = character_of(player)
-        if part is None or not part.library:
+        part = player.part(CopernicusLibrary)
+        if part is None:  # no tile placed yet
             return None
         return covered(part, s.catalog).get((row, position))
 
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
         top = before.agenda[-1] if before.agenda else None
         if top is not None and top.kind == "PER2D" and isinstance(event, ev.InquisitorPersuaded):
-            return [*tasks, *_after_step(top, event)]  # the page's next step, after the move's own grants
+            # the page's next step, after the move's own grants
+            return [*tasks, *_after_step(before, top, event)]
         return tasks
 
 
@@ -103,7 +146,9 @@ def _first_column(s: GameState) -> int:
     return 2 if _corrected(s) else 1
 
 
-def _fits(s: GameState, p: PlayerState, part: Character, tile: LibraryTile, column: int, row: int) -> str:
+def _fits(
+    s: GameState, p: PlayerState, part: CopernicusLibrary, tile: LibraryTile, column: int, row: int
+) -> str:
     """Why `tile` cannot go there ("" if it can): CHAR-COP-3, AMB-29 and CHAR-COP-4."""
     end = 1 + len(p.library)  # WRT-2: the printed column and one per card
     if not (_first_column(s) <= column <= end and row >= 0 and row + tile.rows <= ROWS):
@@ -121,7 +166,7 @@ def _fits(s: GameState, p: PlayerState, part: Character, tile: LibraryTile, colu
 
 def library_options(s: GameState, seat: int) -> list[c.Command]:
     p = s.players[seat]
-    part = character_of(p)
+    part = library_of(p)
     if part is None or part.placed == s.turn.number:  # once per turn
         return []
     placed = {t for t, _, _, _ in part.library}
@@ -141,7 +186,7 @@ def library_options(s: GameState, seat: int) -> list[c.Command]:
 
 def library_check(s: GameState, cmd: PlaceLibraryTile) -> IllegalMove | None:
     p = s.players[cmd.seat]
-    part = character_of(p)
+    part = library_of(p)
     if part is None:
         return IllegalMove(
             "not-your-ability", "only Copernicus on his ability side has library tiles", "CHAR-COP-2"
@@ -204,10 +249,10 @@ def _place(run: Run, cmd: PlaceLibraryTile, task: Task | None) -> None:
 @RULES.event(LibraryTilePlaced)
 def _placed(s: GameState, e: LibraryTilePlaced) -> GameState:
     p = s.players[e.seat]
-    part = character_of(p)
+    part = library_of(p)
     if part is None:
         raise ValueError("expected Copernicus on his ability side (CHAR-COP-2)")
-    part = replace(part, library=(*part.library, (e.tile, e.face, e.column, e.row)), placed=s.turn.number)
+    part = CopernicusLibrary(library=(*part.library, (e.tile, e.face, e.column, e.row)), placed=s.turn.number)
     players = list(s.players)
     players[e.seat] = with_character(p, part)
     return replace(s, players=tuple(players))
@@ -221,17 +266,19 @@ def _parse(task: Task) -> tuple[str, str, str]:
     return phase, at, avoid
 
 
-def _space(name: str) -> tuple[int, bool]:
-    return int(name[1:]), name[0] == "G"
+def _kind(s: GameState, name: str) -> type[c.Persuade] | None:
+    """The kind of Inquisitor of a space's name ("C2"; "G1" for a plug-in's, Luna's Grand Inquisitor)."""
+    return next((cls for cls in s.rules.refinements(c.Persuade) if name[:1] == cls.LETTER), None)
 
 
-def _name(space: int, grand: bool) -> str:
-    return f"{'G' if grand else 'C'}{space}"
+def _name(space: int, kind: type[c.Persuade]) -> str:
+    return f"{kind.LETTER}{space}"
 
 
-def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
+def _after_step(s: GameState, task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
     phase, _, avoid = _parse(task)
-    at = _name(e.end, e.grand)
+    kind = next(cls for cls in s.rules.refinements(c.Persuade) if type(e) is cls.EVENT)
+    at = _name(e.end, kind)
     if task.n > 1:
         return [Task("PER2D", task.n - 1, f"{phase}|{at}|{avoid}", task.source)]  # the same one again
     if phase == "1":
@@ -239,34 +286,23 @@ def _after_step(task: Task, e: ev.InquisitorPersuaded) -> list[Task]:
     return []
 
 
-def _counts(s: GameState, p: PlayerState, grand: bool) -> tuple[int, ...]:
-    """Inquisitors per cellar space: the ordinary ones, or a plug-in's own figures (LUNA-44)."""
-    if not grand:
-        return p.cellar
-    figures = s.rules.cellar_figures
-    return figures[0].counts(p) if figures else (0,) * len(p.cellar)
-
-
-def _movable(s: GameState, p: PlayerState, space: int, grand: bool, avoid: str) -> bool:
-    figures = _counts(s, p, grand)[space] - (avoid == _name(space, grand))
+def _movable(p: PlayerState, space: int, kind: type[c.Persuade], avoid: str) -> bool:
+    figures = kind.figures(p)[space] - (avoid == _name(space, kind))
     return figures > 0 and space < len(p.cellar) - 1
 
 
 def page_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
+    """Each kind of Inquisitor of the game is persuaded by its own command (domain/moves.py)."""
     p = s.players[seat]
     _, at, avoid = _parse(task)
     out: list[c.Command] = []
     if at:
-        space, grand = _space(at)
-        if space < len(p.cellar) - 1 and _counts(s, p, grand)[space]:
-            out.append(c.Persuade(seat=seat, space=space, grand=grand))
+        space, kind = int(at[1:]), _kind(s, at)
+        if kind is not None and space < len(p.cellar) - 1 and kind.figures(p)[space]:
+            out.append(kind(seat=seat, space=space))
     else:
-        for grand in (False, True) if s.rules.cellar_figures else (False,):
-            out += [
-                c.Persuade(seat=seat, space=i, grand=grand)
-                for i in range(len(p.cellar))
-                if _movable(s, p, i, grand, avoid)
-            ]
+        for kind in s.rules.refinements(c.Persuade):
+            out += [kind(seat=seat, space=i) for i in range(len(p.cellar)) if _movable(p, i, kind, avoid)]
     return [*out, DeclineAbility(seat=seat)] if out else []
 
 
@@ -281,12 +317,12 @@ def page_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     if base is not None:
         return base
     _, at, avoid = _parse(task)
-    here = _name(cmd.space, cmd.grand)
+    here = _name(cmd.space, type(cmd))
     if at and here != at:
         return IllegalMove(
             "same-inquisitor", "move the same Inquisitor on (now on {at}) or stop", "CHAR-COP-1", at=at
         )
-    if not at and not _movable(s, s.players[cmd.seat], cmd.space, cmd.grand, avoid):
+    if not at and not _movable(s.players[cmd.seat], cmd.space, type(cmd), avoid):
         return IllegalMove("different-inquisitor", "the second Inquisitor must be a different one", "AMB-28")
     return None
 

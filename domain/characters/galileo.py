@@ -36,7 +36,7 @@ class Galileo(AbilityRules):
         )  # a Major Object plus one constellation (the refill first)
 
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
-        if type(event).__name__ == MOON_OBSERVED:  # AMB-12: the Moon as his Major Object
+        if event.type == MOON_OBSERVED:  # AMB-12: the Moon as his Major Object
             top = before.agenda[-1].kind if before.agenda else ""
             if top != "OBSERVE" and not lent(before):
                 return [*tasks, Task("OBSERVE", 1, "C", "CHAR-GAL-4")]

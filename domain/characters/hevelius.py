@@ -417,7 +417,7 @@ def icon_of_event(event: Any) -> str | None:
     """CHAR-HEV-3: the action icon an event shows she performed with effect (whatever its source)."""
     if isinstance(event, ev.DiceRaised):
         return f"INC:{event.colour}"
-    return ICONS.get(type(event).__name__)
+    return ICONS.get(event.type)
 
 
 def _discard_sets(offer: tuple[str, ...]) -> list[tuple[str, ...]]:

@@ -14,23 +14,54 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from domain import commands as c
 from domain.catalog import ActionTile, Catalog
-from domain.characters import AbilityRules, Character, character_of, with_character
+from domain.characters import AbilityRules, Character, with_character
 from domain.characters.commands import DeclineAbility, KeplerSwap
 from domain.characters.events import AbilityDeclined, KeplerTilesSwapped
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
 from domain.evolve import resolved
+from domain.parts import NestedCodec
 from domain.resolve import Run
 from domain.ruleset import Rules
-from domain.state import SKY, GameState, PlayerState, Task, replace
+from domain.state import SKY, GameState, Part, PlayerState, Task, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 RULES.reward_code({"KSWAP:board": Task("KSWAP", 1, "board"), "KSWAP:aside": Task("KSWAP", 1, "aside")})
+
+
+@dataclass(frozen=True, slots=True)
+class KeplerBoard(Part):
+    """Kepler's character board on his ability side: the basic tile set aside there (CHAR-KEP-1, AMB-30;
+    one of his Action tiles, CHAR-KEP-5). Absent at rest (no tile aside). Written in the seat's
+    `"ability"` member as `aside`, as the released format has it."""
+
+    key: ClassVar[str] = "kepler"  # written inside "ability" (NestedCodec)
+
+    aside: str = ""
+
+    def at_rest(self) -> bool:
+        return not self.aside
+
+
+def board_of(player: PlayerState) -> KeplerBoard | None:
+    return player.part(KeplerBoard)
+
+
+def _dump(part: KeplerBoard | None, hide: bool) -> dict[str, Any]:
+    return {"aside": part.aside if part is not None else ""}
+
+
+def _load(data: Any) -> KeplerBoard | None:
+    return KeplerBoard(aside=data["aside"]) if data["aside"] else None
+
+
+NESTED_PARTS: tuple[NestedCodec, ...] = (NestedCodec(KeplerBoard, Character.key, _dump, _load),)  # vocabulary
 
 
 def special_tile(catalog: Catalog) -> ActionTile:
@@ -68,21 +99,21 @@ class Kepler(AbilityRules):
 
     def start(self, catalog: Catalog, player: PlayerState, layout: dict[str, Any] | None) -> PlayerState:
         aside = str((layout or {}).get("aside", ""))
-        return with_character(player, Character(aside=aside))
+        return with_character(with_character(player, Character()), KeplerBoard(aside=aside))
 
     def tile(self, catalog: Catalog, tile_id: str) -> ActionTile | None:
         tile = special_tile(catalog)
         return tile if tile.id == tile_id else None
 
     def own_tiles(self, player: PlayerState) -> tuple[str, ...]:
-        part = character_of(player)
-        return (*player.queue, part.aside) if part is not None and part.aside else player.queue
+        part = board_of(player)
+        return (*player.queue, part.aside) if part is not None else player.queue
 
 
 def swap_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
     p = s.players[seat]
-    part = character_of(p)
-    if part is None or not part.aside:
+    part = board_of(p)
+    if part is None:
         return []
     special = special_tile(s.catalog).id
     board = sorted(t for t in p.queue if t != special)  # CHAR-KEP-3: never the special tile
@@ -103,8 +134,8 @@ def swap_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
     if not isinstance(cmd, KeplerSwap):
         return IllegalMove("pending-decision", "first swap two Action tiles (or do not)", "RES-1")
     p = s.players[cmd.seat]
-    part = character_of(p)
-    if part is None or not part.aside:
+    part = board_of(p)
+    if part is None:
         return IllegalMove("not-your-ability", "only Kepler on his ability side swaps tiles", "CHAR-KEP-2")
     special = special_tile(s.catalog).id
     if special in (cmd.first, cmd.second):
@@ -147,7 +178,7 @@ RULES.resolve(AbilityDeclined, "KSWAP")
 @RULES.command(KeplerSwap)
 def _swap(run: Run, cmd: KeplerSwap, task: Task | None) -> None:
     p = run.state.players[cmd.seat]
-    part = character_of(p)
+    part = board_of(p)
     assert part is not None
     queue = list(p.queue)
     aside = part.aside
@@ -165,7 +196,7 @@ def _swap(run: Run, cmd: KeplerSwap, task: Task | None) -> None:
 @RULES.event(KeplerTilesSwapped, "KSWAP")
 def _swapped(s: GameState, e: KeplerTilesSwapped) -> GameState:
     p = s.players[e.seat]
-    part = character_of(p)
+    part = board_of(p)
     if part is None:
         raise ValueError("expected Kepler on his ability side (CHAR-KEP-2)")
     players = list(s.players)

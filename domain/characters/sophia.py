@@ -134,7 +134,7 @@ class Sophia(CharacterRules):
     def react(self, before: GameState, after: GameState, event: Any, tasks: list[Task]) -> list[Task]:
         """CHAR-SOP-3, AMB-39: the first observation of an Observe (the fixed action, Luna's A2, the Moon)
         puts the Sun under everything the Observe still does: it pays after the Observe is resolved."""
-        if type(event).__name__ in OBSERVATIONS:  # an object observed: AMB-39's condition holds
+        if event.type in OBSERVATIONS:  # an object observed: AMB-39's condition holds
             top = before.agenda[-1].kind if before.agenda else ""
             if top != "OBSERVE" and rules.sun_triggers(1):  # the first of its Observe (OBS-1)
                 return [*tasks, Task("SUN", 1, "", "sophia")]

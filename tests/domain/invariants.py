@@ -8,6 +8,8 @@ from typing import Any
 
 from domain import events as ev
 from domain.characters import Character
+from domain.characters.copernicus import CopernicusLibrary
+from domain.characters.kepler import KeplerBoard
 from domain.expansions.luna.state import luna_of, seat_of
 from domain.expansions.solo.data import CURRENT, solo_data
 from domain.expansions.solo.state import TychoState
@@ -29,6 +31,9 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         in_book = p.comets.count("book")
         pages = sum(1 for owner in state.pages if owner == p.seat)
         part = p.part(Character)
+        board = p.part(KeplerBoard)  # CHAR-KEP-1: Kepler's set-aside tile
+        tiles = p.part(CopernicusLibrary)  # CHAR-COP-2: Copernicus' library tiles
+        assert part is not None or board is tiles is None, "a character's own part only on its ability side"
         personal = len(part.pages) if part is not None else 0  # CHAR-3: personal pages
         assert in_book == pages + p.appendix + personal, (
             f"seat {p.seat}: comets in book {in_book} != {pages}+{p.appendix}+{personal}"
@@ -41,9 +46,9 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
             line = solo_data(own.data if own else CURRENT).base_tiles
             assert sorted(p.queue) == sorted(line) or sorted(p.queue) == sorted((*line, "TYM"))
             assert sum(seat_of(p).grand) == 0, "SOLO-11: his cellar never holds a Grand Inquisitor"
-        elif part is not None and part.aside:  # CHAR-KEP-1: six on the board (the special one) plus one aside
-            assert len(p.queue) == 6 and sorted((*p.queue, part.aside)) == sorted((*tile_ids, "K1"))
-            assert p.queue.count("K1") == 1 and part.aside != "K1", "CHAR-KEP-3"
+        elif board is not None:  # CHAR-KEP-1: six on the board (the special one) plus one aside
+            assert len(p.queue) == 6 and sorted((*p.queue, board.aside)) == sorted((*tile_ids, "K1"))
+            assert p.queue.count("K1") == 1 and board.aside != "K1", "CHAR-KEP-3"
         elif part is not None and p.character in ("newton", "cunitz"):  # CHAR-NEW-1, CHAR-CUN-1: their own
             own = (
                 cat.luna_characters.newton_tiles
@@ -55,11 +60,11 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
             assert sorted(p.queue) == tile_ids, "6 tiles in the queue (ROT-5)"
         if part is not None:
             _luna_character(state, p)
-        if part is not None and part.library:  # CHAR-COP-3/4: inside the library, never over a Book token
-            cells = [(row + k, col) for t, _, col, row in part.library for k in range(_rows(cat, t))]
+        if tiles is not None:  # CHAR-COP-3/4: inside the library, never over a Book token
+            cells = [(row + k, col) for t, _, col, row in tiles.library for k in range(_rows(cat, t))]
             assert len(cells) == len(set(cells)), "library tiles never overlap"
             assert all(0 <= r < 4 and 1 <= col <= 1 + len(p.library) for r, col in cells)
-            assert len({t for t, _, _, _ in part.library}) == len(part.library) <= 4
+            assert len({t for t, _, _, _ in tiles.library}) == len(tiles.library) <= 4
         cellar_spaces = 5 if part is not None and p.character == "bruno" else len(cat.cellar_arch)
         assert len(p.cellar) == len(seat_of(p).grand) == cellar_spaces, "CHAR-BRU-2: Bruno's 5-space cellar"
         assert p.score == sum(v for _, v in p.points), "score = sum of points by source"
@@ -69,7 +74,7 @@ def check(state: GameState, vp_events: Counter[int]) -> None:
         assert all(0 <= h <= 4 for h in p.university)
         assert all(0 <= b <= _book_end(state, p) for b in p.books), (p.books, len(p.library))
         assert p.quadrants >= 0
-        assert set(p.upgraded) <= set(p.queue) | ({part.aside} if part is not None else set())
+        assert set(p.upgraded) <= set(p.queue) | ({board.aside} if board is not None else set())
     for i, colour in enumerate(COLOURS):
         assert state.supply[i] >= 0
         assert state.supply[i] + held[colour] == per_colour, f"{colour} dice conserved"

@@ -8,6 +8,7 @@ from domain import commands as c
 from domain import legal_moves
 from domain.characters import Character
 from domain.characters.commands import DeclineAbility, PlaceLibraryTile
+from domain.characters.copernicus import CopernicusLibrary
 from domain.characters.events import AbilityDeclined, LibraryTilePlaced
 from domain.errors import IllegalMove
 from domain.events import EffectLost, InquisitorPersuaded
@@ -37,7 +38,8 @@ def test_CHAR_COP_2_FREE_6_a_library_tile_once_per_turn_at_no_cost() -> None:
     assert [(e.tile, e.face, e.column, e.row, e.rows, e.rule) for e in placed] == [
         ("CP3", "A", 2, 0, 2, "CHAR-COP-2")
     ]
-    assert _part(s).library == (("CP3", "A", 2, 0),) and s.players[0].quadrants == 0
+    assert s.players[0].part(CopernicusLibrary).library == (("CP3", "A", 2, 0),)  # type: ignore[union-attr]
+    assert _part(s) is not None and s.players[0].quadrants == 0
     assert not any(isinstance(m, PlaceLibraryTile) for m in legal_moves(s))  # once per turn
     refusal = check(s, PlaceLibraryTile(seat=0, tile="CP1", face="A", column=1, row=0))
     assert refusal is not None and refusal.rule_id == "CHAR-COP-2"

@@ -6,9 +6,9 @@ import pytest
 
 from domain import IllegalMove, SeatSpec, Setup, legal_moves, start
 from domain import events as ev
-from domain.characters import Character
 from domain.characters.commands import DeclineAbility, KeplerSwap
 from domain.characters.events import AbilityDeclined, KeplerTilesSwapped
+from domain.characters.kepler import KeplerBoard
 from domain.concepts.actions import upgrade_options
 from domain.moves import check
 from domain.state import S4, Task
@@ -26,7 +26,7 @@ def test_CHAR_KEP_1_AMB_30_the_special_tile_on_S4_and_the_chosen_tile_aside() ->
     s = _kepler("A3")
     p = s.players[0]
     assert p.queue[S4] == "K1" and len(p.queue) == 6 and "A3" not in p.queue
-    assert p.part(Character).aside == "A3"  # type: ignore[union-attr]
+    assert p.part(KeplerBoard).aside == "A3"  # type: ignore[union-attr]
     seats = (SeatSpec("A", "kepler", side="ability", aside="K1"), SeatSpec("B", "galileo"))
     with pytest.raises(IllegalMove) as refused:
         start(Setup(seats=seats, seed="x"))
@@ -64,7 +64,7 @@ def test_CHAR_KEP_2_option_2_swaps_the_character_board_tile_in() -> None:
     s, _ = play(s, "tile 2")
     target = s.players[0].queue[0]
     s, _ = play(s, f"kswap A3 {target}")
-    assert s.players[0].queue[0] == "A3" and s.players[0].part(Character).aside == target  # type: ignore[union-attr]
+    assert s.players[0].queue[0] == "A3" and s.players[0].part(KeplerBoard).aside == target  # type: ignore[union-attr]
 
 
 def test_CHAR_KEP_3_the_special_tile_is_never_a_swap_target() -> None:

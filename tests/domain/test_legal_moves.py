@@ -34,11 +34,12 @@ from domain.bots import make_bot
 from domain.characters import commands as ch
 from domain.characters import cunitz, hevelius, newton
 from domain.expansions.luna import commands as lc
+from domain.expansions.luna.grand import PersuadeGrand
 from domain.expansions.plugins import every_plugin
 from domain.moves import check
 from domain.selfplay import default_setup
 from domain.state import COLOURS, S1, S2, S3, S4, UPGRADE, GameState, Task
-from domain.vocabulary import COMMAND_TYPES
+from domain.vocabulary import COMMAND_CLASSES, COMMAND_TYPES
 from rulebook import reference
 from tests.domain.scenario import actions_at, new_game, player, show, turn, with_agenda
 
@@ -110,7 +111,7 @@ def universe(s: GameState, types: tuple[type[c.Command], ...] = ()) -> Iterator[
                 yield c.Observe(seat=seat, target=f"MOON:{position}", dice=spent)
     for space in range(-1, 5):
         yield c.Persuade(seat=seat, space=space)
-        yield c.Persuade(seat=seat, space=space, grand=True)
+        yield PersuadeGrand(seat=seat, space=space)  # Luna's (also offered to base games: refused there)
     for colour in (*COLOURS, "G"):
         yield c.GainDie(seat=seat, colour=colour)
         if c.GainDie in wide:
@@ -386,7 +387,7 @@ def test_every_choice_effect_agrees_in_any_state() -> None:
     assert refused > 250_000
     menu = {"Move", "UseTile", "BuyFree", "EndActions", "EndFreeActions", "PlaceLibraryTile"}
     menu |= {"ClaimTile", "DiscardOffer"}  # Hevelius' claim and discard are Action-phase commands
-    assert seen == set(COMMAND_TYPES) - menu
+    assert seen == {cls.__name__ for cls in COMMAND_CLASSES} - menu  # Luna's PersuadeGrand too
 
 
 @pytest.mark.soak

@@ -223,7 +223,7 @@ def test_a_name_declared_twice_is_refused_when_the_vocabulary_is_composed() -> N
     class Walk(Command):
         VERB: ClassVar[str] = "move"  # the base game's verb
 
-    parse = vocabulary._PARSERS[Move]
+    parse = vocabulary._PARSERS["move"]
     with pytest.raises(ValueError, match="command Walk or its verb 'move' is taken"):
         vocabulary.compose_commands(((Move, parse),), ((Walk, parse),))
     seat_codec = luna_state.FLAT_PLAYER_PARTS[0]

@@ -157,7 +157,7 @@ def stored_events(store: GameStore, games: Iterable[Played]) -> list[Any]:
             }
             if version == 1:
                 kw["originator_topic"] = "galileo:Game"
-            stored = store.mapper.to_stored_event(STORED_CLASSES[type(event).__name__](**kw))
+            stored = store.mapper.to_stored_event(STORED_CLASSES[event.type](**kw))
             rows.append((meta["received_at"], game_index, stored))
     rows.sort(key=lambda r: (r[0], r[1]))  # stable: each game keeps its order
     return [r[2] for r in rows]

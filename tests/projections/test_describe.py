@@ -113,9 +113,9 @@ def _play(
         state, new = play_through(state, bots[state.turn.seat].choose(state, moves))
         events.extend(new)
     for event in events:
-        seen.add(type(event).__name__)
+        seen.add(event.type)
         for form in (event_to_dict(event), redact_event(event, None), redact_event(event, event.seat)):
-            event_texts.append(describe_event({**form, "type": type(event).__name__}, ctx))
+            event_texts.append(describe_event({**form, "type": event.type}, ctx))
     return event_texts, move_texts, seen
 
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
+from domain.concepts.inquisition import persuade_check, persuade_options
 from domain.effect_kinds import Check, EffectKind, Emitter, Options, Resolver
 from domain.errors import IllegalMove
 from domain.expansions.luna import commands as lc
 from domain.expansions.luna import events as le
+from domain.expansions.luna.grand import depart_check, depart_options
 from domain.expansions.luna.rules import bonus_lost, bonus_space, scoring_points
-from domain.expansions.luna.state import luna, luna_of
+from domain.expansions.luna.state import luna
 from domain.forfeit import is_frozen, lost_points
-from domain.moves import constellation_index, fixed_check, fixed_options, persuade_check, persuade_options
+from domain.moves import constellation_index, fixed_check, fixed_options
 from domain.ruleset import Rules
 from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
 
@@ -39,30 +41,6 @@ RULES.reward_code(
 )
 
 # Each choice of the expansion: its options and, beside them, its check (domain/effect_kinds.py).
-
-
-def _depart_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
-    """LUNA-42/43: spaces 1-8 hold one figure, space 9 any number."""
-    part = luna_of(s)
-    if part is None:
-        return []
-    bonus = part.bonus
-    return [lc.BonusSpace(seat=seat, space=i) for i in range(1, 10) if i == 9 or not bonus[i - 1]]
-
-
-def _depart_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | None:
-    if not isinstance(cmd, lc.BonusSpace):
-        return IllegalMove("pending-decision", "first choose a Bonus Board space", "RES-1")
-    part = luna_of(s)
-    if part is None:
-        return IllegalMove("no-luna", "the Bonus Board is part of the Luna expansion", "LUNA-1")
-    if cmd.space not in range(1, 10):
-        return IllegalMove("bad-space", "the Bonus Board has spaces 1..9", "LUNA-42")
-    if cmd.space != 9 and part.bonus[cmd.space - 1]:
-        return IllegalMove(
-            "space-taken", "Bonus space {space} already holds a figure", "LUNA-42", space=cmd.space
-        )
-    return None
 
 
 def free_observe_options(s: GameState, seat: int, max_cost: int) -> list[c.Command]:
@@ -313,8 +291,8 @@ RULES.effect(
         "DEPART",
         "choose a Bonus Board space for the Grand Inquisitor",
         (lc.BonusSpace,),
-        _depart_options,
-        _depart_check,
+        depart_options,
+        depart_check,
     ),
     _luna(
         "FREEOBS",

@@ -5,7 +5,9 @@ on is played with its rules; a base game never consults them.
 - here (`RULES`): how its events apply, which base events resolve its effects, the effects that lend an
   action, what its commands emit (and its extensions of the base Observe and Persuade), what its events
   grant, its setup and fork steps, the Moon phase change between any two steps (an interrupt), the Moon
-  as a Major Object and the Moon objective in Cleanup, the Grand Inquisitors as cellar figures.
+  as a Major Object and the Moon objective in Cleanup;
+- the Grand Inquisitors (their own command and event, how they are persuaded, gained and leave for the
+  Bonus Board): `grand.py`.
 """
 
 from __future__ import annotations
@@ -18,19 +20,16 @@ from domain.effects import reward_tasks
 from domain.errors import IllegalMove
 from domain.evolve import (
     Handler,
-    cellar_peak_of,
     observe_major,
     player_with,
     players_with,
     resolved,
     resolved_if,
-    turn_with,
 )
 from domain.expansions.luna import commands as lc
-from domain.expansions.luna import effects
+from domain.expansions.luna import effects, grand
 from domain.expansions.luna import events as le
 from domain.expansions.luna.rules import (
-    GRAND_INQUISITORS,
     bonus_space,
     bonus_tasks,
     moon_major_objects,
@@ -48,7 +47,7 @@ from domain.expansions.luna.state import (
     with_luna,
     with_seat,
 )
-from domain.grants import Deriver, book_tasks, library_reward, tile_rewards
+from domain.grants import book_tasks, library_reward, tile_rewards
 from domain.moves import (
     CleanupChoice,
     ExtraMajor,
@@ -62,7 +61,6 @@ from domain.state import COLOURS, GameState, Task, replace
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 RULES.major_object_sources.append(moon_major_objects)  # AMB-13 option
-RULES.cellar_figures.append(GRAND_INQUISITORS)  # LUNA-44, AMB-14
 RULES.point_rules.update(
     {"moon": "LUNA-23", "scoring-tile": "LUNA-23", "bonus-board": "LUNA-42", "moon-objective": "LUNA-80"}
 )
@@ -208,14 +206,12 @@ def _observe_moon(run: Run, cmd: c.Observe, task: Task | None, base: CommandHand
 
 
 def _advance_inquisitor(run: Run, cmd: c.Persuade, task: Task | None, base: CommandHandler) -> None:
-    """LUNA-BB-5: the Inquisitor goes straight to the rightmost space."""
+    """LUNA-BB-5: the Inquisitor goes straight to the rightmost space (a Grand one: grand.py)."""
     if task is None or task.kind != "ADVANCE":
         base(run, cmd, task)
         return
     end = len(run.state.players[cmd.seat].cellar) - 1
-    run.emit(
-        ev.InquisitorPersuaded(seat=cmd.seat, start=cmd.space, end=end, grand=cmd.grand, rule="LUNA-BB-5")
-    )
+    run.emit(ev.InquisitorPersuaded(seat=cmd.seat, start=cmd.space, end=end, rule="LUNA-BB-5"))
 
 
 RULES.wrap_command(c.Observe, _observe_moon)
@@ -252,25 +248,6 @@ def _phase(s: GameState, e: le.MoonPhaseAdvanced) -> GameState:
 @RULES.event(le.ScoringTileScored, "SCORING")
 def _scoring(s: GameState, e: le.ScoringTileScored) -> GameState:
     return replace(s, agenda=resolved(s, e))  # the points per seat are grants
-
-
-@RULES.event(le.GrandInquisitorGained, "GRAND")
-def _grand(s: GameState, e: le.GrandInquisitorGained) -> GameState:
-    grand = seat_of(s.players[e.seat]).grand
-    s = with_seat(s, e.seat, grand=(grand[0] + 1, *grand[1:]))  # LUNA-40: to the leftmost space
-    return replace(
-        s, turn=turn_with(s, cellar_peak=cellar_peak_of(s, s.players[e.seat])), agenda=resolved(s, e)
-    )
-
-
-@RULES.event(le.GrandInquisitorDeparted, "DEPART")
-def _departed(s: GameState, e: le.GrandInquisitorDeparted) -> GameState:
-    grand = seat_of(s.players[e.seat]).grand
-    s = with_seat(s, e.seat, grand=(*grand[:-1], grand[-1] - 1))
-    part = luna(s)
-    bonus = list(part.bonus)
-    bonus[e.space - 1] = (*bonus[e.space - 1], e.seat)
-    return replace(with_luna(s, replace(part, bonus=tuple(bonus))), agenda=resolved(s, e))
 
 
 @RULES.event(le.BonusBoardRewardTaken, "BONUS")
@@ -319,11 +296,6 @@ def _scale_collected(s: GameState, e: le.ScaleRewardCollected) -> GameState:
 @RULES.event(le.BonusDeclined, "OPTINQ", "FIXEDAT")
 def _declined(s: GameState, e: le.BonusDeclined) -> GameState:
     return replace(s, agenda=resolved(s, e))
-
-
-@RULES.command(lc.BonusSpace)
-def _command_bonus_space(run: Run, cmd: lc.BonusSpace, task: Task | None) -> None:
-    run.emit(le.GrandInquisitorDeparted(seat=cmd.seat, space=cmd.space))
 
 
 @RULES.command(lc.Relocate)
@@ -399,11 +371,6 @@ def _grants_scoring(before: GameState, after: GameState, e: le.ScoringTileScored
     return [Task("VP", e.points[seat], str(seat), "scoring-tile") for seat in order if e.points[seat]]
 
 
-@RULES.grant(le.GrandInquisitorDeparted)
-def _grants_departed(before: GameState, after: GameState, e: le.GrandInquisitorDeparted) -> list[Task]:
-    return [Task("BONUS", e.space)]  # LUNA-42
-
-
 @RULES.grant(le.BonusBoardRewardTaken)
 def _grants_bonus(before: GameState, after: GameState, e: le.BonusBoardRewardTaken) -> list[Task]:
     return [] if e.lost else bonus_tasks(after, bonus_space(after, e.space))
@@ -448,18 +415,7 @@ def _grants_scale_collected(before: GameState, after: GameState, e: le.ScaleRewa
     ]
 
 
-def _grand_leaves(
-    before: GameState, after: GameState, e: ev.InquisitorPersuaded, base: Deriver
-) -> list[Task]:
-    if e.grand and e.end == len(after.players[e.seat].cellar) - 1:
-        return [Task("DEPART")]  # LUNA-41: it leaves at once (RES-8, AMB-50)
-    return base(before, after, e)
-
-
-RULES.wrap_grant(ev.InquisitorPersuaded, _grand_leaves)
-
-
 class Luna(Plugin):
     """The Luna expansion (digest §18): a game whose `luna` option is on is played with it."""
 
-    rules = (effects.RULES, RULES)
+    rules = (effects.RULES, RULES, grand.RULES)

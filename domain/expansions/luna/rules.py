@@ -4,33 +4,14 @@ from __future__ import annotations
 
 from domain.catalog.luna import POSITIONS, BonusSpace, ScoringTile
 from domain.effects import reward_tasks
-from domain.expansions.luna.state import luna, luna_of, seat_of, seat_with
-from domain.scoring import CellarFigures, major_objects
+from domain.expansions.luna.state import luna, luna_of, seat_of
+from domain.scoring import major_objects
 from domain.state import GameState, PlayerState, Task
 
 
 def moon_major_objects(s: GameState, p: PlayerState) -> int:
     """AMB-13: with the option, each Moon observation counts as a Major Object (LIB-5)."""
     return seat_of(p).moon if s.options.get("moon_counts_as_major_object") else 0
-
-
-def grand_inquisitors(p: PlayerState) -> tuple[int, ...]:
-    return seat_of(p).grand
-
-
-def with_grand_inquisitors(p: PlayerState, counts: tuple[int, ...]) -> PlayerState:
-    return seat_with(p, grand=counts)
-
-
-def grand_final_weight(s: GameState) -> int:
-    """AMB-14 option: a Grand Inquisitor left in the cellar scores its space's value twice."""
-    return 2 if s.options.get("grand_inquisitor_double_at_end") else 1
-
-
-# LUNA-44: a Grand Inquisitor counts twice at an Interrogation.
-GRAND_INQUISITORS = CellarFigures(
-    grand_inquisitors, 2, grand_final_weight, with_grand_inquisitors, "Grand Inquisitor"
-)
 
 
 def phase_due(s: GameState) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
+from domain.options import Options
 from domain.parts import (
     FlatCodec,
     PartCodec,
@@ -105,8 +106,29 @@ class LunaSeat(Part):
     def at_rest(self) -> bool:
         return self.moon == 0 and not any(self.grand)
 
+    # What the base rules count of the Grand Inquisitors in the cellar (Luna's rules for them: grand.py).
+
     def inquisitors(self) -> int:
-        return sum(self.grand)  # LUNA-44: Grand Inquisitors are Inquisitors in the cellar
+        return sum(self.grand)  # LUNA-45, AMB-14: Grand Inquisitors are Inquisitors in the cellar
+
+    def on_rightmost(self) -> int:
+        return self.grand[-1]
+
+    def interrogation(self, arch: tuple[int, ...]) -> int:
+        return INTERROGATION_WEIGHT * sum(v * n for v, n in zip(arch, self.grand, strict=True))
+
+    def cellar_points(self, bottom: tuple[int, ...], options: Options) -> int:
+        weight = final_weight(options)
+        return weight * sum(v * n for v, n in zip(bottom, self.grand, strict=True))
+
+
+INTERROGATION_WEIGHT = 2  # LUNA-44: a Grand Inquisitor counts twice at an Interrogation
+
+
+def final_weight(options: Options) -> int:
+    """LUNA-46, AMB-14: a Grand Inquisitor left in the cellar scores its space's value once (twice with
+    the option grandInquisitorDoubleAtEnd)."""
+    return 2 if options.get("grand_inquisitor_double_at_end") else 1
 
 
 @lru_cache(maxsize=8)

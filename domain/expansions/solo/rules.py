@@ -19,6 +19,7 @@ from domain import commands as c
 from domain import events as ev
 from domain.catalog import Catalog
 from domain.characters.roster import has_ability
+from domain.concepts.inquisition import persuade_options
 from domain.editions import ENGINE_VERSION, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
@@ -28,11 +29,11 @@ from domain.expansions.luna.rules import observable_moon_tiles
 from domain.expansions.solo import events as se
 from domain.expansions.solo.data import CURRENT, DIFFICULTIES, SoloData, solo_data
 from domain.expansions.solo.state import TychoState, tycho_of
-from domain.moves import library_end, persuade_options
+from domain.moves import library_end
 from domain.resolve import draw_card
 from domain.rng import SeededRandom, digest
 from domain.ruleset import Rules
-from domain.scoring import SUBJECTS, TOP, interrogation, persuaded_figures
+from domain.scoring import SUBJECTS, TOP, interrogation
 from domain.setup import (
     OpponentSetup,
     SeatSpec,
@@ -646,15 +647,13 @@ def persuasion(s: GameState, seat: int, options: list[c.Command]) -> c.Persuade 
     best: tuple[int, int] | None = None
     chosen: c.Persuade | None = None
     for cmd in options:
-        if not isinstance(cmd, c.Persuade) or cmd.grand:  # SOLO-11: his cellar holds no Grand Inquisitor
+        if type(cmd) is not c.Persuade:  # SOLO-11: his cellar holds no Grand Inquisitor (nor another kind)
             continue
         p = s.players[seat]
-        figures = persuaded_figures(s, cmd.grand)  # his ordinary or his expansion's own figures
-        spaces = list(p.cellar if figures is None else figures.counts(p))
+        spaces = list(p.cellar)
         spaces[cmd.space] -= 1
         spaces[cmd.space + 1] += 1
-        after = replace(p, cellar=tuple(spaces)) if figures is None else figures.put(p, tuple(spaces))
-        total = interrogation(s, after)[0]
+        total = interrogation(s, replace(p, cellar=tuple(spaces)))[0]
         key = (total, -cmd.space)
         if best is None or key > best:
             best, chosen = key, cmd
@@ -667,7 +666,7 @@ def _persuade(run: Emitter, task: Task) -> None:
     if cmd is None:
         _lost(run, task, "no Inquisitor of his can move", "SOLO-45")
         return
-    run.emit(ev.InquisitorPersuaded(seat=p.seat, start=cmd.space, end=cmd.space + 1, grand=cmd.grand))
+    run.emit(ev.InquisitorPersuaded(seat=p.seat, start=cmd.space, end=cmd.space + 1))
 
 
 def _remove(run: Emitter, task: Task) -> None:
