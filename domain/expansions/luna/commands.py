@@ -43,7 +43,8 @@ class Relocate(Command):
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class SwapTiles(Command):
-    """LUNA-BA-7: swap two of your Action tiles."""
+    """LUNA-BA-7: swap two of your Action tiles (why it is not Kepler's `KeplerSwap`, CHAR-KEP-2:
+    domain/characters/commands.py)."""
 
     first: str
     second: str
