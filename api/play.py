@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
@@ -23,6 +23,8 @@ from projections.describe import Context, default_context, describe_event, routi
 from replays.clock import ClockConfig
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
@@ -142,17 +144,41 @@ async def submit(
     let the bots play if the turn passed to one. `received_at` and `check`: see `Games.submit`. Gives
     the result and the batch it published (None for a replayed command ID, which publishes nothing): its
     spectator items serve the response too (`seat_items`)."""
-    result = await run_in_threadpool(
-        runtime.store.submit,
-        game_id,
-        command,
-        expected_version,
-        command_id,
-        actor,
-        seat_kind,
-        received_at,
-        check,
+    result, batch, _ = await submit_then(
+        runtime, game_id, actor, command, expected_version, command_id, seat_kind, received_at, check, None
     )
+    return result, batch
+
+
+async def submit_then(
+    runtime: Runtime,
+    game_id: str,
+    actor: int | str,
+    command: Command,
+    expected_version: int,
+    command_id: str,
+    seat_kind: str,
+    received_at: datetime | None,
+    check: Callable[[Game, datetime], None] | None,
+    then: Callable[[], T] | None,
+) -> tuple[SubmitResult, Batch | None, T | None]:
+    """`submit`, and `then()` (blocking: what the caller reads of the game after its command) in the
+    same worker-thread call, right after the write: one thread hop instead of two (issue 28). Its
+    result is None when `then` is None or failed: the command is stored and published all the same (the
+    caller reads again, and meets the failure there)."""
+
+    def write() -> tuple[SubmitResult, T | None]:
+        result = runtime.store.submit(
+            game_id, command, expected_version, command_id, actor, seat_kind, received_at, check
+        )
+        if then is None:
+            return result, None
+        try:
+            return result, then()
+        except Exception:  # not this call's to answer: the write must still be published below
+            return result, None
+
+    result, after = await run_in_threadpool(write)
     batch = None
     if not result.replayed:
         names: tuple[str, ...] = ()
@@ -161,7 +187,7 @@ async def submit(
         batch = batch_of(game_id, result.version, result.events, names)
         await after_write(runtime, game_id, result.version, result.events, batch)
     runtime.bots.kick(game_id)
-    return result, batch
+    return result, batch, after
 
 
 async def after_write(

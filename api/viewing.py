@@ -52,17 +52,27 @@ async def board_body(
     return body[:-1] + b',"moves":' + orjson.dumps(moves) + b"}"
 
 
-async def seat_board(runtime: Runtime, game_id: str, seat: Seat, locale: str = "en") -> bytes:
+async def seat_board(
+    runtime: Runtime, game_id: str, seat: Seat, locale: str = "en", read: SeatRead | None = None
+) -> bytes:
     """The seat's board with its moves now, as `GET /games/{id}?include=moves` answers the seat: what a
-    command's answer carries with `include=board`, so the page draws the next decision at once."""
-
-    def read() -> tuple[GameState, int, tuple[int | None, Listing | None]]:
-        state, version = runtime.store.current(game_id)
-        return state, version, listing_at(runtime, game_id, state, version, seat.seat, locale)
-
-    state, version, listed = await run_in_threadpool(read)
+    command's answer carries with `include=board`, so the page draws the next decision at once. `read`:
+    `seat_read`'s answer when the caller made it already (in the command's own worker-thread call)."""
+    if read is None:
+        read = await run_in_threadpool(seat_read, runtime, game_id, seat, locale)
+    state, version, listed = read
     viewer = viewer_for(seat.seat, state.finished)
     return await board_body(runtime, game_id, state, version, viewer, seat, True, listed)
+
+
+# A seat's game now: its state, its version and the seat's listing (`listing_at`).
+SeatRead = tuple[GameState, int, tuple[int | None, Listing | None]]
+
+
+def seat_read(runtime: Runtime, game_id: str, seat: Seat, locale: str = "en") -> SeatRead:
+    """(Blocking.) What `seat_board` shows: the game now and `seat`'s listing at its version."""
+    state, version = runtime.store.current(game_id)
+    return state, version, listing_at(runtime, game_id, state, version, seat.seat, locale)
 
 
 async def clock_of(runtime: Runtime, game_id: str, version: int) -> tuple[dict[str, Any] | None, bool]:

@@ -1,5 +1,6 @@
-"""The base game as a plug-in: its events (domain/evolve.py), commands (domain/resolve.py), grants
-(domain/grants.py) and effect kinds (domain/concepts/). Every game is played with it."""
+"""The base game as a plug-in: its events (domain/evolve.py; a take-back's, domain/takeback.py),
+commands (domain/resolve.py), grants (domain/grants.py) and effect kinds (domain/concepts/). Every game
+is played with it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from domain.evolve import RULES as EVENTS
 from domain.grants import RULES as GRANTS
 from domain.resolve import RULES as COMMANDS
 from domain.ruleset import Plugin
+from domain.takeback import RULES as TAKEBACKS
 
 
 class BaseGame(Plugin):
@@ -25,6 +27,7 @@ class BaseGame(Plugin):
         EVENTS,
         COMMANDS,
         GRANTS,
+        TAKEBACKS,
         actions.RULES,
         book_of_comets.RULES,
         comets.RULES,

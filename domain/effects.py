@@ -2,43 +2,21 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from domain.catalog.rewards import read_reward_code
 from domain.state import Task
-
-_CODE = re.compile(
-    r"^(?:(?P<vp>\d+)VP|(?P<q>\d*)Q|PER(?:x(?P<per>\d+))?|DIE|LEC|INC(?P<inc2>2?):(?P<colour>[RYB])"
-    r"|1D\+(?P<raise>\d)|INQ|FW|CARD|W(?P<write>\d+)|WC|UPG|SPOT)$"
-)
-
-
-def is_base_code(code: str) -> bool:
-    """Whether `code` is one of the base game's reward codes (digest §9.2)."""
-    return _CODE.match(code) is not None
 
 
 def base_code(code: str, source: str = "") -> Task | None:
-    """What one of the base game's reward codes (digest §9.2) stands for, as one task: its kind, amount
-    and argument (3VP: VP 3; 2Q: Q 2; PERx3: PER 3, three persuades, INQ-12; INC2:R: INC 2 "R"; 1D+2:
-    RAISE 2; W3: WRITE 3; DIE, LEC, INQ...: the code itself, 1). None for any other code. The describer
+    """What one of the base game's reward codes stands for, as one task (the grammar's reading,
+    `read_reward_code` in domain/catalog/rewards.py). None for any other code. The describer
     (projections/describe.py) words a code from this reading."""
-    m = _CODE.match(code)
-    if m is None:
+    read = read_reward_code(code)
+    if read is None:
         return None
-    if m["vp"]:
-        return Task("VP", int(m["vp"]), "", source)
-    if m["q"] is not None and code.endswith("Q"):
-        return Task("Q", int(m["q"] or 1), "", source)
-    if code.startswith("PER"):
-        return Task("PER", int(m["per"] or 1), "", source)
-    if code.startswith("INC"):
-        return Task("INC", 2 if m["inc2"] else 1, m["colour"], source)
-    if code.startswith("1D+"):
-        return Task("RAISE", int(m["raise"]), "", source)
-    if m["write"]:
-        return Task("WRITE", int(m["write"]), "", source)
-    return Task(code, 1, "", source)
+    kind, n, arg = read
+    return Task(kind, n, arg, source)
 
 
 def tasks_for(code: str, source: str, specials: Mapping[str, Task]) -> list[Task]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from domain import commands as c
 from domain.events import Event
 from domain.evolve import evolve, fold
-from domain.expansions import plugins  # noqa: F401  (plug-ins first: they import without a cycle so)
 from domain.moves import check, options
 from domain.opponents import opponent_at
 from domain.resolve import Run, advance, apply_command

@@ -397,7 +397,7 @@ def _end_triggered(s: GameState, e: ev.EndOfGameTriggered) -> GameState:
 
 @_on(ev.TurnEnded)
 def _turn_ended(s: GameState, e: ev.TurnEnded) -> GameState:
-    # TURN-1 through the game's turn order (a plug-in's own, `Rules.turn_order`), past frozen seats
+    # TURN-1, past frozen seats
     following = next_turn(s)  # (ASYNC-3, domain/forfeit.py); None: every seat is frozen
     if following is None or (s.last_turn is not None and following[1] > s.last_turn):
         return _set_turn(s, _turn_phase(s.turn, "scoring"))  # END-2: the final round is over
@@ -779,14 +779,6 @@ def _handed_over(s: GameState, e: ev.SeatHandedOver) -> GameState:
     return apply_handover(s, e)  # a frozen seat handed to a bot or a person plays again
 
 
-@_on(ev.TakenBack)
-def _taken_back(s: GameState, e: ev.TakenBack) -> GameState:
-    # Imported here: a dumped state is read by the state parts' codecs, which the vocabulary composes
-    # from the plug-ins, and they import this module.
-    from domain.serialize import load_state
-
-    return load_state(ev.event_to_dict(e)["state"])  # its JSON form: lists, not the frozen tuples
-
-
 for _fact in ev.TABLE_EVENTS:  # the other facts of the table change nothing in the game
-    RULES.events.setdefault(_fact, _unchanged)
+    if _fact is not ev.TakenBack:  # a take-back returns to an earlier state: domain/takeback.py
+        RULES.events.setdefault(_fact, _unchanged)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from domain import events as ev
 from domain.state import GameState, replace
-from domain.turnorder import turn_order
+from domain.turnorder import next_seat
 
 FORFEIT_RULE = "ASYNC-3"
 
@@ -44,17 +44,16 @@ def apply_handover(s: GameState, e: ev.SeatHandedOver) -> GameState:
 
 
 def next_turn(s: GameState) -> tuple[int, int] | None:
-    """The seat and number of the next turn, past frozen seats (TURN-1 through the game's turn order);
-    None when every seat is frozen. Each skipped seat's turn counts in the numbering."""
-    order = turn_order(s)
-    seat, number = order.next_seat(s), s.turn.number + 1
+    """The seat and number of the next turn, past frozen seats (TURN-1); None when every seat is
+    frozen. Each skipped seat's turn counts in the numbering."""
+    seat, number = next_seat(s), s.turn.number + 1
     if not s.frozen:
         return seat, number
     for _ in range(len(s.players)):
         if seat not in s.frozen:
             return seat, number
         probe = replace(s, turn=replace(s.turn, seat=seat, number=number))
-        seat, number = order.next_seat(probe), number + 1
+        seat, number = next_seat(probe), number + 1
     return None
 
 

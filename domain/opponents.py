@@ -15,7 +15,8 @@ each step:
    `winners(state)` may decide the winners its own way (None: TIE-1 as usual).
 
 An opponent plays the seats of its character id in a game whose rules have it (`Ruleset.opponents`);
-the order of turns is the `TurnOrder` seam (`domain/turnorder.py`). The base turn handlers name no opponent.
+its seat takes its turns in the order of TURN-1 (`domain/turnorder.py`). The base turn handlers name no
+opponent.
 """
 
 from __future__ import annotations

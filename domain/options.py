@@ -47,9 +47,11 @@ def flag(value: Any) -> str | None:
     return None if isinstance(value, bool) else "must be true or false"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Options:
-    """Rule options. `None` for a number means "the catalog's value"."""
+    """Rule options. `None` for a number means "the catalog's value". `Options(name=value)` takes the
+    base game's options by attribute and an expansion's too (kept in `extra`, only where not at its
+    default), so its own `__init__` (written here, not generated)."""
 
     dice_supply_per_colour: int | None = None  # AMB-2 (catalog: box figure)
     rotate_when_moving_action_skipped: bool = False  # AMB-5
@@ -62,6 +64,21 @@ class Options:
     die_max: int | None = None  # AMB-25 (catalog: 6)
     random_action_tiles: bool = True  # SET-23: random order (else each seat's given order)
     extra: tuple[tuple[str, Any], ...] = ()  # an expansion's options not at their default, by attribute
+
+    def __init__(self, **values: Any) -> None:
+        extra = dict(values.pop("extra", ()))
+        for field in fields(Options):
+            if field.name != "extra":
+                object.__setattr__(self, field.name, values.pop(field.name, field.default))
+        for attr, value in values.items():
+            spec = _spec(attr)
+            if spec is None:
+                raise TypeError(f"Options.__init__() got an unexpected keyword argument {attr!r}")
+            if value == spec.default and type(value) is type(spec.default):
+                extra.pop(attr, None)
+            else:
+                extra[attr] = value
+        object.__setattr__(self, "extra", tuple(sorted(extra.items())))
 
     def get(self, attr: str) -> Any:
         """Any option's value by its attribute name (an expansion's too)."""
@@ -139,28 +156,3 @@ def _names() -> Mapping[str, str]:
     from domain.vocabulary import OPTION_NAMES  # above the plug-ins (module docstring)
 
     return OPTION_NAMES
-
-
-def _init_with_extra(init: Any) -> Any:
-    """`Options(...)` that also takes an expansion's options as keywords (kept in `extra`)."""
-
-    def __init__(self: Options, *args: Any, **kwargs: Any) -> None:
-        given = kwargs.keys() - _BASE_ATTRS if kwargs else ()
-        specs = {attr: spec for attr in given if (spec := _spec(attr)) is not None}
-        if not specs:
-            init(self, *args, **kwargs)  # (an unknown keyword: refused by the dataclass's own __init__)
-            return
-        values = {attr: kwargs.pop(attr) for attr in specs}
-        init(self, *args, **kwargs)
-        extra = dict(self.extra)
-        for attr, value in values.items():
-            if value == specs[attr].default and type(value) is type(specs[attr].default):
-                extra.pop(attr, None)
-            else:
-                extra[attr] = value
-        object.__setattr__(self, "extra", tuple(sorted(extra.items())))
-
-    return __init__
-
-
-Options.__init__ = _init_with_extra(Options.__init__)  # type: ignore[method-assign]

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from domain.catalog.rewards import is_reward_code
+
 if TYPE_CHECKING:
     from domain.effect_kinds import EffectKind, Interrupt
     from domain.moves import CleanupChoice, ExtraMajor
@@ -28,7 +30,6 @@ if TYPE_CHECKING:
     from domain.options import Options
     from domain.setup import OpponentSetup
     from domain.state import GameState, PlayerState, Task
-    from domain.turnorder import TurnOrder
 
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C")
@@ -77,7 +78,6 @@ class Rules:
         "reward_codes",
         "rotated_at_once",
         "state_redeals",
-        "turn_order",
     )
 
     def __init__(self, name: str) -> None:
@@ -105,7 +105,6 @@ class Rules:
         self.on_start: list[StartStep] = []
         self.on_fork: list[ForkStep] = []
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
-        self.turn_order: TurnOrder | None = None  # who plays next (None: the base game's, TURN-1)
         self.opponent_setups: list[OpponentSetup] = []  # a non-player opponent's seat at setup
         # What a non-player opponent re-deals at a fork (domain/fork.py): each rewrites, in the copied
         # events, its own hidden deal with the fork's seed and salt, keeping what they revealed of it.
@@ -195,10 +194,8 @@ class Rules:
     def reward_code(self, codes: Mapping[str, Task]) -> None:
         """Reward codes this plug-in's components print besides the base game's (digest §9.2), each
         standing for one task (domain/effects.py reads them from the game's ruleset)."""
-        from domain.effects import is_base_code  # effects imports the state, which imports this module
-
         for code, task in codes.items():
-            if is_base_code(code):
+            if is_reward_code(code):
                 raise ValueError(f"{self.name}: {code!r} is a base game's reward code (digest §9.2)")
             if self.reward_codes.get(code, task) != task:
                 raise ValueError(f"{self.name}: reward code {code!r} is defined twice")
@@ -291,7 +288,6 @@ class Ruleset:
         "reward_codes",
         "rotated_at_once",
         "state_redeals",
-        "turn_order",
     )
 
     def __init__(self, pins: Pins, plugins: Iterable[type[Plugin]]) -> None:
@@ -359,10 +355,8 @@ class Ruleset:
         # character id -> the rules of its ability side, for the characters a seat plays on that side
         self.abilities: dict[str, Any] = {p.ability_of: p() for p in self.plugins if p.ability_of}
         self.opponents: dict[str, Opponent] = {}  # character id -> the non-player opponent playing it
-        self.turn_order: TurnOrder | None = None  # the last plug-in's that has one (None: TURN-1's)
         for rules in tables:
             _merge(self.opponents, rules.opponents, rules.name, "an opponent")
-            self.turn_order = rules.turn_order or self.turn_order
 
     def __repr__(self) -> str:
         return f"Ruleset({', '.join(plugin.__name__ for plugin in self.plugins)})"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import exp, log, sqrt
 
 from domain import commands as c
 from domain.bots import evaluate, prune
@@ -125,7 +126,7 @@ def spread(state: GameState) -> float:
 def _sigmoid(x: float) -> float:
     if x < -40:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
+    return 1.0 / (1.0 + exp(-x))
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +151,18 @@ def value_of(state: GameState) -> Value:
         wins = win_probabilities(scores, spread(state))
     if len(scores) == 1:
         return Value((scores[0],), wins)
-    margins = tuple(s - max(o for j, o in enumerate(scores) if j != i) for i, s in enumerate(scores))
-    return Value(margins, wins)
+    return Value(_margins(scores), wins)
+
+
+def _margins(scores: Sequence[float]) -> tuple[float, ...]:
+    """Each seat's score minus the best other seat's (the first and second best found in one pass)."""
+    first = second = -math.inf
+    for x in scores:
+        if x > first:
+            first, second = x, first
+        elif x > second:
+            second = x
+    return tuple(x - (second if x == first else first) for x in scores)
 
 
 def win_probabilities(values: Sequence[float], scale: float) -> tuple[float, ...]:
@@ -195,7 +206,12 @@ class _Edge:
         self.child = _Node()
 
 
-def _arrive(played: Played, stop: int) -> tuple[GameState, list[c.Command] | None, Value | None]:
+Evaluation = Callable[[GameState], Value]  # a leaf evaluation: `value_of`, or a learned one
+
+
+def _arrive(
+    played: Played, stop: int, evaluation: Evaluation = value_of
+) -> tuple[GameState, list[c.Command] | None, Value | None]:
     """Play the forced moves from where `played` stopped (they take no node): the next real decision
     with its candidate moves, or a leaf (the end, or the horizon) with its value."""
     s, _, known = played
@@ -206,7 +222,7 @@ def _arrive(played: Played, stop: int) -> tuple[GameState, list[c.Command] | Non
         if not moves:  # nobody to decide (never at a settled state: a safety net)
             break
         s, _, known = play_on(s, moves[0])
-    return s, None, value_of(s)
+    return s, None, evaluation(s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +265,7 @@ def search(
     include: c.Command | None = None,
     cancelled: Callable[[], bool] | None = None,
     stop: int | None = None,
+    evaluation: Evaluation = value_of,
 ) -> SearchResult:
     """Search the decision of the seat to act in `state`, from what `viewer` (default: that seat)
     knows. `include` is a move to value even if the pruning would leave it out (the move a player
@@ -256,11 +273,24 @@ def search(
     of its own continuations, like the best move's (a mean over few visits would be pessimistic).
     `cancelled` is polled between iterations: when it says so the search stops with what it has.
     `stop`: the turn at which the tree ends (default: the state's turn plus `budget.horizon`), so an
-    analysis can value a later position to the same horizon as the decision before it."""
+    analysis can value a later position to the same horizon as the decision before it. `evaluation`
+    values the leaves (default: `value_of`, the greedy evaluation; domain/learned.py has a learned one).
+
+    The steps: the root's determinisations (`_root`), then `budget.iterations` descents (`_Tree.iterate`:
+    a move chosen at each decision, `_Tree.choose`, until one is expanded or a leaf reached; the value
+    backed up the path, `_backup`), then the root moves' statistics (`_statistics`)."""
     seat = state.turn.seat
-    knows = seat if viewer is None else viewer
-    seats = len(state.players)
-    rng = SeededRandom(seed, "ismcts")
+    root = _root(state, budget, seed, seat if viewer is None else viewer, include)
+    if stop is None:
+        stop = state.turn.number + budget.horizon
+    tree = _Tree(root, len(state.players), SeededRandom(seed, "ismcts"), include, budget.exploration, stop)
+    tree.evaluation = evaluation
+    done = tree.run(budget.iterations, budget.determinisations, cancelled)
+    return SearchResult(seat, _statistics(root, seat), done)
+
+
+def _root(state: GameState, budget: Budget, seed: str, knows: int, include: c.Command | None) -> _Node:
+    """The root: per determinisation, the re-dealt state and its candidate moves (with `include`)."""
     root = _Node()
     for k in range(budget.determinisations):
         det = determinise(state, knows, digest(seed, "det", str(k)))
@@ -268,65 +298,121 @@ def search(
         if include is not None and include not in options:
             options.append(include)
         root.seen[k] = (det, options, None)
-    if stop is None:
-        stop = state.turn.number + budget.horizon
-    explore = budget.exploration
-    done = 0
-    for i in range(budget.iterations):
-        if cancelled is not None and i % 16 == 0 and cancelled():
-            break
-        done += 1
-        k = i % budget.determinisations
-        node = root
+    return root
+
+
+class _Tree:
+    """One search's tree and what its iterations share: the root, the seats, the tie-break stream, the
+    included move, the UCB constant and the turn at which the tree ends."""
+
+    __slots__ = ("evaluation", "explore", "include", "rng", "root", "seats", "stop")
+
+    def __init__(
+        self, root: _Node, seats: int, rng: SeededRandom, include: c.Command | None, explore: float, stop: int
+    ) -> None:
+        self.root = root
+        self.seats = seats
+        self.rng = rng
+        self.include = include
+        self.explore = explore
+        self.stop = stop
+        self.evaluation: Evaluation = value_of
+
+    def run(self, iterations: int, determinisations: int, cancelled: Callable[[], bool] | None) -> int:
+        """The iterations, determinisation i % determinisations for iteration i, polling `cancelled`
+        every 16; returns how many were done."""
+        done = 0
+        for i in range(iterations):
+            if cancelled is not None and i % 16 == 0 and cancelled():
+                break
+            done += 1
+            self.iterate(i, i % determinisations)
+        return done
+
+    def iterate(self, i: int, k: int) -> None:
+        """Iteration `i` on determinisation `k`: from the root, a move chosen at each decision until one
+        is expanded (a new edge) or a leaf reached; the position reached valued and backed up the path."""
+        node = self.root
         path: list[_Edge] = []
-        s, moves, value = root.seen[k]
+        s, moves, value = node.seen[k]
         while moves is not None:
-            edges = node.edges
-            untried: list[c.Command] = []
-            for m in moves:
-                edge = edges.get(m)
-                if edge is None:
-                    untried.append(m)
-                else:
-                    edge.avail += 1
-            if untried:
-                m = (
-                    include
-                    if include is not None and include in untried
-                    else untried[rng.below(len(untried))]
-                )
-                edge = _Edge(seats)
-                edges[m] = edge
-            elif node is root and i % FOCUS == FOCUS - 1 and include is not None and include in edges:
-                m = include  # every FOCUS-th iteration searches the included move: its value is not a guess
-                edge = edges[m]
-            else:
-                actor = s.turn.seat
-                best_score = -math.inf
-                m = moves[0]
-                for move in moves:
-                    e = edges[move]
-                    score = e.margins[actor] / e.visits + explore * math.sqrt(math.log(e.avail) / e.visits)
-                    if score > best_score:
-                        m, best_score = move, score
-                edge = edges[m]
+            m, edge, expanded = self.choose(node, moves, s, i)
             path.append(edge)
             node = edge.child
             seen = node.seen.get(k)
             if seen is None:
-                seen = _arrive(play_on(s, m), stop)
+                seen = _arrive(play_on(s, m), self.stop, self.evaluation)
                 node.seen[k] = seen
             s, moves, value = seen
-            if untried:
+            if expanded:
                 break
         if value is None:
-            value = value_of(s)
+            value = self.evaluation(s)
             node.seen[k] = (s, moves, value)
-        for edge in path:
-            edge.visits += 1
-            for j in range(seats):
-                edge.margins[j] += value.margins[j]
-                edge.wins[j] += value.wins[j]
+        _backup(path, value, self.seats)
+
+    def choose(
+        self, node: _Node, moves: list[c.Command], s: GameState, i: int
+    ) -> tuple[c.Command, _Edge, bool]:
+        """The move to follow at `node` (and whether it is new there): every move offered counts as
+        available; an untried move first (the included one before the others), then at the root every
+        FOCUS-th iteration the included move, otherwise UCB1 for the seat to act."""
+        edges = node.edges
+        untried = _available(edges, moves)
+        include = self.include
+        if untried:
+            m = (
+                include
+                if include is not None and include in untried
+                else untried[self.rng.below(len(untried))]
+            )
+            edge = _Edge(self.seats)
+            edges[m] = edge
+            return m, edge, True
+        if node is self.root and i % FOCUS == FOCUS - 1 and include is not None and include in edges:
+            return include, edges[include], False  # the included move's value is not a guess
+        m = _ucb(edges, moves, s.turn.seat, self.explore)
+        return m, edges[m], False
+
+
+def _available(edges: dict[c.Command, _Edge], moves: list[c.Command]) -> list[c.Command]:
+    """Count one more availability for each of `moves` tried before; return the untried ones, in order."""
+    untried: list[c.Command] = []
+    for m in moves:
+        edge = edges.get(m)
+        if edge is None:
+            untried.append(m)
+        else:
+            edge.avail += 1
+    return untried
+
+
+def _ucb(edges: dict[c.Command, _Edge], moves: list[c.Command], actor: int, explore: float) -> c.Command:
+    """UCB1 with availability counts on `actor`'s mean margin: the first best of `moves`."""
+    best_score = -math.inf
+    m = moves[0]
+    for move in moves:
+        e = edges[move]
+        visits = e.visits
+        score = e.margins[actor] / visits + explore * sqrt(log(e.avail) / visits)
+        if score > best_score:
+            m, best_score = move, score
+    return m
+
+
+def _backup(path: list[_Edge], value: Value, seats: int) -> None:
+    """Add one visit and `value` (every seat's margin and win probability) to each edge of `path`."""
+    margins, wins = value.margins, value.wins
+    for edge in path:
+        edge.visits += 1
+        em, ew = edge.margins, edge.wins
+        for j in range(seats):
+            em[j] += margins[j]
+            ew[j] += wins[j]
+
+
+def _statistics(root: _Node, seat: int) -> tuple[MoveStats, ...]:
+    """Every visited root move's statistics, most visited first (then the best mean margin for `seat`)."""
     stats = [
         MoveStats(
             m,
@@ -338,22 +424,48 @@ def search(
         if e.visits
     ]
     stats.sort(key=lambda st: (-st.visits, -st.margins[seat]))
-    return SearchResult(seat, tuple(stats), done)
+    return tuple(stats)
+
+
+# With this many cards left in the deck or fewer the end is near (END-1): the learned bot searches a
+# whole round then (every seat's next turn), so costs that come after its turn count.
+ENDGAME_DECK = 6
 
 
 class SearchBot:
-    """The ISMCTS bot (`make_bot("mcts")`, `"mcts:strong"`): deterministic for its seed and budget."""
+    """The ISMCTS bot (`make_bot("mcts")`, `"mcts:strong"`): deterministic for its seed and budget.
+    With `evaluation` (the `mcts-learned` kind, domain/learned.py) its leaves are valued by that, and
+    near the game's end (ENDGAME_DECK) its tree reaches past its turn to the end of the round."""
 
-    def __init__(self, seed: str, budget: Budget, level: str = DEFAULT_LEVEL) -> None:
-        self.name = f"mcts:{level}"
+    def __init__(
+        self,
+        seed: str,
+        budget: Budget,
+        level: str = DEFAULT_LEVEL,
+        evaluation: Evaluation | None = None,
+        kind: str = "mcts",
+    ) -> None:
+        self.name = f"{kind}:{level}"
         self._seed = seed
         self._budget = budget
         self._calls = 0
+        self._evaluation = evaluation
+
+    def stop(self, state: GameState) -> int | None:
+        """The turn the tree ends at: the budget's horizon, or with a learned evaluation near the end a
+        whole round (None: the search's default)."""
+        if self._evaluation is None or len(state.deck) > ENDGAME_DECK:
+            return None
+        return state.turn.number + max(self._budget.horizon, len(state.players))
 
     def choose(self, state: GameState, moves: Sequence[c.Command]) -> c.Command:
         if len(moves) == 1:
             return moves[0]
         self._calls += 1
-        result = search(state, self._budget, f"{self._seed}:{self._calls}")
+        seed = f"{self._seed}:{self._calls}"
+        if self._evaluation is None:
+            result = search(state, self._budget, seed)
+        else:
+            result = search(state, self._budget, seed, stop=self.stop(state), evaluation=self._evaluation)
         offered = set(moves)  # the search's moves come from re-deals: keep to the ones offered here
         return next((m.move for m in result.moves if m.move in offered), moves[0])

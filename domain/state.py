@@ -143,14 +143,21 @@ class PlayerState:
     def part(self, cls: type[P]) -> P | None:
         return find_part(self.parts, cls)
 
+    # The counts below are read for every leaf a bot evaluates (domain/bots.py `evaluate`): plain loops
+    # and C-level counts, not generators.
+
     @property
     def major_objects(self) -> int:
         """Dark-side cards in the library (LIB-5)."""
-        return sum(1 for _, dark in self.library if dark)
+        count = 0
+        for _, dark in self.library:
+            if dark:
+                count += 1
+        return count
 
     @property
     def comets_off(self) -> int:
-        return sum(1 for c in self.comets if c != "slot")
+        return len(self.comets) - self.comets.count("slot")
 
     @property
     def inquisitors(self) -> int:
@@ -161,7 +168,11 @@ class PlayerState:
         return count
 
     def count(self, colour: str) -> int:
-        return sum(1 for c, _ in self.dice if c == colour)
+        count = 0
+        for c, _ in self.dice:
+            if c == colour:
+                count += 1
+        return count
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
@@ -19,7 +20,7 @@ from api.problems import ApiError
 from api.runtime import Runtime
 from api.schemas import CommandResult, MovesOut, SubmitCommand
 from api.seats import HUMAN
-from api.viewing import listing_now, moves_body, seat_board
+from api.viewing import listing_now, moves_body, seat_board, seat_read
 from domain import command_from_dict
 from replays.clock import ClockConfig
 from replays.errors import TableRefused
@@ -100,8 +101,11 @@ async def submit(
             params={"seat": seat.seat, "seat2": command.seat},
         )
     check = await guard(runtime, game_id, seat.seat, body.expected_version, received, now=False)
+    locale = locale_of(request)
+    # With `include=board` the board is read in the command's own worker-thread call, right after it.
+    then = None if include is None else functools.partial(seat_read, runtime, game_id, seat, locale)
     try:
-        result, batch = await play.submit(
+        result, batch, read = await play.submit_then(
             runtime,
             game_id,
             seat.seat,
@@ -111,6 +115,7 @@ async def submit(
             HUMAN,
             received,
             check,
+            then,
         )
     except TableRefused as refused:
         await expired(runtime, game_id, received, refused)
@@ -120,8 +125,10 @@ async def submit(
     else:  # a replayed command ID: the events as the seat may see them now
         finished = play.ends_game(result.events)
         if not finished:
-            state, _ = await run_in_threadpool(runtime.store.current, game_id)
-            finished = state.finished
+            if read is not None:
+                finished = read[0].finished
+            else:
+                finished = (await run_in_threadpool(runtime.store.current, game_id))[0].finished
         first = result.version - len(result.events) + 1
         items = [play.event_item(first + i, e, finished, seat.seat) for i, e in enumerate(result.events)]
     # Encoded here in `CommandResult`'s shape (`EventItem`'s field order), as `moves` is.
@@ -130,11 +137,11 @@ async def submit(
         "game_id": game_id,
         "version": result.version,
         "replayed": result.replayed,
-        "events": [{**item, **extra} for item in play.localised(items, locale_of(request))],
+        "events": [{**item, **extra} for item in play.localised(items, locale)],
     }
     encoded = orjson.dumps(answer)
     if include is not None:  # the answer's object with one more member: the board after the command
-        board = await seat_board(runtime, game_id, seat, locale_of(request))
+        board = await seat_board(runtime, game_id, seat, locale, read)
         encoded = encoded[:-1] + b',"board":' + board + b"}"
     return Response(encoded, media_type="application/json")
 

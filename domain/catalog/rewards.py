@@ -3,22 +3,52 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from domain.catalog.model import CatalogError, Reward
 
-# One primitive per alternative; amounts are canonical (no "1Q", no "PERx1": write "Q", "PER").
+# The reward-code grammar, once (digest §9.2, docs/catalog.md "Reward codes"): one primitive per
+# alternative, each read into (kind, amount, argument) by `read_reward_code`. Amounts are canonical (no
+# "1Q", no "PERx1": write "Q", "PER").
 _REWARD_CODE = re.compile(
     r"""
-      [1-9][0-9]*VP             # n victory points
-    | (?:[2-9]|[1-9][0-9]+)?Q   # Q = 1 Quadrant, nQ = n Quadrants (n >= 2)
-    | PER(?:x(?:[2-9]|[1-9][0-9]+))?   # Persuade once, PERxn = n times (n >= 2)
-    | DIE | LEC | INQ | FW | CARD | WC | UPG | SPOT
-    | INC2?:[RYB]               # all dice of a colour +1 / +2
-    | 1D\+[1-3]                 # one die +1..+3
-    | W[1-9][0-9]*              # partial writing n
+      (?P<vp>[1-9][0-9]*)VP                 # n victory points
+    | (?P<q>[2-9]|[1-9][0-9]+)?Q            # Q = 1 Quadrant, nQ = n Quadrants (n >= 2)
+    | PER(?:x(?P<per>[2-9]|[1-9][0-9]+))?   # Persuade once, PERxn = n times (n >= 2)
+    | (?P<plain>DIE|LEC|INQ|FW|CARD|WC|UPG|SPOT)
+    | INC(?P<inc2>2?):(?P<colour>[RYB])     # all dice of a colour +1 / +2
+    | 1D\+(?P<raise>[1-3])                  # one die +1..+3
+    | W(?P<write>[1-9][0-9]*)               # partial writing n
     """,
     re.VERBOSE,
 )
+
+RewardCode = tuple[str, int, str]  # (task kind, amount, argument)
+
+
+@lru_cache(maxsize=256)
+def read_reward_code(code: str) -> RewardCode | None:
+    """What one of the base game's reward codes stands for: its task kind, amount and argument (3VP:
+    VP 3; 2Q: Q 2; PERx3: PER 3, three persuades, INQ-12; INC2:R: INC 2 "R"; 1D+2: RAISE 2; W3: WRITE
+    3; DIE, LEC, INQ...: the code itself, 1). None for any other code (a plug-in's own, or malformed).
+    The engine (domain/effects.py), the catalog's checks and the describer all read codes with it."""
+    m = _REWARD_CODE.fullmatch(code)
+    if m is None:
+        return None
+    if m["vp"]:
+        return ("VP", int(m["vp"]), "")
+    if m["plain"]:
+        return (code, 1, "")
+    if code.endswith("Q"):
+        return ("Q", int(m["q"] or 1), "")
+    if code.startswith("PER"):
+        return ("PER", int(m["per"] or 1), "")
+    if code.startswith("INC"):
+        return ("INC", 2 if m["inc2"] else 1, m["colour"])
+    if code.startswith("1D+"):
+        return ("RAISE", int(m["raise"]), "")
+    return ("WRITE", int(m["write"]), "")
+
 
 # Observe is a fixed action of the starry sky but never a reward.
 SKY_ACTION_CODES = frozenset({"OBS"})
@@ -37,7 +67,8 @@ _PROVENANCE_PART = re.compile(
 
 
 def is_reward_code(code: str) -> bool:
-    return _REWARD_CODE.fullmatch(code) is not None
+    """Whether `code` is one of the base game's reward codes (`read_reward_code` reads it)."""
+    return read_reward_code(code) is not None
 
 
 def validate_reward(code_list: object, where: str, extra_codes: frozenset[str] = frozenset()) -> Reward:

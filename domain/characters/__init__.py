@@ -21,7 +21,7 @@ change a rule:
 - `library_reward`: a library space's reward (Copernicus' library tiles, CHAR-COP-4).
 
 Each character module (`domain/characters/<id>.py`) subclasses `CharacterRules` for its ability side:
-a plug-in (domain/ruleset.py) whose `ability_of` is the character's id; `domain/characters/abilities.py`
+a plug-in (domain/ruleset.py) whose `ability_of` is the character's id; `domain/characters/roster.py`
 lists them, and a game with a seat on that side is played with it (`Ruleset.abilities`). The basic side
 of every character is `BASIC`.
 """

@@ -1,6 +1,2 @@
 """Expansions, each a plug-in (domain/ruleset.py); `plugins.py` composes a game's rules from them, the base
 game and the characters."""
-
-from domain.expansions import luna, solo
-
-__all__ = ["luna", "solo"]

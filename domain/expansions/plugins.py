@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain.base import BaseGame
 from domain.characters import common as character_common
-from domain.characters.abilities import ABILITIES
+from domain.characters.roster import ABILITIES
 from domain.expansions.luna.plugin import Luna
 from domain.expansions.solo.plugin import Solo, SoloMoon
 from domain.options import Options

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain import Options, SeatSpec, Setup, legal_moves, start
-from domain.characters.abilities import has_ability
+from domain.characters.roster import has_ability
 from domain.state import GameState
 from tests.domain.scenario import play
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 
 import pytest
@@ -25,15 +26,17 @@ def test_every_kind_names_its_concept_and_a_choice_has_commands_options_a_check_
     assert all(
         EFFECTS[k].automatic and EFFECTS[k].concept.startswith("domain.expansions.solo.") for k in solo
     )
-    for kind in EFFECTS.values():  # a rules concept's, Tycho's, or a character ability's (domain/characters/)
-        assert kind.concept.startswith("domain.concepts.") or kind.kind in solo | characters, kind
+    luna = {k.kind for k in EFFECTS.values() if k.expansion == "luna"}
+    for kind in EFFECTS.values():  # a rules concept's, Luna's, Tycho's, or a character ability's
+        assert kind.concept.startswith("domain.concepts.") or kind.kind in luna | solo | characters, kind
         assert kind.name
         assert kind.automatic == (kind.options is None) == (not kind.commands) == (kind.resolve is not None)
         assert kind.automatic == (kind.check is None), kind
         if kind.lost is not None:
             assert not kind.automatic and RULE_ID.match(kind.lost[1]), kind
-    luna = {k.kind for k in EFFECTS.values() if k.expansion == "luna"}
-    assert all(EFFECTS[k].concept == "domain.concepts.luna" for k in luna)
+    assert all(EFFECTS[k].concept == "domain.expansions.luna.effects" for k in luna)
+    for kind in EFFECTS.values():  # each names the module that defines it, and that module exists
+        assert importlib.util.find_spec(kind.concept) is not None, kind
     assert {"PER", "FW", "INQ"} <= {k.kind for k in EFFECTS.values() if k.concept.endswith("inquisition")}
 
 

@@ -22,14 +22,15 @@ from typing import Any, ClassVar
 import pytest
 
 import domain
-from domain import dump_state, fork_events, load_state, vocabulary
+from domain import _copy, dump_state, fork_events, load_state, vocabulary
 from domain import events as ev
 from domain.commands import Command, Move
 from domain.effects import reward_tasks
 from domain.expansions.luna import deal as luna_deal
 from domain.expansions.luna import state as luna_state
+from domain.expansions.plugins import every_plugin, plugins_for
 from domain.options import Options
-from domain.ruleset import Rules
+from domain.ruleset import Pins, Rules, Ruleset
 from domain.selfplay import default_setup, selfplay
 from domain.state import GameState, Part, PlayerState, Task, TurnState
 from tests.domain.abilities import ability_game
@@ -51,25 +52,49 @@ def _modules() -> list[ModuleType]:
     return [importlib.import_module(name) for name in sorted(names)]
 
 
-def _fingerprint(value: Any) -> Any:
+_CONTAINERS = (dict, MappingProxyType, list, set, frozenset, tuple, Rules)
+
+
+def _fingerprint(value: Any, depth: int = 0) -> Any:
+    """What a module-level table holds, down to the containers inside it (by identity beneath them): a
+    table mutated anywhere inside (a dict's list appended to, a set grown) changes its fingerprint."""
+    if depth > 6:
+        return id(value)
     if isinstance(value, dict | MappingProxyType):
-        return tuple((id(k), id(v)) for k, v in value.items())
-    if isinstance(value, list):
-        return tuple(id(v) for v in value)
-    if isinstance(value, set):
-        return frozenset(id(v) for v in value)
+        return (id(value), tuple((id(k), _fingerprint(v, depth + 1)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return (id(value), tuple(_fingerprint(v, depth + 1) for v in value))
+    if isinstance(value, set | frozenset):
+        return (id(value), frozenset(id(v) for v in value))
     if isinstance(value, Rules):
-        return tuple(_fingerprint(getattr(value, slot)) for slot in Rules.__slots__ if slot != "name")
+        slots = (slot for slot in Rules.__slots__ if slot != "name")
+        return (id(value), tuple(_fingerprint(getattr(value, slot), depth + 1) for slot in slots))
     return id(value)
 
 
 def _tables() -> dict[str, Any]:
+    """Every module-level dict, list, set (and tuple, and `Rules` table) of every domain module."""
     out: dict[str, Any] = {}
     for module in _modules():
         for name, value in vars(module).items():
-            if isinstance(value, dict | MappingProxyType | list | set | Rules) and not name.startswith("__"):
+            if isinstance(value, _CONTAINERS) and not name.startswith("__"):
                 out[f"{module.__name__}.{name}"] = _fingerprint(value)
     return out
+
+
+def _compose_rulesets() -> None:
+    """Rulesets of several pins composed afresh (not from the cache): the composition reads the
+    plug-ins' tables and writes none."""
+    every = every_plugin()
+    for luna in (False, True):
+        for characters, sides in (
+            (("galileo", "kepler"), ("basic", "basic")),
+            (("kepler", "copernicus", "cunitz"), ("ability",) * 3),
+            (("galileo",), ("basic",)),
+        ):
+            pins = Pins("0.4.0", "", Options.from_json({"luna": luna}), characters, sides)
+            composed = Ruleset(pins, plugins_for(pins))
+            assert set(composed.reward_codes) <= set(every.reward_codes)
 
 
 def _play_every_kind() -> None:
@@ -88,6 +113,8 @@ def _play_every_kind() -> None:
 def test_no_module_level_table_of_domain_changes_after_import() -> None:
     before = _tables()
     assert any(name.endswith(".RULES") for name in before)  # the modules' own rule tables are looked at
+    assert "domain.vocabulary.EVENT_TYPES" in before and "domain.options._BASE_NAMES" in before
+    _compose_rulesets()
     _play_every_kind()
     after = _tables()
     changed = sorted(name for name in before if after.get(name) != before[name] and name not in MEMO_CACHES)
@@ -95,21 +122,51 @@ def test_no_module_level_table_of_domain_changes_after_import() -> None:
     assert sorted(set(after) - set(before)) == []
 
 
-def test_no_state_class_gains_an_attribute_from_another_module() -> None:
+def _subclasses(cls: type) -> list[type]:
+    return [cls, *(sub for direct in cls.__subclasses__() for sub in _subclasses(direct))]
+
+
+def _state_classes() -> list[type]:
+    """The state classes, every plug-in's state parts (each `Part`, and each codec's class in the
+    vocabulary), and `Options` (whose `__init__` was once replaced at import)."""
     _modules()  # every plug-in imported
-    for cls in (GameState, PlayerState, TurnState, Task, Part):
+    tables = (
+        vocabulary.GAME_PARTS,
+        vocabulary.PLAYER_PARTS,
+        vocabulary.FLAT_PLAYER_PARTS,
+        vocabulary.FLAT_TURN_PARTS,
+    )
+    parts = {codec.cls for table in tables for codec in table.values()}
+    classes = {GameState, PlayerState, TurnState, Task, Options, *_subclasses(Part), *parts}
+    classes -= set(_copy._DRAFTS.values())  # the copier's assignable twins (MEMO_CACHES), made as it goes
+    return sorted(classes, key=lambda cls: (cls.__module__, cls.__qualname__))
+
+
+def test_no_state_class_gains_an_attribute_from_another_module() -> None:
+    classes = _state_classes()
+    assert {"LunaState", "LunaSeat", "TychoState", "Character"} <= {cls.__name__ for cls in classes}
+    for cls in classes:
         for name, value in vars(cls).items():
             fn = value.fget if isinstance(value, property) else value
             qualname = getattr(fn, "__qualname__", None)
             if qualname is None or name in ("__class__", "__doc__"):
                 continue
-            module = getattr(fn, "__module__", "domain.state")
-            assert module in ("domain.state", "dataclasses"), (cls.__name__, name, module)
+            module = getattr(fn, "__module__", cls.__module__)
+            assert module in (cls.__module__, "dataclasses"), (cls.__name__, name, module)
             if module == "dataclasses":
                 continue  # what @dataclass(slots=True) writes for pickling
             assert qualname.startswith(f"{cls.__qualname__}.") or qualname == cls.__qualname__, (
                 f"{cls.__name__}.{name} is {qualname}: patched in from outside the class"
             )
+
+
+def test_no_state_class_changes_when_games_are_played() -> None:
+    classes = _state_classes()
+    before = {cls: dict(vars(cls)) for cls in classes}
+    _compose_rulesets()
+    _play_every_kind()
+    for cls in classes:
+        assert dict(vars(cls)) == before[cls], f"{cls.__qualname__} changed after import"
 
 
 def test_nothing_registers_into_the_wire_vocabulary() -> None:

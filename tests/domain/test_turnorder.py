@@ -1,9 +1,8 @@
-"""TURN-1 and the seam for a non-player opponent: the next seat comes from the game's TurnOrder."""
+"""TURN-1: turns go round the table in seat order (domain/turnorder.py)."""
 
 from __future__ import annotations
 
 from domain import legal_moves, turnorder
-from domain.ruleset import Plugin, Rules, Ruleset
 from domain.state import GameState, replace
 from tests.domain.scenario import new_game, play
 
@@ -22,26 +21,14 @@ def _seats_of_turns(s: GameState, turns: int) -> list[int]:
 
 def test_TURN_1_turns_go_round_the_table() -> None:
     s = new_game(3)
-    assert turnorder.turn_order(s) is turnorder.CLOCKWISE
     assert _seats_of_turns(s, 4) == [0, 1, 2, 0]
 
 
-class SeatZeroAfterEveryTurn:
-    """An order like a solo automaton's: seat 0 plays after every other seat's turn."""
-
-    def next_seat(self, state: GameState) -> int:
-        return 0 if state.turn.seat != 0 else 2
-
-
-class SeatZeroFirst(Plugin):
-    """A plug-in with its own turn order (as a solo automaton's would declare it)."""
-
-    rules = (Rules("seat-zero-first"),)
-    rules[0].turn_order = SeatZeroAfterEveryTurn()
-
-
-def test_a_plugins_turn_order_decides_the_next_seat() -> None:
-    s = new_game(3)
-    s = replace(s, rules=Ruleset(s.rules.pins, (*s.rules.plugins, SeatZeroFirst)))
-    assert _seats_of_turns(s, 4) == [0, 2, 0, 2]
-    assert turnorder.turn_order(new_game(3)) is turnorder.CLOCKWISE
+def test_TURN_1_the_last_seat_is_followed_by_the_first() -> None:
+    s = new_game(4)
+    assert [turnorder.next_seat(replace(s, turn=replace(s.turn, seat=seat))) for seat in range(4)] == [
+        1,
+        2,
+        3,
+        0,
+    ]

@@ -12,8 +12,3 @@ Its rules are the plug-in `plugin.Luna`; its event, command, option, state-part 
 declared by their modules and composed in `domain/vocabulary.py` (the wire vocabulary, read before a
 game's rules are known).
 """
-
-from domain.expansions.luna import options  # isort: skip  (its options first: the others read them)
-from domain.expansions.luna import deal, effects, plugin, rules, state
-
-__all__ = ["deal", "effects", "options", "plugin", "rules", "state"]

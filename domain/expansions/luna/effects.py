@@ -1,8 +1,7 @@
 """The Luna expansion's effects (digest §18): Bonus Board rewards, the Grand Inquisitors, the Moon.
 
-Its kinds are registered under the rules concept `domain.concepts.luna` (`EffectKind.concept`: the
-concept's name, as every base kind's is its module in `domain/concepts/`), though they live here, in
-the expansion.
+Its kinds name this module as where they are defined (`EffectKind.concept`), as every base kind names
+its module in `domain/concepts/`.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from domain.moves import constellation_index, fixed_check, fixed_options
 from domain.ruleset import Rules
 from domain.state import S1, S2, S3, S4, TOKENS, UPGRADE, GameState, Task
 
-CONCEPT = "domain.concepts.luna"
+CONCEPT = __name__  # where its kinds are defined (`EffectKind.concept`)
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
 
 # The Bonus Board's reward codes (digest §18.5-18.6; domain/catalog/luna.py).

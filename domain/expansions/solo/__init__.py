@@ -7,7 +7,3 @@ and events. The person plays seat 0, Tycho seat 1.
 - `rules`: his setup, deal and fork re-deal, his turn and effects, and the opponent itself;
 - `moon`: Luna's additions (the Moon tile, SOLO-8..12).
 """
-
-from domain.expansions.solo import data, events, moon, rules, state
-
-__all__ = ["data", "events", "moon", "rules", "state"]

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from domain import commands as c
 from domain import events as ev
 from domain.catalog import Catalog
-from domain.characters.abilities import has_ability
+from domain.characters.roster import has_ability
 from domain.concepts.inquisition import persuade_options
 from domain.editions import ENGINE_VERSION, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter

@@ -1,4 +1,4 @@
-"""The characters whose ability side this build has rules for (CHAR-1), each a plug-in
+"""The roster: the characters whose ability side this build has rules for (CHAR-1), each a plug-in
 (domain/ruleset.py). The character modules import the engine's modules, which import
 `domain.characters`: this list cannot be in that package's `__init__`."""
 
