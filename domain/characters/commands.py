@@ -30,13 +30,8 @@ class PlaceLibraryTile(Command):
 @dataclass(frozen=True, kw_only=True, repr=False)
 class KeplerSwap(Command):
     """CHAR-KEP-2: swap two tiles of the player board, or (`first` = the character-board tile) the
-    character-board tile with a tile of the player board.
-
-    Not Luna's `SwapTiles` (LUNA-BA-7, "swap any two of your Action tiles"), though both swap two tiles:
-    the rules differ. Kepler's is ordered (the set-aside tile first, option 2), never moves his special
-    tile (CHAR-KEP-3), answers the `KSWAP` effect of one option ("board" or "aside") and may be declined
-    (`DeclineAbility`); Luna's is an unordered pair of any two tiles of the player board, a Bonus Board reward
-    with its Quadrant. Their verbs (`kswap`, `swap`) and events are released wire names."""
+    character-board tile with a tile of the player board. Optional, never the special tile (CHAR-KEP-3):
+    not Luna's `SwapTiles` (LUNA-BA-7), docs/characters.md, "Two swap commands"."""
 
     first: str
     second: str
