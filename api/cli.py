@@ -78,7 +78,6 @@ def _echo_json(value: Any) -> None:
     typer.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
 
 
-
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
@@ -322,6 +321,63 @@ def tournament(
         f"{len(results)} games in {document['seconds']} s. games: seat-games; win rate: wins per seat-game "
         "(co-winners share) with its 95% Wilson interval; top: games as top scorer; margin: mean score minus "
         f"the best other seat's; rating: Bradley-Terry on the Elo scale, {lineup[0]} at 1500."
+    )
+
+
+@app.command()
+def train(
+    seed: str = typer.Option(
+        "train", "--seed", help="Base seed: the games, samples and weights follow from it."
+    ),
+    games: int = typer.Option(40, "--games", "-n", min=1, help="Greedy self-play games of round 0."),
+    rounds: int = typer.Option(
+        3, "--rounds", min=1, help="Rounds: greedy games, then search games valued by the last model."
+    ),
+    search_games: int = typer.Option(
+        None, "--search-games", min=1, help="Search games per later round \\[default: games // 4]."
+    ),
+    budget: str = typer.Option("i=24/d=2", "--budget", help="The later rounds' search budget (mcts levels)."),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4, help="Seats per game (2-4)."),
+    out: str = typer.Option(
+        None, "--out", "-o", help="Where to write the model \\[default: the shipped domain/catalog/models/]."
+    ),
+) -> None:
+    """Fit the learned evaluation from self-play (docs/learned-evaluation.md) and write its model file;
+    reproducible: one seed and the same options give the same bytes."""
+    import time
+
+    from rich.console import Console
+
+    import domain
+    from domain.learned import MODEL
+    from domain.search import parse_budget
+    from domain.training import train as fit_model
+
+    try:
+        chosen = parse_budget(budget)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--budget") from None
+    console = Console(stderr=True)
+    began = time.process_time()
+
+    def progress(r: int, game: int, count: int) -> None:
+        console.print(f"round {r}: game {game}/{count}", end="\r")
+
+    model = fit_model(
+        seed,
+        games,
+        players=players,
+        rounds=rounds,
+        search_games=search_games,
+        budget=chosen,
+        progress=progress,
+    )
+    target = Path(out) if out else Path(domain.__file__).parent / "catalog" / "models" / f"{MODEL}.json"
+    target.write_text(model.to_text(), encoding="utf-8")
+    trained = dict(model.trained)
+    console.print(
+        f"{model.version}: {trained['samples']} samples, {rounds} round(s), "
+        f"{time.process_time() - began:.1f} CPU s; written to {target}"
     )
 
 

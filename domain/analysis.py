@@ -35,6 +35,9 @@ from domain.search import (
     search,
     value_of,
 )
+from domain.search import (
+    Evaluation as LeafEvaluation,
+)
 from domain.state import GameState
 
 ANALYSIS_FORMAT = 1  # the JSON document's format (docs/analysis.md)
@@ -209,7 +212,13 @@ class GameAnalysis:
 MEASURE = "eval-3"
 
 
-def analyser_version() -> str:
+def analyser_version(learned: bool = False) -> str:
+    """The search's, the measure's and the rules' versions; with the learned evaluation the model's
+    version too (docs/learned-evaluation.md): an analysis' cache key names what valued it."""
+    if learned:
+        from domain.learned import shipped  # the model file is read when first asked
+
+        return f"{ENGINE}+{MEASURE}+{shipped().version}/{ENGINE_VERSION}"
     return f"{ENGINE}+{MEASURE}/{ENGINE_VERSION}"
 
 
@@ -300,7 +309,9 @@ class _Analyser:
         budget: Budget,
         seed: str,
         cancelled: Callable[[], bool] | None,
+        evaluation: LeafEvaluation = value_of,
     ) -> None:
+        self.evaluation = evaluation
         self.found = found
         self.viewer = viewer
         self.budget = budget
@@ -339,6 +350,7 @@ class _Analyser:
                 viewer=self.knows(index),
                 include=decision.move,
                 cancelled=self.cancelled,
+                evaluation=self.evaluation,
             )
             self.stop_if_cancelled()  # a search cut short values nothing: never keep nor read it
             self.searches[index] = known
@@ -399,6 +411,7 @@ class _Analyser:
                 viewer=knows,
                 cancelled=self.cancelled,
                 stop=stop,
+                evaluation=self.evaluation,
             )
             self.stop_if_cancelled()
             best = result.best  # the robust choice, as the bot plays
@@ -432,7 +445,7 @@ class _Analyser:
         """The leaf evaluation of `state` (domain/search.py `value_of`) averaged over the re-deals of
         what seat `knows` has not seen: the position at the horizon."""
         values = [
-            value_of(determinise(state, knows, digest(self.seed_for(stop, knows), "det", str(k))))
+            self.evaluation(determinise(state, knows, digest(self.seed_for(stop, knows), "det", str(k))))
             for k in range(self.budget.determinisations)
         ]
         seats = range(len(state.players))
@@ -551,6 +564,7 @@ def analyse_game(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     between: tuple[int, int] | None = None,
+    learned: bool = False,
 ) -> GameAnalysis:
     """Analyse every decision of the game `events` (in order, from `GameStarted`).
 
@@ -561,7 +575,9 @@ def analyse_game(
     after each decision; `cancelled()` is polled during the search (raises AnalysisCancelled).
     `between=(first, last)` analyses only the decisions whose events are among versions first..last
     (a dispute report's turn); each decision's evaluation is the one the whole game's analysis gives.
-    Deterministic for the events, viewer, budget and seed."""
+    `learned=True` values the positions with the learned model (domain/learned.py) instead of the greedy
+    evaluation; the document's format is the same, its `analyser` names the model's version.
+    Deterministic for the events, viewer, budget, seed and evaluation."""
     finished = any(isinstance(e, GameEnded) for e in events)
     if viewer is None and not finished:
         raise ValueError(
@@ -573,7 +589,12 @@ def analyse_game(
         found = [d for d in every if between[0] <= d.version + 1 <= between[1]]
     if viewer is not None and not 0 <= viewer < len(final.players):
         raise ValueError(f"a viewer is a seat 0..{len(final.players) - 1} or None (a finished game)")
-    analyser = _Analyser(every, viewer, budget, seed, cancelled)
+    evaluation: LeafEvaluation = value_of
+    if learned:
+        from domain.learned import learned_value
+
+        evaluation = learned_value
+    analyser = _Analyser(every, viewer, budget, seed, cancelled, evaluation)
     out: list[DecisionAnalysis] = []
     for done, decision in enumerate(found):
         if cancelled is not None and cancelled():
@@ -594,7 +615,7 @@ def analyse_game(
         seed=seed,
         engine_version=final.engine_version,
         catalog_edition=final.catalog_edition,
-        analyser=analyser_version(),
+        analyser=analyser_version(learned),
         decisions=decisions,
         summary=_summaries(final, decisions),
         turning_points=_turning_points(decisions),

@@ -136,19 +136,33 @@ class GreedyBot:
 BOT_KINDS = ("greedy", "random", "mcts", "mcts:fast", "mcts:normal", "mcts:strong")  # `make_bot` kinds
 
 
+# The search bot with the learned evaluation (domain/learned.py, docs/learned-evaluation.md): `make_bot`
+# and the tools (`galileo tournament`, `selfplay`) know these; the HTTP API offers BOT_KINDS.
+LEARNED_KINDS = ("mcts-learned", "mcts-learned:fast", "mcts-learned:normal", "mcts-learned:strong")
+
+
 def make_bot(kind: str, seed: str) -> Bot:
     """A bot by kind: random, greedy, or the search bot `mcts` with a level (`mcts:fast`, `mcts:normal`
-    (= `mcts`), `mcts:strong`; or `mcts:<budget>`, domain/search.py `parse_budget`)."""
+    (= `mcts`), `mcts:strong`; or `mcts:<budget>`, domain/search.py `parse_budget`); `mcts-learned`
+    with the same levels is the search bot valued by the learned model (domain/learned.py)."""
     if kind == "random":
         return RandomBot(seed)
     if kind == "greedy":
         return GreedyBot(seed)
+    if kind == "mcts-learned" or kind.startswith("mcts-learned:"):
+        from domain.learned import learned_value
+        from domain.search import DEFAULT_LEVEL, SearchBot, parse_budget
+
+        level = kind.partition(":")[2] or DEFAULT_LEVEL
+        return SearchBot(seed, parse_budget(level), level, evaluation=learned_value, kind="mcts-learned")
     if kind == "mcts" or kind.startswith("mcts:"):
         from domain.search import DEFAULT_LEVEL, SearchBot, parse_budget  # the search imports this module
 
         level = kind.partition(":")[2] or DEFAULT_LEVEL
         return SearchBot(seed, parse_budget(level), level)
-    raise ValueError(f"unknown bot {kind!r}: use greedy or random, or mcts[:fast|normal|strong]")
+    raise ValueError(
+        f"unknown bot {kind!r}: use greedy or random, or mcts[:fast|normal|strong] or mcts-learned[:level]"
+    )
 
 
 def bot_kind_error(kind: str) -> str | None:

@@ -123,12 +123,6 @@ def spread(state: GameState) -> float:
     return SPREAD_BASE + SPREAD_PER_CARD * len(state.deck)
 
 
-def _sigmoid(x: float) -> float:
-    if x < -40:
-        return 0.0
-    return 1.0 / (1.0 + exp(-x))
-
-
 @dataclass(frozen=True, slots=True)
 class Value:
     """A position as each seat sees its chances: margin (points ahead of the best other seat) and win
@@ -170,10 +164,14 @@ def win_probabilities(values: Sequence[float], scale: float) -> tuple[float, ...
     other seat (a logistic of the difference), normalised to sum to 1."""
     if len(values) == 1:
         return (1.0,)
-    raw = [
-        math.prod(_sigmoid((v - o) / scale) for j, o in enumerate(values) if j != i)
-        for i, v in enumerate(values)
-    ]
+    raw = []
+    for i, v in enumerate(values):
+        r = 1.0
+        for j, o in enumerate(values):
+            if j != i:
+                x = (v - o) / scale
+                r *= 0.0 if x < -40 else 1.0 / (1.0 + exp(-x))  # the logistic (0 far below)
+        raw.append(r)
     total = sum(raw)
     return tuple(r / total for r in raw) if total > 0 else tuple(1.0 / len(values) for _ in values)
 

@@ -10,6 +10,9 @@ from typing import Any
 
 from domain.catalog.model import Catalog
 from domain.catalog.names import component_name, name_locale, names
+from domain.catalog.rewards import read_reward_code
+from domain.commands import ROWS
+from domain.expansions.plugins import every_plugin
 
 
 def _plain(value: Any) -> Any:
@@ -23,9 +26,35 @@ def _plain(value: Any) -> Any:
 
 
 def catalog_json(catalog: Catalog) -> dict[str, Any]:
-    """Every field of the catalog (docs/catalog.md) as JSON-ready data; mappings keyed by strings."""
+    """Every field of the catalog (docs/catalog.md) as JSON-ready data; mappings keyed by strings. With
+    the engine's vocabulary the pages draw it with (not written again in JavaScript): the library rows
+    (`library_rows`, R1-R4) and every reward code the catalog and the plug-ins print, read by the
+    engine's grammar (`reward_codes`: code -> [task kind, amount, argument], domain/catalog/rewards.py)."""
     data: dict[str, Any] = _plain(catalog)
+    data["library_rows"] = list(ROWS)
+    data["reward_codes"] = reward_readings(data)
     return data
+
+
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, Mapping):
+        return {s for v in value.values() for s in _strings(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in _strings(v)}
+    return {value} if isinstance(value, str) else set()
+
+
+def reward_readings(data: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """Each reward code in the catalog's JSON `data` (a base game's, read by the grammar) and each code a
+    plug-in prints (Luna's, the characters'), as [task kind, amount, argument]."""
+    out: dict[str, list[Any]] = {}
+    for code in sorted(_strings(data)):
+        read = read_reward_code(code)
+        if read is not None:
+            out[code] = list(read)
+    for code, task in sorted(every_plugin().reward_codes.items()):
+        out[code] = [task.kind, task.n, task.arg]
+    return out
 
 
 def localized_catalog_json(catalog: Catalog, locale: str) -> dict[str, Any]:

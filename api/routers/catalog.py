@@ -35,7 +35,10 @@ def _body(edition: str, names: str) -> tuple[bytes, str]:
 )
 async def catalog(edition: str, request: Request) -> Response:
     """Every component of an edition: Discovery cards, Action tiles, the sky, Scale tiles, subjects,
-    objectives, the Book of Comets, tracks and slots, and Luna's Moon and Bonus boards. `edition` is a
+    objectives, the Book of Comets, tracks and slots, and Luna's Moon and Bonus boards; and the engine's
+    words for them the pages draw with: the library rows (`library_rows`) and every reward code the
+    catalog and the expansions print, read by the rules' grammar (`reward_codes`: code -> [task kind,
+    amount, argument], docs/catalog.md "Reward codes"). `edition` is a
     folder name (`base`) or the edition id a game records (`state.catalog.edition` of a board view).
     Public component data: nothing in it is secret. The printed names (Major Objects, constellations,
     Action tiles, characters, objectives' texts, Subject themes, Luna's Scoring tiles) are in the

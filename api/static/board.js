@@ -6,7 +6,7 @@
 // `data-target` (see moves.js); every element the tests compare with the view carries `data-kind`.
 import { api, clear, el } from "/static/common.js";
 import {
-  COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, ROWS, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, withoutRuleIds, wrap,
+  COLOUR_NAMES, DICE, MIX_NAMES, MIXES, ROMAN, codeLabel, comet, die, inquisitor, lines, pawn, rewardShort, rewardWords, s, seatColour, text, useRewardCodes, withoutRuleIds, wrap,
 } from "/static/svg.js";
 import { characterName, t, tn } from "./i18n.js";
 
@@ -41,7 +41,10 @@ export const abilityOf = (p) => (p.ability && p.ability.side === "ability" ? p.a
 const characterOf = (catalog, id) => (catalog.characters || []).find((c) => c.id === id) || null;
 
 export async function loadCatalog(edition) {
-  if (!catalogs.has(edition)) catalogs.set(edition, api(`/catalog/${encodeURIComponent(edition)}`));
+  if (!catalogs.has(edition)) {
+    const loading = api(`/catalog/${encodeURIComponent(edition)}`).then((catalog) => (useRewardCodes(catalog), catalog));
+    catalogs.set(edition, loading);
+  }
   return catalogs.get(edition);
 }
 
@@ -596,7 +599,7 @@ function library(board, catalog, p, y0) {
   });
   out.push(text(50 + sw / 2, y + 15, t("start"), { "text-anchor": "middle", class: "tiny muted" }), text(50 + sw * 1.5, y + 15, t("printed"), { "text-anchor": "middle", class: "tiny muted" }));
   const covered = libraryCovers(catalog, p);
-  ROWS.forEach((row, r) => {
+  catalog.library_rows.forEach((row, r) => {
     const ry = y + 26 + r * rh;
     const parts = [s("rect", { x: 2, y: ry - 2, width: 48 + spaces * sw, height: rh, rx: 6, class: "hit" }), text(8, ry + 25, row, { "font-weight": "700" })];
     for (let k = 0; k < spaces; k++) {
@@ -722,7 +725,7 @@ function copernicusTiles(board, catalog, p, own, y0) {
     const { x, y } = place(i, 230, 8, y0 + 24, 92);
     const at = placed.get(tile.id);
     const faces = Object.entries(tile.faces).map(([face, rows]) => t("face {face}: {rows}", { face, rows: rows.map((r) => rewardShort(r)).join(" / ") }));
-    const where = at ? t("placed face {face} up on column {column}, {row}", { face: at.face, column: at.column, row: ROWS[at.row] }) : t("not placed yet");
+    const where = at ? t("placed face {face} up on column {column}, {row}", { face: at.face, column: at.column, row: catalog.library_rows[at.row] }) : t("not placed yet");
     out.push(
       target(
         `libtile:${p.seat}:${tile.id}`,

@@ -58,8 +58,8 @@ export const MIX_NAMES = { orange: t("orange"), green: t("green"), purple: t("pu
 export const MIXES = { orange: "#ee7d1f", green: "#3c9a3c", purple: "#8c44ad" };
 export const SEATS = ["#0f8f7a", "#7b4fc2", "#d3367d", "#8a6414"];
 export const ROMAN = ["", "I", "II", "III"];
-export const ROWS = ["R1", "R2", "R3", "R4"];
-// The sky's spaces (X1..U) are the catalog's `starry_sky` ids (GET /catalog/{edition}), not written here.
+// The sky's spaces (X1..U) are the catalog's `starry_sky` ids and the library rows (R1..R4) its `library_rows`
+// (GET /catalog/{edition}), not written here.
 
 export const seatColour = (seat) => SEATS[seat % SEATS.length];
 
@@ -141,18 +141,28 @@ const SIMPLE = {
   FOCUSANY: [t("Focus any"), t("Focus: the round token onto any colour")],
 };
 
+// What each reward code stands for, as the engine's grammar reads it (domain/catalog/rewards.py): the
+// catalog's `reward_codes`, code -> [task kind, amount, argument] (GET /catalog/{edition}); board.js
+// hands each catalog it loads to `useRewardCodes`. The grammar is not written again here.
+const READINGS = new Map();
+
+export function useRewardCodes(catalog) {
+  for (const [code, reading] of Object.entries((catalog && catalog.reward_codes) || {})) READINGS.set(code, reading);
+}
+
 export function codeLabel(code) {
   if (SIMPLE[code]) return SIMPLE[code];
-  let m;
-  if ((m = /^(\d+)VP$/.exec(code))) return [t("{m} VP", { m: m[1] }), t("{m} victory points", { m: m[1] })];
-  if ((m = /^(\d+)Q$/.exec(code))) return [t("{m} Q", { m: m[1] }), t("{m} Quadrants", { m: m[1] })];
-  if ((m = /^PERx(\d+)$/.exec(code))) return [t("Persuade ×{m}", { m: m[1] }), t("persuade {m} times", { m: m[1] })];
-  if ((m = /^INC(2?):([RYB])$/.exec(code))) return [t("all {colour} +{m}", { colour: COLOUR_NAMES[m[2]], m: m[1] || 1 }), t("all {m} dice +{m2}", { m: COLOUR_NAMES[m[2]], m2: m[1] || 1 })];
-  if ((m = /^1D\+(\d)$/.exec(code))) return [t("a die +{m}", { m: m[1] }), t("one die +{m}", { m: m[1] })];
-  if ((m = /^MOVE(\d)$/.exec(code))) return [t("Move {m}", { m: m[1] }), tn("the square token {n} space on", "the square token {n} spaces on", Number(m[1]))];
-  if ((m = /^W(\d+)$/.exec(code))) return [t("Write {m}", { m: m[1] }), t("write {m}", { m: m[1] })];
-  if ((m = /^DIE@(\d)$/.exec(code))) return [t("Die at {m}", { m: m[1] }), t("a die at value {m}", { m: m[1] })];
-  if ((m = /^FREEOBS:(\d+)$/.exec(code))) return [t("Free obs ≤{m}", { m: m[1] }), t("observe a constellation of cost {m} or less for free", { m: m[1] })];
+  const [kind, n, arg] = READINGS.get(code) || [];
+  const m = String(n);
+  if (kind === "VP") return [t("{m} VP", { m }), t("{m} victory points", { m })];
+  if (kind === "Q") return [t("{m} Q", { m }), t("{m} Quadrants", { m })];
+  if (kind === "PER") return [t("Persuade ×{m}", { m }), t("persuade {m} times", { m })];
+  if (kind === "INC") return [t("all {colour} +{m}", { colour: COLOUR_NAMES[arg], m: n }), t("all {m} dice +{m2}", { m: COLOUR_NAMES[arg], m2: n })];
+  if (kind === "RAISE") return [t("a die +{m}", { m }), t("one die +{m}", { m })];
+  if (kind === "MOVE") return [t("Move {m}", { m }), tn("the square token {n} space on", "the square token {n} spaces on", n)];
+  if (kind === "WRITE") return [t("Write {m}", { m }), t("write {m}", { m })];
+  if (kind === "DIE") return [t("Die at {m}", { m }), t("a die at value {m}", { m })];
+  if (kind === "FREEOBS") return [t("Free obs ≤{m}", { m }), t("observe a constellation of cost {m} or less for free", { m })];
   return [code, code];
 }
 

@@ -134,3 +134,16 @@ def _read_json(edition: str, entry: Traversable) -> object:
     except json.JSONDecodeError as error:
         raise CatalogError(f"{edition}/{entry.name}: $: not valid JSON ({error})") from None
     return content
+
+
+MODELS = "models"  # the learned evaluation's model files (docs/learned-evaluation.md)
+
+
+@cache
+def load_model_file(name: str) -> object:
+    """The parsed JSON of the model file `models/<name>.json` shipped beside the editions (read when
+    first asked, once). Raises CatalogError when this build ships no such file."""
+    entry = resources.files(__package__) / MODELS / f"{name}.json"
+    if not entry.is_file():
+        raise CatalogError(f"no model file {MODELS}/{name}.json in this build")
+    return _read_json(MODELS, entry)

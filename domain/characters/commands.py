@@ -30,7 +30,8 @@ class PlaceLibraryTile(Command):
 @dataclass(frozen=True, kw_only=True, repr=False)
 class KeplerSwap(Command):
     """CHAR-KEP-2: swap two tiles of the player board, or (`first` = the character-board tile) the
-    character-board tile with a tile of the player board."""
+    character-board tile with a tile of the player board. Optional, never the special tile (CHAR-KEP-3):
+    not Luna's `SwapTiles` (LUNA-BA-7), docs/characters.md, "Two swap commands"."""
 
     first: str
     second: str

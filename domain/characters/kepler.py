@@ -22,6 +22,7 @@ from domain.catalog import ActionTile, Catalog
 from domain.characters import AbilityRules, Character, with_character
 from domain.characters.commands import DeclineAbility, KeplerSwap
 from domain.characters.events import AbilityDeclined, KeplerTilesSwapped
+from domain.concepts.actions import swapped
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
 from domain.evolve import resolved
@@ -180,17 +181,13 @@ def _swap(run: Run, cmd: KeplerSwap, task: Task | None) -> None:
     p = run.state.players[cmd.seat]
     part = board_of(p)
     assert part is not None
-    queue = list(p.queue)
     aside = part.aside
     if cmd.first == aside:  # (b) the character-board tile with a player-board tile
-        queue[queue.index(cmd.second)] = aside
+        queue = tuple(aside if t == cmd.second else t for t in p.queue)
         aside = cmd.second
-    else:  # (a) two tiles of the player board
-        i, j = queue.index(cmd.first), queue.index(cmd.second)
-        queue[i], queue[j] = queue[j], queue[i]
-    run.emit(
-        KeplerTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(queue), aside=aside)
-    )
+    else:  # (a) two tiles of the player board: the act of Luna's A7 swap, with CHAR-KEP-2/3's limits
+        queue = swapped(p.queue, cmd.first, cmd.second)
+    run.emit(KeplerTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=queue, aside=aside))
 
 
 @RULES.event(KeplerTilesSwapped, "KSWAP")

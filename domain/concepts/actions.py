@@ -1,4 +1,4 @@
-"""Action tiles (digest §5): upgrading a tile."""
+"""Action tiles (digest §5): upgrading a tile; two tiles swapping their spaces."""
 
 from __future__ import annotations
 
@@ -10,6 +10,16 @@ from domain.ruleset import Rules
 from domain.state import GameState, Task
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
+
+def swapped(queue: tuple[str, ...], first: str, second: str) -> tuple[str, ...]:
+    """The queue with two of its Action tiles on each other's spaces: the one act of the two commands
+    that swap tiles of the player board. Which tiles may swap, and whether the swap may be declined, is
+    each rule's own (docs/characters.md, "Two swap commands": CHAR-KEP-2/3 and an expansion's reward)."""
+    out = list(queue)
+    i, j = out.index(first), out.index(second)
+    out[i], out[j] = out[j], out[i]
+    return tuple(out)
 
 
 def upgrade_options(s: GameState, task: Task, seat: int) -> list[c.Command]:

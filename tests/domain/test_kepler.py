@@ -9,7 +9,9 @@ from domain import events as ev
 from domain.characters.commands import DeclineAbility, KeplerSwap
 from domain.characters.events import AbilityDeclined, KeplerTilesSwapped
 from domain.characters.kepler import KeplerBoard
-from domain.concepts.actions import upgrade_options
+from domain.concepts.actions import swapped, upgrade_options
+from domain.expansions.luna.commands import SwapTiles
+from domain.expansions.luna.events import ActionTilesSwapped
 from domain.moves import check
 from domain.state import S4, Task
 from tests.domain.abilities import ability_game
@@ -116,3 +118,25 @@ def test_LUNA_BA_6_CHAR_KEP_2_luna_a6_takes_keplers_special_tile() -> None:
     assert s.agenda and s.agenda[-1].kind == "KSWAP"  # K1's moving action: his swap
     s, _ = play(s, "noability")
     assert s.players[0].queue[0] == "K1"  # then rotated to the beginning of the queue (LUNA-BA-6)
+
+
+def test_CHAR_KEP_2_CHAR_KEP_3_LUNA_BA_7_kepler_and_luna_swap_the_same_way_under_different_rules() -> None:
+    """docs/characters.md, "Two swap commands": Kepler's swap may be declined and never takes K1; Luna's
+    A7 swap is a reward (no decline) of any two player-board tiles, as released; both exchange two tiles'
+    spaces the same way (`swapped`)."""
+    s = ability_game(characters=KEP_FIRST, sides=("ability", "basic", "basic"), aside="A3", luna=True)
+    queue = s.players[0].queue
+    kepler = with_agenda(s, Task("KSWAP", 1, "board", "action-tile"))
+    luna = with_agenda(s, Task("SWAP", 1, "", "bonus-board"))
+    kswaps, swaps = legal_moves(kepler), legal_moves(luna)
+    assert isinstance(kswaps[-1], DeclineAbility) and all("K1" not in str(m) for m in kswaps)  # RES-7, KEP-3
+    assert all(isinstance(m, SwapTiles) for m in swaps) and any("K1" in str(m) for m in swaps)
+    assert len(swaps) == 15 and len(kswaps) == 10 + 1  # 6 tiles: 15 pairs; 5 without K1: 10, and decline
+    a, b = sorted(t for t in queue if t != "K1")[:2]
+    after_kepler, kepler_events = play(kepler, f"kswap {a} {b}")
+    after_luna, luna_events = play(luna, f"swap {a} {b}")
+    assert after_kepler.players[0].queue == after_luna.players[0].queue == swapped(queue, a, b)
+    assert [e.rule for e in of_type(kepler_events, KeplerTilesSwapped)] == ["CHAR-KEP-2"]
+    assert [e.rule for e in of_type(luna_events, ActionTilesSwapped)] == ["LUNA-BA-7"]
+    assert check(luna, KeplerSwap(seat=0, first=a, second=b)) is not None  # each rule's command only
+    assert check(kepler, SwapTiles(seat=0, first=a, second=b)) is not None

@@ -43,7 +43,8 @@ class Relocate(Command):
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class SwapTiles(Command):
-    """LUNA-BA-7: swap two of your Action tiles."""
+    """LUNA-BA-7: swap two of your Action tiles (a reward, not optional). Kepler's `KeplerSwap` is the
+    same act under other rules (CHAR-KEP-2/3): docs/characters.md, "Two swap commands"."""
 
     first: str
     second: str

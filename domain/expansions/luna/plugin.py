@@ -15,6 +15,7 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.catalog.luna import POSITIONS
+from domain.concepts.actions import swapped
 from domain.effect_kinds import Emitter, Interrupt
 from domain.effects import reward_tasks
 from domain.errors import IllegalMove
@@ -306,10 +307,8 @@ def _command_relocate(run: Run, cmd: lc.Relocate, task: Task | None) -> None:
 
 @RULES.command(lc.SwapTiles)
 def _command_swap_tiles(run: Run, cmd: lc.SwapTiles, task: Task | None) -> None:
-    q = list(run.state.players[cmd.seat].queue)
-    i, j = q.index(cmd.first), q.index(cmd.second)
-    q[i], q[j] = q[j], q[i]
-    run.emit(le.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=tuple(q)))
+    q = swapped(run.state.players[cmd.seat].queue, cmd.first, cmd.second)  # LUNA-BA-7 (not Kepler's KSWAP)
+    run.emit(le.ActionTilesSwapped(seat=cmd.seat, first=cmd.first, second=cmd.second, queue=q))
 
 
 @RULES.command(lc.RegainRow)
