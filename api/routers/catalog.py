@@ -17,11 +17,18 @@ from projections.components import localized_catalog_json
 router = APIRouter(tags=["catalog"])
 
 
+# The served document's own version, in its ETag beside the catalog's content hash: bump it when the
+# document gains or changes a member (2: `library_rows` and `reward_codes`), so that a browser holding the
+# older document is not answered 304 for an unchanged catalog.
+FORMAT = 2
+
+
 @cache
 def _body(edition: str, names: str) -> tuple[bytes, str]:
     catalog = load_catalog(edition)
     body = orjson.dumps(localized_catalog_json(catalog, names))
-    return body, f'"{catalog.content_hash}"' if names == "en" else f'"{catalog.content_hash}-{names}"'
+    tag = f"{catalog.content_hash}.f{FORMAT}"
+    return body, f'"{tag}"' if names == "en" else f'"{tag}-{names}"'
 
 
 @router.get(
@@ -43,8 +50,9 @@ async def catalog(edition: str, request: Request) -> Response:
     Public component data: nothing in it is secret. The printed names (Major Objects, constellations,
     Action tiles, characters, objectives' texts, Subject themes, Luna's Scoring tiles) are in the
     request's language (`Accept-Language`, the `galileo_lang` cookie or `?lang=`; docs/i18n.md), in the
-    terms of that language's published rulebook; ids never change. The ETag is the catalog's content hash
-    (with the names' language after it for a language other than English)."""
+    terms of that language's published rulebook; ids never change. The ETag is the catalog's content hash and
+    the document's format (`<hash>.f2`; with the names' language after it for a language other than
+    English)."""
     names = name_locale(locale_of(request))
     try:
         body, etag = _body(edition, names)
