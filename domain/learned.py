@@ -147,10 +147,9 @@ class Model:
         index = max(-SPAN * STEPS, min(SPAN * STEPS, index))
         return self.sigmoid[index + SPAN * STEPS]
 
-    def wins(self, strengths: Sequence[int], deck: int) -> tuple[float, ...]:
-        """Each seat's chance to finish first: its pairwise chances multiplied, normalised."""
-        if len(strengths) == 1:
-            return (1.0,)
+    def pairwise(self, strengths: Sequence[int], deck: int) -> list[int]:
+        """Each seat's pairwise chances against every other seat multiplied, in 1/SCALE integers
+        (not normalised)."""
         spread = self.spread(deck)
         raw = []
         for i, s in enumerate(strengths):
@@ -159,6 +158,13 @@ class Model:
                 if j != i:
                     r = r * self.chance(s - o, spread) // SCALE
             raw.append(r)
+        return raw
+
+    def wins(self, strengths: Sequence[int], deck: int) -> tuple[float, ...]:
+        """Each seat's chance to finish first: its pairwise chances multiplied, normalised."""
+        if len(strengths) == 1:
+            return (1.0,)
+        raw = self.pairwise(strengths, deck)
         total = sum(raw)
         if total <= 0:
             return tuple(1.0 / len(raw) for _ in raw)

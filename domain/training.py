@@ -171,14 +171,7 @@ def fit_spread(
 
 def _win_shares(model: Model, strengths: Sequence[int], deck: int) -> list[int]:
     """`Model.wins` in 1/SCALE integers (the same products, normalised by integer division)."""
-    spread = model.spread(deck)
-    raw = []
-    for i, s in enumerate(strengths):
-        r = SCALE
-        for j, o in enumerate(strengths):
-            if j != i:
-                r = r * model.chance(s - o, spread) // SCALE
-        raw.append(r)
+    raw = model.pairwise(strengths, deck)
     total = sum(raw) or 1
     return [r * SCALE // total for r in raw]
 
