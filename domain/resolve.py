@@ -374,12 +374,6 @@ def _decline_die(run: Run, cmd: c.DeclineDie, task: Task | None) -> None:
     run.emit(ev.DieGainDeclined(seat=cmd.seat))
 
 
-@_command(c.Lecture)
-def _lecture(run: Run, cmd: c.Lecture, task: Task | None) -> None:
-    height = run.state.players[cmd.seat].university[cmd.tile] + 1
-    run.emit(ev.LectureGiven(seat=cmd.seat, tile=cmd.tile, height=height))
-
-
 @_command(c.RaiseDie)
 def _raise_die(run: Run, cmd: c.RaiseDie, task: Task | None) -> None:
     run.emit(ev.DieRaised(seat=cmd.seat, die=cmd.die, amount=task.n if task is not None else 1))
