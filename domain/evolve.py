@@ -652,14 +652,6 @@ def _spotted(s: GameState, e: ev.CometSpotted) -> GameState:
     return _set_players_agenda(s, seated(s, e.seat, replace(p, comets=tuple(comets))), resolved(s, e))
 
 
-@_on(ev.TileUpgraded, "UPG")
-def _upgraded(s: GameState, e: ev.TileUpgraded) -> GameState:
-    p = s.players[e.seat]
-    return _set_players_agenda(
-        s, seated(s, e.seat, replace(p, upgraded=p.upgraded | {e.tile})), resolved(s, e)
-    )
-
-
 @_on(ev.BookTokenMoved, pushes=True)
 def _book_moved(s: GameState, e: ev.BookTokenMoved, grants: Sequence[Task]) -> GameState:
     p = s.players[e.seat]

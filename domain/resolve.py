@@ -406,11 +406,6 @@ def _write_complete(run: Run, cmd: c.WriteComplete, task: Task | None) -> None:
     run.emit(ev.CompleteWritingStarted(seat=cmd.seat, row=cmd.row, target=target))
 
 
-@_command(c.Upgrade)
-def _upgrade(run: Run, cmd: c.Upgrade, task: Task | None) -> None:
-    run.emit(ev.TileUpgraded(seat=cmd.seat, tile=cmd.tile))
-
-
 @_command(c.PlaceComet)
 def _place_comet(run: Run, cmd: c.PlaceComet, task: Task | None) -> None:
     comet = run.state.players[cmd.seat].comets.index("pending")

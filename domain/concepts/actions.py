@@ -1,15 +1,26 @@
-"""Action tiles (digest §5): upgrading a tile; two tiles swapping their spaces."""
+"""Action tiles (digest §3, §8): upgrading a tile; two tiles swapping their spaces.
+
+How an Action tile is upgraded (UPG-1, UPG-4) is here, whole: the `Upgrade` command's options and check
+(the `UPG` effect's), what it emits and how `TileUpgraded` applies (it grants nothing). The Upgrade
+space's Quadrant instead of a moving action (UPG-2) and its turn without rotation (UPG-3) are the turn's
+(domain/moves.py, domain/resolve.py).
+"""
 
 from __future__ import annotations
 
 from domain import commands as c
+from domain import events as ev
 from domain.characters import rules_for
 from domain.effect_kinds import EffectKind
 from domain.errors import IllegalMove
+from domain.evolve import resolved, seated
+from domain.resolve import Run
 from domain.ruleset import Rules
-from domain.state import GameState, Task
+from domain.state import GameState, Task, changer, replace
 
 RULES = Rules(__name__)  # this module's rules (domain/ruleset.py)
+
+_set_players_agenda = changer(GameState, "players", "agenda")
 
 
 def swapped(queue: tuple[str, ...], first: str, second: str) -> tuple[str, ...]:
@@ -20,6 +31,9 @@ def swapped(queue: tuple[str, ...], first: str, second: str) -> tuple[str, ...]:
     i, j = out.index(first), out.index(second)
     out[i], out[j] = out[j], out[i]
     return tuple(out)
+
+
+# -- upgrading an Action tile (UPG-1, UPG-4) ------------------------------------------------------------
 
 
 def upgrade_options(s: GameState, task: Task, seat: int) -> list[c.Command]:
@@ -38,6 +52,19 @@ def upgrade_check(s: GameState, task: Task, cmd: c.Command) -> IllegalMove | Non
     if cmd.tile in p.upgraded:
         return IllegalMove("already-upgraded", "tile {tile} is already upgraded", "UPG-4", tile=cmd.tile)
     return None
+
+
+@RULES.command(c.Upgrade)
+def _upgrade(run: Run, cmd: c.Upgrade, task: Task | None) -> None:
+    run.emit(ev.TileUpgraded(seat=cmd.seat, tile=cmd.tile))
+
+
+@RULES.event(ev.TileUpgraded, "UPG")
+def _upgraded(s: GameState, e: ev.TileUpgraded) -> GameState:
+    p = s.players[e.seat]
+    return _set_players_agenda(
+        s, seated(s, e.seat, replace(p, upgraded=p.upgraded | {e.tile})), resolved(s, e)
+    )
 
 
 RULES.effect(
