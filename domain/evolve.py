@@ -172,7 +172,6 @@ _turn_rotated = changer(TurnState, "rotated")
 _seat_telescope = changer(PlayerState, "telescope")
 _seat_quadrants = changer(PlayerState, "quadrants")
 _seat_score_points = changer(PlayerState, "score", "points")
-_seat_dice = changer(PlayerState, "dice")
 _seat_queue = changer(PlayerState, "queue")
 _seat_books = changer(PlayerState, "books")
 
@@ -213,12 +212,6 @@ def resolved_if(s: GameState, e: ev.Event) -> tuple[Task, ...]:
 
 def turn_with(s: GameState, **changes: Any) -> TurnState:
     return replace(s.turn, **changes)
-
-
-def _remove_die(dice: Sequence[Die], die: Sequence[Any]) -> list[Die]:
-    out = list(dice)
-    out.remove((die[0], die[1]))
-    return out
 
 
 def cellar_peak_of(s: GameState, p: PlayerState) -> int:
@@ -568,59 +561,6 @@ def _quadrants(s: GameState, e: ev.QuadrantsGained) -> GameState:
     p = s.players[e.seat]
     return _set_players_agenda(
         s, seated(s, e.seat, _seat_quadrants(p, p.quadrants + e.amount)), resolved(s, e)
-    )
-
-
-@_on(ev.DieGained, "DIE")
-def _die_gained(s: GameState, e: ev.DieGained) -> GameState:
-    p = s.players[e.seat]
-    dice = list(p.dice)
-    supply = list(s.supply)
-    if e.returned is not None:  # DIE-5: exchange
-        dice = _remove_die(dice, e.returned)
-        supply[COLOURS.index(e.returned[0])] += 1
-    dice.append((e.colour, e.value))
-    supply[COLOURS.index(e.colour)] -= 1
-    players = seated(s, e.seat, _seat_dice(p, tuple(sorted(dice))))
-    agenda = resolved(s, e)
-    return _set_board(
-        s, players, s.display, s.covers, s.deck, s.reserve, tuple(supply), s.pages, s.claims, s.turn, agenda
-    )
-
-
-@_on(ev.DieGainDeclined, "DIE")
-def _die_declined(s: GameState, e: ev.DieGainDeclined) -> GameState:
-    return _set_agenda(s, resolved(s, e))
-
-
-@_on(ev.DiceRaised, "INC")
-def _dice_raised(s: GameState, e: ev.DiceRaised) -> GameState:
-    top = s.die_max
-    p = s.players[e.seat]
-    dice = tuple(sorted((c, min(top, v + e.amount) if c == e.colour else v) for c, v in p.dice))
-    return _set_players_agenda(s, seated(s, e.seat, _seat_dice(p, dice)), resolved(s, e))
-
-
-@_on(ev.DieRaised, "RAISE")
-def _die_raised(s: GameState, e: ev.DieRaised) -> GameState:
-    p = s.players[e.seat]
-    dice = _remove_die(p.dice, e.die)
-    dice.append((e.die[0], min(s.die_max, e.die[1] + e.amount)))  # DIE-10: excess lost
-    return _set_players_agenda(s, seated(s, e.seat, _seat_dice(p, tuple(sorted(dice)))), resolved(s, e))
-
-
-@_on(ev.DieRecoloured, "RECOLOUR")
-def _die_recoloured(s: GameState, e: ev.DieRecoloured) -> GameState:
-    p = s.players[e.seat]
-    dice = _remove_die(p.dice, e.die)
-    dice.append((e.colour, e.die[1]))
-    supply = list(s.supply)
-    supply[COLOURS.index(e.die[0])] += 1
-    supply[COLOURS.index(e.colour)] -= 1
-    players = seated(s, e.seat, _seat_dice(p, tuple(sorted(dice))))
-    agenda = resolved(s, e)
-    return _set_board(
-        s, players, s.display, s.covers, s.deck, s.reserve, tuple(supply), s.pages, s.claims, s.turn, agenda
     )
 
 

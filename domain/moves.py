@@ -24,9 +24,6 @@ from domain.effect_kinds import effect_kind, interrupt_due
 from domain.errors import IllegalMove
 from domain.opponents import refusal
 from domain.state import (
-    COLOURS,
-    MAX_DICE,
-    MAX_PER_COLOUR,
     S1,
     S2,
     S3,
@@ -246,113 +243,6 @@ def payment_check(
                 paid=paid - value,
                 cost=cost,
             )
-    return None
-
-
-def _distinct(dice: tuple[Die, ...]) -> list[Die]:
-    return list(dict.fromkeys(dice))
-
-
-def die_options(s: GameState, seat: int) -> list[c.Command]:
-    """GAIN-2, DIE-2..7: gain a die of a colour left in the supply; with 4 dice, exchange or decline."""
-    p = s.players[seat]
-    out: list[c.Command] = []
-    if len(p.dice) < MAX_DICE:
-        for i, colour in enumerate(COLOURS):
-            if s.supply[i] > 0 and p.count(colour) < MAX_PER_COLOUR:
-                out.append(c.GainDie(seat=seat, colour=colour))
-        return out
-    for returned in _distinct(p.dice):
-        for i, colour in enumerate(COLOURS):
-            after = p.count(colour) - (returned[0] == colour)
-            available = s.supply[i] + (returned[0] == colour)
-            if available > 0 and after < MAX_PER_COLOUR:
-                out.append(c.GainDie(seat=seat, colour=colour, returned=returned))
-    if out:
-        out.append(c.DeclineDie(seat=seat))  # AMB-26: the exchange is optional
-    return out
-
-
-def _gain_check(s: GameState, cmd: c.GainDie) -> IllegalMove | None:
-    p = s.players[cmd.seat]
-    colour, returned = cmd.colour, cmd.returned
-    if colour not in COLOURS:
-        return IllegalMove("bad-colour", "unknown colour {colour!r}: R, Y or B", "DIE-1", colour=colour)
-    if len(p.dice) < MAX_DICE and returned is not None:
-        return IllegalMove("no-exchange", "an exchange is only for a player holding 4 dice", "DIE-5")
-    if len(p.dice) >= MAX_DICE and returned is None:
-        return IllegalMove("four-dice", "you hold 4 dice: return one (exchange) or decline", "DIE-5")
-    if returned is not None and returned not in p.dice:
-        return IllegalMove(
-            "die-not-held",
-            "you have no die {returned0}{returned1} to return",
-            "DIE-5",
-            returned0=returned[0],
-            returned1=returned[1],
-        )
-    back = returned is not None and returned[0] == colour  # the returned die is of the gained colour
-    if s.supply[COLOURS.index(colour)] + back <= 0:
-        return IllegalMove("supply-empty", "no {colour} die left in the supply", "DIE-7", colour=colour)
-    if p.count(colour) - back >= MAX_PER_COLOUR:
-        return IllegalMove(
-            "fourth-of-colour",
-            "you hold {MAX_PER_COLOUR} {colour} dice: a fourth is not allowed",
-            "DIE-6",
-            MAX_PER_COLOUR=MAX_PER_COLOUR,
-            colour=colour,
-        )
-    return None
-
-
-def die_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
-    """The check of `die_options` (GainDie, DeclineDie)."""
-    if isinstance(cmd, c.GainDie):
-        return _gain_check(s, cmd)
-    if not isinstance(cmd, c.DeclineDie):
-        return IllegalMove("pending-decision", "first gain a die (or decline an exchange)", "RES-1")
-    if len(s.players[cmd.seat].dice) < MAX_DICE:
-        return IllegalMove("must-gain", "only an exchange (with 4 dice held) can be declined", "RES-3")
-    if not die_options(s, cmd.seat):
-        return IllegalMove("no-exchange-possible", "no exchange is possible: the die is lost", "DIE-7")
-    return None
-
-
-def recolour_options(s: GameState, seat: int) -> list[c.Command]:
-    """DIE-11 with DIE-6; the new colour comes from the supply (DIE-7)."""
-    p = s.players[seat]
-    out: list[c.Command] = []
-    for die in _distinct(p.dice):
-        for i, colour in enumerate(COLOURS):
-            if colour != die[0] and s.supply[i] > 0 and p.count(colour) < MAX_PER_COLOUR:
-                out.append(c.Recolour(seat=seat, die=die, colour=colour))
-    return out
-
-
-def recolour_check(s: GameState, cmd: c.Command) -> IllegalMove | None:
-    """The check of `recolour_options`."""
-    if not isinstance(cmd, c.Recolour):
-        return IllegalMove("pending-decision", "first change a die's colour", "RES-1")
-    p = s.players[cmd.seat]
-    if cmd.die not in p.dice:
-        return IllegalMove(
-            "die-not-held", "you have no die {die0}{die1}", "ICON-5", die0=cmd.die[0], die1=cmd.die[1]
-        )
-    if cmd.colour not in COLOURS:
-        return IllegalMove("bad-colour", "unknown colour {colour!r}: R, Y or B", "DIE-1", colour=cmd.colour)
-    if cmd.colour == cmd.die[0]:
-        return IllegalMove(
-            "same-colour", "the die is {colour} already: choose another colour", "DIE-11", colour=cmd.colour
-        )
-    if s.supply[COLOURS.index(cmd.colour)] <= 0:
-        return IllegalMove("supply-empty", "no {colour} die left in the supply", "DIE-7", colour=cmd.colour)
-    if p.count(cmd.colour) >= MAX_PER_COLOUR:
-        return IllegalMove(
-            "fourth-of-colour",
-            "you hold {MAX_PER_COLOUR} {colour} dice: a fourth is not allowed",
-            "DIE-6",
-            MAX_PER_COLOUR=MAX_PER_COLOUR,
-            colour=cmd.colour,
-        )
     return None
 
 

@@ -356,38 +356,10 @@ def _end_free_actions(run: Run, cmd: c.EndFreeActions, task: Task | None) -> Non
     run.emit(ev.FreeActionsClosed(seat=cmd.seat))
 
 
-@_command(c.GainDie)
-def _gain_die(run: Run, cmd: c.GainDie, task: Task | None) -> None:
-    run.emit(
-        ev.DieGained(
-            seat=cmd.seat,
-            colour=cmd.colour,
-            value=task.n if task is not None else 1,
-            returned=cmd.returned,
-            rule="DIE-5" if cmd.returned else "GAIN-2",
-        )
-    )
-
-
-@_command(c.DeclineDie)
-def _decline_die(run: Run, cmd: c.DeclineDie, task: Task | None) -> None:
-    run.emit(ev.DieGainDeclined(seat=cmd.seat))
-
-
 @_command(c.Lecture)
 def _lecture(run: Run, cmd: c.Lecture, task: Task | None) -> None:
     height = run.state.players[cmd.seat].university[cmd.tile] + 1
     run.emit(ev.LectureGiven(seat=cmd.seat, tile=cmd.tile, height=height))
-
-
-@_command(c.RaiseDie)
-def _raise_die(run: Run, cmd: c.RaiseDie, task: Task | None) -> None:
-    run.emit(ev.DieRaised(seat=cmd.seat, die=cmd.die, amount=task.n if task is not None else 1))
-
-
-@_command(c.Recolour)
-def _recolour(run: Run, cmd: c.Recolour, task: Task | None) -> None:
-    run.emit(ev.DieRecoloured(seat=cmd.seat, die=cmd.die, colour=cmd.colour))
 
 
 @_command(c.Farewell)
