@@ -584,15 +584,6 @@ def _farewell_declined(s: GameState, e: ev.FarewellDeclined) -> GameState:
     return _set_agenda(s, resolved(s, e))
 
 
-@_on(ev.LectureGiven, "LEC", pushes=True)
-def _lecture(s: GameState, e: ev.LectureGiven, grants: Sequence[Task]) -> GameState:
-    p = s.players[e.seat]
-    university = list(p.university)
-    university[e.tile] = e.height
-    players = seated(s, e.seat, replace(p, university=tuple(university)))
-    return _set_players_agenda(s, players, push(resolved(s, e), grants))  # LEC-1: the row's reward is a grant
-
-
 @_on(ev.CometSpotted, "SPOT")
 def _spotted(s: GameState, e: ev.CometSpotted) -> GameState:
     p = s.players[e.seat]

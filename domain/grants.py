@@ -233,12 +233,6 @@ def _constellation(before: GameState, e: ev.ConstellationObserved) -> list[Task]
 # -- rewards and the Inquisition -------------------------------------------------------------------------
 
 
-@_ahead(ev.LectureGiven)
-def _lecture(before: GameState, e: ev.LectureGiven) -> list[Task]:
-    row = before.catalog.scale_face(before.scale[e.tile]).rows[e.height - 1]
-    return reward_tasks(row.reward, "lecture", before.rules.reward_codes)  # LEC-1
-
-
 @_ahead(ev.BookTokenMoved)
 def _book_moved(before: GameState, e: ev.BookTokenMoved) -> list[Task]:
     # the token moves; the library whose space it reaches does not

@@ -356,12 +356,6 @@ def _end_free_actions(run: Run, cmd: c.EndFreeActions, task: Task | None) -> Non
     run.emit(ev.FreeActionsClosed(seat=cmd.seat))
 
 
-@_command(c.Lecture)
-def _lecture(run: Run, cmd: c.Lecture, task: Task | None) -> None:
-    height = run.state.players[cmd.seat].university[cmd.tile] + 1
-    run.emit(ev.LectureGiven(seat=cmd.seat, tile=cmd.tile, height=height))
-
-
 @_command(c.Farewell)
 def _farewell(run: Run, cmd: c.Farewell, task: Task | None) -> None:
     run.emit(ev.FarewellTaken(seat=cmd.seat) if cmd.accept else ev.FarewellDeclined(seat=cmd.seat))
