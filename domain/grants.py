@@ -239,14 +239,6 @@ def _lecture(before: GameState, e: ev.LectureGiven) -> list[Task]:
     return reward_tasks(row.reward, "lecture", before.rules.reward_codes)  # LEC-1
 
 
-@_ahead(ev.BookTokenMoved)
-def _book_moved(before: GameState, e: ev.BookTokenMoved) -> list[Task]:
-    # the token moves; the library whose space it reaches does not
-    return reward_tasks(
-        library_reward(before, before.players[e.seat], e.row, e.end), "library", before.rules.reward_codes
-    )  # WRT-4
-
-
 @_ahead(ev.CometPlacedInBook)
 def _comet_placed(before: GameState, e: ev.CometPlacedInBook) -> list[Task]:
     if e.page == "appendix":  # BOC-4
