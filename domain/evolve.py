@@ -173,7 +173,6 @@ _seat_telescope = changer(PlayerState, "telescope")
 _seat_quadrants = changer(PlayerState, "quadrants")
 _seat_score_points = changer(PlayerState, "score", "points")
 _seat_queue = changer(PlayerState, "queue")
-_seat_books = changer(PlayerState, "books")
 
 
 def seated(s: GameState, seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
@@ -598,33 +597,6 @@ def _upgraded(s: GameState, e: ev.TileUpgraded) -> GameState:
     return _set_players_agenda(
         s, seated(s, e.seat, replace(p, upgraded=p.upgraded | {e.tile})), resolved(s, e)
     )
-
-
-@_on(ev.BookTokenMoved, pushes=True)
-def _book_moved(s: GameState, e: ev.BookTokenMoved, grants: Sequence[Task]) -> GameState:
-    p = s.players[e.seat]
-    books = list(p.books)
-    books[e.row] = e.end
-    agenda = s.agenda
-    top = agenda[-1] if agenda else None
-    if top is not None and top.kind == "WRITE":
-        agenda = agenda[:-1] + ((replace(top, n=top.n - 1),) if top.n > 1 else ())
-    elif top is not None and top.kind == "COMPLETE":
-        agenda = agenda[:-1] if e.end >= top.n else agenda
-    else:
-        raise _Misfit(f"expected a pending WRITE or COMPLETE effect, found {top.kind if top else 'nothing'}")
-    players = seated(s, e.seat, _seat_books(p, tuple(books)))
-    return _set_players_agenda(s, players, push(agenda, grants))  # WRT-4: the space's reward is a grant
-
-
-@_on(ev.CompleteWritingStarted, "WC")
-def _complete_started(s: GameState, e: ev.CompleteWritingStarted) -> GameState:
-    return _set_agenda(s, (*resolved(s, e), Task("COMPLETE", e.target, str(e.row))))
-
-
-@_on(ev.WritingStopped, "WRITE", "COMPLETE")
-def _writing_stopped(s: GameState, e: ev.WritingStopped) -> GameState:
-    return _set_agenda(s, resolved(s, e))  # AMB-8, WRT-6
 
 
 @_on(ev.EffectLost)

@@ -246,46 +246,6 @@ def payment_check(
     return None
 
 
-def library_end(s: GameState, seat: int) -> int:
-    """WRT-2/WRT-6: the last space of every row, 1 + the cards in the library."""
-    return 1 + len(s.players[seat].library)
-
-
-def write_options(s: GameState, seat: int, exact: bool) -> list[c.Command]:
-    end = library_end(s, seat)
-    rows = [r for r, p in enumerate(s.players[seat].books) if p < end]
-    out: list[c.Command] = [c.WriteStep(seat=seat, row=r) for r in rows]
-    if out and not exact:  # AMB-8: up to N steps
-        out.append(c.StopWriting(seat=seat))
-    return out
-
-
-def row_check(s: GameState, seat: int, row: int) -> IllegalMove | None:
-    """A Book token that can move one more space (LIB-3, WRT-6)."""
-    books = s.players[seat].books
-    if not 0 <= row < len(books):
-        return IllegalMove("bad-row", "library rows are R1..R{n_books}", "LIB-3", n_books=len(books))
-    end = library_end(s, seat)
-    if books[row] >= end:
-        return IllegalMove("row-end", "that Book token is at the end of its row ({end})", "WRT-6", end=end)
-    return None
-
-
-def write_check(s: GameState, cmd: c.Command, exact: bool) -> IllegalMove | None:
-    """The check of `write_options`."""
-    if isinstance(cmd, c.WriteStep):
-        return row_check(s, cmd.seat, cmd.row)
-    if not isinstance(cmd, c.StopWriting):
-        return IllegalMove("pending-decision", "first move a Book token", "RES-1")
-    if exact:
-        return IllegalMove(
-            "write-exact", "partialWritingExact: all steps must be used while possible", "AMB-8"
-        )
-    if all(row_check(s, cmd.seat, r) for r in range(len(s.players[cmd.seat].books))):
-        return IllegalMove("nothing-to-write", "no Book token can move: the writing is lost", "WRT-6")
-    return None
-
-
 def _open_pages(s: GameState, seat: int) -> list[str]:
     """BOC-2, BOC-3, BOC-9: the empty pages in play; BOC-5: a character's empty personal pages."""
     players = len(s.players)
