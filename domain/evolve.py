@@ -172,9 +172,7 @@ _turn_rotated = changer(TurnState, "rotated")
 _seat_telescope = changer(PlayerState, "telescope")
 _seat_quadrants = changer(PlayerState, "quadrants")
 _seat_score_points = changer(PlayerState, "score", "points")
-_seat_dice = changer(PlayerState, "dice")
 _seat_queue = changer(PlayerState, "queue")
-_seat_books = changer(PlayerState, "books")
 
 
 def seated(s: GameState, seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
@@ -213,12 +211,6 @@ def resolved_if(s: GameState, e: ev.Event) -> tuple[Task, ...]:
 
 def turn_with(s: GameState, **changes: Any) -> TurnState:
     return replace(s.turn, **changes)
-
-
-def _remove_die(dice: Sequence[Die], die: Sequence[Any]) -> list[Die]:
-    out = list(dice)
-    out.remove((die[0], die[1]))
-    return out
 
 
 def cellar_peak_of(s: GameState, p: PlayerState) -> int:
@@ -571,59 +563,6 @@ def _quadrants(s: GameState, e: ev.QuadrantsGained) -> GameState:
     )
 
 
-@_on(ev.DieGained, "DIE")
-def _die_gained(s: GameState, e: ev.DieGained) -> GameState:
-    p = s.players[e.seat]
-    dice = list(p.dice)
-    supply = list(s.supply)
-    if e.returned is not None:  # DIE-5: exchange
-        dice = _remove_die(dice, e.returned)
-        supply[COLOURS.index(e.returned[0])] += 1
-    dice.append((e.colour, e.value))
-    supply[COLOURS.index(e.colour)] -= 1
-    players = seated(s, e.seat, _seat_dice(p, tuple(sorted(dice))))
-    agenda = resolved(s, e)
-    return _set_board(
-        s, players, s.display, s.covers, s.deck, s.reserve, tuple(supply), s.pages, s.claims, s.turn, agenda
-    )
-
-
-@_on(ev.DieGainDeclined, "DIE")
-def _die_declined(s: GameState, e: ev.DieGainDeclined) -> GameState:
-    return _set_agenda(s, resolved(s, e))
-
-
-@_on(ev.DiceRaised, "INC")
-def _dice_raised(s: GameState, e: ev.DiceRaised) -> GameState:
-    top = s.die_max
-    p = s.players[e.seat]
-    dice = tuple(sorted((c, min(top, v + e.amount) if c == e.colour else v) for c, v in p.dice))
-    return _set_players_agenda(s, seated(s, e.seat, _seat_dice(p, dice)), resolved(s, e))
-
-
-@_on(ev.DieRaised, "RAISE")
-def _die_raised(s: GameState, e: ev.DieRaised) -> GameState:
-    p = s.players[e.seat]
-    dice = _remove_die(p.dice, e.die)
-    dice.append((e.die[0], min(s.die_max, e.die[1] + e.amount)))  # DIE-10: excess lost
-    return _set_players_agenda(s, seated(s, e.seat, _seat_dice(p, tuple(sorted(dice)))), resolved(s, e))
-
-
-@_on(ev.DieRecoloured, "RECOLOUR")
-def _die_recoloured(s: GameState, e: ev.DieRecoloured) -> GameState:
-    p = s.players[e.seat]
-    dice = _remove_die(p.dice, e.die)
-    dice.append((e.colour, e.die[1]))
-    supply = list(s.supply)
-    supply[COLOURS.index(e.die[0])] += 1
-    supply[COLOURS.index(e.colour)] -= 1
-    players = seated(s, e.seat, _seat_dice(p, tuple(sorted(dice))))
-    agenda = resolved(s, e)
-    return _set_board(
-        s, players, s.display, s.covers, s.deck, s.reserve, tuple(supply), s.pages, s.claims, s.turn, agenda
-    )
-
-
 @_on(ev.InquisitorGained, "INQ")
 def _inquisitor(s: GameState, e: ev.InquisitorGained) -> GameState:
     p = s.players[e.seat]
@@ -650,33 +589,6 @@ def _spotted(s: GameState, e: ev.CometSpotted) -> GameState:
     comets = list(p.comets)
     comets[e.comet] = "sky1"  # SPOT-1
     return _set_players_agenda(s, seated(s, e.seat, replace(p, comets=tuple(comets))), resolved(s, e))
-
-
-@_on(ev.BookTokenMoved, pushes=True)
-def _book_moved(s: GameState, e: ev.BookTokenMoved, grants: Sequence[Task]) -> GameState:
-    p = s.players[e.seat]
-    books = list(p.books)
-    books[e.row] = e.end
-    agenda = s.agenda
-    top = agenda[-1] if agenda else None
-    if top is not None and top.kind == "WRITE":
-        agenda = agenda[:-1] + ((replace(top, n=top.n - 1),) if top.n > 1 else ())
-    elif top is not None and top.kind == "COMPLETE":
-        agenda = agenda[:-1] if e.end >= top.n else agenda
-    else:
-        raise _Misfit(f"expected a pending WRITE or COMPLETE effect, found {top.kind if top else 'nothing'}")
-    players = seated(s, e.seat, _seat_books(p, tuple(books)))
-    return _set_players_agenda(s, players, push(agenda, grants))  # WRT-4: the space's reward is a grant
-
-
-@_on(ev.CompleteWritingStarted, "WC")
-def _complete_started(s: GameState, e: ev.CompleteWritingStarted) -> GameState:
-    return _set_agenda(s, (*resolved(s, e), Task("COMPLETE", e.target, str(e.row))))
-
-
-@_on(ev.WritingStopped, "WRITE", "COMPLETE")
-def _writing_stopped(s: GameState, e: ev.WritingStopped) -> GameState:
-    return _set_agenda(s, resolved(s, e))  # AMB-8, WRT-6
 
 
 @_on(ev.EffectLost)

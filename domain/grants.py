@@ -233,14 +233,6 @@ def _constellation(before: GameState, e: ev.ConstellationObserved) -> list[Task]
 # -- rewards and the Inquisition -------------------------------------------------------------------------
 
 
-@_ahead(ev.BookTokenMoved)
-def _book_moved(before: GameState, e: ev.BookTokenMoved) -> list[Task]:
-    # the token moves; the library whose space it reaches does not
-    return reward_tasks(
-        library_reward(before, before.players[e.seat], e.row, e.end), "library", before.rules.reward_codes
-    )  # WRT-4
-
-
 @_ahead(ev.CometPlacedInBook)
 def _comet_placed(before: GameState, e: ev.CometPlacedInBook) -> list[Task]:
     if e.page == "appendix":  # BOC-4

@@ -17,7 +17,6 @@ from domain.moves import (
     cleanup_step,
     decision_options,
     free_comets,
-    library_end,
     next_objective,
     options,
     tile_to_rotate,
@@ -356,54 +355,9 @@ def _end_free_actions(run: Run, cmd: c.EndFreeActions, task: Task | None) -> Non
     run.emit(ev.FreeActionsClosed(seat=cmd.seat))
 
 
-@_command(c.GainDie)
-def _gain_die(run: Run, cmd: c.GainDie, task: Task | None) -> None:
-    run.emit(
-        ev.DieGained(
-            seat=cmd.seat,
-            colour=cmd.colour,
-            value=task.n if task is not None else 1,
-            returned=cmd.returned,
-            rule="DIE-5" if cmd.returned else "GAIN-2",
-        )
-    )
-
-
-@_command(c.DeclineDie)
-def _decline_die(run: Run, cmd: c.DeclineDie, task: Task | None) -> None:
-    run.emit(ev.DieGainDeclined(seat=cmd.seat))
-
-
-@_command(c.RaiseDie)
-def _raise_die(run: Run, cmd: c.RaiseDie, task: Task | None) -> None:
-    run.emit(ev.DieRaised(seat=cmd.seat, die=cmd.die, amount=task.n if task is not None else 1))
-
-
-@_command(c.Recolour)
-def _recolour(run: Run, cmd: c.Recolour, task: Task | None) -> None:
-    run.emit(ev.DieRecoloured(seat=cmd.seat, die=cmd.die, colour=cmd.colour))
-
-
 @_command(c.Farewell)
 def _farewell(run: Run, cmd: c.Farewell, task: Task | None) -> None:
     run.emit(ev.FarewellTaken(seat=cmd.seat) if cmd.accept else ev.FarewellDeclined(seat=cmd.seat))
-
-
-@_command(c.WriteStep)
-def _write_step(run: Run, cmd: c.WriteStep, task: Task | None) -> None:
-    start = run.state.players[cmd.seat].books[cmd.row]
-    run.emit(ev.BookTokenMoved(seat=cmd.seat, row=cmd.row, start=start, end=start + 1, rule="WRT-3"))
-
-
-@_command(c.StopWriting)
-def _stop_writing(run: Run, cmd: c.StopWriting, task: Task | None) -> None:
-    run.emit(ev.WritingStopped(seat=cmd.seat, unused=task.n if task is not None else 0))
-
-
-@_command(c.WriteComplete)
-def _write_complete(run: Run, cmd: c.WriteComplete, task: Task | None) -> None:
-    target = library_end(run.state, cmd.seat)
-    run.emit(ev.CompleteWritingStarted(seat=cmd.seat, row=cmd.row, target=target))
 
 
 @_command(c.PlaceComet)

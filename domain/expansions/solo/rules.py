@@ -20,6 +20,7 @@ from domain import events as ev
 from domain.catalog import Catalog
 from domain.characters.roster import has_ability
 from domain.concepts.inquisition import persuade_options
+from domain.concepts.writing import library_end
 from domain.editions import ENGINE_VERSION, RULES_0_4_0, at_least
 from domain.effect_kinds import EffectKind, Emitter
 from domain.effects import reward_tasks
@@ -29,7 +30,6 @@ from domain.expansions.luna.rules import observable_moon_tiles
 from domain.expansions.solo import events as se
 from domain.expansions.solo.data import CURRENT, DIFFICULTIES, SoloData, solo_data
 from domain.expansions.solo.state import TychoState, tycho_of
-from domain.moves import library_end
 from domain.resolve import draw_card
 from domain.rng import SeededRandom, digest
 from domain.ruleset import Rules
