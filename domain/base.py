@@ -1,6 +1,9 @@
-"""The base game as a plug-in: its events (domain/evolve.py; a take-back's, domain/takeback.py),
-commands (domain/resolve.py), grants (domain/grants.py) and effect kinds (domain/concepts/). Every game
-is played with it."""
+"""The base game as a plug-in. A concept whose rules are whole in its module (domain/concepts/:
+inquisition, dice, university, writing, and the Upgrade in actions) declares there its options and
+checks, commands, events and grants; the others still have theirs in domain/moves.py (options and
+checks), domain/resolve.py (commands), domain/evolve.py (events) and domain/grants.py (grants), their
+concept modules the effect kinds; a take-back's event is in domain/takeback.py. Every game is played
+with it."""
 
 from __future__ import annotations
 

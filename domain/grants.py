@@ -259,4 +259,3 @@ def _objective(before: GameState, e: ev.ObjectiveAchieved) -> list[Task]:
 @_ahead(ev.FarewellTaken)
 def _farewell(before: GameState, e: ev.FarewellTaken) -> list[Task]:
     return [Task("DIE", 1), Task("Q", 1)]  # INQ-15
-

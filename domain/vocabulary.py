@@ -129,8 +129,6 @@ UPCASTERS: Mapping[tuple[str, int], Upcaster] = MappingProxyType(
 )
 
 
-
-
 def upcast(data: Mapping[str, Any], written_by: str | None) -> Mapping[str, Any]:
     """An event dict as written by engine `written_by`, in the shape of this build's event class."""
     name = data.get("type")
